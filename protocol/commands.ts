@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+/**
+ * Every line agentwire accepts on stdin with `--input-format stream-json`. Unknown extra fields
+ * are allowed on user messages because the Claude Agent SDK adds its own (`priority`, `uuid`,
+ * `isSynthetic`, …); the fields agentwire reads are validated.
+ */
+
+export const InputTextBlockSchema = z.looseObject({ type: z.literal("text"), text: z.string() });
+export const InputImageBlockSchema = z.looseObject({
+  type: z.literal("image"),
+  source: z.looseObject({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
+});
+export const InputContentBlockSchema = z.discriminatedUnion("type", [InputTextBlockSchema, InputImageBlockSchema]);
+
+/** Claude Code's user line: `{"type":"user","message":{"role":"user","content":…}}`. */
+export const UserMessageCommandSchema = z.looseObject({
+  type: z.literal("user"),
+  message: z.looseObject({
+    role: z.literal("user"),
+    content: z.union([z.string(), z.array(InputContentBlockSchema).min(1)]),
+  }),
+});
+
+/** agentwire's simple frame: `{"type":"user","content":"…"}`. */
+export const SimpleUserCommandSchema = z.strictObject({
+  type: z.literal("user"),
+  content: z.union([z.string(), z.array(InputContentBlockSchema).min(1)]),
+});
+
+/** Simple frame: stop the running turn. */
+export const InterruptCommandSchema = z.strictObject({ type: z.literal("interrupt") });
+
+/** Claude Code's control protocol; `request.subtype` selects the operation. */
+export const ControlRequestCommandSchema = z.strictObject({
+  type: z.literal("control_request"),
+  request_id: z.string().min(1),
+  request: z.looseObject({ subtype: z.string().min(1) }),
+});
+
+/** An answer from the host to a control request agentwire sent. */
+export const ControlResponseCommandSchema = z.looseObject({
+  type: z.literal("control_response"),
+  response: z.looseObject({ subtype: z.enum(["success", "error"]), request_id: z.string() }),
+});
+
+/** Sent by the Agent SDK to keep the pipe warm; ignored. */
+export const KeepAliveCommandSchema = z.looseObject({ type: z.literal("keep_alive") });
+
+export const InputCommandSchema = z.union([
+  UserMessageCommandSchema,
+  SimpleUserCommandSchema,
+  InterruptCommandSchema,
+  ControlRequestCommandSchema,
+  ControlResponseCommandSchema,
+  KeepAliveCommandSchema,
+]);
+
+export type InputContentBlock = z.infer<typeof InputContentBlockSchema>;
+export type UserMessageCommand = z.infer<typeof UserMessageCommandSchema>;
+export type SimpleUserCommand = z.infer<typeof SimpleUserCommandSchema>;
+export type ControlRequestCommand = z.infer<typeof ControlRequestCommandSchema>;
+export type InputCommand = z.infer<typeof InputCommandSchema>;

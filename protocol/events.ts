@@ -1,0 +1,325 @@
+import { z } from "zod";
+
+/**
+ * Every line agentwire writes to stdout, as zod schemas. Shapes follow what Claude Code 2.1.330
+ * emits in `-p --output-format stream-json --verbose` mode (see protocol/README.md for the
+ * deliberate differences). Objects are strict so that the test suite catches any field that
+ * drifts from this file; nested provider payloads (`stream_event.event`) are passed through.
+ */
+
+const Uuid = z.string().min(1);
+const SessionId = z.string().min(1);
+
+// ---------------------------------------------------------------------------------------------
+// Content blocks as they appear inside `message.content` (Anthropic Messages shape).
+
+export const WireTextBlockSchema = z.strictObject({ type: z.literal("text"), text: z.string() });
+export const WireThinkingBlockSchema = z.strictObject({
+  type: z.literal("thinking"),
+  thinking: z.string(),
+  signature: z.string(),
+});
+export const WireToolUseBlockSchema = z.strictObject({
+  type: z.literal("tool_use"),
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+});
+export const WireImageBlockSchema = z.strictObject({
+  type: z.literal("image"),
+  source: z.strictObject({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
+});
+export const WireToolResultBlockSchema = z.strictObject({
+  type: z.literal("tool_result"),
+  tool_use_id: z.string(),
+  content: z.union([z.string(), z.array(z.union([WireTextBlockSchema, WireImageBlockSchema]))]),
+  is_error: z.boolean().optional(),
+});
+
+/** Per-message usage in Anthropic's shape. */
+export const MessageUsageSchema = z.strictObject({
+  input_tokens: z.number().int().nonnegative(),
+  cache_creation_input_tokens: z.number().int().nonnegative(),
+  cache_read_input_tokens: z.number().int().nonnegative(),
+  cache_creation: z.strictObject({
+    ephemeral_5m_input_tokens: z.number().int().nonnegative(),
+    ephemeral_1h_input_tokens: z.number().int().nonnegative(),
+  }),
+  output_tokens: z.number().int().nonnegative(),
+  service_tier: z.string().nullable(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// system/*
+
+export const SystemInitEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("init"),
+  cwd: z.string(),
+  session_id: SessionId,
+  tools: z.array(z.string()),
+  mcp_servers: z.array(z.strictObject({ name: z.string(), status: z.string() })),
+  model: z.string(),
+  /** agentwire extension: which provider serves `model`. */
+  provider: z.string(),
+  permissionMode: z.string(),
+  slash_commands: z.array(z.string()),
+  apiKeySource: z.string(),
+  output_style: z.string(),
+  agents: z.array(z.string()),
+  skills: z.array(z.string()),
+  plugins: z.array(z.strictObject({ name: z.string(), path: z.string() })),
+  /** agentwire extension: version of this protocol (protocol/version.ts). */
+  protocol_version: z.string(),
+  /** agentwire extension: the agentwire package version. */
+  agentwire_version: z.string(),
+  uuid: Uuid,
+});
+
+export const ApiRetryEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("api_retry"),
+  attempt: z.number().int().positive(),
+  max_retries: z.number().int().nonnegative(),
+  retry_delay_ms: z.number().int().nonnegative(),
+  /** HTTP status of the failed attempt; null when the connection dropped. */
+  error_status: z.number().int().nullable(),
+  error: z.enum(["authentication_failed", "rate_limit", "server_error", "overloaded", "unknown"]),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+export const StatusEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("status"),
+  status: z.literal("requesting").nullable(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+export const ThinkingTokensEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("thinking_tokens"),
+  estimated_tokens: z.number().int().nonnegative(),
+  estimated_tokens_delta: z.number().int().nonnegative(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+/**
+ * agentwire extension (a `system` subtype, not a new top-level type): a stdin line that could
+ * not be used. The process keeps serving.
+ */
+export const InputErrorEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("input_error"),
+  error: z.strictObject({
+    code: z.enum(["invalid_json", "invalid_command", "line_too_long", "unsupported"]),
+    message: z.string(),
+  }),
+  /** 1-based stdin line number. */
+  line: z.number().int().positive(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+// ---------------------------------------------------------------------------------------------
+// assistant / user
+
+const AssistantMessageSchema = z.strictObject({
+  id: z.string(),
+  type: z.literal("message"),
+  role: z.literal("assistant"),
+  model: z.string(),
+  content: z.tuple([z.union([WireTextBlockSchema, WireThinkingBlockSchema, WireToolUseBlockSchema])]),
+  stop_reason: z.string().nullable(),
+  stop_sequence: z.string().nullable(),
+  usage: MessageUsageSchema,
+  context_management: z.null(),
+});
+
+/** One line per completed content block; blocks of one model response share `message.id`. */
+export const AssistantEventSchema = z.strictObject({
+  type: z.literal("assistant"),
+  message: AssistantMessageSchema,
+  parent_tool_use_id: z.null(),
+  session_id: SessionId,
+  uuid: Uuid,
+  timestamp: z.string(),
+  request_id: z.string().optional(),
+  /** Set on the partial block of an interrupted response. */
+  aborted: z.literal(true).optional(),
+  /** Set on the synthetic message that reports an API error. */
+  error: z.string().optional(),
+  is_api_error_message: z.literal(true).optional(),
+  api_error_status: z.number().int().nullable().optional(),
+});
+
+export const UserEventSchema = z.strictObject({
+  type: z.literal("user"),
+  message: z.strictObject({
+    role: z.literal("user"),
+    content: z.tuple([z.union([WireToolResultBlockSchema, WireTextBlockSchema])]),
+  }),
+  parent_tool_use_id: z.null(),
+  session_id: SessionId,
+  uuid: Uuid,
+  timestamp: z.string(),
+  /** The tool's structured output for consumers; for errors, the string "Error: <message>". */
+  tool_use_result: z.unknown().optional(),
+  /** agentwire extension: machine-readable code of an expected tool failure. */
+  tool_error_code: z.string().optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// stream_event (only with --include-partial-messages)
+
+export const StreamEventSchema = z.strictObject({
+  type: z.literal("stream_event"),
+  /** A raw Anthropic Messages streaming event (message_start, content_block_delta, …). */
+  event: z.looseObject({
+    type: z.enum([
+      "message_start",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
+    ]),
+  }),
+  session_id: SessionId,
+  parent_tool_use_id: z.null(),
+  uuid: Uuid,
+  api_message_id: z.string(),
+  ttft_ms: z.number().int().nonnegative().optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// result
+
+export const ResultUsageSchema = z.strictObject({
+  input_tokens: z.number().int().nonnegative(),
+  cache_creation_input_tokens: z.number().int().nonnegative(),
+  cache_read_input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  server_tool_use: z.strictObject({
+    web_search_requests: z.number().int().nonnegative(),
+    web_fetch_requests: z.number().int().nonnegative(),
+  }),
+  service_tier: z.string(),
+  cache_creation: z.strictObject({
+    ephemeral_1h_input_tokens: z.number().int().nonnegative(),
+    ephemeral_5m_input_tokens: z.number().int().nonnegative(),
+  }),
+});
+
+export const ModelUsageEntrySchema = z.strictObject({
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  cacheReadInputTokens: z.number().int().nonnegative(),
+  cacheCreationInputTokens: z.number().int().nonnegative(),
+  webSearchRequests: z.number().int().nonnegative(),
+  costUSD: z.number().nonnegative(),
+  contextWindow: z.number().int().nonnegative(),
+  maxOutputTokens: z.number().int().nonnegative(),
+});
+
+export const PermissionDenialSchema = z.strictObject({
+  tool_name: z.string(),
+  tool_use_id: z.string(),
+  tool_input: z.record(z.string(), z.unknown()),
+});
+
+export const ResultSubtypeSchema = z.enum(["success", "error_max_turns", "error_during_execution"]);
+
+/** Why the turn ended. The first four are Claude Code's values; the rest are agentwire's. */
+export const TerminalReasonSchema = z.enum([
+  "completed",
+  "max_turns",
+  "aborted_streaming",
+  "aborted_tools",
+  "api_error",
+  "invalid_arguments",
+  "session_not_found",
+  "internal_error",
+]);
+
+/** The last line of every turn. */
+export const ResultEventSchema = z.strictObject({
+  type: z.literal("result"),
+  subtype: ResultSubtypeSchema,
+  is_error: z.boolean(),
+  duration_ms: z.number().int().nonnegative(),
+  duration_api_ms: z.number().int().nonnegative(),
+  num_turns: z.number().int().nonnegative(),
+  /** Final assistant text; present when subtype is "success". */
+  result: z.string().optional(),
+  /** Human-readable reasons; present when subtype is an error. */
+  errors: z.array(z.string()).optional(),
+  session_id: SessionId,
+  total_cost_usd: z.number().nonnegative(),
+  usage: ResultUsageSchema,
+  modelUsage: z.record(z.string(), ModelUsageEntrySchema),
+  permission_denials: z.array(PermissionDenialSchema),
+  stop_reason: z.string().nullable(),
+  terminal_reason: TerminalReasonSchema,
+  /** HTTP status of the API failure that ended the turn, when one did. */
+  api_error_status: z.number().int().nullable().optional(),
+  uuid: Uuid,
+});
+
+// ---------------------------------------------------------------------------------------------
+// control_response (answers to stdin control_request lines; no session_id/uuid, as Claude Code)
+
+export const ControlResponseEventSchema = z.strictObject({
+  type: z.literal("control_response"),
+  response: z.discriminatedUnion("subtype", [
+    z.strictObject({
+      subtype: z.literal("success"),
+      request_id: z.string(),
+      response: z.record(z.string(), z.unknown()),
+    }),
+    z.strictObject({
+      subtype: z.literal("error"),
+      request_id: z.string(),
+      error: z.string(),
+    }),
+  ]),
+});
+
+// ---------------------------------------------------------------------------------------------
+
+export const SystemEventSchema = z.discriminatedUnion("subtype", [
+  SystemInitEventSchema,
+  ApiRetryEventSchema,
+  StatusEventSchema,
+  ThinkingTokensEventSchema,
+  InputErrorEventSchema,
+]);
+
+/** Any stdout line. */
+export const OutputEventSchema = z.union([
+  SystemEventSchema,
+  AssistantEventSchema,
+  UserEventSchema,
+  StreamEventSchema,
+  ResultEventSchema,
+  ControlResponseEventSchema,
+]);
+
+export type SystemInitEvent = z.infer<typeof SystemInitEventSchema>;
+export type ApiRetryEvent = z.infer<typeof ApiRetryEventSchema>;
+export type StatusEvent = z.infer<typeof StatusEventSchema>;
+export type ThinkingTokensEvent = z.infer<typeof ThinkingTokensEventSchema>;
+export type InputErrorEvent = z.infer<typeof InputErrorEventSchema>;
+export type AssistantEvent = z.infer<typeof AssistantEventSchema>;
+export type UserEvent = z.infer<typeof UserEventSchema>;
+export type StreamEvent = z.infer<typeof StreamEventSchema>;
+export type ResultEvent = z.infer<typeof ResultEventSchema>;
+export type ResultUsage = z.infer<typeof ResultUsageSchema>;
+export type ModelUsageEntry = z.infer<typeof ModelUsageEntrySchema>;
+export type TerminalReason = z.infer<typeof TerminalReasonSchema>;
+export type ResultSubtype = z.infer<typeof ResultSubtypeSchema>;
+export type ControlResponseEvent = z.infer<typeof ControlResponseEventSchema>;
+export type MessageUsage = z.infer<typeof MessageUsageSchema>;
+export type OutputEvent = z.infer<typeof OutputEventSchema>;

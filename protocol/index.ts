@@ -1,0 +1,3 @@
+export * from "./commands.js";
+export * from "./events.js";
+export { PROTOCOL_VERSION } from "./version.js";

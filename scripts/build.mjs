@@ -1,0 +1,25 @@
+// Bundles src/cli.ts into dist/ with code splitting, so each provider SDK lands in its own
+// chunk and is only read from disk when that provider is actually used (start-up is on the
+// critical path of every GUI turn).
+import { build } from "esbuild";
+import { readFile, rm } from "node:fs/promises";
+
+const root = new URL("..", import.meta.url);
+const packageJson = JSON.parse(await readFile(new URL("package.json", root), "utf8"));
+await rm(new URL("dist", root), { recursive: true, force: true });
+await build({
+  absWorkingDir: root.pathname,
+  entryPoints: { cli: "src/cli.ts" },
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: "linked",
+  chunkNames: "chunks/[name]-[hash]",
+  // Bundled CommonJS dependencies (yargs helpers, pino) call require() for Node built-ins.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  define: { __AGENTWIRE_VERSION__: JSON.stringify(packageJson.version) },
+  logLevel: "warning",
+});

@@ -1,0 +1,31 @@
+import type { ProviderErrorKind, ProviderEvent } from "../providers/types.js";
+import type { ToolResult } from "../tools/define-tool.js";
+import type { AssistantContentBlock, Message } from "./messages.js";
+
+/**
+ * Everything observable that happens inside a turn. The loop emits these through one sink; the
+ * stream-json translator (src/server/stream-json.ts) turns them into protocol lines and the
+ * session store persists `message_committed`. Names are snake_case `noun_verb`.
+ */
+export type AgentEvent =
+  /** A model request is about to be sent (first attempt or a retry). */
+  | { type: "model_request_start"; attempt: number }
+  /** A streamed event of the current attempt (never the terminal `error`). */
+  | { type: "model_stream"; event: ProviderEvent }
+  /** The current attempt failed and will be retried after `delayMs`. */
+  | {
+      type: "api_retry";
+      attempt: number;
+      maxRetries: number;
+      delayMs: number;
+      status: number | null;
+      errorKind: ProviderErrorKind;
+    }
+  /** The response was cut off by an interrupt; `partialBlock` is the block that was streaming. */
+  | { type: "model_response_aborted"; partialBlock: AssistantContentBlock | undefined; nextBlockIndex: number }
+  /** One tool call finished (or was refused, skipped or aborted): exactly one per tool_use. */
+  | { type: "tool_result"; toolUseId: string; toolName: string; result: ToolResult }
+  /** The turn was interrupted; Claude Code shows "[Request interrupted by user]". */
+  | { type: "interrupt_marker"; text: string }
+  /** A message became part of the conversation history (persist it). */
+  | { type: "message_committed"; message: Message };

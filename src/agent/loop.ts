@@ -1,0 +1,176 @@
+import type { ProviderRequest } from "../providers/types.js";
+import type { ToolResult } from "../tools/define-tool.js";
+import type { AgentEvent } from "./events.js";
+import type { AssistantContentBlock, Message, ToolUseBlock, UserContentBlock, UserMessage } from "./messages.js";
+import { callModel, type ModelCallDependencies } from "./model-call.js";
+
+export const INTERRUPT_MARKER = "[Request interrupted by user]";
+export const TOOL_INTERRUPT_MARKER = "[Request interrupted by user for tool use]";
+
+export interface TurnSettings {
+  model: string;
+  system: string;
+  /** Most model requests this turn may make; undefined = no limit. */
+  maxTurns: number | undefined;
+  maxOutputTokens: number;
+  thinkingBudgetTokens: number | undefined;
+  sessionId: string;
+  toolSpecs: ProviderRequest["tools"];
+}
+
+export type PermissionDecision = { allow: true } | { allow: false; message: string };
+
+export interface LoopDependencies extends ModelCallDependencies {
+  /** Validates and executes one call. Contract: never throws; failures are error results. */
+  runTool: (call: ToolUseBlock, signal: AbortSignal) => Promise<ToolResult>;
+  /** Whether a call may run. Contract: never throws. */
+  authorizeToolCall: (call: ToolUseBlock) => Promise<PermissionDecision>;
+  /** Read-only calls may run concurrently with their read-only neighbours. */
+  isReadOnlyTool: (name: string) => boolean;
+}
+
+export type TerminalReason = "completed" | "max_turns" | "aborted_streaming" | "aborted_tools" | "api_error";
+
+export interface TurnOutcome {
+  terminalReason: TerminalReason;
+  /** Raw stop reason of the last model response, as the provider reported it. */
+  stopReason: string | null;
+  /** Claude Code's count: 1 + the user lines (tool results, markers) emitted this turn. */
+  numTurns: number;
+  /** Text of the last text block of the last assistant message. */
+  resultText: string;
+  error?: { kind: string; status: number | null; message: string };
+}
+
+/**
+ * One user turn of Think → Act → Observe: ask the model, run the tools it calls, feed the
+ * results back, until it stops, a limit is hit, the API fails, or `signal` aborts.
+ * `history` is extended in place; every message added is also emitted as `message_committed`.
+ * No I/O happens here: provider, tools, permissions, clock and output are injected.
+ */
+export async function runTurn(
+  history: Message[],
+  prompt: UserMessage,
+  settings: TurnSettings,
+  dependencies: LoopDependencies,
+  signal: AbortSignal,
+): Promise<TurnOutcome> {
+  const commit = (message: Message): void => {
+    history.push(message);
+    dependencies.emit({ type: "message_committed", message });
+  };
+  commit(prompt);
+  let modelRequests = 0;
+  let userLines = 0;
+  let resultText = "";
+  let stopReason: string | null = null;
+  const outcome = (terminalReason: TerminalReason, extra: Partial<TurnOutcome> = {}): TurnOutcome => ({
+    terminalReason,
+    stopReason,
+    numTurns: 1 + userLines,
+    resultText,
+    ...extra,
+  });
+
+  for (;;) {
+    if (settings.maxTurns !== undefined && modelRequests >= settings.maxTurns) return outcome("max_turns");
+    modelRequests++;
+    const response = await callModel(toRequest(history, settings), dependencies, signal);
+
+    if (response.kind === "failed") {
+      return outcome("api_error", { error: { kind: response.errorKind, status: response.status, message: response.message } });
+    }
+    if (response.kind === "aborted") {
+      stopReason = null;
+      if (response.blocks.length > 0) commit({ role: "assistant", content: response.blocks });
+      const pendingCalls = response.blocks.filter(isToolUse);
+      const aborted = pendingCalls.map((call) => abortedResult(call, dependencies.emit));
+      userLines += pendingCalls.length + 1;
+      dependencies.emit({ type: "interrupt_marker", text: INTERRUPT_MARKER });
+      commit({ role: "user", content: [...aborted, { type: "text", text: INTERRUPT_MARKER }] });
+      return outcome("aborted_streaming");
+    }
+
+    stopReason = response.stopReason.raw;
+    if (response.blocks.length > 0) commit({ role: "assistant", content: response.blocks });
+    const lastText = response.blocks.filter((block) => block.type === "text").at(-1);
+    resultText = lastText?.type === "text" ? lastText.text : "";
+    const calls = response.blocks.filter(isToolUse);
+    if (calls.length === 0) return outcome("completed");
+
+    const results = await executeToolCalls(calls, dependencies, signal);
+    userLines += calls.length;
+    commit({ role: "user", content: results });
+    if (signal.aborted) {
+      userLines++;
+      dependencies.emit({ type: "interrupt_marker", text: INTERRUPT_MARKER });
+      commit({ role: "user", content: [{ type: "text", text: INTERRUPT_MARKER }] });
+      return outcome("aborted_tools");
+    }
+  }
+}
+
+function toRequest(history: Message[], settings: TurnSettings): ProviderRequest {
+  return {
+    model: settings.model,
+    system: settings.system,
+    messages: history,
+    tools: settings.toolSpecs,
+    maxOutputTokens: settings.maxOutputTokens,
+    sessionId: settings.sessionId,
+    ...(settings.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: settings.thinkingBudgetTokens }),
+  };
+}
+
+function isToolUse(block: AssistantContentBlock): block is ToolUseBlock {
+  return block.type === "tool_use";
+}
+
+/**
+ * Runs the calls of one response and returns their results in the order the model asked.
+ * Consecutive read-only calls run concurrently; anything else runs alone. A call that has not
+ * started when the turn is interrupted is answered without running.
+ */
+async function executeToolCalls(
+  calls: ToolUseBlock[],
+  dependencies: LoopDependencies,
+  signal: AbortSignal,
+): Promise<UserContentBlock[]> {
+  const results: UserContentBlock[] = [];
+  let index = 0;
+  while (index < calls.length) {
+    const batch = [calls[index]!];
+    if (dependencies.isReadOnlyTool(batch[0]!.name)) {
+      while (index + batch.length < calls.length && dependencies.isReadOnlyTool(calls[index + batch.length]!.name)) {
+        batch.push(calls[index + batch.length]!);
+      }
+    }
+    index += batch.length;
+    const settled = await Promise.all(batch.map((call) => executeOne(call, dependencies, signal)));
+    settled.forEach((result, position) => {
+      const call = batch[position]!;
+      dependencies.emit({ type: "tool_result", toolUseId: call.id, toolName: call.name, result });
+      results.push({ type: "tool_result", toolUseId: call.id, content: result.content, isError: result.isError });
+    });
+  }
+  return results;
+}
+
+async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, signal: AbortSignal): Promise<ToolResult> {
+  if (signal.aborted) return interruptedToolResult();
+  const decision = await dependencies.authorizeToolCall(call);
+  if (!decision.allow) {
+    return { content: decision.message, isError: true, code: "permission_denied", details: `Error: ${decision.message}` };
+  }
+  return dependencies.runTool(call, signal);
+}
+
+function interruptedToolResult(): ToolResult {
+  return { content: TOOL_INTERRUPT_MARKER, isError: true, code: "aborted", details: `Error: ${TOOL_INTERRUPT_MARKER}` };
+}
+
+function abortedResult(call: ToolUseBlock, emit: (event: AgentEvent) => void): UserContentBlock {
+  const result = interruptedToolResult();
+  emit({ type: "tool_result", toolUseId: call.id, toolName: call.name, result });
+  return { type: "tool_result", toolUseId: call.id, content: result.content, isError: true };
+}

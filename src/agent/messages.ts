@@ -1,0 +1,71 @@
+import { z } from "zod";
+
+/**
+ * The conversation as agentwire keeps it: provider-neutral, persisted in session files, and
+ * converted to each vendor's wire format only at the provider boundary.
+ * Shapes follow the Anthropic Messages content model because Claude Code's stream-json
+ * (our output dialect) is built on it; field names are camelCase internally.
+ */
+
+export const TextBlockSchema = z.object({ type: z.literal("text"), text: z.string() });
+
+export const ThinkingBlockSchema = z.object({
+  type: z.literal("thinking"),
+  thinking: z.string(),
+  /** Opaque provider signature that must be sent back unchanged on later requests. */
+  signature: z.string().optional(),
+});
+
+export const ImageBlockSchema = z.object({
+  type: z.literal("image"),
+  mediaType: z.string(),
+  /** Base64-encoded bytes. */
+  data: z.string(),
+});
+
+export const ToolUseBlockSchema = z.object({
+  type: z.literal("tool_use"),
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+});
+
+export const ToolResultBlockSchema = z.object({
+  type: z.literal("tool_result"),
+  toolUseId: z.string(),
+  /** What the model sees. */
+  content: z.union([z.string(), z.array(z.union([TextBlockSchema, ImageBlockSchema]))]),
+  isError: z.boolean(),
+});
+
+export const UserContentBlockSchema = z.discriminatedUnion("type", [
+  TextBlockSchema,
+  ImageBlockSchema,
+  ToolResultBlockSchema,
+]);
+export const AssistantContentBlockSchema = z.discriminatedUnion("type", [
+  TextBlockSchema,
+  ThinkingBlockSchema,
+  ToolUseBlockSchema,
+]);
+
+export const UserMessageSchema = z.object({
+  role: z.literal("user"),
+  content: z.array(UserContentBlockSchema),
+});
+export const AssistantMessageSchema = z.object({
+  role: z.literal("assistant"),
+  content: z.array(AssistantContentBlockSchema),
+});
+export const MessageSchema = z.discriminatedUnion("role", [UserMessageSchema, AssistantMessageSchema]);
+
+export type TextBlock = z.infer<typeof TextBlockSchema>;
+export type ThinkingBlock = z.infer<typeof ThinkingBlockSchema>;
+export type ImageBlock = z.infer<typeof ImageBlockSchema>;
+export type ToolUseBlock = z.infer<typeof ToolUseBlockSchema>;
+export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;
+export type UserContentBlock = z.infer<typeof UserContentBlockSchema>;
+export type AssistantContentBlock = z.infer<typeof AssistantContentBlockSchema>;
+export type UserMessage = z.infer<typeof UserMessageSchema>;
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+export type Message = z.infer<typeof MessageSchema>;

@@ -1,0 +1,87 @@
+import type { Provider, ProviderErrorKind, ProviderRequest, StopReason, Usage } from "../providers/types.js";
+import type { AgentEvent } from "./events.js";
+import type { AssistantContentBlock } from "./messages.js";
+import { ResponseAccumulator } from "./response-accumulator.js";
+import type { RetryPolicy } from "./retry-policy.js";
+
+export type ModelCallOutcome =
+  | {
+      kind: "completed";
+      blocks: AssistantContentBlock[];
+      stopReason: { normalized: StopReason; raw: string | null };
+      messageId: string;
+      model: string;
+    }
+  | { kind: "aborted"; blocks: AssistantContentBlock[] }
+  | { kind: "failed"; errorKind: ProviderErrorKind; status: number | null; message: string };
+
+export interface ModelCallDependencies {
+  provider: Provider;
+  retryPolicy: RetryPolicy;
+  emit: (event: AgentEvent) => void;
+  /** Resolves after `ms`, or early when `signal` aborts. */
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Receives the usage of every attempt, including failed and abandoned ones (they are billed). */
+  onUsage: (usage: Usage, model: string) => void;
+  /** Wall-clock milliseconds spent waiting on the API. */
+  onApiTime: (ms: number) => void;
+  now: () => number;
+}
+
+/**
+ * One model request, retried on transient failures. Each attempt streams live to the sink; an
+ * abandoned attempt's blocks are dropped here, so they never reach the committed message, and
+ * its tool calls are never executed.
+ */
+export async function callModel(
+  request: ProviderRequest,
+  dependencies: ModelCallDependencies,
+  signal: AbortSignal,
+): Promise<ModelCallOutcome> {
+  const { provider, retryPolicy, emit } = dependencies;
+  for (let attempt = 1; ; attempt++) {
+    emit({ type: "model_request_start", attempt });
+    const accumulator = new ResponseAccumulator();
+    const startedAt = dependencies.now();
+    let failure: { kind: ProviderErrorKind; status: number | null; message: string; retryable: boolean; retryAfterMs?: number } | undefined;
+    for await (const event of provider.stream(request, signal)) {
+      if (event.type === "error") {
+        failure = event;
+        break;
+      }
+      accumulator.apply(event);
+      emit({ type: "model_stream", event });
+    }
+    dependencies.onApiTime(dependencies.now() - startedAt);
+    if (accumulator.messageId) dependencies.onUsage(accumulator.usage, accumulator.model || request.model);
+
+    if (signal.aborted || failure?.kind === "aborted") {
+      emit({ type: "model_response_aborted", partialBlock: accumulator.partialBlock(), nextBlockIndex: accumulator.nextBlockIndex() });
+      const partial = accumulator.partialBlock();
+      // Completed tool_use blocks stay: the consumer has seen them, so each still gets a result.
+      return { kind: "aborted", blocks: [...accumulator.blocks(), ...(partial ? [partial] : [])] };
+    }
+    if (!failure) {
+      if (accumulator.stopReason) {
+        return {
+          kind: "completed",
+          blocks: accumulator.blocks(),
+          stopReason: accumulator.stopReason,
+          messageId: accumulator.messageId,
+          model: accumulator.model,
+        };
+      }
+      failure = { kind: "disconnect", status: null, message: "The model stream ended without a stop reason.", retryable: true };
+    }
+    if (!failure.retryable || attempt > retryPolicy.maxRetries) {
+      return { kind: "failed", errorKind: failure.kind, status: failure.status, message: failure.message };
+    }
+    const delayMs = retryPolicy.delayMs(attempt, failure.retryAfterMs);
+    emit({ type: "api_retry", attempt, maxRetries: retryPolicy.maxRetries, delayMs, status: failure.status, errorKind: failure.kind });
+    await dependencies.sleep(delayMs, signal);
+    if (signal.aborted) {
+      emit({ type: "model_response_aborted", partialBlock: undefined, nextBlockIndex: 0 });
+      return { kind: "aborted", blocks: [] };
+    }
+  }
+}

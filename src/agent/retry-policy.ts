@@ -1,0 +1,48 @@
+import type { ProviderErrorKind } from "../providers/types.js";
+
+/** When and how long to wait before retrying a failed model request. */
+export interface RetryPolicy {
+  maxRetries: number;
+  /** Delay before retry number `attempt` (1-based), honouring a server-requested delay. */
+  delayMs(attempt: number, retryAfterMs: number | undefined): number;
+}
+
+const BASE_DELAY_MS = 500;
+const MAX_DELAY_MS = 32_000;
+/** A server may ask for a long pause; beyond this we still wait, but no longer than this. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Exponential backoff (500 ms · 2^(n-1), capped at 32 s) with up to 25 % jitter, as Claude Code
+ * does; a `retry-after` from the server wins when present.
+ */
+export function exponentialBackoff(maxRetries: number, random: () => number = Math.random): RetryPolicy {
+  return {
+    maxRetries,
+    delayMs(attempt, retryAfterMs) {
+      if (retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), MAX_RETRY_AFTER_MS);
+      const exponential = Math.min(BASE_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS);
+      return Math.round(exponential * (1 + 0.25 * random()));
+    },
+  };
+}
+
+/** Claude Code's `system/api_retry.error` vocabulary. */
+export function retryErrorName(kind: ProviderErrorKind): "authentication_failed" | "rate_limit" | "server_error" | "overloaded" | "unknown" {
+  switch (kind) {
+    case "auth":
+      return "authentication_failed";
+    case "rate_limit":
+      return "rate_limit";
+    case "server":
+      return "server_error";
+    case "overloaded":
+      return "overloaded";
+    case "disconnect":
+    case "invalid_request":
+    case "context_length":
+    case "aborted":
+    case "unknown":
+      return "unknown";
+  }
+}

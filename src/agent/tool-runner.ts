@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { toolError } from "../tools/define-tool.js";
+import type { ToolContext, ToolDefinition, ToolResult } from "../tools/define-tool.js";
+import { findTool } from "../tools/registry.js";
+
+/** One `tool_use` block as the model sent it. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+/**
+ * Runs one tool call to its single terminal result: look the tool up, validate the input (the
+ * only place tool input is validated), execute.
+ *
+ * Contract: never throws. Unknown tools, invalid input, aborts and exceptions from `execute` all
+ * come back as error results with a code (`unknown_tool`, `invalid_input`, `aborted`,
+ * `internal_error`) and a message that tells the model how to fix the call. Writes nothing to
+ * stdout or stderr and touches no files itself.
+ */
+export async function runToolCall(
+  call: ToolCall,
+  tools: readonly ToolDefinition[],
+  context: ToolContext,
+): Promise<ToolResult> {
+  const tool = findTool(tools, call.name);
+  if (tool === undefined) {
+    const availableNames = tools.map((availableTool) => availableTool.name).join(", ");
+    return toolError(
+      "unknown_tool",
+      `<tool_use_error>Error: No such tool available: ${call.name}. Available tools: ${availableNames}.</tool_use_error>`,
+    );
+  }
+
+  const parsed = tool.inputSchema.safeParse(call.input);
+  if (!parsed.success) {
+    return toolError("invalid_input", describeInputIssues(tool, call.input, parsed.error.issues));
+  }
+
+  if (context.signal.aborted) return abortedResult(tool.name);
+  try {
+    return await tool.execute(parsed.data, context);
+  } catch (error) {
+    // Tools may simply throw the abort reason (e.g. `signal.throwIfAborted()`) when interrupted.
+    if (context.signal.aborted) return abortedResult(tool.name);
+    const message = error instanceof Error ? error.message : String(error);
+    return toolError(
+      "internal_error",
+      `<tool_use_error>Error: ${tool.name} failed unexpectedly: ${message}</tool_use_error>`,
+    );
+  }
+}
+
+function abortedResult(toolName: string): ToolResult {
+  return toolError("aborted", `The ${toolName} call was interrupted before it finished.`);
+}
+
+/** Lists every issue with its input path, so the model can correct all of them in one retry. */
+function describeInputIssues(
+  tool: ToolDefinition,
+  input: Record<string, unknown>,
+  issues: readonly z.core.$ZodIssue[],
+): string {
+  const issueLines = issues.flatMap((issue) => describeIssue(tool, input, issue));
+  return (
+    `<tool_use_error>InputValidationError: ${tool.name} failed due to the following issue(s):\n` +
+    `${issueLines.join("\n")}</tool_use_error>`
+  );
+}
+
+function describeIssue(tool: ToolDefinition, input: Record<string, unknown>, issue: z.core.$ZodIssue): string[] {
+  if (issue.code === "unrecognized_keys") {
+    const acceptedNames = issue.path.length === 0 ? topLevelParameterNames(tool) : [];
+    const acceptedHint = acceptedNames.length > 0 ? `; accepted parameters are ${acceptedNames.join(", ")}` : "";
+    return issue.keys.map((key) => `  - ${formatIssuePath([...issue.path, key])}: unexpected parameter${acceptedHint}`);
+  }
+  // zod words a missing field as "expected string, received undefined"; say it plainly.
+  if (issue.code === "invalid_type" && valueAtPath(input, issue.path) === undefined) {
+    return [`  - ${formatIssuePath(issue.path)}: required parameter is missing (expected ${issue.expected})`];
+  }
+  return [`  - ${formatIssuePath(issue.path)}: ${issue.message}`];
+}
+
+function topLevelParameterNames(tool: ToolDefinition): string[] {
+  return tool.inputSchema instanceof z.ZodObject ? Object.keys(tool.inputSchema.shape) : [];
+}
+
+function valueAtPath(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path.length === 0 ? "(input)" : path.map(String).join(".");
+}

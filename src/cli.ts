@@ -1,0 +1,245 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { OutputEvent, ResultEvent, TerminalReason } from "../protocol/events.js";
+import { parseArguments, type ParsedCommand, type PromptSources } from "./cli/arguments.js";
+import { composeSystemPrompt, defaultSystemPrompt } from "./agent/system-prompt.js";
+import { SessionAccounting } from "./agent/turn-accounting.js";
+import type { RunConfig } from "./config.js";
+import { createLogger, type Logger } from "./log.js";
+import { apiKeySource, createProvider } from "./providers/registry.js";
+import { createLineWriter } from "./server/jsonl.js";
+import { buildFailureResult } from "./server/result.js";
+import { AgentSession } from "./server/session.js";
+import { serveStreamInput } from "./server/stream-input.js";
+import { toUserMessage } from "./server/user-input.js";
+import {
+  agentwireHome,
+  loadSession,
+  newestSessionId,
+  newSessionId,
+  SessionNotFoundError,
+  sessionExists,
+  SessionStore,
+  type LoadedSession,
+} from "./sessions/store.js";
+import { builtinTools } from "./tools/registry.js";
+import { AGENTWIRE_VERSION } from "./version.js";
+
+const DEFAULT_MAX_RETRIES = 10;
+
+/** A failure before any turn could run: reported on stderr and, in stream-json, as a `result`. */
+class StartupError extends Error {
+  constructor(
+    message: string,
+    readonly terminalReason: TerminalReason,
+  ) {
+    super(message);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const startedAt = Date.now();
+  const parsed = await parseArguments(argv, process.cwd());
+  switch (parsed.kind) {
+    case "help":
+      process.stdout.write(`${parsed.text}\n`);
+      return 0;
+    case "version":
+      process.stdout.write(`${AGENTWIRE_VERSION} (agentwire)\n`);
+      return 0;
+    case "mock-server": {
+      const { runMockServerCommand } = await import("./mock-server/command.js");
+      await runMockServerCommand({ port: parsed.port, scenario: parsed.scenario, host: parsed.host, ...(parsed.record ? { record: parsed.record } : {}) });
+      return 0;
+    }
+    case "error":
+      return reportStartupFailure(argv, new StartupError(parsed.message, "invalid_arguments"), startedAt);
+    case "run":
+      try {
+        return await runHeadless(parsed);
+      } catch (error) {
+        if (error instanceof StartupError) return reportStartupFailure(argv, error, startedAt);
+        throw error;
+      }
+  }
+}
+
+async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Promise<number> {
+  const config = { ...command.config, cwd: resolve(command.config.cwd) };
+  const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL);
+  for (const flag of command.ignoredFlags) log.warn(`--${flag} is accepted for Claude Code compatibility and has no effect yet`);
+  if (!isDirectory(config.cwd)) throw new StartupError(`Working directory does not exist: ${config.cwd}`, "invalid_arguments");
+
+  const home = agentwireHome(process.env);
+  const loaded = resolveSession(config, home);
+  for (const diagnostic of loaded?.diagnostics ?? []) log.warn({ session: loaded?.sessionId }, diagnostic);
+  const sessionId = loaded?.sessionId ?? config.sessionId ?? newSessionId();
+  const systemPrompt = composeSystemPrompt(
+    readPromptSource(command.promptFiles.systemPrompt, command.promptFiles.systemPromptFile) ??
+      defaultSystemPrompt({ cwd: config.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), model: config.model }),
+    readPromptSource(command.promptFiles.appendSystemPrompt, command.promptFiles.appendSystemPromptFile),
+  );
+
+  // Read the prompt before creating anything else: a missing prompt should fail fast.
+  const prompt = config.inputFormat === "text" ? (command.prompt ?? (await readPromptFromStdin())) : undefined;
+  if (config.inputFormat === "text" && !prompt?.trim()) {
+    throw new StartupError("Input must be provided either through stdin or as a prompt argument when using --print", "invalid_arguments");
+  }
+
+  const writeLine = createLineWriter(process.stdout);
+  const results: ResultEvent[] = [];
+  const output = (event: OutputEvent): void => {
+    if (event.type === "result") results.push(event);
+    if (config.outputFormat === "stream-json") writeLine(event);
+  };
+  const session = new AgentSession({
+    config,
+    sessionId,
+    systemPrompt,
+    provider: await createProvider({ provider: config.provider, env: process.env }),
+    tools: builtinTools(),
+    apiKeySource: apiKeySource(config.provider, process.env),
+    history: loaded?.history ?? [],
+    accounting: new SessionAccounting(loaded ? { modelUsage: loaded.modelUsage, totalCostUsd: loaded.totalCostUsd } : undefined),
+    store: config.sessionPersistence ? SessionStore.create(home, config.cwd, sessionId, AGENTWIRE_VERSION) : undefined,
+    output,
+    log,
+    maxRetries: maxRetries(process.env),
+  });
+  const signals = handleSignals(session, log);
+
+  if (prompt !== undefined) {
+    output(session.initEvent());
+    await session.runTurn(toUserMessage(prompt));
+  } else {
+    await serveStreamInput({
+      input: process.stdin,
+      session,
+      output,
+      log,
+      models: [{ value: config.model, displayName: config.model, description: `${config.provider} model` }],
+    });
+  }
+  signals.dispose();
+  const last = results.at(-1);
+  writeFinalOutput(config, last);
+  if (signals.received) return signals.received === "SIGINT" ? 130 : 143;
+  return last?.is_error ? 1 : 0;
+}
+
+function resolveSession(config: RunConfig, home: string): LoadedSession | undefined {
+  if (config.sessionId && sessionExists(home, config.cwd, config.sessionId)) {
+    throw new StartupError(`Session ID ${config.sessionId} is already in use.`, "invalid_arguments");
+  }
+  const sessionId = config.resume ?? (config.continue ? newestSessionId(home, config.cwd) : undefined);
+  if (config.continue && !sessionId) throw new StartupError(`No conversation found to continue in ${config.cwd}`, "session_not_found");
+  if (!sessionId) return undefined;
+  try {
+    return loadSession(home, config.cwd, sessionId);
+  } catch (error) {
+    if (error instanceof SessionNotFoundError) throw new StartupError(error.message, "session_not_found");
+    throw error;
+  }
+}
+
+/** `json` prints only the last result; `text` prints its text (errors go to stderr). */
+function writeFinalOutput(config: RunConfig, last: ResultEvent | undefined): void {
+  if (!last || config.outputFormat === "stream-json") return;
+  if (config.outputFormat === "json") {
+    createLineWriter(process.stdout)(last);
+    return;
+  }
+  if (last.is_error) process.stderr.write(`Error: ${(last.errors ?? ["unknown error"]).join("; ")}\n`);
+  else process.stdout.write(`${last.result ?? ""}\n`);
+}
+
+function reportStartupFailure(argv: string[], error: StartupError, startedAt: number): number {
+  process.stderr.write(`Error: ${error.message}\n`);
+  const format = requestedOutputFormat(argv);
+  if (format === "stream-json" || format === "json") {
+    createLineWriter(process.stdout)(
+      buildFailureResult({
+        sessionId: randomUUID(),
+        terminalReason: error.terminalReason,
+        message: error.message,
+        durationMs: Date.now() - startedAt,
+        newUuid: randomUUID,
+      }),
+    );
+  }
+  return 1;
+}
+
+/** Best-effort look at argv when it could not be parsed, so even that failure is reported in-protocol. */
+function requestedOutputFormat(argv: string[]): string | undefined {
+  if (argv[0] === "start") return "stream-json";
+  const index = argv.findIndex((argument) => argument === "--output-format" || argument.startsWith("--output-format="));
+  if (index === -1) return undefined;
+  const argument = argv[index]!;
+  return argument.includes("=") ? argument.slice(argument.indexOf("=") + 1) : argv[index + 1];
+}
+
+function readPromptSource(text: string | undefined, file: string | undefined): string | undefined {
+  if (text !== undefined) return text;
+  if (file === undefined) return undefined;
+  try {
+    return readFileSync(file, "utf8");
+  } catch (error) {
+    throw new StartupError(`Cannot read prompt file ${file}: ${(error as Error).message}`, "invalid_arguments");
+  }
+}
+
+/** Reads a piped prompt; never waits on an interactive terminal. */
+async function readPromptFromStdin(): Promise<string | undefined> {
+  if (process.stdin.isTTY) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function maxRetries(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.AGENTWIRE_MAX_RETRIES ?? env.CLAUDE_CODE_MAX_RETRIES);
+  return Number.isInteger(value) && value >= 0 ? value : DEFAULT_MAX_RETRIES;
+}
+
+/**
+ * SIGINT and SIGTERM interrupt the running turn, which still ends with its `result`; then the
+ * process exits (130 / 143). A signal while idle exits at once.
+ */
+function handleSignals(session: AgentSession, log: Logger): { received: NodeJS.Signals | undefined; dispose(): void } {
+  const state: { received: NodeJS.Signals | undefined; dispose(): void } = {
+    received: undefined,
+    dispose() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+  function onSignal(signal: NodeJS.Signals): void {
+    log.info(`received ${signal}`);
+    if (state.received) process.exit(signal === "SIGINT" ? 130 : 143);
+    state.received = signal;
+    // No more input: finish (interrupt) the running turn, then exit.
+    process.stdin.destroy();
+    if (!session.interrupt()) process.exit(signal === "SIGINT" ? 130 : 143);
+  }
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return state;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`agentwire: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(70);
+  },
+);

@@ -1,0 +1,230 @@
+import yargs, { type Options } from "yargs";
+import { z } from "zod";
+import { RunConfigSchema, type RunConfig } from "../config.js";
+import { DEFAULT_ANTHROPIC_MODEL, resolveModelAlias } from "../providers/models.js";
+
+/** What the command line asks for. */
+export type ParsedCommand =
+  | { kind: "help"; text: string }
+  | { kind: "version" }
+  | { kind: "run"; config: RunConfig; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[] }
+  | { kind: "mock-server"; port: number; scenario: string; host: string; record?: string }
+  | { kind: "error"; message: string };
+
+export interface PromptSources {
+  systemPrompt?: string;
+  systemPromptFile?: string;
+  appendSystemPrompt?: string;
+  appendSystemPromptFile?: string;
+}
+
+const RUN_OPTIONS = {
+  print: { alias: "p", type: "string", description: "Run headless and print the response (prompt as value, as a positional, or on stdin)" },
+  "output-format": { type: "string", choices: ["text", "json", "stream-json"], default: "text", description: "Output format" },
+  "input-format": { type: "string", choices: ["text", "stream-json"], default: "text", description: "Input format (stream-json: one command per stdin line)" },
+  verbose: { type: "boolean", default: false, description: "Claude Code compatibility; stream-json output is always complete" },
+  model: { type: "string", description: "Model id or alias (opus, sonnet, haiku)" },
+  provider: { type: "string", choices: ["anthropic"], description: "Model provider (default: inferred, anthropic)" },
+  "system-prompt": { type: "string", description: "Replace the default system prompt" },
+  "system-prompt-file": { type: "string", description: "Read the system prompt from a file" },
+  "append-system-prompt": { type: "string", description: "Append to the default system prompt" },
+  "append-system-prompt-file": { type: "string", description: "Append the contents of a file to the system prompt" },
+  "max-turns": { type: "number", description: "Maximum model requests per user turn" },
+  "max-thinking-tokens": { type: "number", description: "Enable extended thinking with this token budget" },
+  cwd: { type: "string", description: "Working directory for tools and sessions (default: current directory)" },
+  "include-partial-messages": { type: "boolean", default: false, description: "Emit stream_event lines with raw streaming deltas" },
+  resume: { alias: "r", type: "string", description: "Resume a session by id" },
+  continue: { alias: "c", type: "boolean", default: false, description: "Continue the most recent session in this directory" },
+  "session-id": { type: "string", description: "Use this UUID for a new session" },
+  "session-persistence": { type: "boolean", default: true, description: "Write the session to disk (--no-session-persistence to disable)" },
+  "permission-mode": {
+    type: "string",
+    choices: ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"],
+    default: "default",
+    description: "Permission mode",
+  },
+  "dangerously-skip-permissions": { type: "boolean", default: false, description: "Run every tool without asking" },
+  debug: { type: "boolean", default: false, description: "Debug logging on stderr" },
+  help: { alias: "h", type: "boolean", default: false, description: "Show help" },
+  version: { alias: "v", type: "boolean", default: false, description: "Show version" },
+} as const satisfies Record<string, Options>;
+
+/**
+ * Flags Claude Code hosts (the Agent SDK, GUIs) pass that agentwire accepts without acting on
+ * them yet. Refusing them would break those hosts, so each is noted on stderr instead.
+ */
+const ACCEPTED_BUT_IGNORED: Record<string, Options> = {
+  "setting-sources": { type: "string" },
+  "mcp-config": { type: "string", array: true },
+  "strict-mcp-config": { type: "boolean" },
+  settings: { type: "string" },
+  "fallback-model": { type: "string" },
+  "max-budget-usd": { type: "number" },
+  "task-budget": { type: "number" },
+  thinking: { type: "string" },
+  "thinking-display": { type: "string" },
+  effort: { type: "string" },
+  agent: { type: "string" },
+  betas: { type: "string" },
+  "json-schema": { type: "string" },
+  "permission-prompt-tool": { type: "string" },
+  "permission-prompts": { type: "string" },
+  "allow-dangerously-skip-permissions": { type: "boolean" },
+  "fork-session": { type: "boolean" },
+  "resume-session-at": { type: "string" },
+  tools: { type: "string" },
+  allowedTools: { type: "string", array: true },
+  disallowedTools: { type: "string", array: true },
+  "add-dir": { type: "string", array: true },
+  "project-config-root": { type: "string" },
+  "plugin-dir": { type: "string", array: true },
+  "plugin-dir-no-mcp": { type: "string", array: true },
+  channels: { type: "string", array: true },
+  "session-mirror": { type: "boolean" },
+  "debug-file": { type: "string" },
+  "await-initialize": { type: "boolean" },
+  "initialize-fields": { type: "string" },
+  "include-hook-events": { type: "boolean" },
+  "replay-user-messages": { type: "boolean" },
+  "managed-settings": { type: "string" },
+  "managed-settings-in-initialize": { type: "boolean" },
+};
+
+const MOCK_SERVER_OPTIONS = {
+  port: { type: "number", default: 0, description: "Port to listen on (0 = any free port)" },
+  host: { type: "string", default: "127.0.0.1", description: "Loopback address to bind" },
+  scenario: { type: "string", demandOption: true, description: "Scenario file (see fixtures/README.md)" },
+  record: { type: "string", description: "Append every received request to this JSONL file" },
+  help: { alias: "h", type: "boolean", default: false },
+} as const satisfies Record<string, Options>;
+
+export async function parseArguments(argv: string[], processCwd: string): Promise<ParsedCommand> {
+  const [first, ...rest] = argv;
+  if (first === "mock-server") return parseMockServer(rest);
+  const isStart = first === "start";
+  const parser = yargs(isStart ? rest : argv)
+    .scriptName("agentwire")
+    .usage(
+      isStart
+        ? "agentwire start --provider P --model M --cwd DIR [--verbose]\n\nA persistent session: stream-json commands on stdin until EOF, stream-json events on stdout."
+        : "agentwire [-p] [prompt] [options]\nagentwire start [options]\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
+    )
+    // Built-in help/version off first: agentwire defines its own, and yargs warns otherwise.
+    .help(false)
+    .version(false)
+    .options(RUN_OPTIONS)
+    .options(Object.fromEntries(Object.entries(ACCEPTED_BUT_IGNORED).map(([name, options]) => [name, { ...options, hidden: true }])))
+    .strict()
+    .exitProcess(false)
+    .fail((message, error) => {
+      throw error ?? new Error(message);
+    })
+    .parserConfiguration({ "duplicate-arguments-array": false, "strip-aliased": true });
+
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = (await parser.parseAsync()) as Record<string, unknown>;
+  } catch (error) {
+    return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+  }
+  if (parsed.help) return { kind: "help", text: await parser.getHelp() };
+  if (parsed.version) return { kind: "version" };
+
+  const positionals = (parsed._ as Array<string | number>).map(String);
+  const printValue = typeof parsed.print === "string" ? parsed.print : "";
+  const promptText = [printValue, ...positionals].filter((part) => part !== "").join(" ");
+  const inputFormat = isStart ? "stream-json" : (parsed["input-format"] as string);
+  const outputFormat = isStart ? "stream-json" : (parsed["output-format"] as string);
+
+  const combinationError = checkCombinations({ parsed, inputFormat, outputFormat, promptText });
+  if (combinationError) return { kind: "error", message: combinationError };
+
+  const skipPermissions = parsed["dangerously-skip-permissions"] === true;
+  const candidate = {
+    outputFormat,
+    inputFormat,
+    verbose: parsed.verbose,
+    provider: parsed.provider ?? "anthropic",
+    model: resolveModelAlias(typeof parsed.model === "string" && parsed.model !== "" ? parsed.model : DEFAULT_ANTHROPIC_MODEL),
+    maxTurns: parsed["max-turns"],
+    maxThinkingTokens: parsed["max-thinking-tokens"],
+    cwd: typeof parsed.cwd === "string" ? parsed.cwd : processCwd,
+    includePartialMessages: parsed["include-partial-messages"],
+    resume: parsed.resume,
+    continue: parsed.continue,
+    sessionId: parsed["session-id"],
+    sessionPersistence: parsed["session-persistence"],
+    permissionMode: skipPermissions ? "bypassPermissions" : parsed["permission-mode"],
+    debug: parsed.debug,
+  };
+  const config = RunConfigSchema.safeParse(candidate);
+  if (!config.success) return { kind: "error", message: formatIssues(config.error) };
+
+  const ignoredFlags = Object.keys(ACCEPTED_BUT_IGNORED).filter((name) => parsed[name] !== undefined);
+  return {
+    kind: "run",
+    config: config.data,
+    ...(promptText ? { prompt: promptText } : {}),
+    promptFiles: pickDefined({
+      systemPrompt: parsed["system-prompt"],
+      systemPromptFile: parsed["system-prompt-file"],
+      appendSystemPrompt: parsed["append-system-prompt"],
+      appendSystemPromptFile: parsed["append-system-prompt-file"],
+    }),
+    ignoredFlags,
+  };
+}
+
+function checkCombinations(input: { parsed: Record<string, unknown>; inputFormat: string; outputFormat: string; promptText: string }): string | undefined {
+  const { parsed, inputFormat, outputFormat, promptText } = input;
+  if (inputFormat === "stream-json" && outputFormat !== "stream-json") {
+    return "--input-format=stream-json requires --output-format=stream-json.";
+  }
+  if (inputFormat === "stream-json" && promptText) {
+    return "A prompt argument cannot be combined with --input-format=stream-json; send it as a user message on stdin.";
+  }
+  if (parsed["include-partial-messages"] && outputFormat !== "stream-json") {
+    return "--include-partial-messages requires --output-format=stream-json.";
+  }
+  if (parsed.resume !== undefined && parsed.continue) return "--resume and --continue cannot be used together.";
+  if (parsed["session-id"] !== undefined && (parsed.resume !== undefined || parsed.continue)) {
+    return "--session-id cannot be combined with --resume or --continue.";
+  }
+  if (parsed["system-prompt"] !== undefined && parsed["system-prompt-file"] !== undefined) {
+    return "--system-prompt and --system-prompt-file cannot be used together.";
+  }
+  if (parsed["append-system-prompt"] !== undefined && parsed["append-system-prompt-file"] !== undefined) {
+    return "--append-system-prompt and --append-system-prompt-file cannot be used together.";
+  }
+  if (parsed.resume === "") return "--resume needs a session id.";
+  return undefined;
+}
+
+async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
+  const parser = yargs(argv)
+    .scriptName("agentwire mock-server")
+    .usage("agentwire mock-server --port N --scenario FILE [--record FILE]\n\nServes scripted model turns over loopback in the Anthropic Messages streaming wire format.")
+    .help(false)
+    .version(false)
+    .options(MOCK_SERVER_OPTIONS)
+    .strict()
+    .exitProcess(false)
+    .fail((message, error) => {
+      throw error ?? new Error(message);
+    });
+  try {
+    const parsed = await parser.parseAsync();
+    if (parsed.help) return { kind: "help", text: await parser.getHelp() };
+    return { kind: "mock-server", port: parsed.port, scenario: parsed.scenario, host: parsed.host, ...(parsed.record ? { record: parsed.record } : {}) };
+  } catch (error) {
+    return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function formatIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => `--${issue.path.join(".").replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: ${issue.message}`).join("\n");
+}
+
+function pickDefined(values: Record<string, unknown>): PromptSources {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => typeof value === "string")) as PromptSources;
+}

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { PROVIDER_IDS } from "./providers/registry.js";
+
+export const OutputFormatSchema = z.enum(["text", "json", "stream-json"]);
+export const InputFormatSchema = z.enum(["text", "stream-json"]);
+
+/** Claude Code's permission modes plus agentwire's simple aliases (enforced in a later issue). */
+export const PermissionModeSchema = z.enum(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"]);
+
+/** A validated run configuration, from argv. Prompts are resolved separately (they may come from stdin or files). */
+export const RunConfigSchema = z.object({
+  outputFormat: OutputFormatSchema,
+  inputFormat: InputFormatSchema,
+  verbose: z.boolean(),
+  provider: z.enum(PROVIDER_IDS),
+  model: z.string().min(1),
+  maxTurns: z.number().int().positive().optional(),
+  maxThinkingTokens: z.number().int().positive().optional(),
+  cwd: z.string().min(1),
+  includePartialMessages: z.boolean(),
+  resume: z.string().min(1).optional(),
+  continue: z.boolean(),
+  sessionId: z.uuid().optional(),
+  sessionPersistence: z.boolean(),
+  permissionMode: PermissionModeSchema,
+  debug: z.boolean(),
+});
+
+export type RunConfig = z.infer<typeof RunConfigSchema>;
+export type OutputFormat = z.infer<typeof OutputFormatSchema>;

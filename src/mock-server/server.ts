@@ -1,0 +1,244 @@
+import { appendFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  anthropicErrorBody,
+  defaultAnthropicError,
+  encodeAnthropicMessage,
+  encodeAnthropicStream,
+  type AnthropicResponseContext,
+} from "./anthropic-sse.js";
+import { isErrorTurn, type ErrorTurn, type ResponseTurn, type Scenario, type ScenarioTurn } from "./scenario.js";
+
+/**
+ * The replay ("mock") server: serves a scenario's scripted model turns over loopback HTTP in the
+ * Anthropic Messages wire format, one turn per `POST /v1/messages`, and records every request.
+ */
+
+export interface MockServerOptions {
+  scenario: Scenario;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default "127.0.0.1": the server is for loopback use only. */
+  host?: string;
+  /** Appends every recorded request to this file as one JSON line. */
+  recordFile?: string;
+  /** Human-readable progress lines; silent when absent. */
+  log?: (message: string) => void;
+}
+
+export interface RecordedRequest {
+  /** Index of the scenario turn that answered, or null when none did (turns ran out, bad body). */
+  turn: number | null;
+  method: string;
+  /** Path including the query string, e.g. "/v1/messages?beta=true". */
+  path: string;
+  /** Lowercased names; credential values are replaced by "[redacted]". */
+  headers: Record<string, string>;
+  /** Parsed JSON body, or the raw text when it was not JSON. */
+  body: unknown;
+  /** ISO-8601 arrival time. */
+  time: string;
+}
+
+export interface MockServer {
+  url: string;
+  port: number;
+  /** Live list: grows as requests arrive. */
+  requests: RecordedRequest[];
+  /** Stops listening and destroys open connections, so pending streams end at once. */
+  close(): Promise<void>;
+}
+
+const redactedHeaderNames = new Set(["x-api-key", "authorization", "proxy-authorization"]);
+const defaultModelId = "mock-model";
+const mockModelIds = [defaultModelId, "mock-model-large"];
+
+/**
+ * Contract: resolves once the server listens; rejects if the port cannot be bound. Ids
+ * (`msg_mock_0001`, `toolu_mock_0001`, `req_mock_0001`) are deterministic per instance.
+ */
+export async function startMockServer(options: MockServerOptions): Promise<MockServer> {
+  const log = options.log ?? (() => {});
+  const requests: RecordedRequest[] = [];
+  const nextId = createIdSequence();
+  const takeTurn = createTurnCursor(options.scenario.turns);
+
+  async function record(entry: RecordedRequest): Promise<void> {
+    requests.push(entry);
+    if (options.recordFile) await appendFile(options.recordFile, `${JSON.stringify(entry)}\n`);
+  }
+
+  async function serveMessages(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
+    const time = new Date().toISOString();
+    const bodyText = await readBodyText(request);
+    const body = parseJsonOrKeepText(bodyText);
+    const base = { method: request.method ?? "POST", path: request.url ?? "", headers: recordableHeaders(request), body, time };
+    if (typeof body !== "object" || body === null) {
+      await record({ turn: null, ...base });
+      return sendJson(response, 400, anthropicErrorBody("invalid_request_error", "Request body is not a JSON object", requestId));
+    }
+    const taken = takeTurn();
+    await record({ turn: taken?.index ?? null, ...base });
+    if (!taken) {
+      const message = `Mock scenario has no more turns: all ${options.scenario.turns.length} scripted turns were already served`;
+      log(message);
+      return sendJson(response, 500, anthropicErrorBody("api_error", message, requestId));
+    }
+    log(`request ${requests.length}: serving turn ${taken.index}`);
+    if (isErrorTurn(taken.turn)) return sendErrorTurn(response, taken.turn, requestId);
+
+    const context: AnthropicResponseContext = {
+      messageId: nextId("msg"),
+      toolUseIds: (taken.turn.tool_calls ?? []).map((call) => call.id ?? nextId("toolu")),
+      requestedModel: "model" in body && typeof body.model === "string" ? body.model : defaultModelId,
+      // The reference server estimated about 4 characters per token of the request body.
+      estimatedInputTokens: Math.max(1, Math.ceil(bodyText.length / 4)),
+      requestId,
+    };
+    if ("stream" in body && body.stream === true) {
+      return writeSseFrames(response, encodeAnthropicStream(taken.turn, context), taken.turn);
+    }
+    sendJson(response, 200, encodeAnthropicMessage(taken.turn, context));
+  }
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const requestId = nextId("req");
+    response.setHeader("request-id", requestId);
+    const { pathname } = new URL(request.url ?? "/", "http://mock.invalid");
+    if (request.method === "POST" && pathname === "/v1/messages") return serveMessages(request, response, requestId);
+    if (request.method === "GET" && pathname === "/v1/models") return sendJson(response, 200, modelList());
+    if (request.method === "GET" && pathname === "/__requests") return sendJson(response, 200, requests);
+    sendJson(response, 404, anthropicErrorBody("not_found_error", `No route for ${request.method} ${pathname}`, requestId));
+  }
+
+  const server = createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
+      log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (response.headersSent) response.destroy();
+      else sendJson(response, 500, anthropicErrorBody("api_error", "Mock server failure", String(response.getHeader("request-id"))));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  log(`listening on http://${urlHost}:${address.port}`);
+
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // The callback also runs (with an error) when already closed; either way we are done.
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function sendErrorTurn(response: ServerResponse, turn: ErrorTurn, requestId: string): void {
+  const defaults = defaultAnthropicError(turn.error.status);
+  if (turn.error.retry_after !== undefined) response.setHeader("retry-after", String(turn.error.retry_after));
+  const body = anthropicErrorBody(turn.error.type ?? defaults.type, turn.error.message ?? defaults.message, requestId);
+  sendJson(response, turn.error.status, body);
+}
+
+/**
+ * Writes frames with the turn's pacing. Timers stop when the client goes away, and
+ * `disconnect_after_chunks` destroys the socket to simulate a dropped stream.
+ */
+async function writeSseFrames(response: ServerResponse, frames: string[], turn: ResponseTurn): Promise<void> {
+  let clientGone = false;
+  response.once("close", () => {
+    clientGone = true;
+  });
+  response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  response.flushHeaders();
+
+  const frameCount = Math.min(frames.length, turn.disconnect_after_chunks ?? frames.length);
+  for (let position = 0; position < frameCount; position += 1) {
+    if (position > 0 && turn.chunk_delay_ms) await waitUnlessClosed(response, turn.chunk_delay_ms);
+    if (clientGone) return;
+    const frame = frames[position] ?? "";
+    // Waiting for the last frame to be flushed keeps it from being lost to the socket destroy.
+    if (position === frameCount - 1 && turn.disconnect_after_chunks !== undefined) {
+      await new Promise<void>((resolve) => response.write(frame, () => resolve()));
+    } else {
+      response.write(frame);
+    }
+  }
+  if (turn.disconnect_after_chunks !== undefined) response.socket?.destroy();
+  else response.end();
+}
+
+function waitUnlessClosed(response: ServerResponse, milliseconds: number): Promise<void> {
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      response.off("close", onClose);
+      resolve();
+    }, milliseconds);
+    response.once("close", onClose);
+  });
+}
+
+/** Serves turns in order; a `repeat` turn answers every remaining request. */
+function createTurnCursor(turns: readonly ScenarioTurn[]): () => { index: number; turn: ScenarioTurn } | undefined {
+  let nextIndex = 0;
+  return () => {
+    const turn = turns[nextIndex];
+    if (turn === undefined) return undefined;
+    const index = nextIndex;
+    if (!turn.repeat) nextIndex += 1;
+    return { index, turn };
+  };
+}
+
+function createIdSequence(): (prefix: string) => string {
+  const counters = new Map<string, number>();
+  return (prefix) => {
+    const count = (counters.get(prefix) ?? 0) + 1;
+    counters.set(prefix, count);
+    return `${prefix}_mock_${String(count).padStart(4, "0")}`;
+  };
+}
+
+function modelList() {
+  const data = mockModelIds.map((id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }));
+  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+}
+
+function recordableHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    headers[name] = redactedHeaderNames.has(name) ? "[redacted]" : Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+async function readBodyText(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function parseJsonOrKeepText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { "content-type": "application/json" });
+  response.end(JSON.stringify(body));
+}

@@ -1,0 +1,299 @@
+import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  RawMessageStreamEvent,
+  Usage as AnthropicUsage,
+} from "@anthropic-ai/sdk/resources/messages/messages";
+import type { Message } from "../agent/messages.js";
+import type { Provider, ProviderErrorKind, ProviderEvent, ProviderRequest, StopReason, Usage } from "./types.js";
+
+export interface AnthropicProviderOptions {
+  apiKey: string | undefined;
+  /** Overrides ANTHROPIC_BASE_URL. */
+  baseUrl?: string;
+}
+
+/**
+ * Anthropic Messages API through `@anthropic-ai/sdk`, streamed. The SDK's own retries are off
+ * (`maxRetries: 0`): retrying is agentwire's, so each retry is announced and an abandoned
+ * attempt is discarded whole.
+ */
+export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
+  const client = new Anthropic({
+    apiKey: options.apiKey ?? null,
+    ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
+    maxRetries: 0,
+    timeout: 600_000,
+  });
+  return {
+    id: "anthropic",
+    stream: (request, signal) => streamAnthropic(client, options, request, signal),
+  };
+}
+
+async function* streamAnthropic(
+  client: Anthropic,
+  options: AnthropicProviderOptions,
+  request: ProviderRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ProviderEvent> {
+  if (!options.apiKey && !process.env.ANTHROPIC_AUTH_TOKEN) {
+    yield { type: "error", kind: "auth", status: null, retryable: false, message: "ANTHROPIC_API_KEY is not set. Export it, or choose another provider with --provider." };
+    return;
+  }
+  const translator = new AnthropicStreamTranslator();
+  try {
+    const { data: stream, request_id: requestId } = await client.messages
+      .create(toAnthropicParams(request), { signal, headers: { "x-agentwire-session-id": request.sessionId } })
+      .withResponse();
+    for await (const event of stream) {
+      yield* translator.translate(event, requestId ?? undefined);
+    }
+    if (!translator.finished) {
+      yield { type: "error", kind: "disconnect", status: null, retryable: true, message: "The model stream ended before message_stop." };
+    }
+  } catch (error) {
+    yield toErrorEvent(error, signal);
+  }
+}
+
+/** Maps raw Anthropic stream events onto the normalized union, assembling tool input JSON. */
+class AnthropicStreamTranslator {
+  finished = false;
+  private readonly blocks = new Map<number, { kind: "text" | "thinking" | "tool"; text: string; signature: string; id: string; name: string }>();
+  private droppedToolCall = false;
+  private stopReason: { normalized: StopReason; raw: string | null } = { normalized: "other", raw: null };
+  private usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+
+  *translate(event: RawMessageStreamEvent, requestId: string | undefined): Generator<ProviderEvent> {
+    switch (event.type) {
+      case "message_start":
+        this.usage = toUsage(event.message.usage);
+        yield {
+          type: "message_start",
+          messageId: event.message.id,
+          model: event.message.model,
+          usage: this.usage,
+          ...(requestId ? { requestId } : {}),
+        };
+        return;
+      case "content_block_start": {
+        const block = event.content_block;
+        const index = event.index;
+        if (block.type === "text") {
+          this.blocks.set(index, { kind: "text", text: "", signature: "", id: "", name: "" });
+          yield { type: "text_start", index };
+        } else if (block.type === "thinking") {
+          this.blocks.set(index, { kind: "thinking", text: "", signature: "", id: "", name: "" });
+          yield { type: "thinking_start", index };
+        } else if (block.type === "tool_use") {
+          this.blocks.set(index, { kind: "tool", text: "", signature: "", id: block.id, name: block.name });
+          yield { type: "tool_call_start", index, id: block.id, name: block.name };
+        }
+        // Other block kinds (server tools, redacted thinking) are not used by agentwire yet.
+        return;
+      }
+      case "content_block_delta": {
+        const block = this.blocks.get(event.index);
+        if (!block) return;
+        const delta = event.delta;
+        if (delta.type === "text_delta") {
+          block.text += delta.text;
+          yield { type: "text_delta", index: event.index, text: delta.text };
+        } else if (delta.type === "thinking_delta") {
+          block.text += delta.thinking;
+          yield { type: "thinking_delta", index: event.index, thinking: delta.thinking };
+        } else if (delta.type === "signature_delta") {
+          block.signature += delta.signature;
+          yield { type: "signature_delta", index: event.index, signature: delta.signature };
+        } else if (delta.type === "input_json_delta") {
+          block.text += delta.partial_json;
+          yield { type: "tool_call_delta", index: event.index, partialJson: delta.partial_json };
+        }
+        return;
+      }
+      case "content_block_stop": {
+        const block = this.blocks.get(event.index);
+        if (!block) return;
+        if (block.kind === "text") yield { type: "text_end", index: event.index, text: block.text };
+        else if (block.kind === "thinking") {
+          yield { type: "thinking_end", index: event.index, thinking: block.text, ...(block.signature ? { signature: block.signature } : {}) };
+        } else {
+          const input = parseToolInput(block.text);
+          // Arguments cut off mid-JSON (e.g. by max_tokens) must never run: drop the call.
+          if (input === undefined) this.droppedToolCall = true;
+          else yield { type: "tool_call_end", index: event.index, id: block.id, name: block.name, input };
+        }
+        return;
+      }
+      case "message_delta":
+        this.stopReason = { normalized: normalizeStopReason(event.delta.stop_reason), raw: event.delta.stop_reason };
+        this.usage = mergeUsage(this.usage, event.usage);
+        return;
+      case "message_stop":
+        this.finished = true;
+        if (this.droppedToolCall && this.stopReason.normalized !== "max_tokens") {
+          yield { type: "error", kind: "unknown", status: null, retryable: true, message: "The model sent tool input that is not valid JSON." };
+          return;
+        }
+        yield { type: "message_end", stopReason: this.stopReason, usage: this.usage };
+        return;
+    }
+  }
+}
+
+function parseToolInput(json: string): Record<string, unknown> | undefined {
+  if (json.trim() === "") return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function toUsage(usage: AnthropicUsage): Usage {
+  return {
+    inputTokens: usage.input_tokens ?? 0,
+    outputTokens: usage.output_tokens ?? 0,
+    cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
+    cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
+    raw: usage,
+  };
+}
+
+/** message_delta usage is cumulative for the message: overwrite what it carries, keep the rest. */
+function mergeUsage(current: Usage, delta: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): Usage {
+  return {
+    inputTokens: delta.input_tokens ?? current.inputTokens,
+    outputTokens: delta.output_tokens ?? current.outputTokens,
+    cacheReadInputTokens: delta.cache_read_input_tokens ?? current.cacheReadInputTokens,
+    cacheCreationInputTokens: delta.cache_creation_input_tokens ?? current.cacheCreationInputTokens,
+    raw: delta,
+  };
+}
+
+function normalizeStopReason(raw: string | null): StopReason {
+  switch (raw) {
+    case "end_turn":
+    case "tool_use":
+    case "max_tokens":
+    case "stop_sequence":
+    case "refusal":
+    case "pause_turn":
+      return raw;
+    default:
+      return "other";
+  }
+}
+
+function toErrorEvent(error: unknown, signal: AbortSignal): ProviderEvent {
+  if (signal.aborted || error instanceof APIUserAbortError) {
+    return { type: "error", kind: "aborted", status: null, retryable: false, message: "Request aborted." };
+  }
+  if (error instanceof APIConnectionError) {
+    return { type: "error", kind: "disconnect", status: null, retryable: true, message: error.message };
+  }
+  if (error instanceof APIError) {
+    const status = typeof error.status === "number" ? error.status : null;
+    const kind = classifyApiError(status, error.type, error.message);
+    return {
+      type: "error",
+      kind,
+      status,
+      retryable: kind === "rate_limit" || kind === "server" || kind === "overloaded" || kind === "disconnect" || kind === "unknown",
+      message: error.apiMessage ?? error.message,
+      ...retryAfter(error.headers),
+    };
+  }
+  // The socket dropped mid-stream: undici surfaces it as a TypeError("terminated") or similar.
+  const message = error instanceof Error ? error.message : String(error);
+  return { type: "error", kind: "disconnect", status: null, retryable: true, message };
+}
+
+function classifyApiError(status: number | null, type: string | null, message: string): ProviderErrorKind {
+  if (status === null) return type === "overloaded_error" ? "overloaded" : "unknown";
+  if (status === 401 || status === 403) return "auth";
+  if (status === 429) return "rate_limit";
+  if (status === 529) return "overloaded";
+  if (status >= 500 || status === 408 || status === 409) return "server";
+  if (status === 400 && /prompt is too long|context (window|length)/i.test(message)) return "context_length";
+  return "invalid_request";
+}
+
+function retryAfter(headers: Headers | undefined): { retryAfterMs?: number } {
+  const milliseconds = Number(headers?.get("retry-after-ms"));
+  if (Number.isFinite(milliseconds) && milliseconds > 0) return { retryAfterMs: milliseconds };
+  const value = headers?.get("retry-after");
+  if (!value) return {};
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return { retryAfterMs: seconds * 1000 };
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? {} : { retryAfterMs: Math.max(0, date - Date.now()) };
+}
+
+function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreaming {
+  return {
+    model: request.model,
+    max_tokens: request.maxOutputTokens,
+    stream: true,
+    ...(request.system ? { system: request.system } : {}),
+    messages: toAnthropicMessages(request.messages),
+    ...(request.tools.length > 0
+      ? {
+          tools: request.tools.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            input_schema: tool.inputSchema as { type: "object"; [key: string]: unknown },
+          })),
+        }
+      : {}),
+    ...(request.thinkingBudgetTokens ? { thinking: { type: "enabled", budget_tokens: request.thinkingBudgetTokens } } : {}),
+  };
+}
+
+/** Consecutive messages of one role are merged: the API expects user/assistant alternation. */
+function toAnthropicMessages(messages: Message[]): MessageParam[] {
+  const result: MessageParam[] = [];
+  for (const message of messages) {
+    const content = message.content.flatMap(toAnthropicBlock);
+    if (content.length === 0) continue;
+    const previous = result.at(-1);
+    if (previous && previous.role === message.role && Array.isArray(previous.content)) previous.content.push(...content);
+    else result.push({ role: message.role, content });
+  }
+  return result;
+}
+
+function toAnthropicBlock(block: Message["content"][number]): ContentBlockParam[] {
+  switch (block.type) {
+    case "text":
+      return block.text === "" ? [] : [{ type: "text", text: block.text }];
+    case "thinking":
+      // A thinking block without its signature is rejected by the API; it carries no
+      // information the model needs to continue, so it is left out.
+      return block.signature ? [{ type: "thinking", thinking: block.thinking, signature: block.signature }] : [];
+    case "tool_use":
+      return [{ type: "tool_use", id: block.id, name: block.name, input: block.input }];
+    case "image":
+      return [{ type: "image", source: { type: "base64", media_type: block.mediaType as "image/png", data: block.data } }];
+    case "tool_result":
+      return [
+        {
+          type: "tool_result",
+          tool_use_id: block.toolUseId,
+          content:
+            typeof block.content === "string"
+              ? block.content
+              : block.content.map((part) =>
+                  part.type === "text"
+                    ? { type: "text" as const, text: part.text }
+                    : { type: "image" as const, source: { type: "base64" as const, media_type: part.mediaType as "image/png", data: part.data } },
+                ),
+          ...(block.isError ? { is_error: true } : {}),
+        },
+      ];
+  }
+}

@@ -1,0 +1,99 @@
+import type { Message } from "../agent/messages.js";
+
+/**
+ * The one contract every model provider implements: turn a neutral request into a stream of
+ * normalized events for ONE attempt. Retrying is the caller's job (src/agent/model-call.ts), so
+ * that an abandoned attempt can be discarded as a whole and announced as `system/api_retry`.
+ *
+ * Contract:
+ * - `stream` never throws and never rejects once called; every failure, including an abort, is
+ *   encoded as the terminal `error` event.
+ * - The stream ends with exactly one terminal event, `message_end` or `error`, and it is last.
+ *   A stream that ends without a stop reason is an `error` with kind `disconnect`.
+ * - Blocks are keyed by `index`; each `*_start` is followed by its deltas and exactly one `*_end`
+ *   that carries the assembled value. A tool call whose arguments are not complete JSON is never
+ *   reported as a `tool_call_end`.
+ */
+export interface Provider {
+  /** Provider id as shown in `system/init` (e.g. "anthropic"). */
+  readonly id: string;
+  stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the tool input (object). */
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ProviderRequest {
+  model: string;
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  maxOutputTokens: number;
+  /** Extended thinking budget in tokens; undefined = provider default (off). */
+  thinkingBudgetTokens?: number;
+  /** Session id, for providers that accept a correlation header. */
+  sessionId: string;
+}
+
+/** Token counts for one response; absent counts are 0. `raw` keeps the vendor's own object. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  raw?: unknown;
+}
+
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | "pause_turn" | "other";
+
+export type ProviderErrorKind =
+  /** 401/403: retrying cannot help. */
+  | "auth"
+  /** 429. */
+  | "rate_limit"
+  /** 5xx other than 529. */
+  | "server"
+  /** 529 or an SSE `overloaded_error`. */
+  | "overloaded"
+  /** The connection dropped or the stream ended without a stop reason. */
+  | "disconnect"
+  /** Other 4xx: the request itself is wrong. */
+  | "invalid_request"
+  | "context_length"
+  | "aborted"
+  | "unknown";
+
+export type ProviderEvent =
+  | { type: "message_start"; messageId: string; model: string; usage: Usage; requestId?: string }
+  | { type: "text_start"; index: number }
+  | { type: "text_delta"; index: number; text: string }
+  | { type: "text_end"; index: number; text: string }
+  | { type: "thinking_start"; index: number }
+  | { type: "thinking_delta"; index: number; thinking: string }
+  | { type: "signature_delta"; index: number; signature: string }
+  | { type: "thinking_end"; index: number; thinking: string; signature?: string }
+  | { type: "tool_call_start"; index: number; id: string; name: string }
+  | { type: "tool_call_delta"; index: number; partialJson: string }
+  | { type: "tool_call_end"; index: number; id: string; name: string; input: Record<string, unknown> }
+  | { type: "message_end"; stopReason: { normalized: StopReason; raw: string | null }; usage: Usage }
+  | {
+      type: "error";
+      kind: ProviderErrorKind;
+      message: string;
+      /** HTTP status, or null when the connection dropped. */
+      status: number | null;
+      /** Server-requested delay (from `retry-after` / `retry-after-ms`), in ms. */
+      retryAfterMs?: number;
+      retryable: boolean;
+    };
+
+export type ProviderEventOf<T extends ProviderEvent["type"]> = Extract<ProviderEvent, { type: T }>;
+
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+}

@@ -1,0 +1,149 @@
+import type { AssistantEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
+import type { TurnOutcome } from "../agent/loop.js";
+import type { SessionAccounting } from "../agent/turn-accounting.js";
+
+export interface ResultContext {
+  sessionId: string;
+  durationMs: number;
+  accounting: SessionAccounting;
+  maxTurns: number | undefined;
+  newUuid: () => string;
+}
+
+/**
+ * The terminal `result` line of a turn. Where Claude Code reports an API failure as
+ * `subtype: "success"` with `is_error: true`, agentwire reports `error_during_execution`
+ * (see protocol/README.md, deviations).
+ */
+export function buildResultEvent(outcome: TurnOutcome, context: ResultContext): ResultEvent {
+  const { accounting } = context;
+  const base = {
+    type: "result" as const,
+    duration_ms: Math.round(context.durationMs),
+    duration_api_ms: Math.round(accounting.turnApiMs),
+    num_turns: outcome.numTurns,
+    session_id: context.sessionId,
+    total_cost_usd: roundCost(accounting.totalCostUsd()),
+    usage: {
+      input_tokens: accounting.turnUsage.inputTokens,
+      cache_creation_input_tokens: accounting.turnUsage.cacheCreationInputTokens,
+      cache_read_input_tokens: accounting.turnUsage.cacheReadInputTokens,
+      output_tokens: accounting.turnUsage.outputTokens,
+      server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+      service_tier: "standard",
+      cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+    },
+    modelUsage: accounting.modelUsageSnapshot(),
+    permission_denials: [],
+    stop_reason: outcome.stopReason,
+    terminal_reason: outcome.terminalReason satisfies TerminalReason,
+    uuid: context.newUuid(),
+  };
+  switch (outcome.terminalReason) {
+    case "completed":
+      return { ...base, subtype: "success", is_error: false, result: outcome.resultText };
+    case "max_turns":
+      return { ...base, subtype: "error_max_turns", is_error: true, errors: [`Reached maximum number of turns (${context.maxTurns ?? 0})`] };
+    case "aborted_streaming":
+    case "aborted_tools":
+      return { ...base, subtype: "error_during_execution", is_error: true, errors: ["Interrupted by user"] };
+    case "api_error":
+      return {
+        ...base,
+        subtype: "error_during_execution",
+        is_error: true,
+        errors: [describeApiError(outcome.error)],
+        api_error_status: outcome.error?.status ?? null,
+      };
+  }
+}
+
+/** A result for a run that could not start (bad arguments, unknown session, …). */
+export function buildFailureResult(input: {
+  sessionId: string;
+  terminalReason: TerminalReason;
+  message: string;
+  durationMs: number;
+  newUuid: () => string;
+}): ResultEvent {
+  return {
+    type: "result",
+    subtype: "error_during_execution",
+    is_error: true,
+    duration_ms: Math.round(input.durationMs),
+    duration_api_ms: 0,
+    num_turns: 0,
+    errors: [input.message],
+    session_id: input.sessionId,
+    total_cost_usd: 0,
+    usage: {
+      input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: 0,
+      server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+      service_tier: "standard",
+      cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+    },
+    modelUsage: {},
+    permission_denials: [],
+    stop_reason: null,
+    terminal_reason: input.terminalReason,
+    uuid: input.newUuid(),
+  };
+}
+
+/**
+ * Claude Code shows API failures as a synthetic assistant message too, so chat-style consumers
+ * that render only assistant lines still show the error.
+ */
+export function buildApiErrorAssistantEvent(outcome: TurnOutcome, context: { sessionId: string; newUuid: () => string; now: () => number }): AssistantEvent {
+  return {
+    type: "assistant",
+    message: {
+      id: context.newUuid(),
+      type: "message",
+      role: "assistant",
+      model: "<synthetic>",
+      content: [{ type: "text", text: describeApiError(outcome.error) }],
+      stop_reason: "stop_sequence",
+      stop_sequence: "",
+      usage: {
+        input_tokens: 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+        output_tokens: 0,
+        service_tier: null,
+      },
+      context_management: null,
+    },
+    parent_tool_use_id: null,
+    session_id: context.sessionId,
+    uuid: context.newUuid(),
+    timestamp: new Date(context.now()).toISOString(),
+    error: outcome.error?.kind === "auth" ? "authentication_failed" : "api_error",
+    is_api_error_message: true,
+    api_error_status: outcome.error?.status ?? null,
+  };
+}
+
+export function describeApiError(error: TurnOutcome["error"]): string {
+  if (!error) return "API error";
+  const status = error.status === null ? "" : ` (HTTP ${error.status})`;
+  switch (error.kind) {
+    case "auth":
+      return `Authentication failed${status}: ${error.message}`;
+    case "context_length":
+      return `Context too long${status}: ${error.message}`;
+    case "disconnect":
+      return `Connection to the model API failed: ${error.message}`;
+    default:
+      return `API error${status}: ${error.message}`;
+  }
+}
+
+/** Avoids binary-float noise such as 0.020783999999999997 in the output. */
+function roundCost(value: number): number {
+  return Math.round(value * 1e9) / 1e9;
+}

@@ -1,0 +1,273 @@
+import type {
+  AssistantEvent,
+  MessageUsage,
+  OutputEvent,
+  StreamEvent,
+  UserEvent,
+} from "../../protocol/events.js";
+import type { AgentEvent } from "../agent/events.js";
+import type { AssistantContentBlock, ImageBlock, TextBlock } from "../agent/messages.js";
+import { retryErrorName } from "../agent/retry-policy.js";
+import type { Usage } from "../providers/types.js";
+
+/**
+ * Pure translation of internal agent events into Claude Code stream-json lines. No I/O: ids and
+ * time come in through `TranslationContext`, and per-response bookkeeping lives in the explicit
+ * `TranslationState`. `system/init` and `result` are built by the session, which owns the
+ * turn's accounting.
+ */
+export interface TranslationContext {
+  sessionId: string;
+  includePartialMessages: boolean;
+  newUuid: () => string;
+  now: () => number;
+}
+
+export interface TranslationState {
+  messageId: string;
+  model: string;
+  requestId: string | undefined;
+  startUsage: Usage | undefined;
+  requestStartedAt: number;
+  openBlocks: Set<number>;
+  thinkingTokens: number;
+}
+
+export function createTranslationState(): TranslationState {
+  return {
+    messageId: "",
+    model: "",
+    requestId: undefined,
+    startUsage: undefined,
+    requestStartedAt: 0,
+    openBlocks: new Set(),
+    thinkingTokens: 0,
+  };
+}
+
+export function toStreamJson(event: AgentEvent, state: TranslationState, context: TranslationContext): OutputEvent[] {
+  const partial = context.includePartialMessages;
+  switch (event.type) {
+    case "model_request_start":
+      Object.assign(state, createTranslationState(), { requestStartedAt: context.now() });
+      return partial ? [{ type: "system", subtype: "status", status: "requesting", session_id: context.sessionId, uuid: context.newUuid() }] : [];
+    case "api_retry":
+      return [
+        {
+          type: "system",
+          subtype: "api_retry",
+          attempt: event.attempt,
+          max_retries: event.maxRetries,
+          retry_delay_ms: Math.round(event.delayMs),
+          error_status: event.status,
+          error: retryErrorName(event.errorKind),
+          session_id: context.sessionId,
+          uuid: context.newUuid(),
+        },
+      ];
+    case "model_stream":
+      return translateProviderEvent(event.event, state, context);
+    case "model_response_aborted": {
+      if (!state.messageId) return [];
+      const lines: OutputEvent[] = [];
+      if (event.partialBlock) lines.push({ ...assistantLine(event.partialBlock, state, context), aborted: true });
+      if (partial) {
+        for (const index of state.openBlocks) lines.push(streamLine({ type: "content_block_stop", index }, state, context));
+        lines.push(
+          streamLine({ type: "message_delta", delta: { stop_reason: null, stop_sequence: null }, usage: { output_tokens: 0 } }, state, context),
+          streamLine({ type: "message_stop" }, state, context),
+        );
+      }
+      state.openBlocks.clear();
+      return lines;
+    }
+    case "tool_result":
+      return [toolResultLine(event, context)];
+    case "interrupt_marker":
+      return [userLine([{ type: "text", text: event.text }], context)];
+    case "message_committed":
+      return [];
+  }
+}
+
+function translateProviderEvent(
+  event: Extract<AgentEvent, { type: "model_stream" }>["event"],
+  state: TranslationState,
+  context: TranslationContext,
+): OutputEvent[] {
+  const partial = context.includePartialMessages;
+  const stream = (raw: Record<string, unknown>): OutputEvent[] => (partial ? [streamLine(raw, state, context)] : []);
+  switch (event.type) {
+    case "message_start": {
+      state.messageId = event.messageId;
+      state.model = event.model;
+      state.requestId = event.requestId;
+      state.startUsage = event.usage;
+      if (!partial) return [];
+      return [
+        {
+          ...streamLine(
+            {
+              type: "message_start",
+              message: {
+                id: event.messageId,
+                type: "message",
+                role: "assistant",
+                model: event.model,
+                content: [],
+                stop_reason: null,
+                stop_sequence: null,
+                usage: messageUsage(event.usage),
+              },
+            },
+            state,
+            context,
+          ),
+          ttft_ms: Math.max(0, Math.round(context.now() - state.requestStartedAt)),
+        },
+      ];
+    }
+    case "text_start":
+      state.openBlocks.add(event.index);
+      return stream({ type: "content_block_start", index: event.index, content_block: { type: "text", text: "" } });
+    case "thinking_start":
+      state.openBlocks.add(event.index);
+      return stream({ type: "content_block_start", index: event.index, content_block: { type: "thinking", thinking: "", signature: "" } });
+    case "tool_call_start":
+      state.openBlocks.add(event.index);
+      return stream({ type: "content_block_start", index: event.index, content_block: { type: "tool_use", id: event.id, name: event.name, input: {} } });
+    case "text_delta":
+      return stream({ type: "content_block_delta", index: event.index, delta: { type: "text_delta", text: event.text } });
+    case "thinking_delta": {
+      // Claude Code reports thinking progress even without partial messages (~4 chars/token).
+      const delta = Math.ceil(event.thinking.length / 4);
+      state.thinkingTokens += delta;
+      return [
+        ...stream({ type: "content_block_delta", index: event.index, delta: { type: "thinking_delta", thinking: event.thinking } }),
+        {
+          type: "system",
+          subtype: "thinking_tokens",
+          estimated_tokens: state.thinkingTokens,
+          estimated_tokens_delta: delta,
+          session_id: context.sessionId,
+          uuid: context.newUuid(),
+        },
+      ];
+    }
+    case "signature_delta":
+      return stream({ type: "content_block_delta", index: event.index, delta: { type: "signature_delta", signature: event.signature } });
+    case "tool_call_delta":
+      return stream({ type: "content_block_delta", index: event.index, delta: { type: "input_json_delta", partial_json: event.partialJson } });
+    case "text_end":
+    case "thinking_end":
+    case "tool_call_end": {
+      state.openBlocks.delete(event.index);
+      const block: AssistantContentBlock =
+        event.type === "text_end"
+          ? { type: "text", text: event.text }
+          : event.type === "thinking_end"
+            ? { type: "thinking", thinking: event.thinking, ...(event.signature === undefined ? {} : { signature: event.signature }) }
+            : { type: "tool_use", id: event.id, name: event.name, input: event.input };
+      // Claude Code order: the block's assistant line, then its content_block_stop.
+      return [assistantLine(block, state, context), ...stream({ type: "content_block_stop", index: event.index })];
+    }
+    case "message_end":
+      return [
+        ...stream({
+          type: "message_delta",
+          delta: { stop_reason: event.stopReason.raw, stop_sequence: null },
+          usage: {
+            input_tokens: event.usage.inputTokens,
+            cache_creation_input_tokens: event.usage.cacheCreationInputTokens,
+            cache_read_input_tokens: event.usage.cacheReadInputTokens,
+            output_tokens: event.usage.outputTokens,
+          },
+        }),
+        ...stream({ type: "message_stop" }),
+      ];
+    case "error":
+      return [];
+  }
+}
+
+function assistantLine(block: AssistantContentBlock, state: TranslationState, context: TranslationContext): AssistantEvent {
+  return {
+    type: "assistant",
+    message: {
+      id: state.messageId,
+      type: "message",
+      role: "assistant",
+      model: state.model,
+      content: [toWireAssistantBlock(block)],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: messageUsage(state.startUsage),
+      context_management: null,
+    },
+    parent_tool_use_id: null,
+    session_id: context.sessionId,
+    uuid: context.newUuid(),
+    timestamp: new Date(context.now()).toISOString(),
+    ...(state.requestId ? { request_id: state.requestId } : {}),
+  };
+}
+
+function toWireAssistantBlock(block: AssistantContentBlock): AssistantEvent["message"]["content"][0] {
+  switch (block.type) {
+    case "text":
+      return { type: "text", text: block.text };
+    case "thinking":
+      return { type: "thinking", thinking: block.thinking, signature: block.signature ?? "" };
+    case "tool_use":
+      return { type: "tool_use", id: block.id, name: block.name, input: block.input };
+  }
+}
+
+function toolResultLine(event: Extract<AgentEvent, { type: "tool_result" }>, context: TranslationContext): UserEvent {
+  const { result } = event;
+  const content = typeof result.content === "string" ? result.content : result.content.map(toWireContentPart);
+  return {
+    ...userLine([{ type: "tool_result", tool_use_id: event.toolUseId, content, ...(result.isError ? { is_error: true } : {}) }], context),
+    ...(result.details === undefined ? {} : { tool_use_result: result.details }),
+    ...(result.code ? { tool_error_code: result.code } : {}),
+  };
+}
+
+function toWireContentPart(part: TextBlock | ImageBlock) {
+  return part.type === "text"
+    ? { type: "text" as const, text: part.text }
+    : { type: "image" as const, source: { type: "base64" as const, media_type: part.mediaType, data: part.data } };
+}
+
+function userLine(content: UserEvent["message"]["content"], context: TranslationContext): UserEvent {
+  return {
+    type: "user",
+    message: { role: "user", content },
+    parent_tool_use_id: null,
+    session_id: context.sessionId,
+    uuid: context.newUuid(),
+    timestamp: new Date(context.now()).toISOString(),
+  };
+}
+
+function streamLine(raw: Record<string, unknown>, state: TranslationState, context: TranslationContext): StreamEvent {
+  return {
+    type: "stream_event",
+    event: raw as StreamEvent["event"],
+    session_id: context.sessionId,
+    parent_tool_use_id: null,
+    uuid: context.newUuid(),
+    api_message_id: state.messageId,
+  };
+}
+
+function messageUsage(usage: Usage | undefined): MessageUsage {
+  return {
+    input_tokens: usage?.inputTokens ?? 0,
+    cache_creation_input_tokens: usage?.cacheCreationInputTokens ?? 0,
+    cache_read_input_tokens: usage?.cacheReadInputTokens ?? 0,
+    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    output_tokens: usage?.outputTokens ?? 0,
+    service_tier: "standard",
+  };
+}

@@ -1,0 +1,265 @@
+import { open, stat } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { z } from "zod";
+import { defineTool, toolError } from "./define-tool.js";
+import type { ToolResult } from "./define-tool.js";
+import { resolveToolPath } from "./paths.js";
+
+const description = `Reads a file from the local filesystem.
+
+- \`file_path\` should be an absolute path; a relative path is resolved against the session's working directory.
+- Reads up to 2000 lines by default, starting at line 1. \`offset\` (1-based line number) and \`limit\` read part of a file; when lines remain after the ones shown, the result says which offset continues.
+- When you already know which part of the file you need, only read that part. This can be important for larger files.
+- Results are returned using cat -n format: the line number, a tab, then the line. Line numbers start at 1. Lines longer than 2000 characters are cut short.
+- Text files only: for a binary file (image, archive, executable, …) you get its type and size, not its bytes.
+- Reading a directory or a missing file returns an error; reading an empty file returns a notice instead of content.
+- Do NOT re-read a file you just wrote to verify it — Write would have returned an error if it had failed.`;
+
+const DEFAULT_LINE_LIMIT = 2000;
+const MAX_LINE_CHARACTERS = 2000;
+/** UTF-8 needs at most 4 bytes per character, so this many bytes always decode to enough characters. */
+const MAX_CAPTURED_LINE_BYTES = MAX_LINE_CHARACTERS * 4;
+/**
+ * Caps one result even when every line is long: 2000 lines of 2000 characters would be 4 MB of
+ * context. The continuation hint tells the model where to pick up.
+ */
+const MAX_OUTPUT_CHARACTERS = 100_000;
+/** Same heuristic as git and grep: a NUL byte near the start means the file is not text. */
+const BINARY_PROBE_BYTES = 8192;
+const READ_CHUNK_BYTES = 256 * 1024;
+const NEWLINE_BYTE = 0x0a;
+
+/** Magic numbers for the binary formats a model most often stumbles on, to say what the file is. */
+const BINARY_SIGNATURES: ReadonlyArray<{ bytes: readonly number[]; kind: string }> = [
+  { bytes: [0x89, 0x50, 0x4e, 0x47], kind: "PNG image" },
+  { bytes: [0xff, 0xd8, 0xff], kind: "JPEG image" },
+  { bytes: [0x47, 0x49, 0x46, 0x38], kind: "GIF image" },
+  { bytes: [0x25, 0x50, 0x44, 0x46, 0x2d], kind: "PDF document" },
+  { bytes: [0x50, 0x4b, 0x03, 0x04], kind: "ZIP archive" },
+  { bytes: [0x1f, 0x8b], kind: "gzip archive" },
+  { bytes: [0x7f, 0x45, 0x4c, 0x46], kind: "ELF executable" },
+  { bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66], kind: "SQLite database" },
+];
+
+const inputSchema = z
+  .object({
+    file_path: z.string().describe("The absolute path to the file to read"),
+    // Claude Code treats offset 0 like 1, so 0 is accepted rather than rejected.
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("The line number to start reading from. Only provide if the file is too large to read at once"),
+    limit: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("The number of lines to read. Only provide if the file is too large to read at once."),
+  })
+  .strict();
+
+interface ReturnedLine {
+  /** The line without its line ending, cut to MAX_LINE_CHARACTERS. */
+  text: string;
+  /** What the model sees after the `N\t` prefix: `text` plus a marker when the line was cut. */
+  display: string;
+}
+
+interface LineScan {
+  lines: ReturnedLine[];
+  /** Lines in the whole file, counting the (possibly empty) line after the final newline. */
+  totalLines: number;
+}
+
+export const readTool = defineTool({
+  name: "Read",
+  description,
+  inputSchema,
+  readOnly: true,
+  async execute(input, context): Promise<ToolResult> {
+    const filePath = resolveToolPath(context.cwd, input.file_path);
+    let fileStats;
+    try {
+      fileStats = await stat(filePath);
+    } catch (error) {
+      return fileAccessError(error, filePath, context.cwd);
+    }
+    if (fileStats.isDirectory()) {
+      return toolError(
+        "is_directory",
+        `${filePath} is a directory, not a file. To see what it contains, run \`ls\` on it with the Bash tool.`,
+      );
+    }
+    // Opening a FIFO would block until some writer appears, and devices can be endless.
+    if (!fileStats.isFile()) {
+      return toolError(
+        "not_a_file",
+        `${filePath} is not a regular file (it is a device, socket or pipe), so Read cannot show it.`,
+      );
+    }
+    if (fileStats.size === 0) {
+      return textResult(
+        "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>",
+        { filePath, content: "", numLines: 0, startLine: 1, totalLines: 0 },
+      );
+    }
+
+    let handle: FileHandle;
+    try {
+      handle = await open(filePath, "r");
+    } catch (error) {
+      return fileAccessError(error, filePath, context.cwd);
+    }
+    try {
+      const binaryKind = await detectBinaryKind(handle);
+      if (binaryKind !== undefined) {
+        // An error rather than a description with isError false, as Claude Code does: the model
+        // asked for contents and did not get them, and the flag makes it change course (use Bash
+        // with `file`, `xxd` or `strings`) instead of treating the description as the file text.
+        return toolError(
+          "not_a_file",
+          `${filePath} is a binary file (${binaryKind}, ${fileStats.size} bytes), so Read does not show its contents. ` +
+            "To inspect it, use the Bash tool (for example `file`, `xxd | head` or `strings`).",
+        );
+      }
+      const startLine = Math.max(input.offset ?? 1, 1);
+      const scan = await scanLines(handle, startLine, input.limit ?? DEFAULT_LINE_LIMIT, context.signal);
+      return formatScan(filePath, startLine, scan);
+    } finally {
+      await handle.close();
+    }
+  },
+});
+
+function formatScan(filePath: string, startLine: number, scan: LineScan): ToolResult {
+  const { lines, totalLines } = scan;
+  if (lines.length === 0) {
+    return textResult(
+      `<system-reminder>Warning: the file exists but is shorter than the provided offset (${startLine}). The file has ${totalLines} lines.</system-reminder>`,
+      { filePath, content: "", numLines: 0, startLine, totalLines },
+    );
+  }
+  const lastShownLine = startLine + lines.length - 1;
+  let text = lines.map((line, index) => `${startLine + index}\t${line.display}`).join("\n");
+  if (lastShownLine < totalLines) {
+    text += `\n\n(Showing lines ${startLine}-${lastShownLine} of ${totalLines}. Use offset=${lastShownLine + 1} to continue reading.)`;
+  }
+  return textResult(text, {
+    filePath,
+    content: lines.map((line) => line.text).join("\n"),
+    numLines: lines.length,
+    startLine,
+    totalLines,
+  });
+}
+
+function textResult(
+  content: string,
+  file: { filePath: string; content: string; numLines: number; startLine: number; totalLines: number },
+): ToolResult {
+  return { content, isError: false, details: { type: "text", file } };
+}
+
+function fileAccessError(error: unknown, filePath: string, cwd: string): ToolResult {
+  const errorCode = (error as NodeJS.ErrnoException).code;
+  // ENOTDIR: some parent in the path is a file, which for the model means the same as missing.
+  if (errorCode === "ENOENT" || errorCode === "ENOTDIR") {
+    return toolError("file_not_found", `File does not exist. Note: your current working directory is ${cwd}.`);
+  }
+  if (errorCode === "EACCES" || errorCode === "EPERM") {
+    return toolError("permission_denied", `Permission denied: cannot read ${filePath}.`);
+  }
+  return toolError("io_error", `Could not read ${filePath}: ${(error as Error).message}`);
+}
+
+async function detectBinaryKind(handle: FileHandle): Promise<string | undefined> {
+  const probe = Buffer.alloc(BINARY_PROBE_BYTES);
+  const { bytesRead } = await handle.read(probe, 0, probe.length, 0);
+  const head = probe.subarray(0, bytesRead);
+  const signature = BINARY_SIGNATURES.find(({ bytes }) => bytes.every((byte, index) => head[index] === byte));
+  if (signature !== undefined) return signature.kind;
+  return head.includes(0) ? "binary data" : undefined;
+}
+
+/**
+ * Streams the file once with a fixed buffer: lines before `startLine` and after the wanted range
+ * are only counted, never decoded, and each returned line keeps at most MAX_CAPTURED_LINE_BYTES,
+ * so memory stays small even for multi-GB files or a single endless line. The rest of the file is
+ * still scanned to report `totalLines` (Claude Code's `tool_use_result` carries it).
+ * Splitting on the 0x0A byte is safe in UTF-8, where that byte never occurs inside a character.
+ */
+async function scanLines(
+  handle: FileHandle,
+  startLine: number,
+  lineLimit: number,
+  signal: AbortSignal,
+): Promise<LineScan> {
+  const lines: ReturnedLine[] = [];
+  let collecting = true;
+  let outputCharacters = 0;
+  let lineNumber = 1;
+  let capturedParts: Buffer[] = [];
+  let capturedBytes = 0;
+  let lineBytes = 0;
+
+  const captureSegment = (segment: Buffer): void => {
+    lineBytes += segment.length;
+    const room = MAX_CAPTURED_LINE_BYTES - capturedBytes;
+    if (room <= 0 || segment.length === 0) return;
+    // Copy: `segment` points into the read buffer, which the next read overwrites.
+    const kept = Buffer.from(segment.subarray(0, room));
+    capturedParts.push(kept);
+    capturedBytes += kept.length;
+  };
+
+  const finishLine = (): void => {
+    if (collecting && lineNumber >= startLine) {
+      const line = decodeLine(Buffer.concat(capturedParts), lineBytes > capturedBytes);
+      if (lines.length > 0 && outputCharacters + line.display.length > MAX_OUTPUT_CHARACTERS) {
+        collecting = false;
+      } else {
+        lines.push(line);
+        outputCharacters += line.display.length;
+        if (lines.length >= lineLimit) collecting = false;
+      }
+    }
+    capturedParts = [];
+    capturedBytes = 0;
+    lineBytes = 0;
+  };
+
+  const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let position = 0;
+  for (;;) {
+    signal.throwIfAborted();
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const chunk = buffer.subarray(0, bytesRead);
+    let segmentStart = 0;
+    for (;;) {
+      const newlineIndex = chunk.indexOf(NEWLINE_BYTE, segmentStart);
+      const segmentEnd = newlineIndex === -1 ? chunk.length : newlineIndex;
+      if (collecting && lineNumber >= startLine) captureSegment(chunk.subarray(segmentStart, segmentEnd));
+      if (newlineIndex === -1) break;
+      finishLine();
+      lineNumber += 1;
+      segmentStart = newlineIndex + 1;
+    }
+  }
+  // The text after the last newline is a line too (empty when the file ends with a newline);
+  // Claude Code numbers it, which is why "a\nb\n" reads as three lines.
+  finishLine();
+  return { lines, totalLines: lineNumber };
+}
+
+function decodeLine(capturedBytes: Buffer, cutWhileCapturing: boolean): ReturnedLine {
+  let text = capturedBytes.toString("utf8");
+  // CRLF files: show the line without its "\r" so Edit strings can be written naturally.
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  if (!cutWhileCapturing && text.length <= MAX_LINE_CHARACTERS) return { text, display: text };
+  text = text.slice(0, MAX_LINE_CHARACTERS);
+  return { text, display: `${text}... [line truncated to ${MAX_LINE_CHARACTERS} characters]` };
+}

@@ -1,0 +1,201 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect } from "vitest";
+import { OutputEventSchema, type OutputEvent, type ResultEvent } from "../../protocol/events.js";
+import { loadScenario } from "../../src/mock-server/scenario.js";
+import { startMockServer, type MockServer } from "../../src/mock-server/server.js";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const BIN = join(ROOT, "bin", "agentwire");
+
+export interface Workspace {
+  /** Working directory given to agentwire (--cwd). */
+  cwd: string;
+  /** AGENTWIRE_HOME and HOME of the child. */
+  home: string;
+  server: MockServer;
+  cleanup(): Promise<void>;
+}
+
+/** A temp cwd + home and a replay server serving `fixtures/scenarios/<name>.json`. */
+export async function createWorkspace(scenarioName: string): Promise<Workspace> {
+  const root = await mkdtemp(join(tmpdir(), "agentwire-e2e-"));
+  const cwd = join(root, "repo");
+  const home = join(root, "home");
+  await import("node:fs/promises").then((fs) => Promise.all([fs.mkdir(cwd), fs.mkdir(home)]));
+  const server = await startMockServer({ scenario: await loadScenario(join(ROOT, "fixtures", "scenarios", `${scenarioName}.json`)), log: () => {} });
+  return {
+    cwd,
+    home,
+    server,
+    async cleanup() {
+      await server.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export function agentwireEnv(workspace: Workspace, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: workspace.home,
+    AGENTWIRE_HOME: join(workspace.home, ".agentwire"),
+    ANTHROPIC_BASE_URL: workspace.server.url,
+    ANTHROPIC_API_KEY: "test-key",
+    ...extra,
+  };
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Every stdout line, parsed and validated against the protocol schema. */
+  events: OutputEvent[];
+}
+
+/** Spawns agentwire, feeds `stdin` (or closes it at once), and waits for exit. */
+export async function runAgentwire(args: string[], options: { workspace: Workspace; stdin?: string; env?: Record<string, string> }): Promise<RunResult> {
+  const child = spawnAgentwire(args, options);
+  if (options.stdin !== undefined) child.stdin.write(options.stdin);
+  child.stdin.end();
+  return waitForExit(child);
+}
+
+export function spawnAgentwire(args: string[], options: { workspace: Workspace; env?: Record<string, string> }): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [BIN, ...args], {
+    cwd: options.workspace.cwd,
+    env: agentwireEnv(options.workspace, options.env),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+}
+
+export function waitForExit(child: ChildProcessWithoutNullStreams, timeoutMs = 20_000): Promise<RunResult> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`agentwire did not exit within ${timeoutMs} ms.\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      let events: OutputEvent[] | undefined;
+      resolve({
+        code,
+        signal,
+        stdout,
+        stderr,
+        // Parsed on first use, so text-format runs can be inspected without it.
+        get events() {
+          return (events ??= parseStdout(stdout));
+        },
+      });
+    });
+  });
+}
+
+/** Parses stdout strictly: every line must be one protocol event. */
+export function parseStdout(stdout: string): OutputEvent[] {
+  if (stdout === "") return [];
+  expect(stdout.endsWith("\n"), "stdout ends with a newline").toBe(true);
+  return stdout
+    .slice(0, -1)
+    .split("\n")
+    .map((line, index) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        throw new Error(`stdout line ${index + 1} is not JSON: ${line}`);
+      }
+      const parsed = OutputEventSchema.safeParse(value);
+      if (!parsed.success) throw new Error(`stdout line ${index + 1} does not match the protocol: ${parsed.error.message}\n${line}`);
+      return value as OutputEvent;
+    });
+}
+
+/** Compact event labels for sequence assertions: "system/init", "assistant:text", "user:tool_result", "result/success". */
+export function sequence(events: OutputEvent[]): string[] {
+  return events.map((event) => {
+    switch (event.type) {
+      case "system":
+        return `system/${event.subtype}`;
+      case "assistant":
+        return `assistant:${event.message.content[0].type}`;
+      case "user":
+        return `user:${event.message.content[0].type}`;
+      case "result":
+        return `result/${event.subtype}`;
+      case "stream_event":
+        return `stream:${event.event.type}`;
+      case "control_response":
+        return `control_response/${event.response.subtype}`;
+    }
+  });
+}
+
+export function results(events: OutputEvent[]): ResultEvent[] {
+  return events.filter((event): event is ResultEvent => event.type === "result");
+}
+
+/**
+ * The invariants every run must satisfy: each turn (started by system/init) ends with exactly
+ * one result, nothing but control responses follows the last result, every tool_use has exactly
+ * one tool_result, one session id throughout, and the exit code agrees with the last is_error.
+ */
+export function expectWellFormedRun(run: RunResult, expectedTurns: number): void {
+  const turnResults = results(run.events);
+  expect(turnResults, "one result per turn").toHaveLength(expectedTurns);
+  const significant = run.events.filter((event) => event.type !== "control_response");
+  expect(significant.at(-1)?.type, "the last line is a result").toBe("result");
+  let open = false;
+  for (const event of significant) {
+    if (event.type === "system" && event.subtype === "init") {
+      expect(open, "a new turn starts only after the previous result").toBe(false);
+      open = true;
+    } else if (event.type === "result") {
+      open = false;
+    }
+  }
+  const toolUses = run.events.flatMap((event) =>
+    event.type === "assistant" && event.message.content[0].type === "tool_use" ? [event.message.content[0].id] : [],
+  );
+  const toolResults = run.events.flatMap((event) =>
+    event.type === "user" && event.message.content[0].type === "tool_result" ? [event.message.content[0].tool_use_id] : [],
+  );
+  expect([...toolResults].sort(), "exactly one tool_result per tool_use").toEqual([...toolUses].sort());
+  const sessionIds = new Set(run.events.flatMap((event) => ("session_id" in event ? [event.session_id] : [])));
+  expect(sessionIds.size, "one session id").toBeLessThanOrEqual(1);
+  expect(run.code, `exit code agrees with is_error (stderr: ${run.stderr})`).toBe(turnResults.at(-1)?.is_error ? 1 : 0);
+}
+
+/** Resolves when stdout has produced a line matching `predicate`. */
+export function waitForEvent(child: ChildProcessWithoutNullStreams, predicate: (event: OutputEvent) => boolean, timeoutMs = 10_000): Promise<OutputEvent> {
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    const timer = setTimeout(() => {
+      child.stdout.off("data", onData);
+      reject(new Error(`no matching event within ${timeoutMs} ms; saw:\n${buffer}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer | string): void => {
+      buffer += chunk.toString();
+      for (const line of buffer.split("\n").slice(0, -1)) {
+        const event = JSON.parse(line) as OutputEvent;
+        if (predicate(event)) {
+          clearTimeout(timer);
+          child.stdout.off("data", onData);
+          resolve(event);
+          return;
+        }
+      }
+    };
+    child.stdout.on("data", onData);
+  });
+}

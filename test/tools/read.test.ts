@@ -1,0 +1,190 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ToolContext } from "../../src/tools/define-tool.js";
+import { readTool } from "../../src/tools/read.js";
+
+let directory: string;
+
+beforeEach(async () => {
+  directory = await mkdtemp(path.join(os.tmpdir(), "agentwire-read-"));
+});
+
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+function makeContext(): ToolContext {
+  return { cwd: directory, signal: new AbortController().signal, sessionState: new Map() };
+}
+
+async function writeFixture(name: string, content: string | Buffer): Promise<string> {
+  const filePath = path.join(directory, name);
+  await writeFile(filePath, content);
+  return filePath;
+}
+
+function numberedLines(first: number, last: number): string {
+  const lines: string[] = [];
+  for (let lineNumber = first; lineNumber <= last; lineNumber += 1) lines.push(`line${lineNumber}`);
+  return lines.join("\n");
+}
+
+describe("readTool", () => {
+  it("numbers lines cat -n style and shows the empty line after the final newline (reference 02-read)", async () => {
+    const filePath = await writeFixture("hello.txt", "Hello, world!\nThis is line two.\nThird line here.\n");
+    const result = await readTool.execute({ file_path: filePath }, makeContext());
+    expect(result).toEqual({
+      content: "1\tHello, world!\n2\tThis is line two.\n3\tThird line here.\n4\t",
+      isError: false,
+      details: {
+        type: "text",
+        file: {
+          filePath,
+          content: "Hello, world!\nThis is line two.\nThird line here.\n",
+          numLines: 4,
+          startLine: 1,
+          totalLines: 4,
+        },
+      },
+    });
+  });
+
+  it("resolves a relative path against the session cwd", async () => {
+    await writeFixture("a.txt", "a\nb\n");
+    const result = await readTool.execute({ file_path: "a.txt" }, makeContext());
+    expect(result.content).toBe("1\ta\n2\tb\n3\t");
+    expect(result.details).toMatchObject({ file: { filePath: path.join(directory, "a.txt") } });
+  });
+
+  it("reads the range given by offset and limit and says where to continue", async () => {
+    const filePath = await writeFixture("ten.txt", `${numberedLines(1, 10)}\n`);
+    const result = await readTool.execute({ file_path: filePath, offset: 3, limit: 2 }, makeContext());
+    expect(result.isError).toBe(false);
+    expect(result.content).toBe("3\tline3\n4\tline4\n\n(Showing lines 3-4 of 11. Use offset=5 to continue reading.)");
+    expect(result.details).toEqual({
+      type: "text",
+      file: { filePath, content: "line3\nline4", numLines: 2, startLine: 3, totalLines: 11 },
+    });
+  });
+
+  it("treats offset 0 like 1", async () => {
+    const filePath = await writeFixture("two.txt", "first\nsecond");
+    const result = await readTool.execute({ file_path: filePath, offset: 0 }, makeContext());
+    expect(result.content).toBe("1\tfirst\n2\tsecond");
+    expect(result.details).toMatchObject({ file: { startLine: 1, numLines: 2, totalLines: 2 } });
+  });
+
+  it("stops at 2000 lines by default", async () => {
+    const filePath = await writeFixture("long.txt", numberedLines(1, 2500));
+    const result = await readTool.execute({ file_path: filePath }, makeContext());
+    const text = result.content as string;
+    expect(text.startsWith("1\tline1\n")).toBe(true);
+    expect(text).toContain("2000\tline2000\n\n(Showing lines 1-2000 of 2500. Use offset=2001 to continue reading.)");
+    expect(text).not.toContain("line2001");
+    expect(result.details).toMatchObject({ file: { numLines: 2000, totalLines: 2500 } });
+  });
+
+  it("finds lines correctly across read-chunk boundaries in a large file", async () => {
+    const filePath = await writeFixture("big.txt", `${numberedLines(1, 200_000)}\n`);
+    const result = await readTool.execute({ file_path: filePath, offset: 199_999, limit: 5 }, makeContext());
+    expect(result.content).toBe("199999\tline199999\n200000\tline200000\n200001\t");
+    expect(result.details).toMatchObject({ file: { numLines: 3, startLine: 199_999, totalLines: 200_001 } });
+  });
+
+  it("cuts lines longer than 2000 characters and marks them", async () => {
+    const filePath = await writeFixture("wide.txt", `${"x".repeat(5000)}\nshort`);
+    const result = await readTool.execute({ file_path: filePath }, makeContext());
+    expect(result.content).toBe(`1\t${"x".repeat(2000)}... [line truncated to 2000 characters]\n2\tshort`);
+    expect(result.details).toMatchObject({ file: { content: `${"x".repeat(2000)}\nshort`, totalLines: 2 } });
+  });
+
+  it("keeps memory bounded for a single huge line", async () => {
+    const filePath = await writeFixture("one-line.txt", "y".repeat(8 * 1024 * 1024));
+    const result = await readTool.execute({ file_path: filePath }, makeContext());
+    expect(result.content).toBe(`1\t${"y".repeat(2000)}... [line truncated to 2000 characters]`);
+  });
+
+  it("shows CRLF lines without the carriage return", async () => {
+    const filePath = await writeFixture("windows.txt", "one\r\ntwo\r\n");
+    const result = await readTool.execute({ file_path: filePath }, makeContext());
+    expect(result.content).toBe("1\tone\n2\ttwo\n3\t");
+  });
+
+  it("warns instead of failing when the offset is past the end", async () => {
+    const filePath = await writeFixture("short.txt", "a\nb");
+    const result = await readTool.execute({ file_path: filePath, offset: 10 }, makeContext());
+    expect(result.isError).toBe(false);
+    expect(result.content).toBe(
+      "<system-reminder>Warning: the file exists but is shorter than the provided offset (10). The file has 2 lines.</system-reminder>",
+    );
+    expect(result.details).toMatchObject({ file: { numLines: 0, startLine: 10, totalLines: 2 } });
+  });
+
+  it("reports an empty file with a reminder, not an error", async () => {
+    const filePath = await writeFixture("empty.txt", "");
+    const result = await readTool.execute({ file_path: filePath }, makeContext());
+    expect(result.isError).toBe(false);
+    expect(result.content).toBe("<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>");
+    expect(result.details).toEqual({
+      type: "text",
+      file: { filePath, content: "", numLines: 0, startLine: 1, totalLines: 0 },
+    });
+  });
+
+  it("fails with file_not_found and the reference text for a missing file", async () => {
+    const result = await readTool.execute({ file_path: path.join(directory, "missing.txt") }, makeContext());
+    const message = `File does not exist. Note: your current working directory is ${directory}.`;
+    expect(result).toEqual({ content: message, isError: true, code: "file_not_found", details: `Error: ${message}` });
+  });
+
+  it("fails with file_not_found when a parent in the path is a file", async () => {
+    const filePath = await writeFixture("plain.txt", "x");
+    const result = await readTool.execute({ file_path: path.join(filePath, "child.txt") }, makeContext());
+    expect(result.code).toBe("file_not_found");
+  });
+
+  it("fails with is_directory and suggests ls for a directory", async () => {
+    await mkdir(path.join(directory, "src"));
+    const result = await readTool.execute({ file_path: path.join(directory, "src") }, makeContext());
+    expect(result.isError).toBe(true);
+    expect(result.code).toBe("is_directory");
+    expect(result.content).toContain("`ls`");
+  });
+
+  it("describes a binary file (NUL byte) instead of dumping it", async () => {
+    const filePath = await writeFixture("data.bin", Buffer.from([0x41, 0x00, 0x42, 0x43]));
+    const result = await readTool.execute({ file_path: filePath }, makeContext());
+    expect(result.isError).toBe(true);
+    expect(result.code).toBe("not_a_file");
+    expect(result.content).toBe(
+      `${filePath} is a binary file (binary data, 4 bytes), so Read does not show its contents. ` +
+        "To inspect it, use the Bash tool (for example `file`, `xxd | head` or `strings`).",
+    );
+  });
+
+  it("names well-known binary formats", async () => {
+    const pngHeader = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]);
+    const filePath = await writeFixture("image.png", pngHeader);
+    const result = await readTool.execute({ file_path: filePath }, makeContext());
+    expect(result.code).toBe("not_a_file");
+    expect(result.content).toContain("(PNG image, 12 bytes)");
+  });
+
+  it("refuses a named pipe instead of blocking on it", async () => {
+    const fifoPath = path.join(directory, "pipe");
+    execFileSync("mkfifo", [fifoPath]);
+    const result = await readTool.execute({ file_path: fifoPath }, makeContext());
+    expect(result.code).toBe("not_a_file");
+  });
+
+  it("stops when the signal is aborted", async () => {
+    const filePath = await writeFixture("abort.txt", "a\n");
+    const controller = new AbortController();
+    controller.abort();
+    const context = { ...makeContext(), signal: controller.signal };
+    await expect(readTool.execute({ file_path: filePath }, context)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,98 @@
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ToolContext } from "../../src/tools/define-tool.js";
+import { writeTool } from "../../src/tools/write.js";
+
+let directory: string;
+
+beforeEach(async () => {
+  directory = await mkdtemp(path.join(os.tmpdir(), "agentwire-write-"));
+});
+
+afterEach(async () => {
+  await chmod(directory, 0o700);
+  await rm(directory, { recursive: true, force: true });
+});
+
+function makeContext(): ToolContext {
+  return { cwd: directory, signal: new AbortController().signal, sessionState: new Map() };
+}
+
+const runningAsRoot = process.getuid?.() === 0;
+
+describe("writeTool", () => {
+  it("creates a new file with the reference text and create details (reference 06-write-edit)", async () => {
+    const filePath = path.join(directory, "new.txt");
+    const result = await writeTool.execute({ file_path: filePath, content: "alpha\nbeta\n" }, makeContext());
+    expect(result).toEqual({
+      content: `File created successfully at: ${filePath} (file state is current in your context — no need to Read it back)`,
+      isError: false,
+      details: {
+        type: "create",
+        filePath,
+        content: "alpha\nbeta\n",
+        structuredPatch: [],
+        originalFile: null,
+        userModified: false,
+      },
+    });
+    expect(await readFile(filePath, "utf8")).toBe("alpha\nbeta\n");
+  });
+
+  it("overwrites an existing file and reports an update with the original content", async () => {
+    const filePath = path.join(directory, "existing.txt");
+    await writeFile(filePath, "old\n");
+    const result = await writeTool.execute({ file_path: filePath, content: "new\n" }, makeContext());
+    expect(result).toEqual({
+      content: `The file ${filePath} has been updated successfully. (file state is current in your context — no need to Read it back)`,
+      isError: false,
+      details: {
+        type: "update",
+        filePath,
+        content: "new\n",
+        structuredPatch: [],
+        originalFile: "old\n",
+        userModified: false,
+      },
+    });
+    expect(await readFile(filePath, "utf8")).toBe("new\n");
+  });
+
+  it("creates missing parent directories", async () => {
+    const filePath = path.join(directory, "a", "b", "c", "deep.txt");
+    const result = await writeTool.execute({ file_path: filePath, content: "deep" }, makeContext());
+    expect(result.isError).toBe(false);
+    expect(await readFile(filePath, "utf8")).toBe("deep");
+  });
+
+  it("resolves a relative path against the session cwd", async () => {
+    const result = await writeTool.execute({ file_path: "notes/todo.md", content: "- item" }, makeContext());
+    const expectedPath = path.join(directory, "notes", "todo.md");
+    expect(result.details).toMatchObject({ filePath: expectedPath });
+    expect(await readFile(expectedPath, "utf8")).toBe("- item");
+  });
+
+  it("fails with is_directory when the path is a directory", async () => {
+    await mkdir(path.join(directory, "folder"));
+    const result = await writeTool.execute({ file_path: path.join(directory, "folder"), content: "x" }, makeContext());
+    expect(result.isError).toBe(true);
+    expect(result.code).toBe("is_directory");
+    expect(result.details).toBe(`Error: ${result.content as string}`);
+  });
+
+  it("fails with io_error when a parent in the path is a file", async () => {
+    await writeFile(path.join(directory, "plain"), "x");
+    const result = await writeTool.execute({ file_path: path.join(directory, "plain", "child.txt"), content: "x" }, makeContext());
+    expect(result.isError).toBe(true);
+    expect(result.code).toBe("io_error");
+    expect(result.content).toContain("not a directory");
+  });
+
+  it.skipIf(runningAsRoot)("fails with permission_denied in a read-only directory", async () => {
+    await chmod(directory, 0o500);
+    const result = await writeTool.execute({ file_path: path.join(directory, "locked.txt"), content: "x" }, makeContext());
+    expect(result.code).toBe("permission_denied");
+  });
+});
