@@ -125,7 +125,7 @@ export async function parseArguments(argv: string[], processCwd: string): Promis
   try {
     parsed = (await parser.parseAsync()) as Record<string, unknown>;
   } catch (error) {
-    return { kind: "error", message: error instanceof Error ? error.message : String(error) };
+    return { kind: "error", message: describeParseError(error) };
   }
   if (parsed.help) return { kind: "help", text: await parser.getHelp() };
   if (parsed.version) return { kind: "version" };
@@ -219,6 +219,17 @@ async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
   } catch (error) {
     return { kind: "error", message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** yargs reports `--bogus-flag` as "Unknown arguments: bogus-flag, bogusFlag"; name each flag once, as typed. */
+function describeParseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
+  if (!unknown) return message;
+  const names = unknown[1]!.split(", ");
+  const typed = names.filter((name) => !names.some((other) => other !== name && other.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()) === name));
+  const flags = typed.map((name) => (name.length === 1 ? `-${name}` : `--${name}`));
+  return `Unknown option${flags.length > 1 ? "s" : ""}: ${flags.join(", ")}. Run agentwire --help for the supported options.`;
 }
 
 function formatIssues(error: z.ZodError): string {

@@ -9,10 +9,22 @@ export interface ProviderSettings {
 }
 
 /**
- * Creates the provider for a run. Each provider module (and its SDK) is imported only here and
- * only when chosen, so start-up never pays for SDKs the run does not use.
+ * Creates the provider for a run. Each provider module (and its SDK) is imported only when the
+ * first request is made, so start-up (and `system/init`) never waits for an SDK, and runs that
+ * make no request never load one.
  */
-export async function createProvider(settings: ProviderSettings): Promise<Provider> {
+export function createProvider(settings: ProviderSettings): Provider {
+  let loaded: Promise<Provider> | undefined;
+  return {
+    id: settings.provider,
+    async *stream(request, signal) {
+      loaded ??= loadProvider(settings);
+      yield* (await loaded).stream(request, signal);
+    },
+  };
+}
+
+async function loadProvider(settings: ProviderSettings): Promise<Provider> {
   switch (settings.provider) {
     case "anthropic": {
       const { createAnthropicProvider } = await import("./anthropic.js");

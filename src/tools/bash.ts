@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { access, constants as fileConstants, readFile, rm, stat } from "node:fs/promises";
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
-import { execa } from "execa";
 import { z } from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolContext, ToolErrorCode, ToolResult } from "./define-tool.js";
@@ -88,6 +87,8 @@ export const bashTool = defineTool({
     const stderrCapture = new OutputCapture();
 
     context.signal.throwIfAborted();
+    // Loaded on first use: most runs never call Bash, and execa is a large part of start-up.
+    const { execa } = await import("execa");
     // detached: the shell leads its own process group, so one signal to the group reaches every
     // process the command started, including `&` jobs and pipelines.
     const subprocess = execa(shell, ["-c", wrapCommand(input.command, finalDirectoryFile)], {

@@ -1,0 +1,152 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createWorkspace, expectWellFormedRun, results, runAgentwire, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
+
+let workspace: Workspace;
+
+afterEach(async () => {
+  await workspace?.cleanup();
+});
+
+describe("command line", () => {
+  it("--version and --help print to stdout and exit 0", async () => {
+    workspace = await createWorkspace("text");
+    const version = await runAgentwire(["--version"], { workspace });
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+ \(agentwire\)\n$/);
+    const help = await runAgentwire(["--help"], { workspace });
+    expect(help.code).toBe(0);
+    for (const flag of ["--print", "--output-format", "--input-format", "--model", "--resume", "--continue", "--max-turns", "--include-partial-messages"]) {
+      expect(help.stdout).toContain(flag);
+    }
+  });
+
+  it("an unknown flag: a clear error on stderr, a terminal result in stream-json, exit 1", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose", "--bogus-flag"], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("Error: Unknown option: --bogus-flag. Run agentwire --help for the supported options.\n");
+    expectWellFormedRun(run, 1);
+    expect(results(run.events)[0]).toMatchObject({
+      is_error: true,
+      terminal_reason: "invalid_arguments",
+      errors: ["Unknown option: --bogus-flag. Run agentwire --help for the supported options."],
+    });
+    expect(workspace.server.requests).toHaveLength(0);
+  });
+
+  it("an unknown flag in text mode: stderr only, nothing on stdout", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "hi", "--nope"], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/nope/);
+  });
+
+  it.each([
+    [["--input-format", "stream-json", "--output-format", "text"], /requires --output-format=stream-json/],
+    [["-p", "hi", "--include-partial-messages"], /--include-partial-messages requires/],
+    [["-p", "hi", "--resume", "abc", "--continue"], /cannot be used together/],
+    [["-p", "hi", "--session-id", "not-a-uuid"], /session-id/],
+    [["-p", "hi", "--output-format", "yaml"], /Invalid values|Choices/],
+    [["-p", "hi", "--max-turns", "0"], /max-turns/],
+  ])("invalid combination %j is refused", async (args, message) => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(args, { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(message);
+    expect(workspace.server.requests).toHaveLength(0);
+  });
+
+  it("no prompt at all (stdin closed, nothing in argv) is an error, not a hang", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "--output-format", "stream-json", "--verbose"], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Input must be provided/);
+    expectWellFormedRun(run, 1);
+  });
+
+  it("accepts --flag=value, as the Agent SDK passes it, and Claude Code host flags it does not implement", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(
+      ["--output-format=stream-json", "--verbose", "--input-format=stream-json", "--model=haiku", "--max-turns=3", "--setting-sources=", "--permission-mode=default", "--mcp-config", '{"mcpServers":{}}'],
+      { workspace, stdin: `${JSON.stringify({ type: "user", message: { role: "user", content: "hi" } })}\n` },
+    );
+    expectWellFormedRun(run, 1);
+    expect(run.events[0]).toMatchObject({ subtype: "init", model: "claude-haiku-4-5", permissionMode: "default" });
+    expect(run.stderr).toMatch(/setting-sources/);
+    expect((workspace.server.requests[0]!.body as { model: string }).model).toBe("claude-haiku-4-5");
+  });
+
+  it("--dangerously-skip-permissions is accepted (also as root) and reported as bypassPermissions", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(run.events[0]).toMatchObject({ permissionMode: "bypassPermissions" });
+  });
+
+  it("--system-prompt and --append-system-prompt-file reach the request", async () => {
+    workspace = await createWorkspace("text");
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(`${workspace.cwd}/extra.md`, "Always answer in French.");
+    const run = await runAgentwire(["-p", "hi", "--output-format", "json", "--system-prompt", "You are terse.", "--append-system-prompt-file", `${workspace.cwd}/extra.md`], { workspace });
+    expect(run.code).toBe(0);
+    expect((workspace.server.requests[0]!.body as { system: string }).system).toBe("You are terse.\n\nAlways answer in French.");
+  });
+
+  it("a missing --cwd directory is refused", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "hi", "--cwd", "/nonexistent/agentwire"], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Working directory does not exist/);
+  });
+
+  it("SIGTERM mid-stream ends the turn with a result, then exits 143 leaving nothing behind", async () => {
+    workspace = await createWorkspace("interrupt");
+    const child = spawnAgentwire(["-p", "Write a long essay.", "--output-format", "stream-json", "--verbose", "--include-partial-messages"], { workspace });
+    const exited = waitForExit(child);
+    await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");
+    child.kill("SIGTERM");
+    const run = await exited;
+    expect(run.code).toBe(143);
+    expect(results(run.events)).toHaveLength(1);
+    expect(results(run.events)[0]).toMatchObject({ subtype: "error_during_execution", terminal_reason: "aborted_streaming" });
+    expect(run.events.at(-1)!.type).toBe("result");
+  });
+
+  it("SIGINT mid-stream in print mode: result, exit 130", async () => {
+    workspace = await createWorkspace("interrupt");
+    const child = spawnAgentwire(["-p", "Write a long essay.", "--output-format", "stream-json", "--verbose", "--include-partial-messages"], { workspace });
+    const exited = waitForExit(child);
+    await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");
+    child.kill("SIGINT");
+    const run = await exited;
+    expect(run.code).toBe(130);
+    expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "aborted_streaming" });
+  });
+
+  it("--continue picks up the newest session in the cwd", async () => {
+    workspace = await createWorkspace("multi-turn");
+    const first = await runAgentwire(["-p", "First?", "--output-format", "json"], { workspace });
+    const second = await runAgentwire(["-p", "Second?", "--output-format", "json", "--continue"], { workspace });
+    expect(second.code).toBe(0);
+    expect(results(second.events)[0]!.session_id).toBe(results(first.events)[0]!.session_id);
+    expect((workspace.server.requests[1]!.body as { messages: unknown[] }).messages).toHaveLength(3);
+  });
+
+  it("--continue with no earlier session fails with session_not_found", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "hi", "--output-format", "json", "--continue"], { workspace });
+    expect(run.code).toBe(1);
+    expect(results(run.events)[0]).toMatchObject({ terminal_reason: "session_not_found" });
+  });
+
+  it("--session-id sets the id of a new session; reusing it is refused", async () => {
+    workspace = await createWorkspace("multi-turn");
+    const id = "11111111-2222-4333-8444-555555555555";
+    const first = await runAgentwire(["-p", "First?", "--output-format", "json", "--session-id", id], { workspace });
+    expect(results(first.events)[0]!.session_id).toBe(id);
+    const again = await runAgentwire(["-p", "Again?", "--output-format", "json", "--session-id", id], { workspace });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already in use/);
+  });
+});
