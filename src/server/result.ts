@@ -17,11 +17,15 @@ export interface ResultContext {
  */
 export function buildResultEvent(outcome: TurnOutcome, context: ResultContext): ResultEvent {
   const { accounting } = context;
-  const base = {
-    type: "result" as const,
+  const ending = endingFields(outcome, context.maxTurns);
+  return {
+    type: "result",
+    subtype: ending.subtype,
+    is_error: ending.subtype !== "success",
     duration_ms: Math.round(context.durationMs),
     duration_api_ms: Math.round(accounting.turnApiMs),
     num_turns: outcome.numTurns,
+    ...ending.fields,
     session_id: context.sessionId,
     total_cost_usd: roundCost(accounting.totalCostUsd()),
     usage: {
@@ -36,24 +40,27 @@ export function buildResultEvent(outcome: TurnOutcome, context: ResultContext): 
     modelUsage: accounting.modelUsageSnapshot(),
     permission_denials: [],
     stop_reason: outcome.stopReason,
-    terminal_reason: outcome.terminalReason satisfies TerminalReason,
+    terminal_reason: outcome.terminalReason,
     uuid: context.newUuid(),
   };
+}
+
+function endingFields(
+  outcome: TurnOutcome,
+  maxTurns: number | undefined,
+): { subtype: ResultEvent["subtype"]; fields: Pick<ResultEvent, "result" | "errors" | "api_error_status"> } {
   switch (outcome.terminalReason) {
     case "completed":
-      return { ...base, subtype: "success", is_error: false, result: outcome.resultText };
+      return { subtype: "success", fields: { result: outcome.resultText } };
     case "max_turns":
-      return { ...base, subtype: "error_max_turns", is_error: true, errors: [`Reached maximum number of turns (${context.maxTurns ?? 0})`] };
+      return { subtype: "error_max_turns", fields: { errors: [`Reached maximum number of turns (${maxTurns ?? 0})`] } };
     case "aborted_streaming":
     case "aborted_tools":
-      return { ...base, subtype: "error_during_execution", is_error: true, errors: ["Interrupted by user"] };
+      return { subtype: "error_during_execution", fields: { errors: ["Interrupted by user"] } };
     case "api_error":
       return {
-        ...base,
         subtype: "error_during_execution",
-        is_error: true,
-        errors: [describeApiError(outcome.error)],
-        api_error_status: outcome.error?.status ?? null,
+        fields: { errors: [describeApiError(outcome.error)], api_error_status: outcome.error?.status ?? null },
       };
   }
 }

@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { InputCommandSchema } from "../../protocol/commands.js";
+import { OutputEventSchema } from "../../protocol/events.js";
+import { protocolJsonSchema } from "../../protocol/json-schema.js";
+import { ROOT } from "../helpers/agentwire.js";
+
+const examples = join(ROOT, "protocol", "examples");
+
+describe("protocol", () => {
+  it("protocol/schema.json is generated from the current zod schemas (run npm run protocol:schema)", () => {
+    const committed = JSON.parse(readFileSync(join(ROOT, "protocol", "schema.json"), "utf8")) as unknown;
+    expect(committed).toEqual(protocolJsonSchema());
+  });
+
+  const files = readdirSync(examples).filter((name) => name.endsWith(".jsonl"));
+
+  it("has examples", () => {
+    expect(files.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each(files)("every line of examples/%s validates", (file) => {
+    const schema = file.endsWith(".stdin.jsonl") ? null : OutputEventSchema;
+    const lines = readFileSync(join(examples, file), "utf8").trimEnd().split("\n");
+    for (const [index, line] of lines.entries()) {
+      if (!schema && !line.startsWith("{")) continue; // stdin examples include a deliberately invalid line
+      const value = JSON.parse(line) as unknown;
+      if (schema) {
+        const parsed = schema.safeParse(value);
+        expect(parsed.success, `${file}:${index + 1} ${parsed.error?.message ?? ""}`).toBe(true);
+      } else if (line.startsWith("{")) {
+        expect(InputCommandSchema.safeParse(value).success, `${file}:${index + 1}`).toBe(true);
+      }
+    }
+    if (schema) expect((JSON.parse(lines.at(-1)!) as { type: string }).type).toBe("result");
+  });
+
+  it("rejects events that drift from the schema (strict objects)", () => {
+    const line = JSON.parse(readFileSync(join(examples, "text.jsonl"), "utf8").split("\n")[0]!) as Record<string, unknown>;
+    expect(OutputEventSchema.safeParse(line).success).toBe(true);
+    expect(OutputEventSchema.safeParse({ ...line, unexpected_field: 1 }).success).toBe(false);
+    const { session_id: _sessionId, ...withoutSession } = line;
+    expect(OutputEventSchema.safeParse(withoutSession).success).toBe(false);
+  });
+});
