@@ -108,7 +108,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     log,
     maxRetries: maxRetries(process.env),
   });
-  const signals = handleSignals(session, log);
+  const signals = handleSignals(session, log, { persistent: config.inputFormat === "stream-json" });
 
   if (prompt !== undefined) {
     output(session.initEvent());
@@ -205,10 +205,16 @@ function maxRetries(env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * SIGINT and SIGTERM interrupt the running turn, which still ends with its `result`; then the
- * process exits (130 / 143). A signal while idle exits at once.
+ * SIGTERM (and SIGINT in print mode) interrupts the running turn, which still ends with its
+ * `result`, then the process exits (143 / 130). In a persistent stream-json session SIGINT is a
+ * "stop" button, as in a terminal: it interrupts the running turn and the session keeps serving;
+ * SIGINT while idle exits. A second signal before the turn has ended exits at once.
  */
-function handleSignals(session: AgentSession, log: Logger): { received: NodeJS.Signals | undefined; dispose(): void } {
+function handleSignals(
+  session: AgentSession,
+  log: Logger,
+  mode: { persistent: boolean },
+): { received: NodeJS.Signals | undefined; dispose(): void } {
   const state: { received: NodeJS.Signals | undefined; dispose(): void } = {
     received: undefined,
     dispose() {
@@ -216,9 +222,16 @@ function handleSignals(session: AgentSession, log: Logger): { received: NodeJS.S
       process.off("SIGTERM", onSignal);
     },
   };
+  let interruptedTurn = false;
   function onSignal(signal: NodeJS.Signals): void {
     log.info(`received ${signal}`);
     if (state.received) process.exit(signal === "SIGINT" ? 130 : 143);
+    if (signal === "SIGINT" && mode.persistent && session.busy && !interruptedTurn) {
+      interruptedTurn = true;
+      session.interrupt();
+      session.whenIdle().then(() => (interruptedTurn = false));
+      return;
+    }
     state.received = signal;
     // No more input: finish (interrupt) the running turn, then exit.
     process.stdin.destroy();

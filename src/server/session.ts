@@ -45,6 +45,7 @@ export class AgentSession {
   private readonly history: Message[];
   private readonly sessionState = new Map<string, unknown>();
   private currentTurn: AbortController | undefined;
+  private turnDone: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SessionOptions) {
     this.history = options.history;
@@ -56,6 +57,11 @@ export class AgentSession {
 
   get busy(): boolean {
     return this.currentTurn !== undefined;
+  }
+
+  /** Resolves when no turn is running. */
+  whenIdle(): Promise<void> {
+    return this.turnDone.then(() => undefined);
   }
 
   /** Stops the running turn, if any. Its `result` is still emitted by `runTurn`. */
@@ -89,7 +95,13 @@ export class AgentSession {
     };
   }
 
-  async runTurn(prompt: UserMessage): Promise<ResultEvent> {
+  runTurn(prompt: UserMessage): Promise<ResultEvent> {
+    const turn = this.runOneTurn(prompt);
+    this.turnDone = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async runOneTurn(prompt: UserMessage): Promise<ResultEvent> {
     const { config, output, accounting } = this.options;
     const controller = new AbortController();
     this.currentTurn = controller;

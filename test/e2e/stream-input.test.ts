@@ -184,3 +184,21 @@ describe("stream-json input", () => {
     expect(run.events[0]).toMatchObject({ subtype: "init", model: "claude-sonnet-4-5" });
   });
 });
+
+describe("signals in a persistent stream-json session", () => {
+  it("SIGINT interrupts the running turn and the session keeps serving; EOF then exits 0", async () => {
+    workspace = await createWorkspace("interrupt");
+    const child = spawnAgentwire([...STREAM_IO, "--include-partial-messages"], { workspace });
+    const exited = waitForExit(child);
+    child.stdin.write(userLine("Write a long essay."));
+    await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");
+    child.kill("SIGINT");
+    await waitForEvent(child, (event) => event.type === "result");
+    child.stdin.write(userLine("Now just say done."));
+    await waitForEvent(child, (event) => event.type === "result" && event.subtype === "success");
+    child.stdin.end();
+    const run = await exited;
+    expectWellFormedRun(run, 2);
+    expect(results(run.events).map((result) => result.terminal_reason)).toEqual(["aborted_streaming", "completed"]);
+  });
+});
