@@ -18,7 +18,11 @@ export const RunConfigSchema = z.object({
   maxThinkingTokens: z.number().int().positive().optional(),
   cwd: z.string().min(1),
   includePartialMessages: z.boolean(),
-  resume: z.string().min(1).optional(),
+  /** A session id; never a path (it becomes a file name under the sessions folder). */
+  resume: z
+    .string()
+    .regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/, "must be a session id (letters, digits, '-', '_', '.'), not a path")
+    .optional(),
   continue: z.boolean(),
   sessionId: z.uuid().optional(),
   sessionPersistence: z.boolean(),

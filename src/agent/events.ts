@@ -21,6 +21,11 @@ export type AgentEvent =
       status: number | null;
       errorKind: ProviderErrorKind;
     }
+  /**
+   * The current attempt failed after it had started streaming and will not be used. Consumers
+   * already saw its completed blocks; `toolUseIds` are its tool calls, which will never run.
+   */
+  | { type: "model_response_abandoned"; toolUseIds: string[] }
   /** The response was cut off by an interrupt; `partialBlock` is the block that was streaming. */
   | { type: "model_response_aborted"; partialBlock: AssistantContentBlock | undefined; nextBlockIndex: number }
   /** One tool call finished (or was refused, skipped or aborted): exactly one per tool_use. */

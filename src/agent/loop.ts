@@ -162,6 +162,8 @@ async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, si
   if (!decision.allow) {
     return { content: decision.message, isError: true, code: "permission_denied", details: `Error: ${decision.message}` };
   }
+  // Authorization may wait on a person; the turn can be interrupted meanwhile.
+  if (signal.aborted) return interruptedToolResult();
   return dependencies.runTool(call, signal);
 }
 

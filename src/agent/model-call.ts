@@ -73,6 +73,10 @@ export async function callModel(
       }
       failure = { kind: "disconnect", status: null, message: "The model stream ended without a stop reason.", retryable: true };
     }
+    if (accumulator.messageId) {
+      const toolUseIds = accumulator.blocks().flatMap((block) => (block.type === "tool_use" ? [block.id] : []));
+      emit({ type: "model_response_abandoned", toolUseIds });
+    }
     if (!failure.retryable || attempt > retryPolicy.maxRetries) {
       return { kind: "failed", errorKind: failure.kind, status: failure.status, message: failure.message };
     }

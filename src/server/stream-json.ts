@@ -71,12 +71,17 @@ export function toStreamJson(event: AgentEvent, state: TranslationState, context
       if (!state.messageId) return [];
       const lines: OutputEvent[] = [];
       if (event.partialBlock) lines.push({ ...assistantLine(event.partialBlock, state, context), aborted: true });
-      if (partial) {
-        for (const index of state.openBlocks) lines.push(streamLine({ type: "content_block_stop", index }, state, context));
-        lines.push(
-          streamLine({ type: "message_delta", delta: { stop_reason: null, stop_sequence: null }, usage: { output_tokens: 0 } }, state, context),
-          streamLine({ type: "message_stop" }, state, context),
-        );
+      if (partial) lines.push(...closingStreamLines(state, context));
+      state.openBlocks.clear();
+      return lines;
+    }
+    case "model_response_abandoned": {
+      // Close what consumers saw of the failed attempt: its open stream blocks, and each of its
+      // tool calls with an error result, so no tool_use is left without a tool_result.
+      const lines: OutputEvent[] = partial ? closingStreamLines(state, context) : [];
+      for (const toolUseId of event.toolUseIds) {
+        const message = "This call was not run: the response carrying it failed and is being retried or abandoned.";
+        lines.push(toolResultLine({ type: "tool_result", toolUseId, toolName: "", result: { content: message, isError: true, code: "aborted", details: `Error: ${message}` } }, context));
       }
       state.openBlocks.clear();
       return lines;
@@ -188,6 +193,16 @@ function translateProviderEvent(
     case "error":
       return [];
   }
+}
+
+/** Ends a response that stopped early: content_block_stop per open block, message_delta, message_stop. */
+function closingStreamLines(state: TranslationState, context: TranslationContext): OutputEvent[] {
+  if (!state.messageId) return [];
+  return [
+    ...[...state.openBlocks].map((index) => streamLine({ type: "content_block_stop", index }, state, context)),
+    streamLine({ type: "message_delta", delta: { stop_reason: null, stop_sequence: null }, usage: { output_tokens: 0 } }, state, context),
+    streamLine({ type: "message_stop" }, state, context),
+  ];
 }
 
 function assistantLine(block: AssistantContentBlock, state: TranslationState, context: TranslationContext): AssistantEvent {

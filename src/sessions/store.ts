@@ -134,14 +134,15 @@ export function loadSession(home: string, cwd: string, sessionId: string): Loade
   const history: Message[] = [];
   let modelUsage: SessionModelUsage = {};
   let totalCostUsd = 0;
+  const lastContentIndex = lines.findLastIndex((line) => line.trim() !== "");
   lines.forEach((line, index) => {
     if (line.trim() === "") return;
-    const isLast = lines.slice(index + 1).every((rest) => rest.trim() === "");
+    const isLast = index === lastContentIndex;
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      diagnostics.push(isLast ? `ignored a truncated last line (${line.length} bytes)` : `skipped unreadable line ${index + 1}`);
+      diagnostics.push(isLast ? `ignored a truncated last line (${line.length} characters)` : `skipped unreadable line ${index + 1}`);
       return;
     }
     if (index === 0) {

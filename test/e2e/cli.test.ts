@@ -49,6 +49,7 @@ describe("command line", () => {
     [["-p", "hi", "--session-id", "not-a-uuid"], /session-id/],
     [["-p", "hi", "--output-format", "yaml"], /Invalid values|Choices/],
     [["-p", "hi", "--max-turns", "0"], /max-turns/],
+    [["-p", "hi", "--resume", "../../../../tmp/x"], /must be a session id/],
   ])("invalid combination %j is refused", async (args, message) => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(args, { workspace });

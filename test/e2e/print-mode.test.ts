@@ -198,6 +198,34 @@ describe("print mode (-p) against the replay server", () => {
     expect(workspace.server.requests).toHaveLength(2);
   });
 
+  it("disconnect after a complete tool_use block: the call never runs and is closed with an error result", async () => {
+    workspace = await createWorkspace("text");
+    await writeFile(join(workspace.cwd, "hello.txt"), "Hello\n");
+    await workspace.server.close();
+    const { encodeAnthropicStream } = await import("../../src/mock-server/anthropic-sse.js");
+    const { startMockServer } = await import("../../src/mock-server/server.js");
+    const toolTurn = { tool_calls: [{ name: "Write", input: { file_path: "should-not-exist.txt", content: "x" } }] };
+    const frames = encodeAnthropicStream(toolTurn as never, { messageId: "m", toolUseIds: ["t"], requestedModel: "x", estimatedInputTokens: 1, requestId: "r" });
+    // Everything up to and including content_block_stop, but no message_delta / message_stop.
+    const cut = frames.findIndex((frame) => frame.startsWith("event: message_delta"));
+    workspace = {
+      ...workspace,
+      server: await startMockServer({ scenario: { turns: [{ ...toolTurn, disconnect_after_chunks: cut }, { text: "Recovered." }] } as never, log: () => {} }),
+    };
+    const run = await runAgentwire(["-p", "Write it.", ...STREAM, "--include-partial-messages"], { workspace });
+    expectWellFormedRun(run, 1);
+    const toolUse = run.events.find((event): event is AssistantEvent => event.type === "assistant" && event.message.content[0].type === "tool_use")!;
+    const closing = run.events.find((event): event is UserEvent => event.type === "user" && toolResult(event).tool_use_id === (toolUse.message.content[0] as { id: string }).id)!;
+    expect(toolResult(closing).is_error).toBe(true);
+    expect(closing.tool_error_code).toBe("aborted");
+    const labels = sequence(run.events);
+    expect(labels.indexOf("system/api_retry")).toBeGreaterThan(labels.indexOf("user:tool_result"));
+    await expect(readFile(join(workspace.cwd, "should-not-exist.txt"), "utf8")).rejects.toThrow();
+    expect(results(run.events)[0]!.result).toBe("Recovered.");
+    const second = workspace.server.requests[1]!.body as { messages: unknown[] };
+    expect(second.messages).toHaveLength(1);
+  });
+
   it("resume: same session id, the earlier conversation is replayed, cost accumulates", async () => {
     await setUp("read");
     const first = await runAgentwire(["-p", "What is in hello.txt?", ...STREAM], { workspace });
