@@ -114,7 +114,8 @@ export async function parseArguments(argv: string[], processCwd: string): Promis
     .version(false)
     .options(RUN_OPTIONS)
     .options(Object.fromEntries(Object.entries(ACCEPTED_BUT_IGNORED).map(([name, options]) => [name, { ...options, hidden: true }])))
-    .strict()
+    // Options only: positional words are the prompt (`agentwire -p --verbose "prompt"`).
+    .strictOptions()
     .exitProcess(false)
     .fail((message, error) => {
       throw error ?? new Error(message);
@@ -201,12 +202,13 @@ function checkCombinations(input: { parsed: Record<string, unknown>; inputFormat
 }
 
 async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
+  const wantsHelp = argv.includes("--help") || argv.includes("-h");
   const parser = yargs(argv)
     .scriptName("agentwire mock-server")
     .usage("agentwire mock-server --port N --scenario FILE [--record FILE]\n\nServes scripted model turns over loopback in the Anthropic Messages streaming wire format.")
     .help(false)
     .version(false)
-    .options(MOCK_SERVER_OPTIONS)
+    .options(wantsHelp ? { ...MOCK_SERVER_OPTIONS, scenario: { ...MOCK_SERVER_OPTIONS.scenario, demandOption: false } } : MOCK_SERVER_OPTIONS)
     .strict()
     .exitProcess(false)
     .fail((message, error) => {
@@ -215,7 +217,7 @@ async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
   try {
     const parsed = await parser.parseAsync();
     if (parsed.help) return { kind: "help", text: await parser.getHelp() };
-    return { kind: "mock-server", port: parsed.port, scenario: parsed.scenario, host: parsed.host, ...(parsed.record ? { record: parsed.record } : {}) };
+    return { kind: "mock-server", port: parsed.port, scenario: parsed.scenario as string, host: parsed.host, ...(parsed.record ? { record: parsed.record } : {}) };
   } catch (error) {
     return { kind: "error", message: error instanceof Error ? error.message : String(error) };
   }

@@ -7,6 +7,7 @@ import type {
   Usage as AnthropicUsage,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { Message } from "../agent/messages.js";
+import { thinkingStyle } from "./models.js";
 import type { Provider, ProviderErrorKind, ProviderEvent, ProviderRequest, StopReason, Usage } from "./types.js";
 
 export interface AnthropicProviderOptions {
@@ -250,7 +251,9 @@ function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreami
           })),
         }
       : {}),
-    ...(request.thinkingBudgetTokens ? { thinking: { type: "enabled", budget_tokens: request.thinkingBudgetTokens } } : {}),
+    ...(request.thinkingBudgetTokens
+      ? { thinking: thinkingStyle(request.model) === "adaptive" ? { type: "adaptive" } : { type: "enabled", budget_tokens: request.thinkingBudgetTokens } }
+      : {}),
   };
 }
 

@@ -9,25 +9,33 @@ export interface ModelInfo {
   maxOutputTokens: number;
   /** USD per million tokens. */
   price: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  /**
+   * How the model takes a thinking request: a token budget (`enabled`), or `adaptive` only —
+   * Claude 5-generation models reject manual budgets with HTTP 400.
+   */
+  thinking: "budget" | "adaptive";
 }
 
+// Prices: Anthropic's published list prices (claude-opus-5-5's also match Claude Code 2.1.330's
+// own cost math: $4 / $20); cache writes are the 5-minute rate.
 const KNOWN_MODELS: ModelInfo[] = [
-  // claude-opus-5-5 prices as observed from Claude Code 2.1.330's own cost math ($4 / $20).
-  { id: "claude-opus-5-5", provider: "anthropic", contextWindow: 1_000_000, maxOutputTokens: 128_000, price: { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 } },
-  { id: "claude-sonnet-4-5", provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 64_000, price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } },
-  { id: "claude-haiku-4-5", provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 64_000, price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 } },
-  { id: "claude-opus-4-1", provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 32_000, price: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 } },
+  { id: "claude-opus-5-5", provider: "anthropic", contextWindow: 1_000_000, maxOutputTokens: 128_000, price: { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 }, thinking: "adaptive" },
+  { id: "claude-sonnet-5-5", provider: "anthropic", contextWindow: 1_000_000, maxOutputTokens: 128_000, price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 }, thinking: "adaptive" },
+  { id: "claude-sonnet-5", provider: "anthropic", contextWindow: 1_000_000, maxOutputTokens: 128_000, price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 }, thinking: "adaptive" },
+  { id: "claude-opus-5", provider: "anthropic", contextWindow: 1_000_000, maxOutputTokens: 128_000, price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }, thinking: "adaptive" },
+  { id: "claude-haiku-4-5", provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 64_000, price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, thinking: "budget" },
+  { id: "claude-sonnet-4-5", provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 64_000, price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, thinking: "budget" },
 ];
 
 const ALIASES: Record<string, string> = {
   opus: "claude-opus-5-5",
-  sonnet: "claude-sonnet-4-5",
+  sonnet: "claude-sonnet-5-5",
   haiku: "claude-haiku-4-5",
 };
 
 export const DEFAULT_ANTHROPIC_MODEL = "claude-opus-5-5";
 
-/** Limits used for models agentwire does not know; cost is then reported as 0. */
+/** Limits used for models agentwire does not know; their cost is reported as 0. */
 const UNKNOWN_MODEL_DEFAULTS = { contextWindow: 200_000, maxOutputTokens: 32_000 };
 
 export function resolveModelAlias(model: string): string {
@@ -41,6 +49,11 @@ export function findModel(model: string): ModelInfo | undefined {
 
 export function modelLimits(model: string): { contextWindow: number; maxOutputTokens: number } {
   return findModel(model) ?? UNKNOWN_MODEL_DEFAULTS;
+}
+
+/** Unknown models get budgets: older and third-party (proxied) models accept them. */
+export function thinkingStyle(model: string): ModelInfo["thinking"] {
+  return findModel(model)?.thinking ?? (/^claude-[a-z]+-5/.test(model) ? "adaptive" : "budget");
 }
 
 export function costUsd(

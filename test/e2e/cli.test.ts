@@ -34,6 +34,25 @@ describe("command line", () => {
     expect(workspace.server.requests).toHaveLength(0);
   });
 
+  it("the prompt can be a positional argument, also after flags (claude -p --flags \"prompt\")", async () => {
+    workspace = await createWorkspace("multi-turn");
+    const run = await runAgentwire(["-p", "--output-format", "json", "Say", "hello."], { workspace });
+    expect(run.code).toBe(0);
+    const body = workspace.server.requests[0]!.body as { messages: Array<{ content: Array<{ text: string }> }> };
+    expect(body.messages[0]!.content[0]!.text).toBe("Say hello.");
+    const bare = await runAgentwire(["--output-format=json", "Say hi."], { workspace });
+    expect(bare.code).toBe(0);
+    const second = workspace.server.requests[1]!.body as { messages: Array<{ content: Array<{ text: string }> }> };
+    expect(second.messages[0]!.content[0]!.text).toBe("Say hi.");
+  });
+
+  it("mock-server --help prints usage", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["mock-server", "--help"], { workspace });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("--scenario");
+  });
+
   it("an unknown flag in text mode: stderr only, nothing on stdout", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", "--nope"], { workspace });

@@ -181,7 +181,7 @@ describe("stream-json input", () => {
       stdin: userLine("First?") + userLine("Second?"),
     });
     expectWellFormedRun(run, 2);
-    expect(run.events[0]).toMatchObject({ subtype: "init", model: "claude-sonnet-4-5" });
+    expect(run.events[0]).toMatchObject({ subtype: "init", model: "claude-sonnet-5-5" });
   });
 });
 
