@@ -201,17 +201,12 @@ describe("print mode (-p) against the replay server", () => {
   it("disconnect after a complete tool_use block: the call never runs and is closed with an error result", async () => {
     workspace = await createWorkspace("text");
     await writeFile(join(workspace.cwd, "hello.txt"), "Hello\n");
-    await workspace.server.close();
     const { encodeAnthropicStream } = await import("../../src/mock-server/anthropic-sse.js");
-    const { startMockServer } = await import("../../src/mock-server/server.js");
     const toolTurn = { tool_calls: [{ name: "Write", input: { file_path: "should-not-exist.txt", content: "x" } }] };
-    const frames = encodeAnthropicStream(toolTurn as never, { messageId: "m", toolUseIds: ["t"], requestedModel: "x", estimatedInputTokens: 1, requestId: "r" });
+    const frames = encodeAnthropicStream(toolTurn, { messageId: "m", toolUseIds: ["t"], requestedModel: "x", estimatedInputTokens: 1, requestId: "r" });
     // Everything up to and including content_block_stop, but no message_delta / message_stop.
     const cut = frames.findIndex((frame) => frame.startsWith("event: message_delta"));
-    workspace = {
-      ...workspace,
-      server: await startMockServer({ scenario: { turns: [{ ...toolTurn, disconnect_after_chunks: cut }, { text: "Recovered." }] } as never, log: () => {} }),
-    };
+    await workspace.useScenario({ turns: [{ ...toolTurn, disconnect_after_chunks: cut }, { text: "Recovered." }] });
     const run = await runAgentwire(["-p", "Write it.", ...STREAM, "--include-partial-messages"], { workspace });
     expectWellFormedRun(run, 1);
     const toolUse = run.events.find((event): event is AssistantEvent => event.type === "assistant" && event.message.content[0].type === "tool_use")!;
@@ -231,11 +226,7 @@ describe("print mode (-p) against the replay server", () => {
     const first = await runAgentwire(["-p", "What is in hello.txt?", ...STREAM], { workspace });
     expectWellFormedRun(first, 1);
     const sessionId = results(first.events)[0]!.session_id;
-    await workspace.server.close();
-    workspace = { ...workspace, server: await (await import("../../src/mock-server/server.js")).startMockServer({
-      scenario: { turns: [{ text: "We talked about hello.txt." }] } as never,
-      log: () => {},
-    }) };
+    await workspace.useScenario({ turns: [{ text: "We talked about hello.txt." }] });
     const second = await runAgentwire(["-p", "What did we talk about?", ...STREAM, "--resume", sessionId], { workspace });
     expectWellFormedRun(second, 1);
     expect(second.events[0]).toMatchObject({ type: "system", subtype: "init", session_id: sessionId });

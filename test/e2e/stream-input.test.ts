@@ -32,6 +32,24 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
   }
 }
 
+/**
+ * Starts a long answer, interrupts it mid-stream with `interrupt`, then sends a second message
+ * and closes stdin once that one has finished. Returns the whole run.
+ */
+async function interruptThenContinue(interrupt: (child: ReturnType<typeof spawnAgentwire>) => void) {
+  workspace = await createWorkspace("interrupt");
+  const child = spawnAgentwire([...STREAM_IO, "--include-partial-messages"], { workspace });
+  const exited = waitForExit(child);
+  child.stdin.write(userLine("Write a long essay."));
+  await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");
+  interrupt(child);
+  await waitForEvent(child, (event) => event.type === "result");
+  child.stdin.write(userLine("Now just say done."));
+  await waitForEvent(child, (event) => event.type === "result" && event.subtype === "success");
+  child.stdin.end();
+  return exited;
+}
+
 describe("stream-json input", () => {
   it("two user messages written at once, then EOF: both run in order in one session, then exit 0", async () => {
     workspace = await createWorkspace("multi-turn");
@@ -72,17 +90,9 @@ describe("stream-json input", () => {
   });
 
   it("control_request interrupt mid-stream: control_response, aborted partial, marker, error result; next message works", async () => {
-    workspace = await createWorkspace("interrupt");
-    const child = spawnAgentwire([...STREAM_IO, "--include-partial-messages"], { workspace });
-    const exited = waitForExit(child);
-    child.stdin.write(userLine("Write a long essay."));
-    await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");
-    child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: "r1", request: { subtype: "interrupt" } })}\n`);
-    await waitForEvent(child, (event) => event.type === "result");
-    child.stdin.write(userLine("Now just say done."));
-    await waitForEvent(child, (event) => event.type === "result" && event.subtype === "success");
-    child.stdin.end();
-    const run = await exited;
+    const run = await interruptThenContinue((child) =>
+      child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: "r1", request: { subtype: "interrupt" } })}\n`),
+    );
 
     expectWellFormedRun(run, 2);
     const labels = sequence(run.events);
@@ -121,16 +131,8 @@ describe("stream-json input", () => {
 
   it("interrupt during a Bash tool kills the whole process group and answers the call", async () => {
     workspace = await createWorkspace("text");
-    await workspace.server.close();
     const pidFile = join(workspace.cwd, "bg.pid");
-    const { startMockServer } = await import("../../src/mock-server/server.js");
-    workspace = {
-      ...workspace,
-      server: await startMockServer({
-        scenario: { turns: [{ tool_calls: [{ name: "Bash", input: { command: `sleep 30 & echo $! > ${pidFile}; sleep 30` } }] }, { text: "ok" }] } as never,
-        log: () => {},
-      }),
-    };
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: `sleep 30 & echo $! > ${pidFile}; sleep 30` } }] }, { text: "ok" }] });
     const child = spawnAgentwire(STREAM_IO, { workspace });
     const exited = waitForExit(child);
     child.stdin.write(userLine("Run it."));
@@ -187,17 +189,7 @@ describe("stream-json input", () => {
 
 describe("signals in a persistent stream-json session", () => {
   it("SIGINT interrupts the running turn and the session keeps serving; EOF then exits 0", async () => {
-    workspace = await createWorkspace("interrupt");
-    const child = spawnAgentwire([...STREAM_IO, "--include-partial-messages"], { workspace });
-    const exited = waitForExit(child);
-    child.stdin.write(userLine("Write a long essay."));
-    await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");
-    child.kill("SIGINT");
-    await waitForEvent(child, (event) => event.type === "result");
-    child.stdin.write(userLine("Now just say done."));
-    await waitForEvent(child, (event) => event.type === "result" && event.subtype === "success");
-    child.stdin.end();
-    const run = await exited;
+    const run = await interruptThenContinue((child) => child.kill("SIGINT"));
     expectWellFormedRun(run, 2);
     expect(results(run.events).map((result) => result.terminal_reason)).toEqual(["aborted_streaming", "completed"]);
   });

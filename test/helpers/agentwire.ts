@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
+import type { z } from "zod";
 import { OutputEventSchema, type OutputEvent, type ResultEvent } from "../../protocol/events.js";
-import { loadScenario } from "../../src/mock-server/scenario.js";
+import { loadScenario, scenarioSchema, type Scenario } from "../../src/mock-server/scenario.js";
 import { startMockServer, type MockServer } from "../../src/mock-server/server.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -17,6 +18,8 @@ export interface Workspace {
   /** AGENTWIRE_HOME and HOME of the child. */
   home: string;
   server: MockServer;
+  /** Replaces the replay server with one serving `scenario` (the cwd and home stay). */
+  useScenario(scenario: z.input<typeof scenarioSchema>): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -26,16 +29,21 @@ export async function createWorkspace(scenarioName: string): Promise<Workspace> 
   const cwd = join(root, "repo");
   const home = join(root, "home");
   await import("node:fs/promises").then((fs) => Promise.all([fs.mkdir(cwd), fs.mkdir(home)]));
-  const server = await startMockServer({ scenario: await loadScenario(join(ROOT, "fixtures", "scenarios", `${scenarioName}.json`)), log: () => {} });
-  return {
+  const serve = (scenario: Scenario): Promise<MockServer> => startMockServer({ scenario, log: () => {} });
+  const workspace: Workspace = {
     cwd,
     home,
-    server,
+    server: await serve(await loadScenario(join(ROOT, "fixtures", "scenarios", `${scenarioName}.json`))),
+    async useScenario(scenario) {
+      await workspace.server.close();
+      workspace.server = await serve(scenarioSchema.parse(scenario));
+    },
     async cleanup() {
-      await server.close();
+      await workspace.server.close();
       await rm(root, { recursive: true, force: true });
     },
   };
+  return workspace;
 }
 
 export function agentwireEnv(workspace: Workspace, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
