@@ -1,0 +1,97 @@
+import path from "node:path";
+import { isReadOnlyCommand } from "./bash-classifier.js";
+import { assessRisk } from "./risk-sentinel.js";
+import { ruleMatches, targetPath, type PermissionRule } from "./rules.js";
+
+/**
+ * Claude Code's modes, plus agentwire's simple names: `interactive` = default (ask the host),
+ * `auto` = approve everything except what the risk sentinel flags, `deny` = dontAsk.
+ */
+export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk" | "auto" | "interactive" | "deny";
+
+export interface PermissionRules {
+  allow: PermissionRule[];
+  deny: PermissionRule[];
+  ask: PermissionRule[];
+}
+
+export interface PermissionQuestion {
+  toolName: string;
+  input: Record<string, unknown>;
+  /** Whether the tool only reads (from its definition). */
+  readOnly: boolean;
+  mode: PermissionMode;
+  rules: PermissionRules;
+  /** The working directory followed by --add-dir roots. */
+  roots: string[];
+}
+
+export type PermissionVerdict =
+  | { behavior: "allow"; reason: string }
+  | { behavior: "deny"; message: string; reason: string }
+  | { behavior: "ask"; reason: string; reasonType: "rule" | "mode" | "workingDir" | "risk" };
+
+const FILE_EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
+
+/**
+ * Pure decision for one tool call, in Claude Code's order: deny rules, then the risk sentinel
+ * (which even explicit allow rules and edit modes cannot skip — only bypassPermissions can),
+ * then ask and allow rules, then the mode. `ask` means a host must decide; with nobody to ask,
+ * the caller turns it into a denial at once.
+ */
+export function decidePermission(question: PermissionQuestion): PermissionVerdict {
+  const { toolName, input, rules, roots } = question;
+  const mode = canonicalMode(question.mode);
+  const target = { toolName, input, cwd: roots[0]! };
+  if (rules.deny.some((rule) => ruleMatches(rule, target))) {
+    return { behavior: "deny", message: `Permission to use ${toolName} has been denied by a rule.`, reason: "deny rule" };
+  }
+  if (mode === "bypassPermissions") return { behavior: "allow", reason: "permissions bypassed" };
+  const risk = assessRisk(toolName, input, roots);
+  if (risk) return finish(mode, { behavior: "ask", reason: risk, reasonType: "risk" });
+  if (rules.ask.some((rule) => ruleMatches(rule, target))) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
+  if (rules.allow.some((rule) => ruleMatches(rule, target))) return { behavior: "allow", reason: "allow rule" };
+  // auto approves what the risk sentinel let through; only an explicit bypass skips the sentinel.
+  if (mode === "auto") return { behavior: "allow", reason: "auto mode" };
+
+  const filePath = targetPath(target);
+  const inside = filePath === undefined || isInside(filePath, roots);
+  if (question.readOnly || toolName === "TodoWrite") {
+    if (inside) return { behavior: "allow", reason: "read-only tool inside the workspace" };
+    return finish(mode, { behavior: "ask", reason: "Path is outside allowed working directories", reasonType: "workingDir" });
+  }
+  if (toolName === "Bash" && isReadOnlyCommand(String(input.command ?? ""))) return { behavior: "allow", reason: "read-only command" };
+  if (mode === "plan") {
+    return { behavior: "deny", message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`, reason: "plan mode" };
+  }
+  if (FILE_EDIT_TOOLS.has(toolName) && mode === "acceptEdits" && inside) return { behavior: "allow", reason: "acceptEdits mode" };
+  return finish(mode, {
+    behavior: "ask",
+    reason: FILE_EDIT_TOOLS.has(toolName) ? (inside ? "File edits need approval in this mode" : "Path is outside allowed working directories") : `${toolName} can change files or run commands`,
+    reasonType: inside ? "mode" : "workingDir",
+  });
+}
+
+/** `dontAsk` (and agentwire's `deny`) refuse whatever would need a question. */
+function finish(mode: PermissionMode, verdict: Extract<PermissionVerdict, { behavior: "ask" }>): PermissionVerdict {
+  if (mode === "dontAsk") return { behavior: "deny", message: `Permission denied: ${verdict.reason} (mode ${mode} does not ask).`, reason: verdict.reason };
+  return verdict;
+}
+
+export function canonicalMode(mode: PermissionMode): PermissionMode {
+  switch (mode) {
+    case "interactive":
+      return "default";
+    case "deny":
+      return "dontAsk";
+    default:
+      return mode;
+  }
+}
+
+function isInside(filePath: string, roots: string[]): boolean {
+  return roots.some((root) => {
+    const relative = path.relative(root, filePath);
+    return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+  });
+}
