@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { toolError } from "../tools/define-tool.js";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/define-tool.js";
+import { redactToolResult } from "../tools/redact-secrets.js";
 import { findTool } from "../tools/registry.js";
 
 /** One `tool_use` block as the model sent it. */
@@ -12,18 +13,28 @@ export interface ToolCall {
 
 /**
  * Runs one tool call to its single terminal result: look the tool up, validate the input (the
- * only place tool input is validated), execute.
+ * only place tool input is validated), execute, and redact well-known secrets from everything
+ * the result carries (model content and consumer details) before anyone sees it.
  *
  * Contract: never throws. Unknown tools, invalid input, aborts and exceptions from `execute` all
  * come back as error results with a code (`unknown_tool`, `invalid_input`, `aborted`,
  * `internal_error`) and a message that tells the model how to fix the call. Writes nothing to
- * stdout or stderr and touches no files itself.
+ * stdout and touches no files itself; the only stderr output is the redaction count, through
+ * `context.log`.
  */
 export async function runToolCall(
   call: ToolCall,
   tools: readonly ToolDefinition[],
   context: ToolContext,
 ): Promise<ToolResult> {
+  const { result, count, kinds } = redactToolResult(await executeToolCall(call, tools, context));
+  if (count > 0) {
+    context.log?.warn(`Redacted ${count} secret(s) (${kinds.join(", ")}) from the ${call.name} result before it reached the model.`);
+  }
+  return result;
+}
+
+async function executeToolCall(call: ToolCall, tools: readonly ToolDefinition[], context: ToolContext): Promise<ToolResult> {
   const tool = findTool(tools, call.name);
   if (tool === undefined) {
     const availableNames = tools.map((availableTool) => availableTool.name).join(", ");

@@ -3,33 +3,31 @@ import { access, constants as fileConstants, readFile, rm, stat } from "node:fs/
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { CommandOutput, createSpoolFile, HEAD_LINES, TAIL_LINES } from "./command-output.js";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolContext, ToolErrorCode, ToolResult } from "./define-tool.js";
+import { isInsideRoots } from "./paths.js";
 
 const description = `Executes a shell command and returns its output (stdout, then stderr).
 
-- The working directory carries over between calls: after \`cd\`, the next command starts in the new directory (if it still exists). Shell state (environment variables, functions, aliases) does not carry over.
+- The working directory carries over between calls: after \`cd\`, the next command starts in the new directory (if it still exists and is inside the session's working directories; otherwise it starts in the session's working directory again). Shell state (environment variables, functions, aliases) does not carry over.
 - Prefer absolute paths.
 - \`timeout\` is in milliseconds: default 120000, max 600000. When it runs out, the command and every process it started are stopped.
 - stdin is closed, so interactive commands and prompts cannot work; use non-interactive flags (\`--yes\`, \`-y\`, \`git rebase\` without \`-i\`).
 - Commands always run in the foreground, and the call returns only when every process still holding the output has finished; do not start servers or watchers with \`&\`.
-- Output over about 15000 characters at the start and end of each stream is cut in the middle; redirect to a file and Read it in parts when you need everything.
+- Long output is cut in the middle: you see the first ${HEAD_LINES} and last ${TAIL_LINES} lines of each stream, and the path of a file holding the full output, which you can page through with Read (offset/limit) or search with Grep.
 - Command output is shown to you, not reliably to the user.`;
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
 /** Time a process group gets to exit after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 1_000;
-/**
- * Per stream, the model sees at most this much from the start and from the end of the output.
- * Only these bytes are held in memory, however much the command prints; a later issue spools the
- * full output to disk.
- */
-const HEAD_BYTES = 15_000;
-const TAIL_BYTES = 15_000;
-const NEWLINE_BYTE = 0x0a;
+/** How often a running command reports progress. */
+const PROGRESS_INTERVAL_MS = 1_000;
 /** ToolContext.sessionState key holding the directory the previous command ended in. */
 const WORKING_DIRECTORY_STATE_KEY = "bash.cwd";
+/** Name prefix of the full-output files in the session's output directory. */
+const OUTPUT_FILE_PREFIX = "bash";
 const NO_OUTPUT_TEXT = "(Bash completed with no output)";
 /** Shells that understand the POSIX syntax of the wrapper below; others (fish, nu) fall back to bash. */
 const POSIX_SHELL_NAMES = new Set(["bash", "zsh", "sh", "dash", "ksh"]);
@@ -83,10 +81,9 @@ export const bashTool = defineTool({
     const shell = await chooseShell();
     const startDirectory = await startingDirectory(context);
     const finalDirectoryFile = path.join(tmpdir(), `agentwire-bash-cwd-${randomUUID()}`);
-    const stdoutCapture = new OutputCapture();
-    const stderrCapture = new OutputCapture();
 
     context.signal.throwIfAborted();
+    const startedAt = Date.now();
     // Loaded on first use: most runs never call Bash, and execa is a large part of start-up.
     const { execa } = await import("execa");
     // detached: the shell leads its own process group, so one signal to the group reaches every
@@ -99,8 +96,18 @@ export const bashTool = defineTool({
       buffer: false,
       reject: false,
     });
-    subprocess.stdout.on("data", (chunk: Buffer) => stdoutCapture.append(chunk));
-    subprocess.stderr.on("data", (chunk: Buffer) => stderrCapture.append(chunk));
+    const output = new CommandOutput(() => createSpoolFile(context.outputDirectory, OUTPUT_FILE_PREFIX), {
+      pause: () => {
+        subprocess.stdout.pause();
+        subprocess.stderr.pause();
+      },
+      resume: () => {
+        subprocess.stdout.resume();
+        subprocess.stderr.resume();
+      },
+    });
+    subprocess.stdout.on("data", (chunk: Buffer) => output.append("stdout", chunk));
+    subprocess.stderr.on("data", (chunk: Buffer) => output.append("stderr", chunk));
 
     let stopReason: StopReason | undefined;
     const stop = (reason: StopReason): void => {
@@ -111,14 +118,17 @@ export const bashTool = defineTool({
     const timeoutTimer = setTimeout(() => stop("timeout"), timeoutMs);
     const onAbort = (): void => stop("aborted");
     context.signal.addEventListener("abort", onAbort, { once: true });
+    const progressTimer = context.onProgress === undefined ? undefined : setInterval(() => reportProgress(context, output, startedAt), PROGRESS_INTERVAL_MS);
 
     let result;
+    let directoryNote = "";
     try {
       result = await subprocess;
-      const finalDirectory = await readFinalDirectory(finalDirectoryFile);
-      if (finalDirectory !== undefined) context.sessionState.set(WORKING_DIRECTORY_STATE_KEY, finalDirectory);
+      await output.finish();
+      directoryNote = await rememberFinalDirectory(context, await readFinalDirectory(finalDirectoryFile));
     } finally {
       clearTimeout(timeoutTimer);
+      clearInterval(progressTimer);
       context.signal.removeEventListener("abort", onAbort);
       await rm(finalDirectoryFile, { force: true });
     }
@@ -128,9 +138,10 @@ export const bashTool = defineTool({
       return toolError("io_error", `Could not start ${shell} in ${startDirectory}: ${reason}`);
     }
 
-    const stdout = trimTrailingNewlines(stdoutCapture.text());
-    const stderr = trimTrailingNewlines(stderrCapture.text());
-    const output = joinNonEmpty([stdout, stderr]);
+    const stdout = trimTrailingNewlines(output.stdout.text());
+    const stderr = trimTrailingNewlines(output.stderr.text());
+    const fullOutputPath = output.fullOutputPath;
+    const combined = joinNonEmpty([stdout, stderr, fullOutputNote(output), directoryNote]);
     const exitCode = result.exitCode ?? signalExitCode(result.signal);
     const details = {
       stdout,
@@ -139,90 +150,59 @@ export const bashTool = defineTool({
       isImage: false,
       noOutputExpected: false,
       exitCode,
+      // agentwire extension: where the full output is, when it was too long to show.
+      ...(fullOutputPath === undefined ? {} : { fullOutputPath }),
     };
 
     if (stopReason === "timeout") {
       const message = `Command timed out after ${timeoutMs} ms; it and every process it started were stopped.`;
-      return stoppedResult("timeout", joinNonEmpty([output, message]), details);
+      return stoppedResult("timeout", joinNonEmpty([combined, message]), details);
     }
     if (stopReason === "aborted") {
       const message = "Command was aborted before it finished; it and every process it started were stopped.";
-      return stoppedResult("aborted", joinNonEmpty([output, message]), details);
+      return stoppedResult("aborted", joinNonEmpty([combined, message]), details);
     }
     if (exitCode !== 0) {
       // No ToolErrorCode fits a command that ran and failed: the tool worked, the command did not.
-      return { content: joinNonEmpty([output, `Exit code ${exitCode}`]), isError: true, code: "command_failed", details };
+      return { content: joinNonEmpty([combined, `Exit code ${exitCode}`]), isError: true, code: "command_failed", details };
     }
-    return { content: output.length > 0 ? output : NO_OUTPUT_TEXT, isError: false, details };
+    return { content: combined.length > 0 ? combined : NO_OUTPUT_TEXT, isError: false, details };
   },
 });
 
-/**
- * Keeps the first HEAD_BYTES and a rolling window of the last TAIL_BYTES of a stream, and counts
- * the newlines it drops in between so the marker can say how many lines are missing.
- */
-class OutputCapture {
-  private readonly headChunks: Buffer[] = [];
-  private headBytes = 0;
-  private tailChunks: Buffer[] = [];
-  private tailBytes = 0;
-  private droppedBytes = 0;
-  private droppedNewlines = 0;
-
-  append(chunk: Buffer): void {
-    let rest = chunk;
-    const headRoom = HEAD_BYTES - this.headBytes;
-    if (headRoom > 0) {
-      const headPart = rest.subarray(0, headRoom);
-      this.headChunks.push(headPart);
-      this.headBytes += headPart.length;
-      rest = rest.subarray(headPart.length);
-    }
-    if (rest.length === 0) return;
-    this.tailChunks.push(rest);
-    this.tailBytes += rest.length;
-    while (this.tailBytes > TAIL_BYTES) {
-      const oldest = this.tailChunks[0];
-      if (oldest === undefined) break;
-      const excess = this.tailBytes - TAIL_BYTES;
-      const dropped = oldest.subarray(0, excess);
-      this.droppedBytes += dropped.length;
-      this.droppedNewlines += countNewlines(dropped);
-      this.tailBytes -= dropped.length;
-      if (dropped.length === oldest.length) this.tailChunks.shift();
-      else this.tailChunks[0] = oldest.subarray(dropped.length);
-    }
-  }
-
-  text(): string {
-    const head = Buffer.concat(this.headChunks);
-    const tail = Buffer.concat(this.tailChunks);
-    if (this.droppedBytes === 0) return Buffer.concat([head, tail]).toString("utf8");
-    // Cut at line boundaries where there are any, so the model never sees half a line (or half a
-    // UTF-8 character) next to the marker.
-    const headEnd = head.lastIndexOf(NEWLINE_BYTE) + 1 || head.length;
-    const firstTailNewline = tail.indexOf(NEWLINE_BYTE);
-    // Snapping to a newline that ends the tail would leave no tail at all.
-    const tailStart = firstTailNewline !== -1 && firstTailNewline < tail.length - 1 ? firstTailNewline + 1 : 0;
-    const truncatedLines = this.droppedNewlines + (tailStart > 0 ? 1 : 0);
-    const truncatedBytes = head.length - headEnd + this.droppedBytes + tailStart;
-    const headText = head.subarray(0, headEnd).toString("utf8");
-    const separator = headText.endsWith("\n") ? "" : "\n";
-    // A single enormous line (minified code, binary noise) loses no line breaks; count bytes then.
-    const marker =
-      truncatedLines > 0
-        ? `[... ${truncatedLines} lines truncated ...]\n`
-        : `[... ${truncatedBytes} bytes truncated ...]\n`;
-    return headText + separator + marker + tail.subarray(tailStart).toString("utf8");
-  }
+function reportProgress(context: ToolContext, output: CommandOutput, startedAt: number): void {
+  const elapsedMs = Date.now() - startedAt;
+  context.onProgress?.({
+    message: `Running for ${Math.round(elapsedMs / 1000)} s: ${output.totalBytes} bytes (${output.totalLines} lines) of output so far`,
+    elapsedMs,
+    details: { outputBytes: output.totalBytes, outputLines: output.totalLines },
+  });
 }
 
-function countNewlines(bytes: Buffer): number {
-  let count = 0;
-  for (let index = bytes.indexOf(NEWLINE_BYTE); index !== -1; index = bytes.indexOf(NEWLINE_BYTE, index + 1)) {
-    count += 1;
+/** Tells the model where the rest of a long output is, or why it could not be kept. */
+function fullOutputNote(output: CommandOutput): string {
+  if (!output.stdout.isTruncated && !output.stderr.isTruncated) return "";
+  const size = `${output.totalLines} lines, ${output.totalBytes} bytes`;
+  if (output.fullOutputPath !== undefined) {
+    return `(Output too long to show whole. The full output (${size}, stdout and stderr interleaved) is in ${output.fullOutputPath}; page through it with Read offset/limit or search it with Grep.)`;
   }
-  return count;
+  return `(Output too long to show whole (${size}); the full output could not be saved: ${output.spoolError ?? "unknown error"}. Redirect to a file inside the working directory to keep it.)`;
+}
+
+/**
+ * Keeps the directory the command ended in for the next call, if it is inside the workspace;
+ * otherwise the next call starts in the session's working directory again (as Claude Code does),
+ * and the model is told.
+ */
+async function rememberFinalDirectory(context: ToolContext, finalDirectory: string | undefined): Promise<string> {
+  if (finalDirectory === undefined) return "";
+  const allowed = context.workspace.allowOutside || (await isInsideRoots(finalDirectory, context.workspace.roots));
+  if (allowed) {
+    context.sessionState.set(WORKING_DIRECTORY_STATE_KEY, finalDirectory);
+    return "";
+  }
+  context.sessionState.delete(WORKING_DIRECTORY_STATE_KEY);
+  return `Shell cwd was reset to ${context.cwd}`;
 }
 
 async function chooseShell(): Promise<string> {

@@ -13,6 +13,14 @@ export type ToolErrorCode =
   | "not_a_file"
   | "permission_denied"
   | "outside_workspace"
+  /** Edit: old_string occurs nowhere, not even approximately. */
+  | "edit_no_match"
+  /** Edit: old_string occurs more than once and replace_all is not set. */
+  | "edit_not_unique"
+  /** Edit: no exact match, and several places match approximately equally well. */
+  | "edit_ambiguous"
+  /** Write/Edit: the new text contains a `[REDACTED:…]` placeholder that would overwrite a secret. */
+  | "redacted_secret"
   | "command_failed"
   | "timeout"
   | "aborted"
@@ -37,10 +45,47 @@ export interface ToolContext {
   cwd: string;
   /** Aborted on interrupt; a tool must stop promptly and kill any child processes. */
   signal: AbortSignal;
-  /** Optional progress text for long-running tools. */
-  onProgress?: (message: string) => void;
+  /**
+   * Optional progress reports for long-running tools (Bash calls it about once a second). Not on
+   * stdout yet: the session passes none until the protocol has a progress event (Claude Code's
+   * SDK has `tool_progress`); wiring it is an AgentEvent plus one translator case.
+   */
+  onProgress?: (progress: ToolProgress) => void;
   /** Per-session mutable state a tool may keep between calls (e.g. Bash's working directory). */
   sessionState: Map<string, unknown>;
+  /** Where file paths may point (see `resolveWorkspacePath` in paths.ts). */
+  workspace: WorkspacePolicy;
+  /**
+   * Private per-process directory for tool output files (Bash's full output). Created on first
+   * use; always readable by Read, even though it is outside the workspace roots.
+   */
+  outputDirectory: string;
+  /** Whether the provider accepts images inside tool results (Read returns images as images). */
+  imageInput: boolean;
+  /** Diagnostics for stderr (e.g. how many secrets were redacted); never the model's text. */
+  log?: ToolLog;
+}
+
+export interface WorkspacePolicy {
+  /** Absolute directories tools may touch: the session cwd first, then each --add-dir. */
+  roots: readonly string[];
+  /**
+   * Paths outside the roots are allowed too. True in bypassPermissions mode; the permission
+   * system may later grant it per call.
+   */
+  allowOutside: boolean;
+}
+
+/** A progress report: `message` for people, `details` for machines (same split as results). */
+export interface ToolProgress {
+  message: string;
+  elapsedMs: number;
+  details?: Record<string, unknown>;
+}
+
+/** The part of the logger tools need; pino's Logger satisfies it. */
+export interface ToolLog {
+  warn(message: string): void;
 }
 
 /**
@@ -56,6 +101,11 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   inputSchema: Schema;
+  /**
+   * The JSON Schema advertised to the model, when it comes from elsewhere (an MCP server's
+   * `inputSchema`) rather than from `inputSchema`.
+   */
+  inputJsonSchema?: Record<string, unknown>;
   /** Read-only tools may run concurrently with each other. */
   readOnly: boolean;
   execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;

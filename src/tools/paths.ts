@@ -1,12 +1,88 @@
+import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { toolError } from "./define-tool.js";
+import type { ToolContext, ToolResult } from "./define-tool.js";
 
 /**
  * Turns a path the model gave a tool into an absolute, normalized path.
  *
  * Contract: never throws and never touches the filesystem. Relative paths resolve against the
  * session working directory (not `process.cwd()`, which belongs to the agentwire process);
- * absolute paths are only normalized. No workspace containment is enforced here yet.
+ * absolute paths are only normalized (`..` is resolved lexically).
  */
 export function resolveToolPath(cwd: string, filePath: string): string {
   return path.resolve(cwd, filePath);
+}
+
+export type ResolvedToolPath = { path: string; refusal?: undefined } | { path?: undefined; refusal: ToolResult };
+
+/**
+ * Resolves a tool's path argument and applies the workspace policy: the path must lie inside one
+ * of the roots (or the session's output directory) after symlinks are resolved, unless the policy
+ * allows paths outside.
+ *
+ * Contract: never throws. A refused path comes back as an `outside_workspace` error result whose
+ * message names the roots and how to widen them. The returned `path` is the lexical path (what
+ * the model asked for, made absolute), not the symlink-resolved one, so messages and details
+ * show the path the model knows.
+ */
+export async function resolveWorkspacePath(context: ToolContext, rawPath: string): Promise<ResolvedToolPath> {
+  const absolutePath = resolveToolPath(context.cwd, rawPath);
+  if (context.workspace.allowOutside) return { path: absolutePath };
+  const allowedRoots = [...context.workspace.roots, context.outputDirectory];
+  if (await isInsideRoots(absolutePath, allowedRoots)) return { path: absolutePath };
+  const rootList = context.workspace.roots.filter((root) => root !== context.outputDirectory).join(", ");
+  return {
+    refusal: toolError(
+      "outside_workspace",
+      `${absolutePath} is outside the directories this session may use (${rootList}). ` +
+        "Work with files inside them; if the task needs this path, tell the user to start agentwire with " +
+        `--add-dir ${path.dirname(absolutePath)} (or --dangerously-skip-permissions).`,
+    ),
+  };
+}
+
+/**
+ * Whether `absolutePath` lies inside (or is) one of `roots`, comparing real paths: a symlink
+ * inside a root that points elsewhere is outside. For a path that does not exist yet (a file
+ * Write will create), the nearest existing ancestor is resolved and the rest appended, so a
+ * symlinked parent directory cannot smuggle a new file out either.
+ *
+ * Contract: never throws; an unreadable root simply matches nothing.
+ */
+export async function isInsideRoots(absolutePath: string, roots: readonly string[]): Promise<boolean> {
+  const realTarget = await realPathOfNearestAncestor(absolutePath);
+  for (const root of roots) {
+    const realRoot = await realPathOfNearestAncestor(path.resolve(root));
+    if (isSameOrInside(realTarget, realRoot)) return true;
+  }
+  return false;
+}
+
+/** How tools show a path: relative to the working directory when inside it (as Claude Code does), else absolute. */
+export function displayPath(cwd: string, absolutePath: string): string {
+  return isSameOrInside(absolutePath, cwd) && absolutePath !== cwd ? path.relative(cwd, absolutePath) : absolutePath;
+}
+
+/** Lexical containment of two absolute, normalized paths. */
+export function isSameOrInside(candidate: string, root: string): boolean {
+  const relative = path.relative(root, candidate);
+  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
+}
+
+async function realPathOfNearestAncestor(absolutePath: string): Promise<string> {
+  const missingSegments: string[] = [];
+  let current = absolutePath;
+  for (;;) {
+    try {
+      return path.join(await realpath(current), ...missingSegments.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      // The filesystem root always exists; reaching it unresolved means realpath itself fails
+      // (e.g. permissions), so the lexical path is the best answer left.
+      if (parent === current) return absolutePath;
+      missingSegments.push(path.basename(current));
+      current = parent;
+    }
+  }
 }

@@ -1,9 +1,9 @@
-import { open, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "./define-tool.js";
-import { resolveToolPath } from "./paths.js";
+import { resolveWorkspacePath } from "./paths.js";
 
 const description = `Reads a file from the local filesystem.
 
@@ -11,8 +11,9 @@ const description = `Reads a file from the local filesystem.
 - Reads up to 2000 lines by default, starting at line 1. \`offset\` (1-based line number) and \`limit\` read part of a file; when lines remain after the ones shown, the result says which offset continues.
 - When you already know which part of the file you need, only read that part. This can be important for larger files.
 - Results are returned using cat -n format: the line number, a tab, then the line. Line numbers start at 1. Lines longer than 2000 characters are cut short.
-- Text files only: for a binary file (image, archive, executable, …) you get its type and size, not its bytes.
-- Reading a directory or a missing file returns an error; reading an empty file returns a notice instead of content.
+- Images (PNG, JPEG, GIF, WebP) are shown to you as images when the model provider supports it. For other binary files (archives, executables, …) you get their type and size, not their bytes.
+- Reading a directory or a missing file returns an error (list directories with LS or Glob); reading an empty file returns a notice instead of content.
+- Bash saves long command output to a file and gives you its path; Read pages through it like any file.
 - Do NOT re-read a file you just wrote to verify it — Write would have returned an error if it had failed.`;
 
 const DEFAULT_LINE_LIMIT = 2000;
@@ -29,11 +30,20 @@ const BINARY_PROBE_BYTES = 8192;
 const READ_CHUNK_BYTES = 256 * 1024;
 const NEWLINE_BYTE = 0x0a;
 
-/** Magic numbers for the binary formats a model most often stumbles on, to say what the file is. */
-const BINARY_SIGNATURES: ReadonlyArray<{ bytes: readonly number[]; kind: string }> = [
-  { bytes: [0x89, 0x50, 0x4e, 0x47], kind: "PNG image" },
-  { bytes: [0xff, 0xd8, 0xff], kind: "JPEG image" },
-  { bytes: [0x47, 0x49, 0x46, 0x38], kind: "GIF image" },
+/**
+ * Largest image sent to the model: the Anthropic API takes images up to 5 MB of base64, which
+ * is 3.75 MB of bytes. Bigger images are described instead.
+ */
+const MAX_IMAGE_BYTES = 3_750_000;
+
+/**
+ * Magic numbers for the binary formats a model most often stumbles on, to say what the file is.
+ * `mediaType` marks the image formats the model can be shown.
+ */
+const BINARY_SIGNATURES: ReadonlyArray<{ bytes: readonly number[]; kind: string; mediaType?: string }> = [
+  { bytes: [0x89, 0x50, 0x4e, 0x47], kind: "PNG image", mediaType: "image/png" },
+  { bytes: [0xff, 0xd8, 0xff], kind: "JPEG image", mediaType: "image/jpeg" },
+  { bytes: [0x47, 0x49, 0x46, 0x38], kind: "GIF image", mediaType: "image/gif" },
   { bytes: [0x25, 0x50, 0x44, 0x46, 0x2d], kind: "PDF document" },
   { bytes: [0x50, 0x4b, 0x03, 0x04], kind: "ZIP archive" },
   { bytes: [0x1f, 0x8b], kind: "gzip archive" },
@@ -79,7 +89,9 @@ export const readTool = defineTool({
   inputSchema,
   readOnly: true,
   async execute(input, context): Promise<ToolResult> {
-    const filePath = resolveToolPath(context.cwd, input.file_path);
+    const resolved = await resolveWorkspacePath(context, input.file_path);
+    if (resolved.refusal) return resolved.refusal;
+    const filePath = resolved.path;
     let fileStats;
     try {
       fileStats = await stat(filePath);
@@ -89,7 +101,7 @@ export const readTool = defineTool({
     if (fileStats.isDirectory()) {
       return toolError(
         "is_directory",
-        `${filePath} is a directory, not a file. To see what it contains, run \`ls\` on it with the Bash tool.`,
+        `${filePath} is a directory, not a file. To see what it contains, use LS (or Glob with a pattern).`,
       );
     }
     // Opening a FIFO would block until some writer appears, and devices can be endless.
@@ -113,14 +125,23 @@ export const readTool = defineTool({
       return fileAccessError(error, filePath, context.cwd);
     }
     try {
-      const binaryKind = await detectBinaryKind(handle);
-      if (binaryKind !== undefined) {
+      const binary = await detectBinaryKind(handle);
+      if (binary?.mediaType !== undefined && context.imageInput && fileStats.size <= MAX_IMAGE_BYTES) {
+        return imageResult(filePath, binary.mediaType, await readFile(filePath));
+      }
+      if (binary !== undefined) {
+        const imageNote =
+          binary.mediaType === undefined
+            ? ""
+            : context.imageInput
+              ? ` It is too large to show as an image (over ${MAX_IMAGE_BYTES} bytes).`
+              : " The current model provider cannot be shown images in tool results.";
         // An error rather than a description with isError false, as Claude Code does: the model
         // asked for contents and did not get them, and the flag makes it change course (use Bash
         // with `file`, `xxd` or `strings`) instead of treating the description as the file text.
         return toolError(
           "not_a_file",
-          `${filePath} is a binary file (${binaryKind}, ${fileStats.size} bytes), so Read does not show its contents. ` +
+          `${filePath} is a binary file (${binary.kind}, ${fileStats.size} bytes), so Read does not show its contents.${imageNote} ` +
             "To inspect it, use the Bash tool (for example `file`, `xxd | head` or `strings`).",
         );
       }
@@ -174,13 +195,27 @@ function fileAccessError(error: unknown, filePath: string, cwd: string): ToolRes
   return toolError("io_error", `Could not read ${filePath}: ${(error as Error).message}`);
 }
 
-async function detectBinaryKind(handle: FileHandle): Promise<string | undefined> {
+/** Claude Code's shape for an image Read: the bytes go to the model as an image block. */
+function imageResult(filePath: string, mediaType: string, bytes: Buffer): ToolResult {
+  const base64 = bytes.toString("base64");
+  return {
+    content: [{ type: "image", mediaType, data: base64 }],
+    isError: false,
+    details: { type: "image", file: { filePath, base64, type: mediaType, originalSize: bytes.length } },
+  };
+}
+
+async function detectBinaryKind(handle: FileHandle): Promise<{ kind: string; mediaType?: string } | undefined> {
   const probe = Buffer.alloc(BINARY_PROBE_BYTES);
   const { bytesRead } = await handle.read(probe, 0, probe.length, 0);
   const head = probe.subarray(0, bytesRead);
   const signature = BINARY_SIGNATURES.find(({ bytes }) => bytes.every((byte, index) => head[index] === byte));
-  if (signature !== undefined) return signature.kind;
-  return head.includes(0) ? "binary data" : undefined;
+  if (signature !== undefined) return signature;
+  // WebP: "RIFF", a 4-byte size, then "WEBP".
+  if (head.subarray(0, 4).toString("latin1") === "RIFF" && head.subarray(8, 12).toString("latin1") === "WEBP") {
+    return { kind: "WebP image", mediaType: "image/webp" };
+  }
+  return head.includes(0) ? { kind: "binary data" } : undefined;
 }
 
 /**

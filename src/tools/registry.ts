@@ -1,15 +1,60 @@
 import { z } from "zod";
 import { bashTool } from "./bash.js";
 import type { ToolDefinition } from "./define-tool.js";
+import { editTool } from "./edit.js";
+import { globTool } from "./glob.js";
+import { grepTool } from "./grep.js";
+import { lsTool } from "./ls.js";
+import { multiEditTool } from "./multi-edit.js";
 import { readTool } from "./read.js";
+import { todoWriteTool } from "./todo-write.js";
 import { writeTool } from "./write.js";
 
 /**
- * The built-in tools, in the order Claude Code 2.1.330 sends its tools to the API (alphabetical:
- * Bash, Edit, Glob, Grep, Read, Write), so prompts and cache keys line up with it.
+ * The built-in tools, alphabetical as Claude Code 2.1.330 sends its tools to the API (Bash,
+ * Edit, Glob, Grep, Read, Write), with agentwire's additions in their alphabetical places, so
+ * prompts and cache keys line up with it where the sets overlap.
  */
 export function builtinTools(): ToolDefinition[] {
-  return [bashTool, readTool, writeTool];
+  return [bashTool, editTool, globTool, grepTool, lsTool, multiEditTool, readTool, todoWriteTool, writeTool] as ToolDefinition[];
+}
+
+export interface ToolSelection {
+  /**
+   * `--tools`: undefined = the default set; otherwise exactly these names (`"default"` = the
+   * default set, an empty list = no tools).
+   */
+  tools: string[] | undefined;
+  /** Tool names from `--disallowedTools` rules that name a whole tool (no `(…)` specifier). */
+  disallowedToolNames: string[];
+}
+
+/**
+ * The tools a session offers the model, and so the list `system/init.tools` reports.
+ * `--disallowedTools Bash` removes Bash, as in Claude Code; a rule with a specifier, such as
+ * `Bash(rm:*)`, leaves the tool in the set and is enforced per call by the permission system.
+ * `--allowedTools` never changes the set: in Claude Code it pre-approves calls, it does not hide
+ * the other tools (Read still works with `--allowedTools Bash`).
+ *
+ * Contract: never throws; an unknown name in `tools` is reported as `{ error }` naming the
+ * available tools (Claude Code ignores such names, but a typo silently dropping a tool is worse).
+ */
+export function selectTools(available: readonly ToolDefinition[], selection: ToolSelection): { tools: ToolDefinition[] } | { error: string } {
+  let chosen = [...available];
+  if (selection.tools !== undefined && !(selection.tools.length === 1 && selection.tools[0] === "default")) {
+    const unknown = selection.tools.filter((name) => findTool(available, name) === undefined);
+    if (unknown.length > 0) {
+      const availableNames = available.map((tool) => tool.name).join(", ");
+      return { error: `Unknown tool name${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}. Available tools: ${availableNames}.` };
+    }
+    chosen = available.filter((tool) => selection.tools!.includes(tool.name));
+  }
+  return { tools: chosen.filter((tool) => !selection.disallowedToolNames.includes(tool.name)) };
+}
+
+/** `--tools "Bash,Read"` or `--tools Bash Read` → ["Bash", "Read"]; `--tools ""` → []. */
+export function parseToolNames(values: readonly string[]): string[] {
+  return values.flatMap((value) => value.split(/[\s,]+/)).filter((name) => name !== "");
 }
 
 /**

@@ -3,19 +3,18 @@ import path from "node:path";
 import { z } from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "./define-tool.js";
-import { resolveToolPath } from "./paths.js";
+import { FILE_STATE_NOTE } from "./edit-file.js";
+import { applyLineEnding, detectLineEnding, toLf } from "./line-endings.js";
+import { resolveWorkspacePath } from "./paths.js";
+import { REDACTION_MARKER_PREFIX } from "./redact-secrets.js";
+import { structuredPatch } from "./structured-patch.js";
 
 const description = `Writes a file to the local filesystem, overwriting it if one exists.
 
-- Use it to create a new file or to replace a whole file. Read an existing file before overwriting it, so nothing you did not mean to drop is lost.
+- Use it to create a new file or to replace a whole file. Read an existing file before overwriting it, so nothing you did not mean to drop is lost. For changes to part of a file, Edit is safer.
 - Missing parent directories are created.
+- When an existing file uses Windows (CRLF) line endings, the new content is written with CRLF too.
 - \`file_path\` should be an absolute path; a relative path is resolved against the session's working directory.`;
-
-/**
- * Appended to every success text, exactly as Claude Code 2.1.330 does (reference transcript
- * 06-write-edit), so models trained on it skip the verification Read.
- */
-const FILE_STATE_NOTE = "(file state is current in your context — no need to Read it back)";
 
 const inputSchema = z
   .object({
@@ -30,7 +29,9 @@ export const writeTool = defineTool({
   inputSchema,
   readOnly: false,
   async execute(input, context): Promise<ToolResult> {
-    const filePath = resolveToolPath(context.cwd, input.file_path);
+    const resolved = await resolveWorkspacePath(context, input.file_path);
+    if (resolved.refusal) return resolved.refusal;
+    const filePath = resolved.path;
 
     let originalFile: string | null;
     try {
@@ -43,26 +44,39 @@ export const writeTool = defineTool({
         return writeFailure(error, filePath);
       }
     }
+    if (input.content.includes(REDACTION_MARKER_PREFIX) && !(originalFile ?? "").includes(REDACTION_MARKER_PREFIX)) {
+      return toolError(
+        "redacted_secret",
+        `The content contains a ${REDACTION_MARKER_PREFIX}…] placeholder. agentwire shows those instead of secrets; writing one would replace the real value. ` +
+          "Use Edit to change the other parts of the file, leaving the lines with secrets alone.",
+      );
+    }
 
+    // Keep the file's convention: a CRLF file stays CRLF even when the model writes LF.
+    const lineEnding = originalFile === null ? "lf" : detectLineEnding(originalFile);
+    const written = input.content.includes("\r\n") ? input.content : applyLineEnding(input.content, lineEnding);
     try {
       await mkdir(path.dirname(filePath), { recursive: true });
-      await writeFile(filePath, input.content, "utf8");
+      await writeFile(filePath, written, "utf8");
     } catch (error) {
       return writeFailure(error, filePath);
     }
 
-    const isNewFile = originalFile === null;
+    if (originalFile === null) {
+      return {
+        content: `File created successfully at: ${filePath} ${FILE_STATE_NOTE}`,
+        isError: false,
+        details: { type: "create", filePath, content: input.content, structuredPatch: [], originalFile: null, userModified: false },
+      };
+    }
     return {
-      content: isNewFile
-        ? `File created successfully at: ${filePath} ${FILE_STATE_NOTE}`
-        : `The file ${filePath} has been updated successfully. ${FILE_STATE_NOTE}`,
+      content: `The file ${filePath} has been updated successfully. ${FILE_STATE_NOTE}`,
       isError: false,
       details: {
-        type: isNewFile ? "create" : "update",
+        type: "update",
         filePath,
         content: input.content,
-        // Claude Code fills this with a diff for updates; computing one belongs to the Edit work.
-        structuredPatch: [],
+        structuredPatch: await structuredPatch(toLf(originalFile), toLf(written)),
         originalFile,
         userModified: false,
       },

@@ -1,19 +1,24 @@
 import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bashTool } from "../../src/tools/bash.js";
+import { readTool } from "../../src/tools/read.js";
 import type { ToolContext } from "../../src/tools/define-tool.js";
+import { makeToolContext } from "../helpers/tool-context.js";
 
 let directory: string;
+/** A folder outside the workspace for tool output files. */
+let outputRoot: string;
 /** Background pids a test started, killed afterwards in case the tool under test leaked them. */
 let startedPids: number[];
 
 beforeEach(async () => {
   directory = await realpath(await mkdtemp(path.join(os.tmpdir(), "agentwire-bash-")));
   startedPids = [];
+  outputRoot = await realpath(await mkdtemp(path.join(os.tmpdir(), "agentwire-bash-output-")));
 });
 
 afterEach(async () => {
@@ -25,10 +30,11 @@ afterEach(async () => {
     }
   }
   await rm(directory, { recursive: true, force: true });
+  await rm(outputRoot, { recursive: true, force: true });
 });
 
 function makeContext(overrides: Partial<ToolContext> = {}): ToolContext {
-  return { cwd: directory, signal: new AbortController().signal, sessionState: new Map(), ...overrides };
+  return makeToolContext(directory, overrides);
 }
 
 /**
@@ -159,19 +165,19 @@ describe("bashTool", () => {
     expect(result.content).toBe(directory);
   });
 
-  it("keeps the head and tail of long output and counts the lines cut from the middle", async () => {
+  it("shows the first and last 50 lines of long output, counts the lines cut, and saves the full output", async () => {
     const result = await bashTool.execute({ command: "seq 1 100000" }, makeContext());
     expect(result.isError).toBe(false);
-    const lines = (result.content as string).split("\n");
-    const markerIndex = lines.findIndex((line) => line.startsWith("[... "));
-    const marker = lines[markerIndex] ?? "";
-    const truncatedLines = Number(/^\[\.\.\. (\d+) lines truncated \.\.\.\]$/.exec(marker)?.[1]);
-    const lastHeadNumber = Number(lines[markerIndex - 1]);
-    const firstTailNumber = Number(lines[markerIndex + 1]);
-    expect(lines[0]).toBe("1");
-    expect(lines.at(-1)).toBe("100000");
-    expect(truncatedLines).toBe(firstTailNumber - lastHeadNumber - 1);
-    expect((result.content as string).length).toBeLessThan(31_000);
+    const details = result.details as { stdout: string; fullOutputPath: string };
+    const lines = details.stdout.split("\n");
+    expect(lines.slice(0, 50)).toEqual(Array.from({ length: 50 }, (_, index) => String(index + 1)));
+    expect(lines[50]).toBe("[... 99900 lines truncated ...]");
+    expect(lines.slice(51)).toEqual(Array.from({ length: 50 }, (_, index) => String(99_951 + index)));
+    expect(details.fullOutputPath).toBe(path.join(directory, ".agentwire-output", "bash-1.log"));
+    expect(result.content).toBe(
+      `${details.stdout}\n(Output too long to show whole. The full output (100000 lines, 588895 bytes, stdout and stderr interleaved) is in ${details.fullOutputPath}; page through it with Read offset/limit or search it with Grep.)`,
+    );
+    expect(readFileSync(details.fullOutputPath, "utf8")).toBe(`${Array.from({ length: 100_000 }, (_, index) => index + 1).join("\n")}\n`);
   });
 
   it("counts bytes when one enormous line is cut, keeping both its ends", async () => {
@@ -179,11 +185,69 @@ describe("bashTool", () => {
       { command: "printf 'start'; head -c 100000 /dev/zero | tr '\\0' x; printf 'end\\n'" },
       makeContext(),
     );
-    const text = result.content as string;
-    expect(text.startsWith("startxxx")).toBe(true);
-    expect(text.endsWith("xxxend")).toBe(true);
+    const stdout = (result.details as { stdout: string }).stdout;
+    expect(stdout.startsWith("startxxx")).toBe(true);
+    expect(stdout.endsWith("xxxend")).toBe(true);
     // 5 + 100000 + 4 bytes printed, 15000 kept at each end.
-    expect(text).toContain("\n[... 70009 bytes truncated ...]\n");
+    expect(stdout).toContain("\n[... 70009 bytes truncated ...]\n");
+  });
+
+  it("keeps short output off the disk", async () => {
+    const result = await bashTool.execute({ command: "seq 1 100" }, makeContext());
+    expect(result.content).toBe(Array.from({ length: 100 }, (_, index) => index + 1).join("\n"));
+    expect(result.details).not.toHaveProperty("fullOutputPath");
+    expect(existsSync(path.join(directory, ".agentwire-output"))).toBe(false);
+  });
+
+  it("5 MB of output: head and tail shown, the full output pageable with Read, nothing lost", async () => {
+    const context = makeContext();
+    // 5 MB on stdout (lines "line N" padded to 64 bytes) and a few lines on stderr in between.
+    const command =
+      "awk 'BEGIN { for (i = 1; i <= 81920; i++) { printf \"line %-58d\\n\", i; if (i == 40000) print \"midway\" > \"/dev/stderr\" } }'";
+    const result = await bashTool.execute({ command }, context);
+    expect(result.isError).toBe(false);
+    const details = result.details as { stdout: string; stderr: string; fullOutputPath: string };
+    const shown = details.stdout.split("\n");
+    expect(shown[0]!.trimEnd()).toBe("line 1");
+    expect(shown[49]!.trimEnd()).toBe("line 50");
+    expect(shown[50]).toBe("[... 81820 lines truncated ...]");
+    expect(shown.at(-1)!.trimEnd()).toBe("line 81920");
+    expect(details.stderr).toBe("midway");
+    expect((result.content as string).length).toBeLessThan(10_000);
+    expect(statSync(details.fullOutputPath).size).toBe(81_920 * 64 + "midway\n".length);
+
+    // The spool file is outside the workspace roots here, and Read still pages through it.
+    const outsideContext = makeContext({ outputDirectory: path.join(outputRoot, "session"), workspace: { roots: [directory], allowOutside: false } });
+    const spooled = await bashTool.execute({ command }, outsideContext);
+    const spoolPath = (spooled.details as { fullOutputPath: string }).fullOutputPath;
+    expect(spoolPath.startsWith(outputRoot)).toBe(true);
+    const page = await readTool.execute({ file_path: spoolPath, offset: 81_000, limit: 2 }, outsideContext);
+    expect(page.isError).toBe(false);
+    expect(page.content).toMatch(/^81000\tline \d+ *\n81001\tline \d+ *\n\n\(Showing lines 81000-81001 of 81922\./);
+  });
+
+  it("returns to the session cwd when a command ends outside the workspace, and says so", async () => {
+    const context = makeContext();
+    const result = await bashTool.execute({ command: `cd ${outputRoot}` }, context);
+    expect(result.content).toBe(`Shell cwd was reset to ${directory}`);
+    const next = await bashTool.execute({ command: "pwd" }, context);
+    expect(next.content).toBe(directory);
+    // With permissions bypassed the directory is kept.
+    const bypass = makeContext({ workspace: { roots: [directory], allowOutside: true } });
+    await bashTool.execute({ command: `cd ${outputRoot}` }, bypass);
+    expect((await bashTool.execute({ command: "pwd" }, bypass)).content).toBe(outputRoot);
+  });
+
+  it("reports progress about once a second while a command runs", async () => {
+    const progress: Array<{ message: string; details?: Record<string, unknown> }> = [];
+    const result = await bashTool.execute(
+      { command: "seq 1 1000; sleep 1.4; echo done" },
+      makeContext({ onProgress: (update) => progress.push(update) }),
+    );
+    expect(result.isError).toBe(false);
+    expect(progress.length).toBeGreaterThanOrEqual(1);
+    expect(progress[0]!.details).toEqual({ outputBytes: 3893, outputLines: 1000 });
+    expect(progress[0]!.message).toMatch(/^Running for 1 s: 3893 bytes \(1000 lines\) of output so far$/);
   });
 
   it("fails with io_error when the shell cannot start", async () => {

@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../../src/tools/define-tool.js";
+import { makeToolContext } from "../helpers/tool-context.js";
 import { readTool } from "../../src/tools/read.js";
 
 let directory: string;
@@ -17,7 +18,7 @@ afterEach(async () => {
 });
 
 function makeContext(): ToolContext {
-  return { cwd: directory, signal: new AbortController().signal, sessionState: new Map() };
+  return makeToolContext(directory);
 }
 
 async function writeFixture(name: string, content: string | Buffer): Promise<string> {
@@ -146,12 +147,12 @@ describe("readTool", () => {
     expect(result.code).toBe("file_not_found");
   });
 
-  it("fails with is_directory and suggests ls for a directory", async () => {
+  it("fails with is_directory and points to LS and Glob for a directory", async () => {
     await mkdir(path.join(directory, "src"));
     const result = await readTool.execute({ file_path: path.join(directory, "src") }, makeContext());
     expect(result.isError).toBe(true);
     expect(result.code).toBe("is_directory");
-    expect(result.content).toContain("`ls`");
+    expect(result.content).toBe(`${path.join(directory, "src")} is a directory, not a file. To see what it contains, use LS (or Glob with a pattern).`);
   });
 
   it("describes a binary file (NUL byte) instead of dumping it", async () => {
@@ -166,11 +167,55 @@ describe("readTool", () => {
   });
 
   it("names well-known binary formats", async () => {
-    const pngHeader = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]);
-    const filePath = await writeFixture("image.png", pngHeader);
+    const filePath = await writeFixture("archive.zip", Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]));
     const result = await readTool.execute({ file_path: filePath }, makeContext());
     expect(result.code).toBe("not_a_file");
-    expect(result.content).toContain("(PNG image, 12 bytes)");
+    expect(result.content).toContain("(ZIP archive, 8 bytes)");
+  });
+
+  const pngBytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+
+  it("returns an image as image content when the provider takes images", async () => {
+    const filePath = await writeFixture("image.png", pngBytes);
+    const result = await readTool.execute({ file_path: filePath }, makeContext());
+    expect(result).toEqual({
+      content: [{ type: "image", mediaType: "image/png", data: pngBytes.toString("base64") }],
+      isError: false,
+      details: { type: "image", file: { filePath, base64: pngBytes.toString("base64"), type: "image/png", originalSize: 16 } },
+    });
+  });
+
+  it("describes an image when the provider cannot take images", async () => {
+    const filePath = await writeFixture("image.png", pngBytes);
+    const result = await readTool.execute({ file_path: filePath }, { ...makeContext(), imageInput: false });
+    expect(result.code).toBe("not_a_file");
+    expect(result.content).toContain("(PNG image, 16 bytes), so Read does not show its contents. The current model provider cannot be shown images in tool results.");
+  });
+
+  it("recognizes WebP images", async () => {
+    const webp = Buffer.concat([Buffer.from("RIFF"), Buffer.from([4, 0, 0, 0]), Buffer.from("WEBPVP8 ")]);
+    const filePath = await writeFixture("image.webp", webp);
+    const result = await readTool.execute({ file_path: filePath }, makeContext());
+    expect(result.content).toEqual([{ type: "image", mediaType: "image/webp", data: webp.toString("base64") }]);
+  });
+
+  it("refuses a path outside the workspace with outside_workspace, also through a symlink", async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), "agentwire-read-outside-"));
+    try {
+      await writeFile(path.join(outside, "secret.txt"), "x");
+      const direct = await readTool.execute({ file_path: path.join(outside, "secret.txt") }, makeContext());
+      expect(direct.code).toBe("outside_workspace");
+      expect(direct.content).toContain(`--add-dir ${outside}`);
+      const viaDots = await readTool.execute({ file_path: `../${path.basename(outside)}/secret.txt` }, makeContext());
+      expect(viaDots.code).toBe("outside_workspace");
+      await symlink(outside, path.join(directory, "link"));
+      const viaLink = await readTool.execute({ file_path: "link/secret.txt" }, makeContext());
+      expect(viaLink.code).toBe("outside_workspace");
+      const bypass = await readTool.execute({ file_path: "link/secret.txt" }, { ...makeContext(), workspace: { roots: [directory], allowOutside: true } });
+      expect(bypass.content).toBe("1\tx");
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it("refuses a named pipe instead of blocking on it", async () => {

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { runToolCall } from "../../src/agent/tool-runner.js";
 import { defineTool } from "../../src/tools/define-tool.js";
 import type { ToolContext, ToolDefinition } from "../../src/tools/define-tool.js";
+import { makeToolContext } from "../helpers/tool-context.js";
 import { builtinTools } from "../../src/tools/registry.js";
 
 let directory: string;
@@ -19,7 +20,7 @@ afterEach(async () => {
 });
 
 function makeContext(signal: AbortSignal = new AbortController().signal): ToolContext {
-  return { cwd: directory, signal, sessionState: new Map() };
+  return makeToolContext(directory, { signal });
 }
 
 /** A tool that records what it was called with and then does what the test asks. */
@@ -62,8 +63,9 @@ describe("runToolCall", () => {
   });
 
   it("rejects an unknown tool and lists the available ones", async () => {
-    const result = await runToolCall({ id: "toolu_1", name: "Glob", input: {} }, builtinTools(), makeContext());
-    const message = "<tool_use_error>Error: No such tool available: Glob. Available tools: Bash, Read, Write.</tool_use_error>";
+    const result = await runToolCall({ id: "toolu_1", name: "NotebookEdit", input: {} }, builtinTools(), makeContext());
+    const message =
+      "<tool_use_error>Error: No such tool available: NotebookEdit. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, Read, TodoWrite, Write.</tool_use_error>";
     expect(result).toEqual({ content: message, isError: true, code: "unknown_tool", details: `Error: ${message}` });
   });
 
@@ -159,5 +161,26 @@ describe("runToolCall", () => {
     );
     expect(result.code).toBe("aborted");
     expect(receivedInputs).toEqual([]);
+  });
+
+  it("redacts secrets from the model's content and the consumer details, and logs the count", async () => {
+    const warnings: string[] = [];
+    const tool = defineTool({
+      name: "Leaky",
+      description: "Test tool.",
+      inputSchema: z.object({}).strict(),
+      readOnly: true,
+      async execute() {
+        return {
+          content: "token ghp_0123456789abcdefghijABCDEFGHIJ0123456789 ok",
+          isError: false,
+          details: { stdout: "AWS AKIAIOSFODNN7EXAMPLE", nested: [{ key: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz" }] },
+        };
+      },
+    });
+    const result = await runToolCall({ id: "toolu_1", name: "Leaky", input: {} }, [tool], { ...makeContext(), log: { warn: (message) => warnings.push(message) } });
+    expect(result.content).toBe("token [REDACTED:github_token] ok");
+    expect(result.details).toEqual({ stdout: "AWS [REDACTED:aws_access_key_id]", nested: [{ key: "[REDACTED:anthropic_api_key]" }] });
+    expect(warnings).toEqual(["Redacted 3 secret(s) (github_token, aws_access_key_id, anthropic_api_key) from the Leaky result before it reached the model."]);
   });
 });

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../../src/tools/define-tool.js";
+import { makeToolContext } from "../helpers/tool-context.js";
 import { writeTool } from "../../src/tools/write.js";
 
 let directory: string;
@@ -17,7 +18,7 @@ afterEach(async () => {
 });
 
 function makeContext(): ToolContext {
-  return { cwd: directory, signal: new AbortController().signal, sessionState: new Map() };
+  return makeToolContext(directory);
 }
 
 const runningAsRoot = process.getuid?.() === 0;
@@ -52,7 +53,7 @@ describe("writeTool", () => {
         type: "update",
         filePath,
         content: "new\n",
-        structuredPatch: [],
+        structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ["-old", "+new"] }],
         originalFile: "old\n",
         userModified: false,
       },
@@ -94,5 +95,37 @@ describe("writeTool", () => {
     await chmod(directory, 0o500);
     const result = await writeTool.execute({ file_path: path.join(directory, "locked.txt"), content: "x" }, makeContext());
     expect(result.code).toBe("permission_denied");
+  });
+
+  it("keeps CRLF line endings when overwriting a CRLF file with LF text", async () => {
+    const filePath = path.join(directory, "windows.txt");
+    await writeFile(filePath, "one\r\ntwo\r\n");
+    const result = await writeTool.execute({ file_path: filePath, content: "one\nthree\n" }, makeContext());
+    expect(result.isError).toBe(false);
+    expect(await readFile(filePath, "utf8")).toBe("one\r\nthree\r\n");
+    expect(result.details).toMatchObject({ structuredPatch: [{ lines: [" one", "-two", "+three"] }] });
+  });
+
+  it("writes LF text as given to an LF or new file", async () => {
+    const filePath = path.join(directory, "unix.txt");
+    await writeFile(filePath, "a\nb\n");
+    await writeTool.execute({ file_path: filePath, content: "c\nd\n" }, makeContext());
+    expect(await readFile(filePath, "utf8")).toBe("c\nd\n");
+  });
+
+  it("refuses a path outside the workspace with outside_workspace", async () => {
+    const outsidePath = path.join(path.dirname(directory), `agentwire-write-escape-${path.basename(directory)}.txt`);
+    const result = await writeTool.execute({ file_path: "../" + path.basename(outsidePath), content: "x" }, makeContext());
+    expect(result.code).toBe("outside_workspace");
+    expect(result.isError).toBe(true);
+    await expect(readFile(outsidePath)).rejects.toThrow();
+  });
+
+  it("refuses content that would write a redaction placeholder over a secret", async () => {
+    const filePath = path.join(directory, ".env");
+    await writeFile(filePath, "KEY=sk-ant-api03-realsecretrealsecretrealsecret\n");
+    const result = await writeTool.execute({ file_path: filePath, content: "KEY=[REDACTED:anthropic_api_key]\nOTHER=1\n" }, makeContext());
+    expect(result.code).toBe("redacted_secret");
+    expect(await readFile(filePath, "utf8")).toBe("KEY=sk-ant-api03-realsecretrealsecretrealsecret\n");
   });
 });

@@ -1,0 +1,295 @@
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import path from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import { FILE_TYPE_EXTENSIONS } from "./file-types.js";
+import { MAX_COLLECTED_LINES } from "./text-search.js";
+import type { FileMatches, SearchedLine, TextSearchOutcome, TextSearchRequest } from "./text-search.js";
+import { walkFiles } from "./walk-files.js";
+
+/** Files searched at once: enough to hide file-open latency, few enough to stay far from fd limits. */
+const CONCURRENT_FILES = 32;
+const READ_CHUNK_BYTES = 1024 * 1024;
+/** Same heuristic as ripgrep and git: a NUL byte in the first 8 KB means binary; skip the file. */
+const BINARY_PROBE_BYTES = 8192;
+/**
+ * Files up to this size are read synchronously in one go: for the many small files of a source
+ * tree that is several times faster than async reads through the thread pool. The loop yields to
+ * the event loop every YIELD_INTERVAL_MS so stdin (interrupts) and stdout stay responsive.
+ */
+const SMALL_FILE_BYTES = 1024 * 1024;
+const YIELD_INTERVAL_MS = 10;
+/** Multiline search holds a whole file in memory; larger files are skipped. */
+const MAX_MULTILINE_FILE_BYTES = 64 * 1024 * 1024;
+
+interface SearchBudget {
+  collectedLines: number;
+  stopped: boolean;
+}
+
+/**
+ * Grep's search when ripgrep is not installed: walks with fast-glob (skipping what git ignores),
+ * then reads each file in 1 MB chunks and tests every line with a JavaScript RegExp, keeping only
+ * matches and their context, so memory stays small on large trees and large files.
+ * Differences from ripgrep: JavaScript regex syntax (no `(?i)` inline flags; lookaround works),
+ * only .gitignore files are honoured (not .ignore / .rgignore), and a shorter type list.
+ *
+ * Contract: never throws for bad input (invalid regex or unknown type → `invalid_input`);
+ * unreadable files are skipped; throws the abort reason when `signal` aborts.
+ */
+export async function searchWithBuiltin(request: TextSearchRequest): Promise<TextSearchOutcome> {
+  let regex: RegExp;
+  try {
+    const flags = `g${request.caseInsensitive ? "i" : ""}${request.multiline ? "ms" : ""}`;
+    regex = new RegExp(request.pattern, flags);
+  } catch (error) {
+    return {
+      ok: false,
+      code: "invalid_input",
+      message: `Invalid regular expression: ${(error as Error).message}. (Without ripgrep installed, patterns use JavaScript syntax: use -i instead of (?i).)`,
+    };
+  }
+  let extensions: ReadonlySet<string> | undefined;
+  if (request.fileType !== undefined) {
+    const known = FILE_TYPE_EXTENSIONS[request.fileType];
+    if (known === undefined) {
+      return {
+        ok: false,
+        code: "invalid_input",
+        message: `Unknown file type "${request.fileType}". Known types: ${Object.keys(FILE_TYPE_EXTENSIONS).join(", ")}. Or filter with glob instead (e.g. "*.ext").`,
+      };
+    }
+    extensions = new Set(known);
+  }
+
+  const budget: SearchBudget = { collectedLines: 0, stopped: false };
+  const files: FileMatches[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const keep = (result: FileMatches | undefined): void => {
+    if (result !== undefined) files.push(result);
+  };
+  let lastYield = performance.now();
+  for await (const filePath of candidateFiles(request, extensions)) {
+    if (budget.stopped) break;
+    let small: FileMatches | undefined | "large";
+    try {
+      small = searchSmallFileSync(filePath, regex, request, budget);
+    } catch {
+      continue; // unreadable: skipped, as ripgrep does
+    }
+    if (small !== "large") {
+      keep(small);
+      if (performance.now() - lastYield > YIELD_INTERVAL_MS) {
+        await yieldToEventLoop();
+        request.signal.throwIfAborted();
+        lastYield = performance.now();
+      }
+      continue;
+    }
+    const task = searchLargeFile(filePath, regex, request, budget)
+      .then(keep, () => undefined)
+      .finally(() => inFlight.delete(task));
+    inFlight.add(task);
+    if (inFlight.size >= CONCURRENT_FILES) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+  request.signal.throwIfAborted();
+  return { ok: true, files, stoppedEarly: budget.stopped };
+}
+
+async function* candidateFiles(request: TextSearchRequest, extensions: ReadonlySet<string> | undefined): AsyncGenerator<string> {
+  if (request.targetIsFile) {
+    yield request.target;
+    return;
+  }
+  for await (const file of walkFiles({ root: request.target, patterns: globPatterns(request.glob), signal: request.signal, withModificationTime: false })) {
+    if (extensions !== undefined && !extensions.has(path.extname(file.absolutePath).slice(1).toLowerCase())) continue;
+    yield file.absolutePath;
+  }
+}
+
+/** ripgrep's --glob semantics for fast-glob: no slash = any depth; a leading `!` excludes. */
+function globPatterns(glob: string | undefined): string[] {
+  if (glob === undefined) return ["**/*"];
+  const negated = glob.startsWith("!");
+  const body = negated ? glob.slice(1) : glob;
+  const anywhere = body.includes("/") ? body.replace(/^\//, "") : `**/${body}`;
+  return negated ? ["**/*", `!${anywhere}`] : [anywhere];
+}
+
+/** Searches a file of at most SMALL_FILE_BYTES from one synchronous read; "large" for bigger ones. */
+function searchSmallFileSync(absolutePath: string, regex: RegExp, request: TextSearchRequest, budget: SearchBudget): FileMatches | undefined | "large" {
+  const descriptor = openSync(absolutePath, "r");
+  try {
+    const size = fstatSync(descriptor).size;
+    if (size > SMALL_FILE_BYTES) return "large";
+    const bytes = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const bytesRead = readSync(descriptor, bytes, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return searchBytes(absolutePath, bytes.subarray(0, filled), regex, request, budget);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function searchBytes(absolutePath: string, bytes: Buffer, regex: RegExp, request: TextSearchRequest, budget: SearchBudget): FileMatches | undefined {
+  if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return undefined;
+  const text = bytes.toString("utf8");
+  if (request.multiline) return searchWholeText(absolutePath, text, regex, request, budget);
+  const collector = new LineCollector(absolutePath, regex, request, budget);
+  const lines = text.split("\n");
+  // A final newline ends the last line; it does not start another one.
+  if (lines.at(-1) === "") lines.pop();
+  for (const line of lines) if (!collector.add(line)) break;
+  return collector.result();
+}
+
+/** Files over SMALL_FILE_BYTES: read in 1 MB chunks, so a multi-GB log never sits in memory. */
+async function searchLargeFile(absolutePath: string, regex: RegExp, request: TextSearchRequest, budget: SearchBudget): Promise<FileMatches | undefined> {
+  if (request.multiline) {
+    const handle = await open(absolutePath, "r");
+    try {
+      if ((await handle.stat()).size > MAX_MULTILINE_FILE_BYTES) return undefined;
+      return searchBytes(absolutePath, await handle.readFile(), regex, request, budget);
+    } finally {
+      await handle.close();
+    }
+  }
+  const collector = new LineCollector(absolutePath, regex, request, budget);
+  const handle = await open(absolutePath, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    const decoder = new StringDecoder("utf8");
+    let pending = "";
+    let first = true;
+    for (;;) {
+      request.signal.throwIfAborted();
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      if (bytesRead === 0) break;
+      if (first && buffer.subarray(0, Math.min(bytesRead, BINARY_PROBE_BYTES)).includes(0)) return undefined;
+      first = false;
+      const lines = (pending + decoder.write(buffer.subarray(0, bytesRead))).split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) if (!collector.add(line)) return collector.result();
+    }
+    pending += decoder.end();
+    if (pending !== "") collector.add(pending);
+    return collector.result();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Keeps what one file contributes: matching lines, the context around them (each line once),
+ * and the count. `add` returns false when reading can stop (first match in files mode, or the
+ * global budget is spent).
+ */
+class LineCollector {
+  private lineNumber = 0;
+  private matchingLines = 0;
+  private readonly lines: SearchedLine[] = [];
+  private readonly before: SearchedLine[] = [];
+  private afterRemaining = 0;
+
+  constructor(
+    private readonly absolutePath: string,
+    private readonly regex: RegExp,
+    private readonly request: TextSearchRequest,
+    private readonly budget: SearchBudget,
+  ) {}
+
+  add(rawLine: string): boolean {
+    this.lineNumber += 1;
+    const text = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+    this.regex.lastIndex = 0;
+    const isMatch = this.regex.test(text);
+    if (isMatch) this.matchingLines += 1;
+    if (this.request.mode === "files_with_matches") return !isMatch;
+    if (this.request.mode === "count") return true;
+    if (isMatch) {
+      this.keep(...this.before.splice(0));
+      this.keep(...this.matchLines(text));
+      this.afterRemaining = this.request.contextAfter;
+    } else if (this.afterRemaining > 0) {
+      this.afterRemaining -= 1;
+      this.keep({ lineNumber: this.lineNumber, text, isMatch: false });
+    } else if (this.request.contextBefore > 0) {
+      this.before.push({ lineNumber: this.lineNumber, text, isMatch: false });
+      if (this.before.length > this.request.contextBefore) this.before.shift();
+    }
+    return !this.budget.stopped;
+  }
+
+  result(): FileMatches | undefined {
+    return this.matchingLines === 0 ? undefined : { absolutePath: this.absolutePath, matchingLines: this.matchingLines, lines: this.lines };
+  }
+
+  private matchLines(text: string): SearchedLine[] {
+    if (!this.request.onlyMatching) return [{ lineNumber: this.lineNumber, text, isMatch: true }];
+    // matchAll starts where the shared regex's lastIndex points, which test() just moved.
+    this.regex.lastIndex = 0;
+    return [...text.matchAll(this.regex)].filter((match) => match[0] !== "").map((match) => ({ lineNumber: this.lineNumber, text: match[0], isMatch: true }));
+  }
+
+  private keep(...lines: SearchedLine[]): void {
+    this.lines.push(...lines);
+    this.budget.collectedLines += lines.length;
+    if (this.budget.collectedLines >= MAX_COLLECTED_LINES) this.budget.stopped = true;
+  }
+}
+
+/** Multiline mode: the regex runs over the whole text; each match reports every line it spans. */
+function searchWholeText(absolutePath: string, text: string, regex: RegExp, request: TextSearchRequest, budget: SearchBudget): FileMatches | undefined {
+  const fileLines = text.split("\n").map((line) => line.replace(/\r$/, ""));
+  const lineStarts = [0];
+  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) lineStarts.push(index + 1);
+  const lineOf = (offset: number): number => {
+    let low = 0;
+    let high = lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (lineStarts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
+
+  const matchedLineNumbers = new Set<number>();
+  const onlyMatches: SearchedLine[] = [];
+  // The regex is shared with concurrent searches; matchAll must start from the beginning.
+  regex.lastIndex = 0;
+  for (const match of text.matchAll(regex)) {
+    if (match[0] === "") continue;
+    const first = lineOf(match.index);
+    const last = lineOf(match.index + match[0].length - 1);
+    for (let lineNumber = first; lineNumber <= last; lineNumber += 1) matchedLineNumbers.add(lineNumber);
+    if (request.onlyMatching) onlyMatches.push({ lineNumber: first, text: match[0], isMatch: true });
+    if (request.mode === "files_with_matches") break;
+  }
+  if (matchedLineNumbers.size === 0) return undefined;
+  const result: FileMatches = { absolutePath, matchingLines: matchedLineNumbers.size, lines: [] };
+  if (request.mode !== "content") return result;
+  if (request.onlyMatching) {
+    result.lines = onlyMatches;
+  } else {
+    const shown = new Map<number, boolean>();
+    for (const lineNumber of matchedLineNumbers) {
+      for (let context = lineNumber - request.contextBefore; context <= lineNumber + request.contextAfter; context += 1) {
+        if (context >= 1 && context <= fileLines.length && !shown.has(context)) shown.set(context, false);
+      }
+      shown.set(lineNumber, true);
+    }
+    result.lines = [...shown.entries()]
+      .sort(([left], [right]) => left - right)
+      .map(([lineNumber, isMatch]) => ({ lineNumber, text: fileLines[lineNumber - 1]!, isMatch }));
+  }
+  budget.collectedLines += result.lines.length;
+  if (budget.collectedLines >= MAX_COLLECTED_LINES) budget.stopped = true;
+  return result;
+}

@@ -1,0 +1,75 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { defineTool, toolError } from "./define-tool.js";
+import type { ToolResult } from "./define-tool.js";
+import { displayPath, resolveWorkspacePath } from "./paths.js";
+import { splitAbsolutePattern, walkFiles } from "./walk-files.js";
+
+const description = `Finds files by name pattern, fast on large trees. Returns matching paths, newest first (by modification time).
+
+- Standard glob syntax: \`*\` matches within one folder, \`**\` across folders, \`{ts,tsx}\` alternatives. \`*.md\` only matches in the search folder itself; use \`**/*.md\` to search every level.
+- \`path\` is the folder to search (default: the working directory). Paths in the result are relative to the working directory when inside it.
+- Files ignored by git (.gitignore) and the .git folder are skipped; hidden files are included.
+- At most 100 paths are returned; a narrower pattern or path finds the rest.
+- To search file contents, use Grep.`;
+
+/** Claude Code's cap; more paths rarely help and they cost context. */
+const MAX_RESULTS = 100;
+
+const inputSchema = z
+  .object({
+    pattern: z.string().min(1).describe("The glob pattern to match files against"),
+    path: z
+      .string()
+      .optional()
+      .describe(
+        'The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter "undefined" or "null" - simply omit it for the default behavior. Must be a valid directory path if provided.',
+      ),
+  })
+  .strict();
+
+export const globTool = defineTool({
+  name: "Glob",
+  description,
+  inputSchema,
+  readOnly: true,
+  async execute(input, context): Promise<ToolResult> {
+    const startedAt = Date.now();
+    const split = path.isAbsolute(input.pattern) ? splitAbsolutePattern(input.pattern) : undefined;
+    const searchPath = split?.base ?? input.path ?? context.cwd;
+    const resolved = await resolveWorkspacePath(context, searchPath);
+    if (resolved.refusal) return resolved.refusal;
+    const root = resolved.path;
+    try {
+      if (!(await stat(root)).isDirectory()) {
+        return toolError("not_a_file", `${root} is a file, not a directory. Glob searches folders; give the folder as path.`);
+      }
+    } catch {
+      return toolError("file_not_found", `Directory does not exist: ${root}. Note: your current working directory is ${context.cwd}.`);
+    }
+
+    const files: Array<{ absolutePath: string; mtimeMs: number }> = [];
+    for await (const file of walkFiles({ root, patterns: [split?.pattern ?? input.pattern], signal: context.signal, withModificationTime: true })) {
+      files.push(file);
+    }
+    // Newest first, then by path so equal times (files written together) list stably.
+    files.sort((left, right) => right.mtimeMs - left.mtimeMs || left.absolutePath.localeCompare(right.absolutePath));
+    const filenames = files.slice(0, MAX_RESULTS).map((file) => displayPath(context.cwd, file.absolutePath));
+    const truncated = files.length > MAX_RESULTS;
+    let content = filenames.length === 0 ? "No files found" : filenames.join("\n");
+    if (truncated) content += `\n(Results are truncated: showing ${MAX_RESULTS} of ${files.length} files. Use a more specific path or pattern.)`;
+    return {
+      content,
+      isError: false,
+      details: {
+        filenames,
+        durationMs: Date.now() - startedAt,
+        numFiles: filenames.length,
+        truncated,
+        totalMatches: files.length,
+        countIsComplete: true,
+      },
+    };
+  },
+});

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { defineTool } from "./define-tool.js";
+import type { ToolResult } from "./define-tool.js";
+import { editFile, editSuccessText } from "./edit-file.js";
+
+const description = `Makes several replacements in one file in a single call: all of them, or none.
+
+- \`edits\` are applied in order, each to the result of the ones before it, so a later edit must match the text as the earlier edits left it.
+- Each edit follows Edit's rules: \`old_string\` copied exactly and matching one place (or \`replace_all: true\`), new_string inserted literally, whitespace-only differences and nearly identical passages matched with a note saying which lines changed.
+- If any edit fails, the file is left untouched and the error says which edit failed and why.
+- Prefer it over several Edit calls on the same file. To create a file, use Write.
+- \`file_path\` should be an absolute path; a relative path is resolved against the session's working directory.`;
+
+const editSchema = z
+  .object({
+    old_string: z.string().describe("The text to replace"),
+    new_string: z.string().describe("The text to replace it with"),
+    replace_all: z.boolean().default(false).describe("Replace all occurrences of old_string (default false)"),
+  })
+  .strict();
+
+const inputSchema = z
+  .object({
+    file_path: z.string().describe("The absolute path to the file to modify"),
+    edits: z.array(editSchema).min(1).describe("Edits to apply in order; all succeed or none is applied"),
+  })
+  .strict();
+
+export const multiEditTool = defineTool({
+  name: "MultiEdit",
+  description,
+  inputSchema,
+  readOnly: false,
+  async execute(input, context): Promise<ToolResult> {
+    const outcome = await editFile(
+      context,
+      input.file_path,
+      input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all })),
+    );
+    if (!outcome.ok) return outcome.result;
+    const { edited } = outcome;
+    return {
+      content: editSuccessText(edited, input.edits.length),
+      isError: false,
+      details: {
+        filePath: edited.filePath,
+        edits: input.edits,
+        originalFile: edited.originalFile,
+        structuredPatch: edited.structuredPatch,
+        userModified: false,
+        ...(edited.fuzzyMatches.length > 0 ? { fuzzyMatches: edited.fuzzyMatches } : {}),
+      },
+    };
+  },
+});

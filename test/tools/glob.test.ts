@@ -1,0 +1,89 @@
+import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { globTool } from "../../src/tools/glob.js";
+import { writeTree } from "../helpers/file-tree.js";
+import { makeToolContext } from "../helpers/tool-context.js";
+
+let directory: string;
+
+beforeEach(async () => {
+  directory = await realpath(await mkdtemp(path.join(os.tmpdir(), "agentwire-glob-")));
+});
+
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe("globTool", () => {
+  it("returns matching paths relative to the cwd, newest first, with Claude Code's details", async () => {
+    await writeTree(directory, { "old.md": "", "src/a.ts": "", "docs/new.md": "", "notes.txt": "" });
+    const result = await globTool.execute({ pattern: "**/*.md" }, makeToolContext(directory));
+    expect(result.content).toBe("docs/new.md\nold.md");
+    expect(result.details).toMatchObject({ filenames: ["docs/new.md", "old.md"], numFiles: 2, truncated: false, totalMatches: 2, countIsComplete: true });
+    expect((result.details as { durationMs: number }).durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it("searches below path, and takes absolute patterns", async () => {
+    await writeTree(directory, { "src/a.ts": "", "src/deep/b.ts": "", "other/c.ts": "" });
+    const underSrc = await globTool.execute({ pattern: "**/*.ts", path: "src" }, makeToolContext(directory));
+    expect(underSrc.content).toBe("src/deep/b.ts\nsrc/a.ts");
+    const absolute = await globTool.execute({ pattern: `${directory}/other/*.ts` }, makeToolContext(directory));
+    expect(absolute.content).toBe("other/c.ts");
+  });
+
+  it("respects .gitignore inside a git repository, including nested files and negations", async () => {
+    await mkdir(path.join(directory, ".git"));
+    await writeTree(directory, {
+      ".gitignore": "dist/\n*.log\n!keep.log\n",
+      "dist/bundle.js": "",
+      "src/app.js": "",
+      "debug.log": "",
+      "keep.log": "",
+      "src/.gitignore": "generated.js\n",
+      "src/generated.js": "",
+      ".git/config.js": "",
+    });
+    const result = await globTool.execute({ pattern: "**/*.{js,log}" }, makeToolContext(directory));
+    expect(result.content).toBe("keep.log\nsrc/app.js");
+  });
+
+  it("caps the result at 100 paths and says how many matched", async () => {
+    await writeTree(directory, Object.fromEntries(Array.from({ length: 120 }, (_, index) => [`f${String(index).padStart(3, "0")}.txt`, ""])));
+    const result = await globTool.execute({ pattern: "*.txt" }, makeToolContext(directory));
+    const lines = (result.content as string).split("\n");
+    expect(lines).toHaveLength(101);
+    expect(lines[0]).toBe("f119.txt");
+    expect(lines[100]).toBe("(Results are truncated: showing 100 of 120 files. Use a more specific path or pattern.)");
+    expect(result.details).toMatchObject({ numFiles: 100, truncated: true, totalMatches: 120 });
+  });
+
+  it("says so when nothing matches", async () => {
+    const result = await globTool.execute({ pattern: "**/*.nothing" }, makeToolContext(directory));
+    expect(result).toMatchObject({ content: "No files found", isError: false, details: { numFiles: 0, filenames: [] } });
+  });
+
+  it("does not follow a symlink out of the workspace", async () => {
+    const outside = await realpath(await mkdtemp(path.join(os.tmpdir(), "agentwire-glob-outside-")));
+    try {
+      await writeTree(outside, { "secret.md": "" });
+      await symlink(outside, path.join(directory, "link"));
+      const result = await globTool.execute({ pattern: "**/*.md" }, makeToolContext(directory));
+      expect(result.content).toBe("No files found");
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a search path outside the workspace (outside_workspace)", async () => {
+    const result = await globTool.execute({ pattern: "*", path: os.tmpdir() }, makeToolContext(directory));
+    expect(result.code).toBe("outside_workspace");
+  });
+
+  it("fails with file_not_found for a missing folder and not_a_file for a file", async () => {
+    await writeTree(directory, { "a.txt": "" });
+    expect((await globTool.execute({ pattern: "*", path: "missing" }, makeToolContext(directory))).code).toBe("file_not_found");
+    expect((await globTool.execute({ pattern: "*", path: "a.txt" }, makeToolContext(directory))).code).toBe("not_a_file");
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { builtinTools, parseToolNames, selectTools, toolInputJsonSchema } from "../../src/tools/registry.js";
+
+const names = (selection: ReturnType<typeof selectTools>) => ("tools" in selection ? selection.tools.map((tool) => tool.name) : selection);
+
+describe("tool registry", () => {
+  it("offers every built-in tool by default, in Claude Code's alphabetical order", () => {
+    expect(names(selectTools(builtinTools(), { tools: undefined, disallowedToolNames: [] }))).toEqual([
+      "Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write",
+    ]);
+  });
+
+  it("--tools selects exactly the named tools; default and empty", () => {
+    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["Read, Grep"]), disallowedToolNames: [] }))).toEqual(["Grep", "Read"]);
+    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["default"]), disallowedToolNames: [] }))).toHaveLength(9);
+    expect(names(selectTools(builtinTools(), { tools: parseToolNames([""]), disallowedToolNames: [] }))).toEqual([]);
+  });
+
+  it("--disallowedTools removes whole tools", () => {
+    expect(names(selectTools(builtinTools(), { tools: ["Bash", "Read"], disallowedToolNames: ["Bash"] }))).toEqual(["Read"]);
+  });
+
+  it("an unknown name in --tools is an error naming the available tools", () => {
+    expect(selectTools(builtinTools(), { tools: ["Read", "Frobnicate"], disallowedToolNames: [] })).toEqual({
+      error: "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, Read, TodoWrite, Write.",
+    });
+  });
+
+  it("input schemas match Claude Code's for the tools it has (reference api/tools-*.json)", () => {
+    const schema = (name: string) => toolInputJsonSchema(builtinTools().find((tool) => tool.name === name)!);
+    expect(schema("Edit")).toMatchObject({
+      type: "object",
+      required: ["file_path", "old_string", "new_string"],
+      additionalProperties: false,
+      properties: { replace_all: { type: "boolean", default: false, description: "Replace all occurrences of old_string (default false)" } },
+    });
+    expect(schema("Glob")).toMatchObject({ required: ["pattern"], additionalProperties: false });
+    expect(Object.keys((schema("Grep") as { properties: object }).properties)).toEqual(
+      expect.arrayContaining(["pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "context", "-n", "-i", "-o", "type", "head_limit", "offset", "multiline"]),
+    );
+    expect(schema("TodoWrite")).toMatchObject({
+      properties: { todos: { type: "array", items: { required: ["content", "status", "activeForm"], properties: { status: { enum: ["pending", "in_progress", "completed"] } } } } },
+    });
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { structuredPatch } from "../../src/tools/structured-patch.js";
+
+describe("structuredPatch", () => {
+  it("gives no hunks for identical texts", async () => {
+    expect(await structuredPatch("a\n", "a\n")).toEqual([]);
+  });
+
+  it("keeps three context lines and merges nearby changes into one hunk", async () => {
+    const before = Array.from({ length: 20 }, (_, index) => `line ${index + 1}`).join("\n") + "\n";
+    const after = before.replace("line 5\n", "line five\n").replace("line 9\n", "line nine\n").replace("line 19\n", "");
+    const hunks = await structuredPatch(before, after);
+    expect(hunks).toEqual([
+      {
+        oldStart: 2,
+        oldLines: 11,
+        newStart: 2,
+        newLines: 11,
+        lines: [" line 2", " line 3", " line 4", "-line 5", "+line five", " line 6", " line 7", " line 8", "-line 9", "+line nine", " line 10", " line 11", " line 12"],
+      },
+      { oldStart: 16, oldLines: 5, newStart: 16, newLines: 4, lines: [" line 16", " line 17", " line 18", "-line 19", " line 20"] },
+    ]);
+  });
+
+  it("marks a last line without a newline and starts an insertion into an empty file at 0", async () => {
+    expect(await structuredPatch("a\nb", "a\nc")).toEqual([
+      { oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [" a", "-b", "\\ No newline at end of file", "+c", "\\ No newline at end of file"] },
+    ]);
+    expect(await structuredPatch("", "x\n")).toEqual([{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 1, lines: ["+x"] }]);
+  });
+});
