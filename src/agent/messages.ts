@@ -7,7 +7,12 @@ import { z } from "zod";
  * (our output dialect) is built on it; field names are camelCase internally.
  */
 
-export const TextBlockSchema = z.object({ type: z.literal("text"), text: z.string() });
+export const TextBlockSchema = z.object({
+  type: z.literal("text"),
+  text: z.string(),
+  /** Opaque provider signature on model text (Gemini thought signatures); sent back unchanged. */
+  signature: z.string().optional(),
+});
 
 export const ThinkingBlockSchema = z.object({
   type: z.literal("thinking"),
@@ -28,6 +33,8 @@ export const ToolUseBlockSchema = z.object({
   id: z.string(),
   name: z.string(),
   input: z.record(z.string(), z.unknown()),
+  /** Opaque provider signature on the call (Gemini thought signatures); sent back unchanged. */
+  signature: z.string().optional(),
 });
 
 export const ToolResultBlockSchema = z.object({
@@ -56,6 +63,11 @@ export const UserMessageSchema = z.object({
 export const AssistantMessageSchema = z.object({
   role: z.literal("assistant"),
   content: z.array(AssistantContentBlockSchema),
+  /**
+   * The provider that produced this message. Its signatures and thinking are only valid for
+   * that provider; another one (after a --resume or set_model switch) must not receive them.
+   */
+  provider: z.string().optional(),
 });
 export const MessageSchema = z.discriminatedUnion("role", [UserMessageSchema, AssistantMessageSchema]);
 

@@ -43,7 +43,7 @@ export class ResponseAccumulator {
       case "tool_call_delta":
         return;
       case "text_end":
-        this.finish(event.index, { type: "text", text: event.text });
+        this.finish(event.index, { type: "text", text: event.text, ...(event.signature === undefined ? {} : { signature: event.signature }) });
         return;
       case "thinking_end":
         this.finish(event.index, {
@@ -53,7 +53,13 @@ export class ResponseAccumulator {
         });
         return;
       case "tool_call_end":
-        this.finish(event.index, { type: "tool_use", id: event.id, name: event.name, input: event.input });
+        this.finish(event.index, {
+          type: "tool_use",
+          id: event.id,
+          name: event.name,
+          input: event.input,
+          ...(event.signature === undefined ? {} : { signature: event.signature }),
+        });
         return;
       case "message_end":
         this.stopReason = event.stopReason;
@@ -66,6 +72,7 @@ export class ResponseAccumulator {
           cacheCreationInputTokens: event.usage.cacheCreationInputTokens || this.usage.cacheCreationInputTokens,
         };
         return;
+      case "warning":
       case "error":
         return;
     }

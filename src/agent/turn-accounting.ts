@@ -22,7 +22,14 @@ export class SessionAccounting {
   turnUsage: TokenCounts = { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
   turnApiMs = 0;
 
-  constructor(previous: { modelUsage: Record<string, ModelUsageEntry>; totalCostUsd: number } = { modelUsage: {}, totalCostUsd: 0 }) {
+  /**
+   * `contextWindow` (`--context-window`) replaces the table's value, for local models whose
+   * window is whatever their server was started with.
+   */
+  constructor(
+    previous: { modelUsage: Record<string, ModelUsageEntry>; totalCostUsd: number } = { modelUsage: {}, totalCostUsd: 0 },
+    private readonly overrides: { contextWindow?: number | undefined } = {},
+  ) {
     this.modelUsage = structuredClone(previous.modelUsage);
     this.totalCost = previous.totalCostUsd;
   }
@@ -42,7 +49,7 @@ export class SessionAccounting {
       cacheCreationInputTokens: 0,
       webSearchRequests: 0,
       costUSD: 0,
-      contextWindow: limits.contextWindow,
+      contextWindow: this.overrides.contextWindow ?? limits.contextWindow,
       maxOutputTokens: limits.maxOutputTokens,
     });
     addTokens(entry, usage);

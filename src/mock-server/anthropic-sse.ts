@@ -1,3 +1,4 @@
+import { splitIntoChunks } from "./chunks.js";
 import type { ResponseTurn, ScenarioStopReason } from "./scenario.js";
 
 /**
@@ -39,7 +40,7 @@ export function encodeAnthropicStream(turn: ResponseTurn, context: AnthropicResp
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: usageObject(inputTokens, 1),
+        usage: usageObject(turn, inputTokens, 1),
       },
     }),
     sseFrame("ping", { type: "ping" }),
@@ -55,7 +56,7 @@ export function encodeAnthropicStream(turn: ResponseTurn, context: AnthropicResp
     sseFrame("message_delta", {
       type: "message_delta",
       delta: { stop_reason: stopReasonOf(turn), stop_sequence: null },
-      usage: usageObject(inputTokens, outputTokensOf(turn, blocks)),
+      usage: usageObject(turn, inputTokens, outputTokensOf(turn, blocks)),
     }),
     sseFrame("message_stop", { type: "message_stop" }),
   );
@@ -70,7 +71,7 @@ export function encodeAnthropicMessage(turn: ResponseTurn, context: AnthropicRes
     content: blocks,
     stop_reason: stopReasonOf(turn),
     stop_sequence: null,
-    usage: usageObject(turn.usage?.input_tokens ?? context.estimatedInputTokens, outputTokensOf(turn, blocks)),
+    usage: usageObject(turn, turn.usage?.input_tokens ?? context.estimatedInputTokens, outputTokensOf(turn, blocks)),
   };
 }
 
@@ -160,25 +161,15 @@ function sseFrame(eventName: string, data: unknown): string {
   return `event: ${eventName}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-/** Splits by code points, so a chunk boundary never cuts a surrogate pair in half. */
-function splitIntoChunks(text: string, chunkCharacters: number): string[] {
-  const codePoints = Array.from(text);
-  const chunks: string[] = [];
-  for (let start = 0; start < codePoints.length; start += chunkCharacters) {
-    chunks.push(codePoints.slice(start, start + chunkCharacters).join(""));
-  }
-  return chunks;
-}
-
 function stopReasonOf(turn: ResponseTurn): ScenarioStopReason {
   return turn.stop_reason ?? (turn.tool_calls?.length ? "tool_use" : "end_turn");
 }
 
-function usageObject(inputTokens: number, outputTokens: number) {
+function usageObject(turn: ResponseTurn, inputTokens: number, outputTokens: number) {
   return {
     input_tokens: inputTokens,
     cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    cache_read_input_tokens: turn.usage?.cache_read_input_tokens ?? 0,
     output_tokens: outputTokens,
   };
 }

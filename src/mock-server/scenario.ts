@@ -33,12 +33,28 @@ const responseTurnSchema = z.strictObject({
   /** Overrides for the token estimates (input ≈ request chars / 4, output ≈ content chars / 4). */
   usage: z
     .strictObject({
+      /** Input tokens not read from a prompt cache. */
       input_tokens: z.number().int().nonnegative().optional(),
       output_tokens: z.number().int().nonnegative().optional(),
+      /** Input tokens read from a prompt cache (default 0). */
+      cache_read_input_tokens: z.number().int().nonnegative().optional(),
     })
     .optional(),
   /** Model name reported in the response; default: the model the request asked for. */
   model: z.string().min(1).optional(),
+  /** Misbehaviours of local OpenAI-compatible servers, reproduced in the Chat Completions format only. */
+  quirks: z
+    .strictObject({
+      /** No usage chunk, even when the request asks for `stream_options.include_usage`. */
+      omit_usage: z.boolean().optional(),
+      /** Tool calls come without an `id`. */
+      omit_tool_call_ids: z.boolean().optional(),
+      /** Every argument piece of a call repeats its id, type and name (merged by `index`). */
+      split_tool_call_arguments: z.boolean().optional(),
+      /** The tool calls are printed as content text: one bare JSON object, or `<tool_call>` tags. */
+      tool_calls_as_text: z.enum(["json", "tags"]).optional(),
+    })
+    .optional(),
   repeat: z.boolean().optional(),
 });
 
@@ -47,6 +63,8 @@ const errorTurnSchema = z.strictObject({
     status: z.number().int().min(400).max(599),
     /** Vendor error type, e.g. "rate_limit_error"; default derived from the status. */
     type: z.string().min(1).optional(),
+    /** OpenAI error code, e.g. "context_length_exceeded" (OpenAI formats); default derived from the status. */
+    code: z.string().min(1).optional(),
     message: z.string().optional(),
     /** Seconds, sent as the `retry-after` header. */
     retry_after: z.number().nonnegative().optional(),

@@ -8,11 +8,16 @@ import {
   encodeAnthropicStream,
   type AnthropicResponseContext,
 } from "./anthropic-sse.js";
+import { encodeGeminiStream, geminiErrorBody, geminiErrorStatus, geminiModelList } from "./gemini-sse.js";
+import { encodeChatCompletion, encodeChatCompletionStream } from "./openai-chat-sse.js";
+import { openAIErrorBody, openAIErrorTurnBody, openAIModelList } from "./openai-errors.js";
+import { encodeResponse, encodeResponsesStream } from "./openai-responses-sse.js";
 import { isErrorTurn, type ErrorTurn, type ResponseTurn, type Scenario, type ScenarioTurn } from "./scenario.js";
 
 /**
- * The replay ("mock") server: serves a scenario's scripted model turns over loopback HTTP in the
- * Anthropic Messages wire format, one turn per `POST /v1/messages`, and records every request.
+ * The replay ("mock") server: serves a scenario's scripted model turns over loopback HTTP, one
+ * turn per model request, in the wire format of the route asked — Anthropic Messages
+ * (`POST /v1/messages`), OpenAI Chat Completions and Responses, Gemini — and records every request.
  */
 
 export interface MockServerOptions {
@@ -50,7 +55,7 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-const redactedHeaderNames = new Set(["x-api-key", "authorization", "proxy-authorization"]);
+const redactedHeaderNames = new Set(["x-api-key", "x-goog-api-key", "authorization", "proxy-authorization"]);
 const defaultModelId = "mock-model";
 const mockModelIds = [defaultModelId, "mock-model-large"];
 
@@ -102,13 +107,83 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     sendJson(response, 200, encodeAnthropicMessage(taken.turn, context));
   }
 
+  /** Gemini API: the same turns as `streamGenerateContent` SSE, in Google's shapes (gemini-sse.ts). */
+  async function serveGemini(request: IncomingMessage, response: ServerResponse, model: string): Promise<void> {
+    const bodyText = await readBodyText(request);
+    const body = parseJsonOrKeepText(bodyText);
+    const isJsonObject = typeof body === "object" && body !== null;
+    const taken = isJsonObject ? takeTurn() : undefined;
+    await record({ turn: taken?.index ?? null, method: "POST", path: request.url ?? "", headers: recordableHeaders(request), body, time: new Date().toISOString() });
+    if (!taken) {
+      const [status, problem] = isJsonObject
+        ? [500, `Mock scenario has no more turns: all ${options.scenario.turns.length} scripted turns were already served`]
+        : [400, "Request body is not a JSON object"];
+      log(problem);
+      return sendJson(response, status, geminiErrorBody(status, problem));
+    }
+    log(`request ${requests.length}: serving turn ${taken.index}`);
+    if (isErrorTurn(taken.turn)) {
+      const { status, type, message, retry_after: retryAfter } = taken.turn.error;
+      if (retryAfter !== undefined) response.setHeader("retry-after", String(retryAfter));
+      return sendJson(response, status, geminiErrorBody(status, message, retryAfter, geminiErrorStatus(status, type)));
+    }
+    const context = { responseId: nextId("resp"), requestedModel: model, estimatedInputTokens: Math.max(1, Math.ceil(bodyText.length / 4)) };
+    return writeSseFrames(response, encodeGeminiStream(taken.turn, context), taken.turn);
+  }
+
+  /**
+   * OpenAI Chat Completions (`/v1/chat/completions`) and Responses (`/v1/responses`): the same
+   * turns in OpenAI's shapes (openai-chat-sse.ts, openai-responses-sse.ts).
+   */
+  async function serveOpenAI(request: IncomingMessage, response: ServerResponse, requestId: string, api: "chat" | "responses"): Promise<void> {
+    // The openai SDK reads the request id from this header.
+    response.setHeader("x-request-id", requestId);
+    const bodyText = await readBodyText(request);
+    const body = parseJsonOrKeepText(bodyText);
+    const isJsonObject = typeof body === "object" && body !== null;
+    const taken = isJsonObject ? takeTurn() : undefined;
+    await record({ turn: taken?.index ?? null, method: "POST", path: request.url ?? "", headers: recordableHeaders(request), body, time: new Date().toISOString() });
+    if (!taken) {
+      const [status, problem] = isJsonObject
+        ? [500, `Mock scenario has no more turns: all ${options.scenario.turns.length} scripted turns were already served`]
+        : [400, "Request body is not a JSON object"];
+      log(problem);
+      return sendJson(response, status, openAIErrorBody(status, problem));
+    }
+    log(`request ${requests.length}: serving turn ${taken.index}`);
+    if (isErrorTurn(taken.turn)) {
+      if (taken.turn.error.retry_after !== undefined) response.setHeader("retry-after", String(taken.turn.error.retry_after));
+      return sendJson(response, taken.turn.error.status, openAIErrorTurnBody(taken.turn));
+    }
+    const fields = body as { model?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown }; include?: unknown };
+    const context = {
+      responseId: nextId(api === "chat" ? "chatcmpl" : "resp"),
+      toolCallIds: (taken.turn.tool_calls ?? []).map((call) => call.id ?? nextId("call")),
+      requestedModel: typeof fields.model === "string" ? fields.model : defaultModelId,
+      estimatedInputTokens: Math.max(1, Math.ceil(bodyText.length / 4)),
+      includeUsage: fields.stream_options?.include_usage === true,
+      includeEncryptedReasoning: Array.isArray(fields.include) && fields.include.includes("reasoning.encrypted_content"),
+      createdAt: Math.floor(Date.now() / 1000),
+    };
+    if (fields.stream !== true) return sendJson(response, 200, api === "chat" ? encodeChatCompletion(taken.turn, context) : encodeResponse(taken.turn, context));
+    return writeSseFrames(response, api === "chat" ? encodeChatCompletionStream(taken.turn, context) : encodeResponsesStream(taken.turn, context), taken.turn);
+  }
+
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = nextId("req");
     response.setHeader("request-id", requestId);
     const { pathname } = new URL(request.url ?? "/", "http://mock.invalid");
     if (request.method === "POST" && pathname === "/v1/messages") return serveMessages(request, response, requestId);
-    if (request.method === "GET" && pathname === "/v1/models") return sendJson(response, 200, modelList());
+    if (request.method === "POST" && pathname === "/v1/chat/completions") return serveOpenAI(request, response, requestId, "chat");
+    if (request.method === "POST" && pathname === "/v1/responses") return serveOpenAI(request, response, requestId, "responses");
+    // Both vendors list models here; the Anthropic SDK always sends `anthropic-version`.
+    if (request.method === "GET" && pathname === "/v1/models") {
+      return sendJson(response, 200, request.headers["anthropic-version"] ? modelList() : openAIModelList(mockModelIds));
+    }
     if (request.method === "GET" && pathname === "/__requests") return sendJson(response, 200, requests);
+    const geminiCall = /^\/v1beta\/models\/([^/:]+):streamGenerateContent$/.exec(pathname);
+    if (request.method === "POST" && geminiCall) return serveGemini(request, response, decodeURIComponent(geminiCall[1]!));
+    if (request.method === "GET" && pathname === "/v1beta/models") return sendJson(response, 200, geminiModelList(mockModelIds));
     sendJson(response, 404, anthropicErrorBody("not_found_error", `No route for ${request.method} ${pathname}`, requestId));
   }
 

@@ -8,6 +8,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { Message } from "../agent/messages.js";
 import { thinkingStyle } from "./models.js";
+import { retryAfterFromHeaders } from "./retry-after.js";
 import type { Provider, ProviderErrorKind, ProviderEvent, ProviderRequest, StopReason, Usage } from "./types.js";
 
 export interface AnthropicProviderOptions {
@@ -206,7 +207,7 @@ function toErrorEvent(error: unknown, signal: AbortSignal): ProviderEvent {
       status,
       retryable: kind === "rate_limit" || kind === "server" || kind === "overloaded" || kind === "disconnect" || kind === "unknown",
       message: error.apiMessage ?? error.message,
-      ...retryAfter(error.headers),
+      ...retryAfterField(retryAfterFromHeaders(error.headers)),
     };
   }
   // The socket dropped mid-stream: undici surfaces it as a TypeError("terminated") or similar.
@@ -224,16 +225,6 @@ function classifyApiError(status: number | null, type: string | null, message: s
   return "invalid_request";
 }
 
-function retryAfter(headers: Headers | undefined): { retryAfterMs?: number } {
-  const milliseconds = Number(headers?.get("retry-after-ms"));
-  if (Number.isFinite(milliseconds) && milliseconds > 0) return { retryAfterMs: milliseconds };
-  const value = headers?.get("retry-after");
-  if (!value) return {};
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return { retryAfterMs: seconds * 1000 };
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? {} : { retryAfterMs: Math.max(0, date - Date.now()) };
-}
 
 function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreaming {
   return {
@@ -299,4 +290,8 @@ function toAnthropicBlock(block: Message["content"][number]): ContentBlockParam[
         },
       ];
   }
+}
+
+function retryAfterField(retryAfterMs: number | undefined): { retryAfterMs?: number } {
+  return retryAfterMs === undefined ? {} : { retryAfterMs };
 }

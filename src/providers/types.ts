@@ -45,6 +45,8 @@ export interface Usage {
   outputTokens: number;
   cacheReadInputTokens: number;
   cacheCreationInputTokens: number;
+  /** Reasoning ("thinking") tokens, already counted in `outputTokens`; reported by OpenAI-style APIs. */
+  reasoningTokens?: number;
   raw?: unknown;
 }
 
@@ -71,15 +73,34 @@ export type ProviderEvent =
   | { type: "message_start"; messageId: string; model: string; usage: Usage; requestId?: string }
   | { type: "text_start"; index: number }
   | { type: "text_delta"; index: number; text: string }
-  | { type: "text_end"; index: number; text: string }
+  | {
+      type: "text_end";
+      index: number;
+      text: string;
+      /** Opaque signature some vendors (Gemini) attach to text; sent back unchanged later. */
+      signature?: string;
+    }
   | { type: "thinking_start"; index: number }
   | { type: "thinking_delta"; index: number; thinking: string }
   | { type: "signature_delta"; index: number; signature: string }
   | { type: "thinking_end"; index: number; thinking: string; signature?: string }
   | { type: "tool_call_start"; index: number; id: string; name: string }
   | { type: "tool_call_delta"; index: number; partialJson: string }
-  | { type: "tool_call_end"; index: number; id: string; name: string; input: Record<string, unknown> }
+  | {
+      type: "tool_call_end";
+      index: number;
+      id: string;
+      name: string;
+      input: Record<string, unknown>;
+      /** Opaque signature some vendors (Gemini) attach to a call; sent back unchanged later. */
+      signature?: string;
+    }
   | { type: "message_end"; stopReason: { normalized: StopReason; raw: string | null }; usage: Usage }
+  /**
+   * Something the provider could not do as asked, reported instead of silently dropped (e.g. a
+   * local model without tool support runs text-only). Not terminal; may come before message_start.
+   */
+  | { type: "warning"; code: string; message: string }
   | {
       type: "error";
       kind: ProviderErrorKind;
@@ -93,6 +114,15 @@ export type ProviderEvent =
 
 export type ProviderEventOf<T extends ProviderEvent["type"]> = Extract<ProviderEvent, { type: T }>;
 
+
+/**
+ * The stop reason as stdout reports it: Anthropic's vocabulary (Claude Code's dialect) whatever
+ * the vendor, so consumers see `end_turn` / `tool_use` / `max_tokens` from every provider; a
+ * vendor value with no equivalent is passed through raw.
+ */
+export function wireStopReason(stopReason: { normalized: StopReason; raw: string | null }): string | null {
+  return stopReason.normalized === "other" ? stopReason.raw : stopReason.normalized;
+}
 
 export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };

@@ -1,0 +1,300 @@
+import { randomUUID } from "node:crypto";
+import { ApiError, GoogleGenAI, type GenerateContentResponse, type GenerateContentResponseUsageMetadata, type Part } from "@google/genai";
+import { toGeminiRequest } from "./gemini-request.js";
+import { retryAfterFromHeaders } from "./retry-after.js";
+import { emptyUsage, type Provider, type ProviderErrorKind, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from "./types.js";
+
+export interface GeminiProviderOptions {
+  /** GEMINI_API_KEY or GOOGLE_API_KEY; without one, requests carry a bearer token instead. */
+  apiKey: string | undefined;
+  /** Overrides the Gemini API endpoint (GEMINI_BASE_URL, --base-url). */
+  baseUrl?: string;
+  /**
+   * Bearer tokens for requests without an API key (normally `gcloud auth print-access-token`).
+   * A rejection's message is shown to the user as an authentication error.
+   */
+  accessToken: () => Promise<string>;
+  /** `x-goog-user-project` for bearer tokens: Google bills user credentials to a quota project. */
+  quotaProject?: string;
+}
+
+/**
+ * The Gemini API (`generativelanguage.googleapis.com`) through `@google/genai`, streamed with
+ * `generateContentStream`. Retrying is agentwire's: the SDK's HTTP retries are limited to one
+ * attempt and its automatic continuation (re-requesting a resumable response) is off.
+ *
+ * Contract: that of `Provider` (types.ts). Without an API key, a request for which no bearer
+ * token can be had ends with a non-retryable `auth` error before anything is sent.
+ */
+export function createGeminiProvider(options: GeminiProviderOptions): Provider {
+  const client = new GoogleGenAI({
+    // Explicit, so GOOGLE_GENAI_USE_VERTEXAI in the environment cannot send the requests (and
+    // the key) to Vertex AI instead.
+    vertexai: false,
+    // Without a key the SDK searches for Application Default Credentials and warns on stderr;
+    // keyless requests get this placeholder, which `sendRequest` swaps for the bearer token.
+    apiKey: options.apiKey ?? "unused-bearer-token-requests",
+    httpOptions: { ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), retryOptions: { attempts: 1 } },
+  });
+  return {
+    id: "gemini",
+    stream: (request, signal) => streamGemini(client, options, request, signal),
+  };
+}
+
+async function* streamGemini(client: GoogleGenAI, options: GeminiProviderOptions, request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+  let bearerToken: string | undefined;
+  if (!options.apiKey) {
+    try {
+      bearerToken = await options.accessToken();
+    } catch (error) {
+      yield { type: "error", kind: "auth", status: null, retryable: false, message: error instanceof Error ? error.message : String(error) };
+      return;
+    }
+  }
+  // Every request of this attempt goes through here: it sets the bearer credentials, and it
+  // keeps the headers of a failed response, which the SDK's ApiError drops (`retry-after`).
+  let failedResponseHeaders: Headers | undefined;
+  const sendRequest: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (bearerToken !== undefined) {
+      headers.delete("x-goog-api-key");
+      headers.set("authorization", `Bearer ${bearerToken}`);
+      if (options.quotaProject) headers.set("x-goog-user-project", options.quotaProject);
+    }
+    const response = await fetch(input, { ...init, headers });
+    if (!response.ok) failedResponseHeaders = response.headers;
+    return response;
+  };
+  const translator = new GeminiStreamTranslator(request.model);
+  const { contents, config } = toGeminiRequest(request);
+  try {
+    const stream = await client.models.generateContentStream({
+      model: request.model,
+      contents,
+      config: {
+        ...config,
+        abortSignal: signal,
+        automaticContinuation: false,
+        httpOptions: { headers: { "x-agentwire-session-id": request.sessionId }, fetch: sendRequest },
+      },
+    });
+    for await (const chunk of stream) yield* translator.translate(chunk);
+    yield* translator.finish();
+  } catch (error) {
+    // The connection can drop after the last chunk; a response that already has its finish
+    // reason is complete.
+    if (!signal.aborted && translator.hasStopReason()) yield* translator.finish();
+    else yield toErrorEvent(error, signal, failedResponseHeaders);
+  }
+}
+
+type OpenBlock = { kind: "text" | "thinking"; index: number; text: string; signature: string | undefined };
+
+/**
+ * Maps Gemini response chunks onto the normalized events. Gemini sends no block boundaries:
+ * consecutive text parts (or thought parts) form one block, a function call is a whole block
+ * in one part, and the finish reason comes with the last chunk.
+ */
+class GeminiStreamTranslator {
+  private started = false;
+  private nextIndex = 0;
+  private open: OpenBlock | undefined;
+  private calledFunctions = false;
+  private finishReason: string | undefined;
+  private blockReason: string | undefined;
+  private usage: Usage = emptyUsage();
+
+  constructor(private readonly requestedModel: string) {}
+
+  hasStopReason(): boolean {
+    return this.finishReason !== undefined || this.blockReason !== undefined;
+  }
+
+  *translate(chunk: GenerateContentResponse): Generator<ProviderEvent> {
+    if (chunk.usageMetadata) this.usage = toUsage(chunk.usageMetadata);
+    if (!this.started) {
+      this.started = true;
+      yield {
+        type: "message_start",
+        messageId: chunk.responseId || `gemini_${randomUUID()}`,
+        model: chunk.modelVersion || this.requestedModel,
+        usage: this.usage,
+      };
+    }
+    const candidate = chunk.candidates?.[0];
+    for (const part of candidate?.content?.parts ?? []) yield* this.translatePart(part);
+    if (candidate?.finishReason) this.finishReason = candidate.finishReason;
+    // A blocked prompt gets no candidate at all, only the reason.
+    if (chunk.promptFeedback?.blockReason) this.blockReason = chunk.promptFeedback.blockReason;
+  }
+
+  *finish(): Generator<ProviderEvent> {
+    if (!this.hasStopReason()) {
+      // Open blocks stay unfinished, as with any dropped stream: the attempt is abandoned.
+      yield { type: "error", kind: "disconnect", status: null, retryable: true, message: "The Gemini stream ended without a finish reason." };
+      return;
+    }
+    yield* this.closeOpenBlock();
+    if (this.finishReason === "MALFORMED_FUNCTION_CALL") {
+      // The call never reached us; asking again usually produces a well-formed one.
+      yield { type: "error", kind: "unknown", status: null, retryable: true, message: "Gemini produced a malformed function call (finishReason MALFORMED_FUNCTION_CALL)." };
+      return;
+    }
+    const raw = this.blockReason ?? this.finishReason ?? null;
+    const normalized = this.blockReason ? "refusal" : normalizeFinishReason(this.finishReason, this.calledFunctions);
+    yield { type: "message_end", stopReason: { normalized, raw }, usage: this.usage };
+  }
+
+  private *translatePart(part: Part): Generator<ProviderEvent> {
+    if (part.functionCall) {
+      yield* this.closeOpenBlock();
+      const index = this.nextIndex++;
+      // Gemini 2.x sends no call ids; generated ones are random so they stay unique in a
+      // session that is resumed by another process.
+      const id = part.functionCall.id || `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+      const name = part.functionCall.name ?? "";
+      const input = part.functionCall.args ?? {};
+      this.calledFunctions = true;
+      yield { type: "tool_call_start", index, id, name };
+      yield { type: "tool_call_delta", index, partialJson: JSON.stringify(input) };
+      yield { type: "tool_call_end", index, id, name, input, ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}) };
+      return;
+    }
+    if (typeof part.text !== "string") return; // Other part kinds (code execution, media) are not requested.
+    if (part.text === "") {
+      // Gemini may end a stream with an empty text part that only carries the signature of
+      // what came before it.
+      if (part.thoughtSignature && this.open && !this.open.signature) yield* this.sign(this.open, part.thoughtSignature);
+      return;
+    }
+    const kind = part.thought ? "thinking" : "text";
+    // A second signature marks a new step: each signature stays with its own block.
+    if (this.open && (this.open.kind !== kind || (this.open.signature && part.thoughtSignature))) yield* this.closeOpenBlock();
+    const block = this.open ?? (yield* this.openBlock(kind));
+    block.text += part.text;
+    yield block.kind === "text" ? { type: "text_delta", index: block.index, text: part.text } : { type: "thinking_delta", index: block.index, thinking: part.text };
+    if (part.thoughtSignature) yield* this.sign(block, part.thoughtSignature);
+  }
+
+  private *sign(block: OpenBlock, signature: string): Generator<ProviderEvent> {
+    block.signature = signature;
+    // Claude's stream has signature deltas for thinking blocks only.
+    if (block.kind === "thinking") yield { type: "signature_delta", index: block.index, signature };
+  }
+
+  private *openBlock(kind: OpenBlock["kind"]): Generator<ProviderEvent, OpenBlock> {
+    const block: OpenBlock = { kind, index: this.nextIndex++, text: "", signature: undefined };
+    this.open = block;
+    yield kind === "text" ? { type: "text_start", index: block.index } : { type: "thinking_start", index: block.index };
+    return block;
+  }
+
+  private *closeOpenBlock(): Generator<ProviderEvent> {
+    const block = this.open;
+    if (!block) return;
+    this.open = undefined;
+    const signature = block.signature === undefined ? {} : { signature: block.signature };
+    yield block.kind === "text"
+      ? { type: "text_end", index: block.index, text: block.text, ...signature }
+      : { type: "thinking_end", index: block.index, thinking: block.text, ...signature };
+  }
+}
+
+/**
+ * `promptTokenCount` includes the cached prefix and `candidatesTokenCount` excludes thinking;
+ * agentwire counts cached input separately and bills thinking as output, as Google does.
+ */
+function toUsage(metadata: GenerateContentResponseUsageMetadata): Usage {
+  const cached = metadata.cachedContentTokenCount ?? 0;
+  const prompt = (metadata.promptTokenCount ?? 0) + (metadata.toolUsePromptTokenCount ?? 0);
+  return {
+    inputTokens: Math.max(0, prompt - cached),
+    outputTokens: (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0),
+    cacheReadInputTokens: cached,
+    cacheCreationInputTokens: 0,
+    raw: metadata,
+  };
+}
+
+/** Gemini finishes a function-calling response with STOP; the calls make it a tool_use stop. */
+function normalizeFinishReason(finishReason: string | undefined, calledFunctions: boolean): StopReason {
+  switch (finishReason) {
+    case "STOP":
+      return calledFunctions ? "tool_use" : "end_turn";
+    case "MAX_TOKENS":
+      return "max_tokens";
+    case "SAFETY":
+    case "RECITATION":
+    case "BLOCKLIST":
+    case "PROHIBITED_CONTENT":
+    case "SPII":
+    case "IMAGE_SAFETY":
+    case "IMAGE_PROHIBITED_CONTENT":
+    case "IMAGE_RECITATION":
+      return "refusal";
+    default:
+      return "other";
+  }
+}
+
+/** The error object of a Google API error body: `{"error": {code, message, status, details}}`. */
+interface GoogleErrorBody {
+  code?: number;
+  message?: string;
+  status?: string;
+  details?: Array<{ "@type"?: string; reason?: string; retryDelay?: string }>;
+}
+
+function toErrorEvent(error: unknown, signal: AbortSignal, failedResponseHeaders: Headers | undefined): ProviderEvent {
+  if (signal.aborted) return { type: "error", kind: "aborted", status: null, retryable: false, message: "Request aborted." };
+  if (!(error instanceof ApiError)) {
+    // The socket dropped (undici's TypeError "terminated"), the server was unreachable, or the
+    // SDK found the SSE body cut off mid-event.
+    const message = error instanceof Error ? error.message : String(error);
+    return { type: "error", kind: "disconnect", status: null, retryable: true, message };
+  }
+  const body = parseErrorBody(error.message);
+  const kind = classifyApiError(error.status, body);
+  const retryAfterMs = retryAfterFromHeaders(failedResponseHeaders) ?? retryDelayMs(body);
+  return {
+    type: "error",
+    kind,
+    status: error.status,
+    retryable: kind === "rate_limit" || kind === "server" || kind === "overloaded" || kind === "unknown",
+    message: body?.message ?? error.message,
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  };
+}
+
+/** ApiError messages embed the JSON body: the whole message for HTTP errors, after a prefix for SSE error events. */
+function parseErrorBody(message: string): GoogleErrorBody | undefined {
+  const start = message.indexOf("{");
+  if (start === -1) return undefined;
+  try {
+    const parsed = JSON.parse(message.slice(start)) as { error?: GoogleErrorBody };
+    return typeof parsed.error === "object" && parsed.error !== null ? parsed.error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function classifyApiError(status: number, body: GoogleErrorBody | undefined): ProviderErrorKind {
+  const message = body?.message ?? "";
+  if (status === 401 || status === 403) return "auth";
+  // A wrong API key is a 400 INVALID_ARGUMENT with reason API_KEY_INVALID.
+  if (body?.details?.some((detail) => detail.reason === "API_KEY_INVALID") || /API key not valid/i.test(message)) return "auth";
+  if (status === 429) return "rate_limit";
+  // 503 UNAVAILABLE is Gemini's "The model is overloaded. Please try again later."
+  if (status === 503) return "overloaded";
+  if (status >= 500 || status === 408 || status === 409) return "server";
+  if (status === 400 && /input token count.*exceeds|exceeds the maximum number of tokens/i.test(message)) return "context_length";
+  return "invalid_request";
+}
+
+/** google.rpc.RetryInfo: `retryDelay` is a protobuf Duration in JSON form, e.g. "30s" or "1.5s". */
+function retryDelayMs(body: GoogleErrorBody | undefined): number | undefined {
+  const delay = body?.details?.find((detail) => detail["@type"]?.endsWith("google.rpc.RetryInfo"))?.retryDelay;
+  const seconds = delay === undefined ? NaN : Number(/^(\d+(?:\.\d+)?)s$/.exec(delay)?.[1]);
+  return Number.isFinite(seconds) ? seconds * 1000 : undefined;
+}

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createWorkspace, expectWellFormedRun, results, runAgentwire, sequence, type Workspace } from "../helpers/agentwire.js";
+
+// The parts of the OpenAI family that are not the same for every provider: warnings, local
+// model limits, OpenAI's context-length errors, provider inference and start-up checks.
+
+const STREAM = ["--output-format", "stream-json", "--verbose"];
+let workspace: Workspace;
+
+afterEach(async () => {
+  await workspace?.cleanup();
+});
+
+const local = (url: string, model: string) => ["--provider", "ollama", "--model", model, "--base-url", `${url}/v1`];
+
+describe("local and OpenAI-compatible servers", () => {
+  it("a model without tools: one system/warning with a tip, then a text-only session that succeeds", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ error: { status: 400, message: "registry.ollama.ai/library/gemma2:2b does not support tools" } }, { text: "I can only talk." }] });
+    const run = await runAgentwire(["-p", "Read hello.txt", ...STREAM, ...local(workspace.server.url, "gemma2:2b"), "--context-window", "8192"], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(sequence(run.events)).toEqual(["system/init", "system/warning", "assistant:text", "result/success"]);
+    expect(run.events[1]).toMatchObject({ code: "tools_unsupported", message: expect.stringMatching(/gemma2:2b does not support tool calling.*qwen2\.5/s) });
+    const result = results(run.events)[0]!;
+    expect(result).toMatchObject({ result: "I can only talk.", total_cost_usd: 0 });
+    expect(result.modelUsage["gemma2:2b"]).toMatchObject({ contextWindow: 8192 });
+    expect(workspace.server.requests.map((request) => "tools" in (request.body as object))).toEqual([true, false]);
+  });
+
+  it("a model without a list price: cost 0 and one unknown_model_price warning per session", async () => {
+    workspace = await createWorkspace("multi-turn");
+    const stdin = ["First?", "Second?"].map((text) => `${JSON.stringify({ type: "user", content: text })}\n`).join("");
+    const run = await runAgentwire(["--input-format", "stream-json", ...STREAM, "--provider", "openai-compatible", "--model", "mock-model", "--base-url", `${workspace.server.url}/v1`], { workspace, stdin });
+    expectWellFormedRun(run, 2);
+    const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning");
+    expect(warnings).toEqual([expect.objectContaining({ code: "unknown_model_price", message: expect.stringContaining("mock-model") })]);
+    expect(results(run.events).map((result) => result.total_cost_usd)).toEqual([0, 0]);
+    expect(results(run.events)[1]!.modelUsage["mock-model"]!.inputTokens).toBeGreaterThan(0);
+  });
+
+  it("a context-length error is not retried and the result says so", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ error: { status: 400, code: "context_length_exceeded", message: "Your input exceeds the context window of this model." } }] });
+    const run = await runAgentwire(["-p", "hi", ...STREAM, "--model", "gpt-4.1", "--base-url", `${workspace.server.url}/v1`], { workspace, env: { OPENAI_API_KEY: "k" } });
+    expectWellFormedRun(run, 1);
+    expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "result/error_during_execution"]);
+    expect(run.events[0]).toMatchObject({ provider: "openai" });
+    expect(results(run.events)[0]!.errors![0]).toMatch(/^Context too long \(HTTP 400\): Your input exceeds the context window/);
+    expect(workspace.server.requests).toHaveLength(1);
+  });
+
+  it("start-up checks: openai-compatible needs an address, local servers need a model, openai needs a key", async () => {
+    workspace = await createWorkspace("text");
+    const noUrl = await runAgentwire(["-p", "hi", ...STREAM, "--provider", "openai-compatible", "--model", "m"], { workspace });
+    expect(noUrl.code).toBe(1);
+    expect(results(noUrl.events)[0]).toMatchObject({ terminal_reason: "invalid_arguments", errors: [expect.stringContaining("--base-url")] });
+    const noModel = await runAgentwire(["-p", "hi", ...STREAM, "--provider", "vllm"], { workspace });
+    expect(results(noModel.events)[0]!.errors![0]).toMatch(/--provider vllm needs --model/);
+    const noKey = await runAgentwire(["-p", "hi", ...STREAM, "--provider", "openai", "--base-url", `${workspace.server.url}/v1`], { workspace });
+    expect(noKey.code).toBe(1);
+    expect(results(noKey.events)[0]!.errors![0]).toMatch(/OPENAI_API_KEY is not set/);
+    expect(workspace.server.requests).toHaveLength(0);
+  });
+});
