@@ -44,6 +44,26 @@ export const ControlResponseCommandSchema = z.looseObject({
   response: z.looseObject({ subtype: z.enum(["success", "error"]), request_id: z.string() }),
 });
 
+/** The host withdraws a control request it sent (Agent SDK, for requests made with a signal). */
+export const ControlCancelRequestCommandSchema = z.looseObject({ type: z.literal("control_cancel_request"), request_id: z.string() });
+
+/** Simple frame: the answer to a `system/permission_request`. */
+export const ToolApprovalCommandSchema = z.strictObject({
+  type: z.literal("tool_approval"),
+  id: z.string().min(1),
+  approved: z.boolean(),
+  /** Shown to the model when the call is refused. */
+  message: z.string().optional(),
+  /** Replaces the call's input when approved. */
+  updated_input: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Simple frame: change the permission mode for the next tool calls. */
+export const SetPermissionModeCommandSchema = z.strictObject({
+  type: z.literal("set_permission_mode"),
+  mode: z.enum(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"]),
+});
+
 /** Sent by the Agent SDK to keep the pipe warm; ignored. */
 export const KeepAliveCommandSchema = z.looseObject({ type: z.literal("keep_alive") });
 
@@ -53,11 +73,15 @@ export const InputCommandSchema = z.union([
   InterruptCommandSchema,
   ControlRequestCommandSchema,
   ControlResponseCommandSchema,
+  ControlCancelRequestCommandSchema,
   KeepAliveCommandSchema,
+  ToolApprovalCommandSchema,
+  SetPermissionModeCommandSchema,
 ]);
 
 export type InputContentBlock = z.infer<typeof InputContentBlockSchema>;
 export type UserMessageCommand = z.infer<typeof UserMessageCommandSchema>;
 export type SimpleUserCommand = z.infer<typeof SimpleUserCommandSchema>;
 export type ControlRequestCommand = z.infer<typeof ControlRequestCommandSchema>;
+export type ToolApprovalCommand = z.infer<typeof ToolApprovalCommandSchema>;
 export type InputCommand = z.infer<typeof InputCommandSchema>;

@@ -93,6 +93,35 @@ export const StatusEventSchema = z.strictObject({
   type: z.literal("system"),
   subtype: z.literal("status"),
   status: z.literal("requesting").nullable(),
+  /** Present when the permission mode changed (set_permission_mode). */
+  permissionMode: z.string().optional(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+/** A tool call was refused by the permission system; its error tool_result follows. */
+export const PermissionDeniedEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("permission_denied"),
+  tool_name: z.string(),
+  tool_use_id: z.string(),
+  message: z.string(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+/**
+ * agentwire's simple approval dialect (`agentwire start`, or `--permission-mode interactive`
+ * with stream-json input): the host answers with `{"type":"tool_approval","id":…,"approved":…}`.
+ */
+export const PermissionRequestEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("permission_request"),
+  /** The tool_use id; echo it as `id` in the tool_approval answer. */
+  id: z.string(),
+  tool_name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  reason: z.string(),
   session_id: SessionId,
   uuid: Uuid,
 });
@@ -119,6 +148,21 @@ export const InputErrorEventSchema = z.strictObject({
   }),
   /** 1-based stdin line number. */
   line: z.number().int().positive(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+/**
+ * agentwire extension: something the consumer should know that is not an error — the run goes on.
+ * Known codes: `tools_unsupported` (the model cannot call tools; the session runs text-only),
+ * `unknown_model_price` (the model has no list price in agentwire's table; its cost counts as 0).
+ * Consumers must accept codes they do not know.
+ */
+export const WarningEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("warning"),
+  code: z.string().min(1),
+  message: z.string(),
   session_id: SessionId,
   uuid: Uuid,
 });
@@ -241,6 +285,7 @@ export const TerminalReasonSchema = z.enum([
   "api_error",
   "invalid_arguments",
   "session_not_found",
+  "hook_blocked",
   "internal_error",
 ]);
 
@@ -287,14 +332,30 @@ export const ControlResponseEventSchema = z.strictObject({
   ]),
 });
 
+/** A question agentwire asks the host (Claude Code control protocol): can_use_tool, hook_callback, mcp_message. */
+export const ControlRequestEventSchema = z.strictObject({
+  type: z.literal("control_request"),
+  request_id: z.string(),
+  request: z.looseObject({ subtype: z.string() }),
+});
+
+/** agentwire no longer needs the answer to this request (the turn was interrupted). */
+export const ControlCancelRequestEventSchema = z.strictObject({
+  type: z.literal("control_cancel_request"),
+  request_id: z.string(),
+});
+
 // ---------------------------------------------------------------------------------------------
 
 export const SystemEventSchema = z.discriminatedUnion("subtype", [
   SystemInitEventSchema,
   ApiRetryEventSchema,
   StatusEventSchema,
+  PermissionDeniedEventSchema,
+  PermissionRequestEventSchema,
   ThinkingTokensEventSchema,
   InputErrorEventSchema,
+  WarningEventSchema,
 ]);
 
 /** Any stdout line. */
@@ -305,6 +366,8 @@ export const OutputEventSchema = z.union([
   StreamEventSchema,
   ResultEventSchema,
   ControlResponseEventSchema,
+  ControlRequestEventSchema,
+  ControlCancelRequestEventSchema,
 ]);
 
 export type SystemInitEvent = z.infer<typeof SystemInitEventSchema>;
@@ -312,6 +375,7 @@ export type ApiRetryEvent = z.infer<typeof ApiRetryEventSchema>;
 export type StatusEvent = z.infer<typeof StatusEventSchema>;
 export type ThinkingTokensEvent = z.infer<typeof ThinkingTokensEventSchema>;
 export type InputErrorEvent = z.infer<typeof InputErrorEventSchema>;
+export type WarningEvent = z.infer<typeof WarningEventSchema>;
 export type AssistantEvent = z.infer<typeof AssistantEventSchema>;
 export type UserEvent = z.infer<typeof UserEventSchema>;
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
@@ -321,5 +385,7 @@ export type ModelUsageEntry = z.infer<typeof ModelUsageEntrySchema>;
 export type TerminalReason = z.infer<typeof TerminalReasonSchema>;
 export type ResultSubtype = z.infer<typeof ResultSubtypeSchema>;
 export type ControlResponseEvent = z.infer<typeof ControlResponseEventSchema>;
+export type ControlRequestEvent = z.infer<typeof ControlRequestEventSchema>;
+export type PermissionDeniedEvent = z.infer<typeof PermissionDeniedEventSchema>;
 export type MessageUsage = z.infer<typeof MessageUsageSchema>;
 export type OutputEvent = z.infer<typeof OutputEventSchema>;

@@ -1,14 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { setFlagsFromString } from "node:v8";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { OutputEvent, ResultEvent, TerminalReason } from "../protocol/events.js";
 import { parseArguments, type ParsedCommand, type PromptSources } from "./cli/arguments.js";
 import { composeSystemPrompt, defaultSystemPrompt } from "./agent/system-prompt.js";
 import { SessionAccounting } from "./agent/turn-accounting.js";
 import type { RunConfig } from "./config.js";
 import { createLogger, type Logger } from "./log.js";
-import { apiKeySource, createProvider } from "./providers/registry.js";
+import { apiKeySource, createProvider, providerSettingsError, type ProviderSettings } from "./providers/registry.js";
 import { createLineWriter } from "./server/jsonl.js";
 import { buildFailureResult } from "./server/result.js";
 import { AgentSession } from "./server/session.js";
@@ -24,7 +25,11 @@ import {
   SessionStore,
   type LoadedSession,
 } from "./sessions/store.js";
-import { builtinTools } from "./tools/registry.js";
+import { formatToolList } from "./cli/list-tools.js";
+import type { ToolDefinition } from "./tools/define-tool.js";
+import { builtinTools, selectTools } from "./tools/registry.js";
+import { parseRuleList } from "./permissions/rules.js";
+import { HostChannel } from "./server/host-channel.js";
 import { AGENTWIRE_VERSION } from "./version.js";
 
 const DEFAULT_MAX_RETRIES = 10;
@@ -56,6 +61,14 @@ async function main(argv: string[]): Promise<number> {
     }
     case "error":
       return reportStartupFailure(argv, new StartupError(parsed.message, "invalid_arguments"), startedAt);
+    case "list-tools":
+      try {
+        process.stdout.write(formatToolList(chooseTools(parsed.config), parsed.config.outputFormat));
+        return 0;
+      } catch (error) {
+        if (error instanceof StartupError) return reportStartupFailure(argv, error, startedAt);
+        throw error;
+      }
     case "run":
       try {
         return await runHeadless(parsed);
@@ -71,11 +84,29 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL);
   for (const flag of command.ignoredFlags) log.warn(`--${flag} is accepted for Claude Code compatibility and has no effect yet`);
   if (!isDirectory(config.cwd)) throw new StartupError(`Working directory does not exist: ${config.cwd}`, "invalid_arguments");
+  for (const directory of config.addDirs) {
+    if (!isDirectory(directory)) throw new StartupError(`--add-dir directory does not exist: ${directory}`, "invalid_arguments");
+  }
+  const tools = chooseTools(config);
+  const providerSettings: ProviderSettings = {
+    provider: config.provider,
+    env: process.env,
+    model: config.model,
+    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    ...(config.openaiApi ? { openaiApi: config.openaiApi } : {}),
+  };
+  const settingsError = providerSettingsError(providerSettings);
+  if (settingsError) throw new StartupError(settingsError, "invalid_arguments");
 
   const home = agentwireHome(process.env);
   const loaded = resolveSession(config, home);
   for (const diagnostic of loaded?.diagnostics ?? []) log.warn({ session: loaded?.sessionId }, diagnostic);
   const sessionId = loaded?.sessionId ?? config.sessionId ?? newSessionId();
+  // Bash's full outputs: disposable and possibly gigabytes, so in the OS temp folder rather than
+  // AGENTWIRE_HOME (which keeps sessions), per process (two runs resuming one session must not
+  // share it), and removed at exit. The model is told the path, and Read may page through it.
+  const toolOutputDirectory = join(tmpdir(), `agentwire-${sessionId}-${process.pid}`);
+  process.once("exit", () => rmSync(toolOutputDirectory, { recursive: true, force: true }));
   const systemPrompt = composeSystemPrompt(
     readPromptSource(command.promptFiles.systemPrompt, command.promptFiles.systemPromptFile) ??
       defaultSystemPrompt({ cwd: config.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), model: config.model }),
@@ -89,6 +120,8 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   }
 
   const writeLine = createLineWriter(process.stdout);
+  // Control requests to the host need a host that reads stdout and writes stdin: stream-json both ways.
+  const host = config.inputFormat === "stream-json" ? new HostChannel((event) => output(event)) : undefined;
   const results: ResultEvent[] = [];
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
@@ -98,15 +131,23 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     config,
     sessionId,
     systemPrompt,
-    provider: createProvider({ provider: config.provider, env: process.env }),
-    tools: builtinTools(),
+    provider: createProvider(providerSettings),
+    tools,
     apiKeySource: apiKeySource(config.provider, process.env),
     history: loaded?.history ?? [],
-    accounting: new SessionAccounting(loaded ? { modelUsage: loaded.modelUsage, totalCostUsd: loaded.totalCostUsd } : undefined),
+    accounting: new SessionAccounting(loaded ? { modelUsage: loaded.modelUsage, totalCostUsd: loaded.totalCostUsd } : undefined, { contextWindow: config.contextWindow }),
     store: config.sessionPersistence ? SessionStore.create(home, config.cwd, sessionId, AGENTWIRE_VERSION) : undefined,
     output,
     log,
     maxRetries: maxRetries(process.env),
+    permissions: {
+      rules: { allow: parseRuleList(config.allowedTools), deny: parseRuleList(config.disallowedTools), ask: [] },
+      // The output directory is a root too, so Read can page through a long Bash output.
+      roots: [config.cwd, ...config.addDirs, toolOutputDirectory],
+    },
+    toolOutputDirectory,
+    approvals: approvalChannel(config, command.isStart),
+    host,
   });
   const signals = handleSignals(session, log, { persistent: config.inputFormat === "stream-json" });
 
@@ -120,6 +161,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
       output,
       log,
       models: [{ value: config.model, displayName: config.model, description: `${config.provider} model` }],
+      host,
     });
   }
   signals.dispose();
@@ -127,6 +169,28 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   writeFinalOutput(config, last);
   if (signals.received) return signals.received === "SIGINT" ? 130 : 143;
   return last?.is_error ? 1 : 0;
+}
+
+/**
+ * Permission questions go to the host only when it has said it will answer: the Agent SDK passes
+ * --permission-prompt-tool stdio; agentwire's own `start` sessions and `--permission-mode
+ * interactive` use the simple frames. Otherwise there is nobody to ask, as in CI.
+ */
+function approvalChannel(config: RunConfig, isStart: boolean): "control" | "frames" | "none" {
+  if (config.inputFormat !== "stream-json") return "none";
+  if (config.permissionPromptTool === "stdio") return "control";
+  if (isStart || config.permissionMode === "interactive") return "frames";
+  return "none";
+}
+
+/** `--tools` and whole-tool `--disallowedTools` rules applied to the built-in tools. */
+function chooseTools(config: RunConfig): ToolDefinition[] {
+  const disallowedToolNames = parseRuleList(config.disallowedTools)
+    .filter((rule) => rule.content === undefined || rule.content === "*")
+    .map((rule) => rule.toolName);
+  const selected = selectTools(builtinTools(), { tools: config.tools, disallowedToolNames });
+  if ("error" in selected) throw new StartupError(selected.error, "invalid_arguments");
+  return selected.tools;
 }
 
 function resolveSession(config: RunConfig, home: string): LoadedSession | undefined {

@@ -14,6 +14,12 @@ export const RunConfigSchema = z.object({
   verbose: z.boolean(),
   provider: z.enum(PROVIDER_IDS),
   model: z.string().min(1),
+  /** `--base-url`: the model API's endpoint, overriding the provider's default and *_BASE_URL. */
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** `--openai-api`: Chat Completions or Responses for OpenAI-family providers (default: per model). */
+  openaiApi: z.enum(["chat", "responses"]).optional(),
+  /** `--context-window`: the model's context in tokens, for models agentwire does not know (local ones). */
+  contextWindow: z.number().int().positive().optional(),
   maxTurns: z.number().int().positive().optional(),
   maxThinkingTokens: z.number().int().positive().optional(),
   cwd: z.string().min(1),
@@ -27,6 +33,15 @@ export const RunConfigSchema = z.object({
   sessionId: z.uuid().optional(),
   sessionPersistence: z.boolean(),
   permissionMode: PermissionModeSchema,
+  /** Claude Code permission rules (`Read`, `Bash(npm run:*)`): allowed without asking / always refused. */
+  allowedTools: z.array(z.string()),
+  disallowedTools: z.array(z.string()),
+  /** `stdio`: ask the host with can_use_tool control requests. */
+  permissionPromptTool: z.string().optional(),
+  /** `--tools`: the tool names to offer (undefined = the default set; see selectTools). */
+  tools: z.array(z.string()).optional(),
+  /** `--add-dir`: more absolute directories tools may use besides cwd. */
+  addDirs: z.array(z.string()),
   debug: z.boolean(),
 });
 

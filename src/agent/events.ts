@@ -28,9 +28,16 @@ export type AgentEvent =
   | { type: "model_response_abandoned"; toolUseIds: string[] }
   /** The response was cut off by an interrupt; `partialBlock` is the block that was streaming. */
   | { type: "model_response_aborted"; partialBlock: AssistantContentBlock | undefined; nextBlockIndex: number }
+  /** The permission system refused a call; its error `tool_result` follows. */
+  | { type: "tool_permission_denied"; toolUseId: string; toolName: string; input: Record<string, unknown>; message: string }
   /** One tool call finished (or was refused, skipped or aborted): exactly one per tool_use. */
   | { type: "tool_result"; toolUseId: string; toolName: string; result: ToolResult }
-  /** The turn was interrupted; Claude Code shows "[Request interrupted by user]". */
-  | { type: "interrupt_marker"; text: string }
+  /**
+   * A user-side text the loop added: "[Request interrupted by user]" after an interrupt, or a
+   * Stop hook's reason to keep going.
+   */
+  | { type: "user_notice"; text: string }
+  /** Something the consumer should know that is not an error (e.g. a model without a known price). */
+  | { type: "warning"; code: string; message: string }
   /** A message became part of the conversation history (persist it). */
   | { type: "message_committed"; message: Message };

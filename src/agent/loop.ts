@@ -1,8 +1,9 @@
-import type { ProviderRequest } from "../providers/types.js";
+import { wireStopReason, type ProviderRequest } from "../providers/types.js";
 import type { ToolResult } from "../tools/define-tool.js";
 import type { AgentEvent } from "./events.js";
 import type { AssistantContentBlock, Message, ToolUseBlock, UserContentBlock, UserMessage } from "./messages.js";
 import { callModel, type ModelCallDependencies } from "./model-call.js";
+import { messagesForProvider } from "./messages-for-provider.js";
 
 export const INTERRUPT_MARKER = "[Request interrupted by user]";
 export const TOOL_INTERRUPT_MARKER = "[Request interrupted by user for tool use]";
@@ -18,22 +19,29 @@ export interface TurnSettings {
   toolSpecs: ProviderRequest["tools"];
 }
 
-export type PermissionDecision = { allow: true } | { allow: false; message: string };
+/** Whether a call may run; an approval may replace the call's input (hooks, hosts). */
+export type PermissionDecision = { allow: true; updatedInput?: Record<string, unknown> } | { allow: false; message: string };
 
 export interface LoopDependencies extends ModelCallDependencies {
   /** Validates and executes one call. Contract: never throws; failures are error results. */
   runTool: (call: ToolUseBlock, signal: AbortSignal) => Promise<ToolResult>;
-  /** Whether a call may run. Contract: never throws. */
-  authorizeToolCall: (call: ToolUseBlock) => Promise<PermissionDecision>;
+  /** Whether a call may run. Contract: never throws; resolves promptly when `signal` aborts. */
+  authorizeToolCall: (call: ToolUseBlock, signal: AbortSignal) => Promise<PermissionDecision>;
   /** Read-only calls may run concurrently with their read-only neighbours. */
   isReadOnlyTool: (name: string) => boolean;
+  /**
+   * Asked when the model wants to stop; a returned text is fed back as a user message and the
+   * turn goes on (Stop hooks). `alreadyContinued` is true after such a continuation.
+   * Contract: never throws.
+   */
+  beforeStop?: (resultText: string, alreadyContinued: boolean) => Promise<string | undefined>;
 }
 
 export type TerminalReason = "completed" | "max_turns" | "aborted_streaming" | "aborted_tools" | "api_error";
 
 export interface TurnOutcome {
   terminalReason: TerminalReason;
-  /** Raw stop reason of the last model response, as the provider reported it. */
+  /** Stop reason of the last model response, in the wire vocabulary (see `wireStopReason`). */
   stopReason: string | null;
   /** Claude Code's count: 1 + the user lines (tool results, markers) emitted this turn. */
   numTurns: number;
@@ -64,6 +72,7 @@ export async function runTurn(
   let userLines = 0;
   let resultText = "";
   let stopReason: string | null = null;
+  let continuedByStopHook = false;
   const outcome = (terminalReason: TerminalReason, extra: Partial<TurnOutcome> = {}): TurnOutcome => ({
     terminalReason,
     stopReason,
@@ -75,35 +84,43 @@ export async function runTurn(
   for (;;) {
     if (settings.maxTurns !== undefined && modelRequests >= settings.maxTurns) return outcome("max_turns");
     modelRequests++;
-    const response = await callModel(toRequest(history, settings), dependencies, signal);
+    const response = await callModel(toRequest(messagesForProvider(history, dependencies.provider.id), settings), dependencies, signal);
 
     if (response.kind === "failed") {
       return outcome("api_error", { error: { kind: response.errorKind, status: response.status, message: response.message } });
     }
     if (response.kind === "aborted") {
       stopReason = null;
-      if (response.blocks.length > 0) commit({ role: "assistant", content: response.blocks });
+      if (response.blocks.length > 0) commit({ role: "assistant", content: response.blocks, provider: dependencies.provider.id });
       const pendingCalls = response.blocks.filter(isToolUse);
       const aborted = pendingCalls.map((call) => abortedResult(call, dependencies.emit));
       userLines += pendingCalls.length + 1;
-      dependencies.emit({ type: "interrupt_marker", text: INTERRUPT_MARKER });
+      dependencies.emit({ type: "user_notice", text: INTERRUPT_MARKER });
       commit({ role: "user", content: [...aborted, { type: "text", text: INTERRUPT_MARKER }] });
       return outcome("aborted_streaming");
     }
 
-    stopReason = response.stopReason.raw;
-    if (response.blocks.length > 0) commit({ role: "assistant", content: response.blocks });
+    stopReason = wireStopReason(response.stopReason);
+    if (response.blocks.length > 0) commit({ role: "assistant", content: response.blocks, provider: dependencies.provider.id });
     const lastText = response.blocks.filter((block) => block.type === "text").at(-1);
     resultText = lastText?.type === "text" ? lastText.text : "";
     const calls = response.blocks.filter(isToolUse);
-    if (calls.length === 0) return outcome("completed");
+    if (calls.length === 0) {
+      const feedback = await dependencies.beforeStop?.(resultText, continuedByStopHook);
+      if (feedback === undefined || signal.aborted) return outcome("completed");
+      continuedByStopHook = true;
+      userLines++;
+      dependencies.emit({ type: "user_notice", text: feedback });
+      commit({ role: "user", content: [{ type: "text", text: feedback }] });
+      continue;
+    }
 
     const results = await executeToolCalls(calls, dependencies, signal);
     userLines += calls.length;
     commit({ role: "user", content: results });
     if (signal.aborted) {
       userLines++;
-      dependencies.emit({ type: "interrupt_marker", text: INTERRUPT_MARKER });
+      dependencies.emit({ type: "user_notice", text: INTERRUPT_MARKER });
       commit({ role: "user", content: [{ type: "text", text: INTERRUPT_MARKER }] });
       return outcome("aborted_tools");
     }
@@ -158,13 +175,14 @@ async function executeToolCalls(
 
 async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, signal: AbortSignal): Promise<ToolResult> {
   if (signal.aborted) return interruptedToolResult();
-  const decision = await dependencies.authorizeToolCall(call);
-  if (!decision.allow) {
-    return { content: decision.message, isError: true, code: "permission_denied", details: `Error: ${decision.message}` };
-  }
+  const decision = await dependencies.authorizeToolCall(call, signal);
   // Authorization may wait on a person; the turn can be interrupted meanwhile.
   if (signal.aborted) return interruptedToolResult();
-  return dependencies.runTool(call, signal);
+  if (!decision.allow) {
+    dependencies.emit({ type: "tool_permission_denied", toolUseId: call.id, toolName: call.name, input: call.input, message: decision.message });
+    return { content: decision.message, isError: true, code: "permission_denied", details: `Error: ${decision.message}` };
+  }
+  return dependencies.runTool(decision.updatedInput ? { ...call, input: decision.updatedInput } : call, signal);
 }
 
 function interruptedToolResult(): ToolResult {

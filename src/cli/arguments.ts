@@ -1,13 +1,17 @@
+import { resolve } from "node:path";
 import yargs, { type Options } from "yargs";
 import { z } from "zod";
 import { RunConfigSchema, type RunConfig } from "../config.js";
-import { DEFAULT_ANTHROPIC_MODEL, resolveModelAlias } from "../providers/models.js";
+import { defaultModelFor, inferProvider, resolveModelAlias } from "../providers/models.js";
+import { PROVIDER_IDS } from "../providers/registry.js";
+import { parseToolNames } from "../tools/registry.js";
 
 /** What the command line asks for. */
 export type ParsedCommand =
   | { kind: "help"; text: string }
   | { kind: "version" }
-  | { kind: "run"; config: RunConfig; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[] }
+  | { kind: "run"; config: RunConfig; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[]; isStart: boolean }
+  | { kind: "list-tools"; config: RunConfig }
   | { kind: "mock-server"; port: number; scenario: string; host: string; record?: string }
   | { kind: "error"; message: string };
 
@@ -24,7 +28,10 @@ const RUN_OPTIONS = {
   "input-format": { type: "string", choices: ["text", "stream-json"], default: "text", description: "Input format (stream-json: one command per stdin line)" },
   verbose: { type: "boolean", default: false, description: "Claude Code compatibility; stream-json output is always complete" },
   model: { type: "string", description: "Model id or alias (opus, sonnet, haiku)" },
-  provider: { type: "string", choices: ["anthropic"], description: "Model provider (default: inferred, anthropic)" },
+  provider: { type: "string", choices: [...PROVIDER_IDS], description: "Model provider (default: inferred from --model, else anthropic)" },
+  "base-url": { type: "string", description: "Endpoint of the model API (OpenAI-compatible servers: http://host:port/v1)" },
+  "openai-api": { type: "string", choices: ["chat", "responses"], description: "OpenAI wire API (default: responses for OpenAI reasoning models, else chat)" },
+  "context-window": { type: "number", description: "Context window of the model in tokens (for local models)" },
   "system-prompt": { type: "string", description: "Replace the default system prompt" },
   "system-prompt-file": { type: "string", description: "Read the system prompt from a file" },
   "append-system-prompt": { type: "string", description: "Append to the default system prompt" },
@@ -44,6 +51,13 @@ const RUN_OPTIONS = {
     description: "Permission mode",
   },
   "dangerously-skip-permissions": { type: "boolean", default: false, description: "Run every tool without asking" },
+  allowedTools: { type: "string", array: true, description: 'Permission rules for calls that run without asking, e.g. "Read" "Bash(npm run:*)"' },
+  disallowedTools: { type: "string", array: true, description: "Permission rules for calls that are always refused" },
+  "permission-prompt-tool": { type: "string", description: "stdio: ask the host with can_use_tool control requests (Claude Agent SDK)" },
+  // One string, not an array: a greedy array would swallow a prompt that follows (`--tools Read "prompt"`).
+  tools: { type: "string", description: 'Tools the model may use: "Bash,Read", "default" (all), or "" (none)' },
+  "add-dir": { type: "string", array: true, description: "Another directory tools may use besides the working directory (repeatable)" },
+  "list-tools": { type: "boolean", default: false, description: "Print each tool's name and description (JSON schemas with --output-format json), then exit" },
   debug: { type: "boolean", default: false, description: "Debug logging on stderr" },
   help: { alias: "h", type: "boolean", default: false, description: "Show help" },
   version: { alias: "v", type: "boolean", default: false, description: "Show version" },
@@ -67,15 +81,10 @@ const ACCEPTED_BUT_IGNORED: Record<string, Options> = {
   agent: { type: "string" },
   betas: { type: "string" },
   "json-schema": { type: "string" },
-  "permission-prompt-tool": { type: "string" },
   "permission-prompts": { type: "string" },
   "allow-dangerously-skip-permissions": { type: "boolean" },
   "fork-session": { type: "boolean" },
   "resume-session-at": { type: "string" },
-  tools: { type: "string" },
-  allowedTools: { type: "string", array: true },
-  disallowedTools: { type: "string", array: true },
-  "add-dir": { type: "string", array: true },
   "project-config-root": { type: "string" },
   "plugin-dir": { type: "string", array: true },
   "plugin-dir-no-mcp": { type: "string", array: true },
@@ -120,11 +129,13 @@ export async function parseArguments(argv: string[], processCwd: string): Promis
     .fail((message, error) => {
       throw error ?? new Error(message);
     })
-    .parserConfiguration({ "duplicate-arguments-array": false, "strip-aliased": true });
+    // greedy-arrays off: a list flag takes one value per occurrence (`--add-dir A --add-dir B`),
+    // so `--add-dir A "prompt"` does not swallow the prompt.
+    .parserConfiguration({ "duplicate-arguments-array": true, "greedy-arrays": false, "strip-aliased": true });
 
   let parsed: Record<string, unknown>;
   try {
-    parsed = (await parser.parseAsync()) as Record<string, unknown>;
+    parsed = lastValueWins((await parser.parseAsync()) as Record<string, unknown>);
   } catch (error) {
     return { kind: "error", message: describeParseError(error) };
   }
@@ -140,13 +151,22 @@ export async function parseArguments(argv: string[], processCwd: string): Promis
   const combinationError = checkCombinations({ parsed, inputFormat, outputFormat, promptText });
   if (combinationError) return { kind: "error", message: combinationError };
 
+  const requestedModel = typeof parsed.model === "string" && parsed.model !== "" ? resolveModelAlias(parsed.model) : undefined;
+  // A known model names its provider (`--model gpt-5.5` needs no `--provider openai`).
+  const provider = typeof parsed.provider === "string" ? parsed.provider : (inferProvider(requestedModel ?? "") ?? "anthropic");
+  const model = requestedModel ?? defaultModelFor(provider);
+  if (!model) return { kind: "error", message: `--provider ${provider} needs --model: the name the server knows the model by (e.g. --model qwen2.5-coder:7b).` };
+
   const skipPermissions = parsed["dangerously-skip-permissions"] === true;
   const candidate = {
     outputFormat,
     inputFormat,
     verbose: parsed.verbose,
-    provider: parsed.provider ?? "anthropic",
-    model: resolveModelAlias(typeof parsed.model === "string" && parsed.model !== "" ? parsed.model : DEFAULT_ANTHROPIC_MODEL),
+    provider,
+    model,
+    baseUrl: parsed["base-url"],
+    openaiApi: parsed["openai-api"],
+    contextWindow: parsed["context-window"],
     maxTurns: parsed["max-turns"],
     maxThinkingTokens: parsed["max-thinking-tokens"],
     cwd: typeof parsed.cwd === "string" ? parsed.cwd : processCwd,
@@ -156,11 +176,18 @@ export async function parseArguments(argv: string[], processCwd: string): Promis
     sessionId: parsed["session-id"],
     sessionPersistence: parsed["session-persistence"],
     permissionMode: skipPermissions ? "bypassPermissions" : parsed["permission-mode"],
+    allowedTools: parsed.allowedTools ?? [],
+    disallowedTools: parsed.disallowedTools ?? [],
+    permissionPromptTool: parsed["permission-prompt-tool"],
+    tools: typeof parsed.tools === "string" ? parseToolNames([parsed.tools]) : undefined,
+    // Relative --add-dir paths are relative to where agentwire was started, like --cwd.
+    addDirs: ((parsed["add-dir"] ?? []) as string[]).map((directory) => resolve(processCwd, directory)),
     debug: parsed.debug,
   };
   const config = RunConfigSchema.safeParse(candidate);
   if (!config.success) return { kind: "error", message: formatIssues(config.error) };
 
+  if (parsed["list-tools"]) return { kind: "list-tools", config: config.data };
   const ignoredFlags = Object.keys(ACCEPTED_BUT_IGNORED).filter((name) => parsed[name] !== undefined);
   return {
     kind: "run",
@@ -173,6 +200,7 @@ export async function parseArguments(argv: string[], processCwd: string): Promis
       appendSystemPromptFile: parsed["append-system-prompt-file"],
     }),
     ignoredFlags,
+    isStart,
   };
 }
 
@@ -205,7 +233,7 @@ async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
   const wantsHelp = argv.includes("--help") || argv.includes("-h");
   const parser = yargs(argv)
     .scriptName("agentwire mock-server")
-    .usage("agentwire mock-server --port N --scenario FILE [--record FILE]\n\nServes scripted model turns over loopback in the Anthropic Messages streaming wire format.")
+    .usage("agentwire mock-server --port N --scenario FILE [--record FILE]\n\nServes scripted model turns over loopback in the Anthropic, OpenAI (Chat Completions, Responses) and Gemini streaming wire formats.")
     .help(false)
     .version(false)
     .options(wantsHelp ? { ...MOCK_SERVER_OPTIONS, scenario: { ...MOCK_SERVER_OPTIONS.scenario, demandOption: false } } : MOCK_SERVER_OPTIONS)
@@ -221,6 +249,14 @@ async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
   } catch (error) {
     return { kind: "error", message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** A single-value flag given twice keeps its last value, as in Claude Code; list flags accumulate. */
+function lastValueWins(parsed: Record<string, unknown>): Record<string, unknown> {
+  const options: Record<string, Options> = { ...RUN_OPTIONS, ...ACCEPTED_BUT_IGNORED };
+  return Object.fromEntries(
+    Object.entries(parsed).map(([name, value]) => [name, Array.isArray(value) && name !== "_" && options[name] !== undefined && !options[name]!.array ? value.at(-1) : value]),
+  );
 }
 
 /** yargs reports `--bogus-flag` as "Unknown arguments: bogus-flag, bogusFlag"; name each flag once, as typed. */

@@ -92,6 +92,7 @@ export function canonicalMode(mode: PermissionMode): PermissionMode {
 function isInside(filePath: string, roots: string[]): boolean {
   return roots.some((root) => {
     const relative = path.relative(root, filePath);
-    return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+    // `..foo` is a folder inside the root; only `..` itself or `../…` leaves it.
+    return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
   });
 }

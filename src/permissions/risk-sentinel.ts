@@ -40,7 +40,7 @@ function assessWrite(filePath: string): string | undefined {
   const absolute = path.resolve(expandHome(filePath));
   const home = os.homedir();
   const relativeToHome = path.relative(home, absolute);
-  const inHome = !relativeToHome.startsWith("..") && !path.isAbsolute(relativeToHome);
+  const inHome = relativeToHome !== ".." && !relativeToHome.startsWith(`..${path.sep}`) && !path.isAbsolute(relativeToHome);
   if (inHome && relativeToHome.split(path.sep)[0]?.startsWith(".")) return `This writes to ${absolute}, a configuration or credential file in your home directory.`;
   if (/(^|\/)(\.ssh|\.aws|\.gnupg|\.kube|\.docker)\//.test(absolute) || /(^|\/)(\.env(\..*)?|\.netrc|\.npmrc|\.pypirc|id_rsa|id_ed25519|credentials)$/.test(absolute)) {
     return `This writes to ${absolute}, which holds credentials.`;
@@ -57,6 +57,6 @@ function isInsideRoots(target: string, roots: string[]): boolean {
   if (target.includes("*") && !target.startsWith("/") && !target.startsWith("~")) return true;
   return roots.some((root) => {
     const relative = path.relative(root, path.resolve(root, target));
-    return relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+    return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
   });
 }

@@ -7,6 +7,7 @@ export interface ResultContext {
   durationMs: number;
   accounting: SessionAccounting;
   maxTurns: number | undefined;
+  permissionDenials: ResultEvent["permission_denials"];
   newUuid: () => string;
 }
 
@@ -38,7 +39,7 @@ export function buildResultEvent(outcome: TurnOutcome, context: ResultContext): 
       cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
     },
     modelUsage: accounting.modelUsageSnapshot(),
-    permission_denials: [],
+    permission_denials: context.permissionDenials,
     stop_reason: outcome.stopReason,
     terminal_reason: outcome.terminalReason,
     uuid: context.newUuid(),
@@ -142,7 +143,8 @@ export function describeApiError(error: TurnOutcome["error"]): string {
     case "auth":
       return `Authentication failed${status}: ${error.message}`;
     case "context_length":
-      return `Context too long${status}: ${error.message}`;
+      // Retrying cannot help; say what can.
+      return `Context too long${status}: ${error.message} The conversation no longer fits the model's context window: start a new session, or use a model with a larger window.`;
     case "disconnect":
       return `Connection to the model API failed: ${error.message}`;
     default:

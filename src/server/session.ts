@@ -1,22 +1,30 @@
 import { randomUUID } from "node:crypto";
-import { platform } from "node:os";
+import { z } from "zod";
 import type { OutputEvent, ResultEvent, SystemInitEvent } from "../../protocol/events.js";
 import { PROTOCOL_VERSION } from "../../protocol/version.js";
 import type { AgentEvent } from "../agent/events.js";
-import { runTurn, type LoopDependencies, type TurnSettings } from "../agent/loop.js";
-import type { Message, UserMessage } from "../agent/messages.js";
+import { runTurn, type LoopDependencies, type PermissionDecision, type TurnSettings } from "../agent/loop.js";
+import type { Message, ToolUseBlock, UserMessage } from "../agent/messages.js";
 import { exponentialBackoff } from "../agent/retry-policy.js";
 import { SessionAccounting } from "../agent/turn-accounting.js";
 import { runToolCall } from "../agent/tool-runner.js";
 import type { RunConfig } from "../config.js";
 import type { Logger } from "../log.js";
-import { modelLimits } from "../providers/models.js";
+import { hasKnownPrice, modelLimits } from "../providers/models.js";
+import { isLocalServer } from "../providers/registry.js";
 import type { Provider } from "../providers/types.js";
-import type { ToolDefinition } from "../tools/define-tool.js";
+import type { ToolContext, ToolDefinition, ToolResult } from "../tools/define-tool.js";
+import { isSameOrInside } from "../tools/paths.js";
 import { toolInputJsonSchema } from "../tools/registry.js";
 import type { SessionStore } from "../sessions/store.js";
 import { AGENTWIRE_VERSION } from "../version.js";
+import type { PermissionMode, PermissionRules } from "../permissions/policy.js";
+import { targetPath } from "../permissions/rules.js";
+import type { HostChannel } from "./host-channel.js";
+import type { HostHooks } from "./host-hooks.js";
+import type { SdkMcpServer } from "./sdk-mcp-tools.js";
 import { buildApiErrorAssistantEvent, buildFailureResult, buildResultEvent } from "./result.js";
+import { createToolAuthorizer, type HostApproval } from "./tool-authorizer.js";
 import { createTranslationState, toStreamJson } from "./stream-json.js";
 
 export interface SessionOptions {
@@ -35,6 +43,18 @@ export interface SessionOptions {
   output: (event: OutputEvent) => void;
   log: Logger;
   maxRetries: number;
+  /** Permission rules (from --allowedTools / --disallowedTools) and workspace roots (cwd first). */
+  permissions: { rules: PermissionRules; roots: string[] };
+  /** Private directory for tool output files (Bash's full output); the caller removes it at exit. */
+  toolOutputDirectory: string;
+  /**
+   * Who answers permission questions: the host over the control protocol (`can_use_tool`, with
+   * --permission-prompt-tool stdio), the host over agentwire's simple frames
+   * (`system/permission_request` → `tool_approval`), or nobody (questions are denied at once).
+   */
+  approvals: "control" | "frames" | "none";
+  /** Control requests to the host; present when stdin carries stream-json. */
+  host: HostChannel | undefined;
 }
 
 /**
@@ -43,12 +63,75 @@ export interface SessionOptions {
  */
 export class AgentSession {
   private readonly history: Message[];
+  private readonly unpricedModelsWarned = new Set<string>();
   private readonly sessionState = new Map<string, unknown>();
   private currentTurn: AbortController | undefined;
   private turnDone: Promise<unknown> = Promise.resolve();
+  private permissionMode: PermissionMode;
+  private model: string;
+  private maxThinkingTokens: number | undefined;
+  private hooks: HostHooks | undefined;
+  private readonly pendingApprovals = new Map<string, (decision: PermissionDecision) => void>();
+  private permissionDenials: ResultEvent["permission_denials"] = [];
+  private tools: ToolDefinition[];
+  private readonly mcpServers: string[] = [];
 
   constructor(private readonly options: SessionOptions) {
     this.history = options.history;
+    this.permissionMode = options.config.permissionMode;
+    this.model = options.config.model;
+    this.maxThinkingTokens = options.config.maxThinkingTokens;
+    this.tools = options.tools;
+  }
+
+  /** Tools of in-process MCP servers of the host; offered from the next model request on. */
+  addMcpServers(servers: SdkMcpServer[]): void {
+    for (const server of servers) {
+      this.mcpServers.push(server.name);
+      this.tools = [...this.tools.filter((tool) => !server.tools.some((added) => added.name === tool.name)), ...server.tools];
+    }
+  }
+
+  /** set_permission_mode: applies to the next permission decision, also mid-turn. */
+  setPermissionMode(mode: PermissionMode): void {
+    this.permissionMode = mode;
+    this.options.output({ type: "system", subtype: "status", status: null, permissionMode: mode, session_id: this.sessionId, uuid: randomUUID() });
+  }
+
+  /** set_model: takes effect with the next model request. */
+  setModel(model: string): void {
+    this.model = model;
+  }
+
+  setMaxThinkingTokens(tokens: number | undefined): void {
+    this.maxThinkingTokens = tokens;
+  }
+
+  /** Hooks registered by the host at initialize. */
+  setHooks(hooks: HostHooks): void {
+    this.hooks = hooks;
+  }
+
+  /** A `tool_approval` frame; returns false when no question with that id is open. */
+  answerApproval(id: string, decision: PermissionDecision): boolean {
+    const resolve = this.pendingApprovals.get(id);
+    if (!resolve) return false;
+    this.pendingApprovals.delete(id);
+    resolve(decision);
+    return true;
+  }
+
+  get currentModel(): string {
+    return this.model;
+  }
+
+  get currentPermissionMode(): PermissionMode {
+    return this.permissionMode;
+  }
+
+  /** MCP servers and their state, for mcp_status. */
+  mcpServerStatus(): Array<{ name: string; status: string }> {
+    return this.mcpServers.map((name) => ({ name, status: "connected" }));
   }
 
   get sessionId(): string {
@@ -78,11 +161,11 @@ export class AgentSession {
       subtype: "init",
       cwd: config.cwd,
       session_id: this.sessionId,
-      tools: this.options.tools.map((tool) => tool.name),
-      mcp_servers: [],
-      model: config.model,
+      tools: this.tools.map((tool) => tool.name),
+      mcp_servers: this.mcpServerStatus(),
+      model: this.model,
       provider: this.options.provider.id,
-      permissionMode: config.permissionMode,
+      permissionMode: this.permissionMode,
       slash_commands: [],
       apiKeySource: this.options.apiKeySource,
       output_style: "default",
@@ -114,12 +197,28 @@ export class AgentSession {
       newUuid: randomUUID,
       now: Date.now,
     };
+    this.permissionDenials = [];
     const emit = (event: AgentEvent): void => {
       if (event.type === "message_committed") this.persist(event.message);
+      if (event.type === "tool_permission_denied") {
+        this.permissionDenials.push({ tool_name: event.toolName, tool_use_id: event.toolUseId, tool_input: event.input });
+      }
       for (const line of toStreamJson(event, translationState, translationContext)) output(line);
     };
     try {
-      const outcome = await runTurn(this.history, prompt, this.turnSettings(), this.loopDependencies(emit), controller.signal).catch(
+      const submitted = await this.runUserPromptSubmitHooks(prompt, controller.signal);
+      if (!submitted.allow) {
+        const blocked = buildFailureResult({
+          sessionId: this.sessionId,
+          terminalReason: "hook_blocked",
+          message: submitted.message,
+          durationMs: Date.now() - startedAt,
+          newUuid: randomUUID,
+        });
+        output(blocked);
+        return blocked;
+      }
+      const outcome = await runTurn(this.history, submitted.prompt, this.turnSettings(), this.loopDependencies(emit), controller.signal).catch(
         (error: unknown) => {
           // A bug must still end the turn with a result, never a silent hang.
           this.options.log.error({ err: error }, "turn failed");
@@ -145,6 +244,7 @@ export class AgentSession {
         durationMs: Date.now() - startedAt,
         accounting,
         maxTurns: config.maxTurns,
+        permissionDenials: this.permissionDenials,
         newUuid: randomUUID,
       });
       this.persistTurnEnd();
@@ -156,33 +256,178 @@ export class AgentSession {
   }
 
   private turnSettings(): TurnSettings {
-    const { config, tools } = this.options;
+    const { config } = this.options;
+    const tools = this.tools;
     return {
-      model: config.model,
+      model: this.model,
       system: this.options.systemPrompt,
       maxTurns: config.maxTurns,
-      maxOutputTokens: Math.min(modelLimits(config.model).maxOutputTokens, 32_000),
-      thinkingBudgetTokens: config.maxThinkingTokens,
+      maxOutputTokens: Math.min(modelLimits(this.model).maxOutputTokens, 32_000),
+      thinkingBudgetTokens: this.maxThinkingTokens,
       sessionId: this.sessionId,
       toolSpecs: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
     };
   }
 
+  /**
+   * A model without a list price costs 0 in `total_cost_usd`; say so once per session and model,
+   * so a consumer does not take the 0 for a real figure. Local servers are free: no warning.
+   */
+  private warnOnUnknownPrice(model: string, emit: (event: AgentEvent) => void): void {
+    if (hasKnownPrice(model) || isLocalServer(this.options.config.provider) || this.unpricedModelsWarned.has(model)) return;
+    this.unpricedModelsWarned.add(model);
+    emit({ type: "warning", code: "unknown_model_price", message: `No list price is known for model ${model}; its cost is counted as 0 USD (tokens are still reported).` });
+  }
+
+  /**
+   * What a tool call may touch. Built per call, because the permission mode can change mid-turn.
+   * Paths outside the roots are refused by the tools unless permissions bypass the check, or the
+   * call names such a path itself: then it only got here through an explicit approval (a rule,
+   * the host, or a mode that allows it), since the permission policy asks for outside paths. A
+   * path that merely resolves outside (through a symlink) is still refused.
+   */
+  private toolContext(call: ToolUseBlock, signal: AbortSignal): ToolContext {
+    const { config, permissions } = this.options;
+    const target = targetPath({ toolName: call.name, input: call.input, cwd: config.cwd });
+    const namesOutsidePath = target !== undefined && !permissions.roots.some((root) => isSameOrInside(target, root));
+    return {
+      cwd: config.cwd,
+      signal,
+      sessionState: this.sessionState,
+      workspace: { roots: permissions.roots, allowOutside: this.permissionMode === "bypassPermissions" || namesOutsidePath },
+      outputDirectory: this.options.toolOutputDirectory,
+      // Until providers declare capabilities, only the Anthropic Messages API is known to take
+      // images inside tool results.
+      imageInput: this.options.provider.id === "anthropic",
+      log: this.options.log,
+    };
+  }
+
   private loopDependencies(emit: (event: AgentEvent) => void): LoopDependencies {
-    const { tools, accounting, config } = this.options;
+    const { accounting, config } = this.options;
+    const tools = this.tools;
     return {
       provider: this.options.provider,
       retryPolicy: exponentialBackoff(this.options.maxRetries),
       emit,
       sleep: abortableSleep,
       now: Date.now,
-      onUsage: (usage, model) => accounting.addUsage(usage, model),
+      onUsage: (usage, model) => {
+        accounting.addUsage(usage, model);
+        this.warnOnUnknownPrice(model, emit);
+      },
       onApiTime: (ms) => accounting.addApiTime(ms),
-      runTool: (call, signal) => runToolCall(call, tools, { cwd: config.cwd, signal, sessionState: this.sessionState }),
-      // The permission system arrives with its own issue; until then every call runs.
-      authorizeToolCall: async () => ({ allow: true }),
+      runTool: async (call, signal) => this.runPostToolUseHooks(call, await runToolCall(call, tools, this.toolContext(call, signal)), signal),
+      beforeStop: (resultText, alreadyContinued) => this.runStopHooks(resultText, alreadyContinued),
+      authorizeToolCall: createToolAuthorizer({
+        mode: () => this.permissionMode,
+        rules: this.options.permissions.rules,
+        roots: this.options.permissions.roots,
+        isReadOnlyTool: (name) => tools.find((tool) => tool.name === name)?.readOnly ?? false,
+        askHost: this.hostApproval(),
+        hooks: this.hooks,
+        hookBase: () => this.hookBase(),
+      }),
       isReadOnlyTool: (name) => tools.find((tool) => tool.name === name)?.readOnly ?? false,
     };
+  }
+
+  /**
+   * UserPromptSubmit: a hook may block the prompt (the turn ends with an error result and no
+   * model request) or add context, which is appended to the prompt.
+   */
+  private async runUserPromptSubmitHooks(prompt: UserMessage, signal: AbortSignal): Promise<{ allow: true; prompt: UserMessage } | { allow: false; message: string }> {
+    if (!this.hooks?.has("UserPromptSubmit")) return { allow: true, prompt };
+    const text = prompt.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+    const outputs = await this.hooks.run("UserPromptSubmit", { ...this.hookBase(), prompt: text, source: "sdk" }, { signal });
+    const blocking = outputs.find((output) => output.decision === "block" || output.continue === false);
+    if (blocking) return { allow: false, message: `The prompt was blocked by a UserPromptSubmit hook: ${blocking.reason ?? blocking.stopReason ?? "no reason given"}` };
+    const context = outputs.flatMap((output) => (output.hookSpecificOutput?.additionalContext ? [output.hookSpecificOutput.additionalContext] : []));
+    return { allow: true, prompt: context.length === 0 ? prompt : { ...prompt, content: [...prompt.content, { type: "text", text: context.join("\n") }] } };
+  }
+
+  /** PostToolUse: informs the host; added context reaches the model with the result. */
+  private async runPostToolUseHooks(call: ToolUseBlock, result: ToolResult, signal: AbortSignal): Promise<ToolResult> {
+    if (!this.hooks?.has("PostToolUse")) return result;
+    const outputs = await this.hooks.run(
+      "PostToolUse",
+      { ...this.hookBase(), tool_name: call.name, tool_input: call.input, tool_response: result.details ?? result.content, tool_use_id: call.id },
+      { toolName: call.name, toolUseId: call.id, signal },
+    );
+    const notes = outputs.flatMap((output) => [output.hookSpecificOutput?.additionalContext, output.decision === "block" ? output.reason : undefined].filter((note): note is string => Boolean(note)));
+    if (notes.length === 0 || typeof result.content !== "string") return result;
+    return { ...result, content: `${result.content}\n\n${notes.join("\n")}` };
+  }
+
+  /** Stop: a hook answering `decision: "block"` with a reason keeps the turn going with that reason. */
+  private async runStopHooks(resultText: string, alreadyContinued: boolean): Promise<string | undefined> {
+    if (!this.hooks?.has("Stop")) return undefined;
+    const outputs = await this.hooks.run("Stop", { ...this.hookBase(), stop_hook_active: alreadyContinued, last_assistant_message: resultText });
+    return outputs.find((output) => output.decision === "block" && output.reason)?.reason;
+  }
+
+  /** Common fields of every hook input, as Claude Code sends them. */
+  private hookBase(): Record<string, unknown> {
+    return {
+      session_id: this.sessionId,
+      transcript_path: this.options.store?.file ?? "",
+      cwd: this.options.config.cwd,
+      permission_mode: this.permissionMode,
+    };
+  }
+
+  private hostApproval(): HostApproval | undefined {
+    const { host, approvals } = this.options;
+    if (approvals === "control" && host) {
+      return async (call, verdict, signal) => {
+        const answer = await host.request(
+          "can_use_tool",
+          {
+            tool_name: call.name,
+            display_name: call.name,
+            input: call.input,
+            tool_use_id: call.id,
+            description: describeCall(call),
+            decision_reason: verdict.reason,
+            decision_reason_type: verdict.reasonType,
+            permission_suggestions: [{ type: "addRules", rules: [{ toolName: call.name }], behavior: "allow", destination: "session" }],
+          },
+          signal,
+        );
+        const parsed = CanUseToolAnswerSchema.safeParse(answer);
+        if (!parsed.success) return { allow: false, message: `The host's answer to can_use_tool was not understood: ${parsed.error.issues[0]?.message ?? ""}` };
+        if (parsed.data.behavior === "deny") {
+          if (parsed.data.interrupt) this.interrupt();
+          return { allow: false, message: parsed.data.message };
+        }
+        return { allow: true, ...(parsed.data.updatedInput ? { updatedInput: parsed.data.updatedInput } : {}) };
+      };
+    }
+    if (approvals === "frames") {
+      return (call, verdict, signal) =>
+        new Promise((resolve) => {
+          const onAbort = (): void => {
+            this.pendingApprovals.delete(call.id);
+            resolve({ allow: false, message: "Interrupted before approval." });
+          };
+          signal.addEventListener("abort", onAbort, { once: true });
+          this.pendingApprovals.set(call.id, (decision) => {
+            signal.removeEventListener("abort", onAbort);
+            resolve(decision);
+          });
+          this.options.output({
+            type: "system",
+            subtype: "permission_request",
+            id: call.id,
+            tool_name: call.name,
+            input: call.input,
+            reason: verdict.reason,
+            session_id: this.sessionId,
+            uuid: randomUUID(),
+          });
+        });
+    }
+    return undefined;
   }
 
   private persistTurnEnd(): void {
@@ -201,6 +446,19 @@ export class AgentSession {
       this.options.log.error({ err: error }, "could not append to the session file");
     }
   }
+}
+
+/** The Agent SDK's PermissionResult, as answered to can_use_tool. */
+const CanUseToolAnswerSchema = z.discriminatedUnion("behavior", [
+  z.looseObject({ behavior: z.literal("allow"), updatedInput: z.record(z.string(), z.unknown()).optional() }),
+  z.looseObject({ behavior: z.literal("deny"), message: z.string().default("Denied by the host."), interrupt: z.boolean().optional() }),
+]);
+
+/** A one-line description of a call for permission prompts. */
+function describeCall(call: ToolUseBlock): string {
+  const input = call.input;
+  const subject = input.command ?? input.file_path ?? input.path ?? input.pattern;
+  return typeof subject === "string" ? subject : call.name;
 }
 
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import {
   ControlRequestCommandSchema,
   InputCommandSchema,
+  SetPermissionModeCommandSchema,
   SimpleUserCommandSchema,
   UserMessageCommandSchema,
   type ControlRequestCommand,
@@ -15,6 +16,11 @@ import { AGENTWIRE_VERSION } from "../version.js";
 import { readLines, type LineEvent } from "./jsonl.js";
 import type { AgentSession } from "./session.js";
 import { toUserMessage } from "./user-input.js";
+import type { HostChannel } from "./host-channel.js";
+import { HookRegistrationsSchema, HostHooks } from "./host-hooks.js";
+import { resolveModelAlias } from "../providers/models.js";
+import { loadSdkMcpServers } from "./sdk-mcp-tools.js";
+import { z } from "zod";
 
 export interface StreamInputOptions {
   input: Readable;
@@ -23,6 +29,8 @@ export interface StreamInputOptions {
   log: Logger;
   /** Models offered in the `initialize` answer. */
   models: Array<{ value: string; displayName: string; description: string }>;
+  /** Control requests agentwire sends to the host; answers arrive here. */
+  host: HostChannel | undefined;
 }
 
 /**
@@ -35,9 +43,13 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   const { session, output, log } = options;
   const queue: UserMessage[] = [];
   let lastResult: ResultEvent | undefined;
+  let lineNumber = 0;
   let worker: Promise<void> | undefined;
 
+  // Set while initialize is still loading the host's in-process MCP tools; turns wait for it.
+  let initializing: Promise<void> = Promise.resolve();
   const runQueue = async (): Promise<void> => {
+    await initializing;
     for (let next = queue.shift(); next; next = queue.shift()) {
       // Claude Code repeats system/init before every turn in stream-json input mode.
       output(session.initEvent());
@@ -61,6 +73,8 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
     // stdin destroyed by a signal, or a broken pipe: stop reading, finish what was queued.
     log.debug({ err: error }, "stdin closed");
   }
+  // Nobody can answer questions any more: pending and future ones fail (deny) instead of hanging.
+  options.host?.close();
   while (worker) await worker;
   return lastResult;
 
@@ -81,6 +95,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
       inputError(line.number, "invalid_command", describeInvalidCommand(value));
       return;
     }
+    lineNumber = line.number;
     handleCommand(parsed.data);
   }
 
@@ -92,27 +107,56 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
       case "interrupt":
         session.interrupt();
         return;
-      case "control_request":
-        output(answerControlRequest(command));
+      case "control_request": {
+        const { response, afterwards } = answerControlRequest(command);
+        output(response);
+        afterwards?.();
         return;
+      }
       case "control_response":
-        log.debug({ request_id: command.response.request_id }, "ignoring a control_response to a request agentwire did not send");
+        if (!options.host?.handleResponse(command.response)) {
+          log.debug({ request_id: command.response.request_id }, "ignoring a control_response to a request agentwire did not send");
+        }
         return;
+      case "tool_approval":
+        if (!session.answerApproval(command.id, command.approved ? { allow: true, ...(command.updated_input ? { updatedInput: command.updated_input } : {}) } : { allow: false, message: command.message ?? "The user denied this tool call." })) {
+          inputError(lineNumber, "unsupported", `No permission request with id ${command.id} is waiting.`);
+        }
+        return;
+      case "set_permission_mode":
+        session.setPermissionMode(command.mode);
+        return;
+      case "control_cancel_request":
       case "keep_alive":
         return;
     }
   }
 
-  function answerControlRequest(command: ControlRequestCommand): OutputEvent {
-    const success = (response: Record<string, unknown>): OutputEvent => ({
-      type: "control_response",
-      response: { subtype: "success", request_id: command.request_id, response },
+  /** The answer, and what to do once it is written (Claude Code answers before announcing effects). */
+  function answerControlRequest(command: ControlRequestCommand): { response: OutputEvent; afterwards?: () => void } {
+    const success = (response: Record<string, unknown>, afterwards?: () => void) => ({
+      response: { type: "control_response", response: { subtype: "success", request_id: command.request_id, response } } satisfies OutputEvent,
+      ...(afterwards ? { afterwards } : {}),
     });
     switch (command.request.subtype) {
       case "interrupt":
         session.interrupt();
         return success({ still_queued: [] });
-      case "initialize":
+      case "initialize": {
+        const hooks = HookRegistrationsSchema.safeParse(command.request.hooks ?? {});
+        if (!hooks.success) return failure(`initialize.hooks is not understood: ${hooks.error.issues[0]?.message ?? ""}`);
+        if (options.host && Object.keys(hooks.data).length > 0) {
+          session.setHooks(new HostHooks(options.host, hooks.data, (message) => log.warn(message)));
+        }
+        const servers = z.array(z.string()).safeParse(command.request.sdkMcpServers ?? []);
+        if (!servers.success) return failure("initialize.sdkMcpServers must be a list of server names");
+        const host = options.host;
+        if (host && servers.data.length > 0) {
+          initializing = loadSdkMcpServers(host, servers.data, command.request.sdkMcpServerManifests).then(
+            (loaded) => session.addMcpServers(loaded),
+            (error: unknown) => log.warn(`could not load the host's MCP servers: ${(error as Error).message}`),
+          );
+        }
         return success({
           commands: [],
           models: options.models,
@@ -122,12 +166,35 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
           available_output_styles: ["default"],
           pid: process.pid,
           agentwire_version: AGENTWIRE_VERSION,
+          current_permission_mode: session.currentPermissionMode,
+          ...(Object.keys(hooks.data).length > 0 ? { hooks_applied: true } : {}),
         });
+      }
+      case "set_permission_mode": {
+        const mode = SetPermissionModeCommandSchema.shape.mode.safeParse(command.request.mode);
+        if (!mode.success) return failure(`Unknown permission mode: ${String(command.request.mode)}`);
+        return success({ mode: mode.data }, () => session.setPermissionMode(mode.data));
+      }
+      case "set_model": {
+        const model = command.request.model;
+        if (model !== undefined && (typeof model !== "string" || model === "")) return failure("set_model needs a model id");
+        session.setModel(resolveModelAlias(model ?? options.models[0]!.value));
+        return success({ model: session.currentModel });
+      }
+      case "set_max_thinking_tokens": {
+        const tokens = command.request.max_thinking_tokens;
+        if (tokens !== null && tokens !== undefined && (typeof tokens !== "number" || tokens < 0)) return failure("max_thinking_tokens must be a non-negative number or null");
+        session.setMaxThinkingTokens(typeof tokens === "number" && tokens > 0 ? tokens : undefined);
+        return success({});
+      }
+      case "mcp_status":
+        return success({ mcpServers: session.mcpServerStatus() });
       default:
-        return {
-          type: "control_response",
-          response: { subtype: "error", request_id: command.request_id, error: `Unsupported control request subtype: ${command.request.subtype}` },
-        };
+        return failure(`Unsupported control request subtype: ${command.request.subtype}`);
+    }
+
+    function failure(error: string): { response: OutputEvent } {
+      return { response: { type: "control_response", response: { subtype: "error", request_id: command.request_id, error } } };
     }
   }
 }
@@ -140,7 +207,7 @@ function describeInvalidCommand(value: unknown): string {
   if (type === undefined) return 'Command has no "type" field; expected "user", "interrupt" or "control_request".';
   const schema =
     type === "user" ? ("message" in record ? UserMessageCommandSchema : SimpleUserCommandSchema) : type === "control_request" ? ControlRequestCommandSchema : undefined;
-  if (!schema) return `Unknown or malformed command type "${type}"; expected "user", "interrupt", "control_request", "control_response" or "keep_alive".`;
+  if (!schema) return `Unknown or malformed command type "${type}"; expected "user", "interrupt", "control_request", "control_response", "tool_approval", "set_permission_mode" or "keep_alive".`;
   const issues = schema.safeParse(value).error?.issues ?? [];
   const details = issues
     .slice(0, 5)

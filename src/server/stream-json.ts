@@ -8,7 +8,7 @@ import type {
 import type { AgentEvent } from "../agent/events.js";
 import type { AssistantContentBlock, ImageBlock, TextBlock } from "../agent/messages.js";
 import { retryErrorName } from "../agent/retry-policy.js";
-import type { Usage } from "../providers/types.js";
+import { wireStopReason, type Usage } from "../providers/types.js";
 
 /**
  * Pure translation of internal agent events into Claude Code stream-json lines. No I/O: ids and
@@ -86,10 +86,24 @@ export function toStreamJson(event: AgentEvent, state: TranslationState, context
       state.openBlocks.clear();
       return lines;
     }
+    case "tool_permission_denied":
+      return [
+        {
+          type: "system",
+          subtype: "permission_denied",
+          tool_name: event.toolName,
+          tool_use_id: event.toolUseId,
+          message: event.message,
+          session_id: context.sessionId,
+          uuid: context.newUuid(),
+        },
+      ];
     case "tool_result":
       return [toolResultLine(event, context)];
-    case "interrupt_marker":
+    case "user_notice":
       return [userLine([{ type: "text", text: event.text }], context)];
+    case "warning":
+      return [warningLine(event, context)];
     case "message_committed":
       return [];
   }
@@ -180,7 +194,7 @@ function translateProviderEvent(
       return [
         ...stream({
           type: "message_delta",
-          delta: { stop_reason: event.stopReason.raw, stop_sequence: null },
+          delta: { stop_reason: wireStopReason(event.stopReason), stop_sequence: null },
           usage: {
             input_tokens: event.usage.inputTokens,
             cache_creation_input_tokens: event.usage.cacheCreationInputTokens,
@@ -190,9 +204,15 @@ function translateProviderEvent(
         }),
         ...stream({ type: "message_stop" }),
       ];
+    case "warning":
+      return [warningLine(event, context)];
     case "error":
       return [];
   }
+}
+
+function warningLine(warning: { code: string; message: string }, context: TranslationContext): OutputEvent {
+  return { type: "system", subtype: "warning", code: warning.code, message: warning.message, session_id: context.sessionId, uuid: context.newUuid() };
 }
 
 /** Ends a response that stopped early: content_block_stop per open block, message_delta, message_stop. */

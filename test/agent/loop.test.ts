@@ -138,7 +138,7 @@ describe("runTurn: completing turns", () => {
     const outcome = await runTurn(history, userPrompt, settings, dependencies, new AbortController().signal);
 
     expect(outcome).toEqual({ terminalReason: "completed", stopReason: "end_turn", numTurns: 1, resultText: "Hello there" });
-    expect(history).toEqual([userPrompt, { role: "assistant", content: [{ type: "text", text: "Hello there" }] }]);
+    expect(history).toEqual([userPrompt, { role: "assistant", provider: "fake", content: [{ type: "text", text: "Hello there" }] }]);
     expect(provider.requests).toHaveLength(1);
     expect(provider.requests[0]).toMatchObject({
       model: "fake-model",
@@ -168,6 +168,7 @@ describe("runTurn: completing turns", () => {
     expect(secondRequest).toHaveLength(3);
     expect(secondRequest[1]).toEqual({
       role: "assistant",
+      provider: "fake",
       content: [
         { type: "text", text: "Let me look." },
         { type: "tool_use", id: "toolu_1", name: "Read", input: { file_path: "/a.txt" } },
@@ -348,13 +349,13 @@ describe("runTurn: interrupts", () => {
     expect(outcome).toEqual({ terminalReason: "aborted_streaming", stopReason: null, numTurns: 2, resultText: "" });
     expect(history).toEqual([
       userPrompt,
-      { role: "assistant", content: [{ type: "text", text: "I was saying" }] },
+      { role: "assistant", provider: "fake", content: [{ type: "text", text: "I was saying" }] },
       { role: "user", content: [{ type: "text", text: INTERRUPT_MARKER }] },
     ]);
     expect(eventsOfType(events, "model_response_aborted")).toEqual([
       { type: "model_response_aborted", partialBlock: { type: "text", text: "I was saying" }, nextBlockIndex: 1 },
     ]);
-    expect(eventsOfType(events, "interrupt_marker")).toEqual([{ type: "interrupt_marker", text: INTERRUPT_MARKER }]);
+    expect(eventsOfType(events, "user_notice")).toEqual([{ type: "user_notice", text: INTERRUPT_MARKER }]);
     expect(eventsOfType(events, "api_retry")).toEqual([]);
     expect(provider.requests).toHaveLength(1);
   });
@@ -379,6 +380,7 @@ describe("runTurn: interrupts", () => {
     expect(toolCalls).toEqual([]);
     expect(history[1]).toEqual({
       role: "assistant",
+      provider: "fake",
       content: [
         { type: "tool_use", id: "toolu_1", name: "Read", input: { file_path: "/one" } },
         { type: "tool_use", id: "toolu_2", name: "Write", input: { file_path: "/two" } },
@@ -444,7 +446,7 @@ describe("runTurn: interrupts", () => {
     });
     expect(history[3]).toEqual({ role: "user", content: [{ type: "text", text: INTERRUPT_MARKER }] });
     expect(history).toHaveLength(4);
-    expect(eventsOfType(events, "interrupt_marker")).toHaveLength(1);
+    expect(eventsOfType(events, "user_notice")).toHaveLength(1);
   });
 });
 
@@ -471,7 +473,7 @@ describe("runTurn: API failures and retries", () => {
     ]);
     expect(sleeps).toEqual([500]);
     expect(eventsOfType(events, "model_request_start").map((event) => event.attempt)).toEqual([1, 2]);
-    expect(history).toEqual([userPrompt, { role: "assistant", content: [{ type: "text", text: "second try" }] }]);
+    expect(history).toEqual([userPrompt, { role: "assistant", provider: "fake", content: [{ type: "text", text: "second try" }] }]);
     expect(committedMessages(events)).toEqual(history);
     expect(toolCalls).toEqual([]);
     expect(provider.requests[1]!.messages).toEqual(provider.requests[0]!.messages);
@@ -539,7 +541,7 @@ describe("runTurn: API failures and retries", () => {
       { type: "api_retry", attempt: 1, maxRetries: 2, delayMs: 500, status: null, errorKind: "disconnect" },
     ]);
     expect(outcome.terminalReason).toBe("completed");
-    expect(history.at(-1)).toEqual({ role: "assistant", content: [{ type: "text", text: "whole answer" }] });
+    expect(history.at(-1)).toEqual({ role: "assistant", provider: "fake", content: [{ type: "text", text: "whole answer" }] });
     expect(provider.requests).toHaveLength(2);
   });
 

@@ -46,6 +46,17 @@ describe("command line", () => {
     expect(second.messages[0]!.content[0]!.text).toBe("Say hi.");
   });
 
+  it("list flags take one value per occurrence; a repeated single flag keeps its last value", async () => {
+    workspace = await createWorkspace("text");
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(`${workspace.cwd}/extra`);
+    const run = await runAgentwire(["-p", "--output-format", "json", "--add-dir", `${workspace.cwd}/extra`, "--model", "opus", "--model", "haiku", "Say", "hello."], { workspace });
+    expect(run.code).toBe(0);
+    const body = workspace.server.requests[0]!.body as { model: string; messages: Array<{ content: Array<{ text: string }> }> };
+    expect(body.model).toBe("claude-haiku-4-5");
+    expect(body.messages[0]!.content[0]!.text).toBe("Say hello.");
+  });
+
   it("mock-server --help prints usage", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["mock-server", "--help"], { workspace });

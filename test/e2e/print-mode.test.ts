@@ -40,7 +40,7 @@ describe("print mode (-p) against the replay server", () => {
     const body = workspace.server.requests[0]!.body as { messages: Array<{ role: string; content: unknown }>; tools: Array<{ name: string }>; stream: boolean };
     expect(body.stream).toBe(true);
     expect(body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Say hello." }] }]);
-    expect(body.tools.map((tool) => tool.name)).toEqual(["Bash", "Read", "Write"]);
+    expect(body.tools.map((tool) => tool.name)).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write"]);
   });
 
   it("one Read: text and tool_use share a message id; the result reaches the model", async () => {
@@ -101,7 +101,7 @@ describe("print mode (-p) against the replay server", () => {
 
   it("Write: creates the file and its parent directory", async () => {
     await setUp("write");
-    const run = await runAgentwire(["-p", "Write a file", ...STREAM], { workspace });
+    const run = await runAgentwire(["-p", "Write a file", ...STREAM, "--permission-mode", "acceptEdits"], { workspace });
     expectWellFormedRun(run, 1);
     expect(await readFile(join(workspace.cwd, "out", "new.txt"), "utf8")).toBe("written by agentwire\n");
     const user = run.events.find((event): event is UserEvent => event.type === "user")!;
@@ -207,7 +207,7 @@ describe("print mode (-p) against the replay server", () => {
     // Everything up to and including content_block_stop, but no message_delta / message_stop.
     const cut = frames.findIndex((frame) => frame.startsWith("event: message_delta"));
     await workspace.useScenario({ turns: [{ ...toolTurn, disconnect_after_chunks: cut }, { text: "Recovered." }] });
-    const run = await runAgentwire(["-p", "Write it.", ...STREAM, "--include-partial-messages"], { workspace });
+    const run = await runAgentwire(["-p", "Write it.", ...STREAM, "--include-partial-messages", "--dangerously-skip-permissions"], { workspace });
     expectWellFormedRun(run, 1);
     const toolUse = run.events.find((event): event is AssistantEvent => event.type === "assistant" && event.message.content[0].type === "tool_use")!;
     const closing = run.events.find((event): event is UserEvent => event.type === "user" && toolResult(event).tool_use_id === (toolUse.message.content[0] as { id: string }).id)!;

@@ -133,7 +133,7 @@ describe("stream-json input", () => {
     workspace = await createWorkspace("text");
     const pidFile = join(workspace.cwd, "bg.pid");
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: `sleep 30 & echo $! > ${pidFile}; sleep 30` } }] }, { text: "ok" }] });
-    const child = spawnAgentwire(STREAM_IO, { workspace });
+    const child = spawnAgentwire([...STREAM_IO, "--dangerously-skip-permissions"], { workspace });
     const exited = waitForExit(child);
     child.stdin.write(userLine("Run it."));
     await waitForEvent(child, (event) => event.type === "assistant" && event.message.content[0].type === "tool_use");

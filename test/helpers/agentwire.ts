@@ -46,13 +46,35 @@ export async function createWorkspace(scenarioName: string): Promise<Workspace> 
   return workspace;
 }
 
-export function agentwireEnv(workspace: Workspace, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/**
+ * The wire formats the replay server speaks, as agentwire providers pointed at it. `anthropic`
+ * is the default and adds nothing: ANTHROPIC_BASE_URL is always set.
+ */
+export const PROVIDERS_UNDER_TEST = {
+  anthropic: { provider: "anthropic", model: "claude-opus-5-5", args: () => [], env: {} },
+  "openai-chat": { provider: "openai", model: "gpt-4.1", args: (url: string) => ["--provider", "openai", "--model", "gpt-4.1", "--base-url", `${url}/v1`], env: { OPENAI_API_KEY: "test-key" } },
+  "openai-responses": {
+    provider: "openai",
+    model: "gpt-5.4",
+    args: (url: string) => ["--provider", "openai", "--model", "gpt-5.4", "--openai-api", "responses", "--base-url", `${url}/v1`],
+    env: { OPENAI_API_KEY: "test-key" },
+  },
+  // A local server through the compatible Chat flavour; llama3.1 is a known tool-capable family.
+  ollama: { provider: "ollama", model: "llama3.1:8b", args: (url: string) => ["--provider", "ollama", "--model", "llama3.1:8b", "--base-url", `${url}/v1`], env: {} },
+  // The `gemini` alias, with no --provider: the model names its provider.
+  gemini: { provider: "gemini", model: "gemini-3.8-flash", args: (url: string) => ["--model", "gemini", "--base-url", url], env: { GEMINI_API_KEY: "test-key" } },
+} satisfies Record<string, { provider: string; model: string; args: (serverUrl: string) => string[]; env: Record<string, string> }>;
+
+export type ProviderUnderTest = keyof typeof PROVIDERS_UNDER_TEST;
+
+export function agentwireEnv(workspace: Workspace, extra: Record<string, string> = {}, provider: ProviderUnderTest = "anthropic"): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: workspace.home,
     AGENTWIRE_HOME: join(workspace.home, ".agentwire"),
     ANTHROPIC_BASE_URL: workspace.server.url,
     ANTHROPIC_API_KEY: "test-key",
+    ...PROVIDERS_UNDER_TEST[provider].env,
     ...extra,
   };
 }
@@ -66,18 +88,19 @@ export interface RunResult {
   events: OutputEvent[];
 }
 
-/** Spawns agentwire, feeds `stdin` (or closes it at once), and waits for exit. */
-export async function runAgentwire(args: string[], options: { workspace: Workspace; stdin?: string; env?: Record<string, string> }): Promise<RunResult> {
+/** Spawns agentwire, feeds `stdin` (or closes it at once), and waits for exit. `provider` adds its flags and env. */
+export async function runAgentwire(args: string[], options: { workspace: Workspace; stdin?: string; env?: Record<string, string>; provider?: ProviderUnderTest }): Promise<RunResult> {
   const child = spawnAgentwire(args, options);
   if (options.stdin !== undefined) child.stdin.write(options.stdin);
   child.stdin.end();
   return waitForExit(child);
 }
 
-export function spawnAgentwire(args: string[], options: { workspace: Workspace; env?: Record<string, string> }): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [BIN, ...args], {
+export function spawnAgentwire(args: string[], options: { workspace: Workspace; env?: Record<string, string>; provider?: ProviderUnderTest }): ChildProcessWithoutNullStreams {
+  const provider = options.provider ?? "anthropic";
+  return spawn(process.execPath, [BIN, ...args, ...PROVIDERS_UNDER_TEST[provider].args(options.workspace.server.url)], {
     cwd: options.workspace.cwd,
-    env: agentwireEnv(options.workspace, options.env),
+    env: agentwireEnv(options.workspace, options.env, provider),
     stdio: ["pipe", "pipe", "pipe"],
   });
 }
@@ -145,6 +168,10 @@ export function sequence(events: OutputEvent[]): string[] {
         return `stream:${event.event.type}`;
       case "control_response":
         return `control_response/${event.response.subtype}`;
+      case "control_request":
+        return `control_request/${event.request.subtype}`;
+      case "control_cancel_request":
+        return "control_cancel_request";
     }
   });
 }

@@ -493,7 +493,7 @@ describe("toStreamJson: interrupts", () => {
   });
 
   it("writes the interrupt marker as a user text line", () => {
-    const lines = translateAll([{ type: "interrupt_marker", text: "[Request interrupted by user]" }], false);
+    const lines = translateAll([{ type: "user_notice", text: "[Request interrupted by user]" }], false);
 
     expect(lines).toEqual([
       {
@@ -574,5 +574,31 @@ describe("toStreamJson over a real turn", () => {
     const toolUses = lines.flatMap((line) => (line.type === "assistant" && line.message.content[0].type === "tool_use" ? [line.message.content[0].id] : []));
     const toolResults = lines.flatMap((line) => (line.type === "user" && line.message.content[0].type === "tool_result" ? [line.message.content[0].tool_use_id] : []));
     expect(toolResults).toEqual(toolUses);
+  });
+});
+
+describe("toStreamJson: warnings and stop reasons from other vendors", () => {
+  it("a provider's or the session's warning is one system/warning line", () => {
+    const lines = translateAll(
+      [
+        stream({ type: "warning", code: "tools_unsupported", message: "text-only" }),
+        { type: "warning", code: "unknown_model_price", message: "cost is 0" },
+      ],
+      false,
+    );
+    expect(lines).toEqual([
+      { type: "system", subtype: "warning", code: "tools_unsupported", message: "text-only", session_id: SESSION_ID, uuid: "uuid-1" },
+      { type: "system", subtype: "warning", code: "unknown_model_price", message: "cost is 0", session_id: SESSION_ID, uuid: "uuid-2" },
+    ]);
+  });
+
+  it("message_delta carries the stop reason in Anthropic's vocabulary; an unmapped one stays raw", () => {
+    const usage = { inputTokens: 1, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+    const stopReasons = (["tool_use", "other"] as const).map((normalized) => {
+      const lines = translateAll([{ type: "model_request_start", attempt: 1 }, stream(messageStart()), stream({ type: "message_end", stopReason: { normalized, raw: "vendor_reason" }, usage })], true);
+      const delta = lines.find((line) => line.type === "stream_event" && line.event.type === "message_delta");
+      return delta?.type === "stream_event" ? (delta.event.delta as { stop_reason: string }).stop_reason : undefined;
+    });
+    expect(stopReasons).toEqual(["tool_use", "vendor_reason"]);
   });
 });

@@ -1,0 +1,67 @@
+import type { PermissionDecision } from "../agent/loop.js";
+import type { ToolUseBlock } from "../agent/messages.js";
+import { decidePermission, type PermissionMode, type PermissionRules, type PermissionVerdict } from "../permissions/policy.js";
+import type { HostHooks } from "./host-hooks.js";
+
+/** How a question reaches a person, if anyone is there to answer it. */
+export type HostApproval = (call: ToolUseBlock, verdict: Extract<PermissionVerdict, { behavior: "ask" }>, signal: AbortSignal) => Promise<PermissionDecision>;
+
+export interface ToolAuthorizerOptions {
+  mode: () => PermissionMode;
+  rules: PermissionRules;
+  roots: string[];
+  isReadOnlyTool: (name: string) => boolean;
+  /** Undefined: nobody can answer, so questions are denied at once (CI, plain -p). */
+  askHost: HostApproval | undefined;
+  hooks: HostHooks | undefined;
+  /** Common fields of every hook input (session_id, cwd, permission_mode, …). */
+  hookBase: () => Record<string, unknown>;
+}
+
+/**
+ * Decides whether one tool call may run: PreToolUse hooks first (they may deny, allow, ask or
+ * rewrite the input), then the permission policy, then the host for anything the policy leaves
+ * open. Contract: never throws; a host that cannot answer means "deny", never a hang.
+ */
+export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: ToolUseBlock, signal: AbortSignal) => Promise<PermissionDecision> {
+  return async (call, signal) => {
+    let input = call.input;
+    let hookSaysAllow = false;
+    let hookAsks: string | undefined;
+    if (options.hooks?.has("PreToolUse")) {
+      const outputs = await options.hooks.run(
+        "PreToolUse",
+        { ...options.hookBase(), tool_name: call.name, tool_input: input, tool_use_id: call.id },
+        { toolName: call.name, toolUseId: call.id, signal },
+      );
+      for (const output of outputs) {
+        const specific = output.hookSpecificOutput;
+        if (specific?.updatedInput) input = specific.updatedInput;
+        const decision = specific?.permissionDecision ?? (output.decision === "block" ? "deny" : output.decision === "approve" ? "allow" : undefined);
+        const reason = specific?.permissionDecisionReason ?? output.reason;
+        if (decision === "deny" || output.continue === false) {
+          return { allow: false, message: reason ?? output.stopReason ?? `A PreToolUse hook blocked ${call.name}.` };
+        }
+        if (decision === "allow") hookSaysAllow = true;
+        if (decision === "ask") hookAsks = reason ?? "A PreToolUse hook asked for approval.";
+      }
+    }
+    const updated = input === call.input ? {} : { updatedInput: input };
+    const verdict: PermissionVerdict = hookAsks
+      ? { behavior: "ask", reason: hookAsks, reasonType: "rule" }
+      : decidePermission({ toolName: call.name, input, readOnly: options.isReadOnlyTool(call.name), mode: options.mode(), rules: options.rules, roots: options.roots });
+    // A hook's "allow" answers the policy's questions, but never overrides a deny rule.
+    if (verdict.behavior === "allow" || (hookSaysAllow && verdict.behavior === "ask")) return { allow: true, ...updated };
+    if (verdict.behavior === "deny") return { allow: false, message: verdict.message };
+    if (!options.askHost) return { allow: false, message: deniedWithoutHost(call, verdict.reason) };
+    const answer = await options.askHost({ ...call, input }, verdict, signal).catch(
+      (error: unknown): PermissionDecision => ({ allow: false, message: `Permission for ${call.name} could not be obtained: ${(error as Error).message}` }),
+    );
+    return answer.allow ? { allow: true, ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : updated) } : answer;
+  };
+}
+
+/** The model-facing text when nobody could be asked; it says why and what to do instead. */
+function deniedWithoutHost(call: ToolUseBlock, reason: string): string {
+  return `Permission to use ${call.name} was denied: ${reason}, and there is no one to approve it in this session. Do not retry this call; continue without it or tell the user what permission is needed (for example --permission-mode acceptEdits or --allowedTools "${call.name}").`;
+}
