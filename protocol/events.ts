@@ -332,6 +332,19 @@ export const ControlResponseEventSchema = z.strictObject({
   ]),
 });
 
+/** Claude Code's progress message for a tool that is still running (emitted about once a second). */
+export const ToolProgressEventSchema = z.strictObject({
+  type: z.literal("tool_progress"),
+  tool_use_id: z.string(),
+  tool_name: z.string(),
+  parent_tool_use_id: z.null(),
+  elapsed_time_seconds: z.number().nonnegative(),
+  /** agentwire extension: what the tool reports, for people (`message`) and machines (`details`). */
+  progress: z.strictObject({ message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
 /** A question agentwire asks the host (Claude Code control protocol): can_use_tool, hook_callback, mcp_message. */
 export const ControlRequestEventSchema = z.strictObject({
   type: z.literal("control_request"),
@@ -368,6 +381,7 @@ export const OutputEventSchema = z.union([
   ControlResponseEventSchema,
   ControlRequestEventSchema,
   ControlCancelRequestEventSchema,
+  ToolProgressEventSchema,
 ]);
 
 export type SystemInitEvent = z.infer<typeof SystemInitEventSchema>;

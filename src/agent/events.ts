@@ -28,6 +28,8 @@ export type AgentEvent =
   | { type: "model_response_abandoned"; toolUseIds: string[] }
   /** The response was cut off by an interrupt; `partialBlock` is the block that was streaming. */
   | { type: "model_response_aborted"; partialBlock: AssistantContentBlock | undefined; nextBlockIndex: number }
+  /** A long-running tool is still working (Bash reports about once a second). */
+  | { type: "tool_progress"; toolUseId: string; toolName: string; elapsedMs: number; message: string; details?: Record<string, unknown> }
   /** The permission system refused a call; its error `tool_result` follows. */
   | { type: "tool_permission_denied"; toolUseId: string; toolName: string; input: Record<string, unknown>; message: string }
   /** One tool call finished (or was refused, skipped or aborted): exactly one per tool_use. */

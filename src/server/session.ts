@@ -286,7 +286,7 @@ export class AgentSession {
    * the host, or a mode that allows it), since the permission policy asks for outside paths. A
    * path that merely resolves outside (through a symlink) is still refused.
    */
-  private toolContext(call: ToolUseBlock, signal: AbortSignal): ToolContext {
+  private toolContext(call: ToolUseBlock, signal: AbortSignal, emit: (event: AgentEvent) => void): ToolContext {
     const { config, permissions } = this.options;
     const target = targetPath({ toolName: call.name, input: call.input, cwd: config.cwd });
     const namesOutsidePath = target !== undefined && !permissions.roots.some((root) => isSameOrInside(target, root));
@@ -300,6 +300,7 @@ export class AgentSession {
       // images inside tool results.
       imageInput: this.options.provider.id === "anthropic",
       log: this.options.log,
+      onProgress: (progress) => emit({ type: "tool_progress", toolUseId: call.id, toolName: call.name, ...progress }),
     };
   }
 
@@ -317,7 +318,7 @@ export class AgentSession {
         this.warnOnUnknownPrice(model, emit);
       },
       onApiTime: (ms) => accounting.addApiTime(ms),
-      runTool: async (call, signal) => this.runPostToolUseHooks(call, await runToolCall(call, tools, this.toolContext(call, signal)), signal),
+      runTool: async (call, signal) => this.runPostToolUseHooks(call, await runToolCall(call, tools, this.toolContext(call, signal, emit)), signal),
       beforeStop: (resultText, alreadyContinued) => this.runStopHooks(resultText, alreadyContinued),
       authorizeToolCall: createToolAuthorizer({
         mode: () => this.permissionMode,

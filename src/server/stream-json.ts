@@ -86,6 +86,19 @@ export function toStreamJson(event: AgentEvent, state: TranslationState, context
       state.openBlocks.clear();
       return lines;
     }
+    case "tool_progress":
+      return [
+        {
+          type: "tool_progress",
+          tool_use_id: event.toolUseId,
+          tool_name: event.toolName,
+          parent_tool_use_id: null,
+          elapsed_time_seconds: Math.round(event.elapsedMs / 100) / 10,
+          progress: { message: event.message, ...(event.details ? { details: event.details } : {}) },
+          session_id: context.sessionId,
+          uuid: context.newUuid(),
+        },
+      ];
     case "tool_permission_denied":
       return [
         {

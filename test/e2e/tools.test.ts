@@ -120,6 +120,20 @@ describe("every tool through the replay server", () => {
     expect(existsSync(fullOutputPath)).toBe(false);
   });
 
+  it("a long-running Bash call reports tool_progress about once a second before its result", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [toolTurn("Bash", { command: "echo start; sleep 2.6; echo end" }), { text: "ok" }] });
+    const run = await runAgentwire(["-p", "Run it", ...STREAM, "--dangerously-skip-permissions"], { workspace });
+    expectWellFormedRun(run, 1);
+    const progress = run.events.filter((event) => event.type === "tool_progress");
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+    expect(progress[0]).toMatchObject({ tool_name: "Bash", parent_tool_use_id: null, progress: { details: { outputLines: 1 } } });
+    const elapsed = progress.map((event) => (event as { elapsed_time_seconds: number }).elapsed_time_seconds);
+    expect([...elapsed].sort((a, b) => a - b)).toEqual(elapsed);
+    const resultIndex = run.events.findIndex((event) => event.type === "user");
+    expect(run.events.findLastIndex((event) => event.type === "tool_progress")).toBeLessThan(resultIndex);
+  });
+
   it("secrets in tool output are redacted on stdout and counted on stderr", async () => {
     workspace = await createWorkspace("text");
     await writeFile(join(workspace.cwd, ".env"), "OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz012345\n");

@@ -172,6 +172,8 @@ export function sequence(events: OutputEvent[]): string[] {
         return `control_request/${event.request.subtype}`;
       case "control_cancel_request":
         return "control_cancel_request";
+      case "tool_progress":
+        return `tool_progress:${event.tool_name}`;
     }
   });
 }
