@@ -6,6 +6,7 @@ export default defineConfig({
     // End-to-end tests spawn the built binary; build it once before any test runs.
     globalSetup: ["test/helpers/global-setup.ts"],
     testTimeout: 30_000,
+    reporters: ["default", "./test/helpers/plain-summary-reporter.ts"],
     hookTimeout: 60_000,
   },
 });
