@@ -64,8 +64,16 @@ export function parseToolNames(values: readonly string[]): string[] {
  * `io: "input"` describes what the model sends, so a field with a default stays optional.
  */
 export function toolInputJsonSchema(tool: ToolDefinition): Record<string, unknown> {
-  return z.toJSONSchema(tool.inputSchema, { io: "input" });
+  // Every model request sends every schema; converting once per tool keeps that off the hot path.
+  let schema = jsonSchemas.get(tool);
+  if (!schema) {
+    schema = tool.inputJsonSchema ?? z.toJSONSchema(tool.inputSchema, { io: "input" });
+    jsonSchemas.set(tool, schema);
+  }
+  return schema;
 }
+
+const jsonSchemas = new WeakMap<ToolDefinition, Record<string, unknown>>();
 
 export function findTool(tools: readonly ToolDefinition[], name: string): ToolDefinition | undefined {
   return tools.find((tool) => tool.name === name);

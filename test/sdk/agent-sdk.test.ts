@@ -63,11 +63,14 @@ function sdkOptions(provider: ProviderUnderTest, extra: Partial<Options> = {}): 
 }
 
 /** The conversation turns (system prompt excluded) and offered tool names of a request body, for either wire format. */
-function requestShape(provider: ProviderUnderTest, body: unknown): { turns: number; tools: string[]; model: string } {
-  const request = body as { model: string; messages: Array<{ role: string }>; tools?: Array<{ name?: string; function?: { name: string } }> };
+function requestShape(provider: ProviderUnderTest, body: unknown): { turns: number; tools: string[]; toolSchemas: Record<string, unknown>; model: string } {
+  type WireTool = { name?: string; input_schema?: unknown; function?: { name: string; parameters?: unknown } };
+  const request = body as { model: string; messages: Array<{ role: string }>; tools?: WireTool[] };
+  const tools = request.tools ?? [];
   return {
     turns: request.messages.filter((message) => message.role !== "system" && message.role !== "developer").length,
-    tools: (request.tools ?? []).map((entry) => entry.name ?? entry.function?.name ?? ""),
+    tools: tools.map((entry) => entry.name ?? entry.function?.name ?? ""),
+    toolSchemas: Object.fromEntries(tools.map((entry) => [entry.name ?? entry.function?.name ?? "", entry.input_schema ?? entry.function?.parameters])),
     model: request.model,
   };
 }
@@ -326,7 +329,10 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     expect(init).toMatchObject({ mcp_servers: [{ name: "harness", status: "connected" }] });
     const toolResult = messages.find((message) => message.type === "user");
     expect(toolResult).toMatchObject({ message: { content: [{ type: "tool_result", content: "ECHO:SHOUT THIS" }] } });
-    expect(requestShape(provider, workspace.server.requests[0]!.body).tools).toContain("mcp__harness__echo_upper");
+    const offered = requestShape(provider, workspace.server.requests[0]!.body);
+    expect(offered.tools).toContain("mcp__harness__echo_upper");
+    // The model gets the MCP server's own input schema, not a generic object.
+    expect(offered.toolSchemas["mcp__harness__echo_upper"]).toMatchObject({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
   });
 });
 
