@@ -46,7 +46,7 @@ class StartupError extends Error {
 
 async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now();
-  const parsed = await parseArguments(argv, process.cwd());
+  const parsed = await parseArguments(argv, process.cwd(), process.env);
   switch (parsed.kind) {
     case "help":
       process.stdout.write(`${parsed.text}\n`);
@@ -69,6 +69,13 @@ async function main(argv: string[]): Promise<number> {
         if (error instanceof StartupError) return reportStartupFailure(argv, error, startedAt);
         throw error;
       }
+    case "list-models": {
+      // Loaded on demand, like the mock server: ordinary runs never need it.
+      const { collectModelListings, formatModelListings } = await import("./cli/list-models.js");
+      const listings = await collectModelListings({ env: process.env, ...(parsed.provider ? { provider: parsed.provider } : {}), ...(parsed.baseUrl ? { baseUrl: parsed.baseUrl } : {}) });
+      process.stdout.write(formatModelListings(listings, parsed.outputFormat));
+      return 0;
+    }
     case "run":
       try {
         return await runHeadless(parsed);

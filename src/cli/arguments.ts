@@ -1,9 +1,10 @@
 import { resolve } from "node:path";
 import yargs, { type Options } from "yargs";
 import { z } from "zod";
-import { RunConfigSchema, type RunConfig } from "../config.js";
+import { RunConfigSchema, type OutputFormat, type RunConfig } from "../config.js";
 import { defaultModelFor, inferProvider, resolveModelAlias } from "../providers/models.js";
-import { PROVIDER_IDS } from "../providers/registry.js";
+import { providerFromApiKeys } from "../providers/infer-provider.js";
+import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
 import { parseToolNames } from "../tools/registry.js";
 
 /** What the command line asks for. */
@@ -12,6 +13,7 @@ export type ParsedCommand =
   | { kind: "version" }
   | { kind: "run"; config: RunConfig; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[]; isStart: boolean }
   | { kind: "list-tools"; config: RunConfig }
+  | { kind: "list-models"; outputFormat: OutputFormat; provider?: ProviderId; baseUrl?: string }
   | { kind: "mock-server"; port: number; scenario: string; host: string; record?: string }
   | { kind: "error"; message: string };
 
@@ -28,7 +30,7 @@ const RUN_OPTIONS = {
   "input-format": { type: "string", choices: ["text", "stream-json"], default: "text", description: "Input format (stream-json: one command per stdin line)" },
   verbose: { type: "boolean", default: false, description: "Claude Code compatibility; stream-json output is always complete" },
   model: { type: "string", description: "Model id or alias (opus, sonnet, haiku)" },
-  provider: { type: "string", choices: [...PROVIDER_IDS], description: "Model provider (default: inferred from --model, else anthropic)" },
+  provider: { type: "string", choices: [...PROVIDER_IDS], description: "Model provider (default: inferred from --model, else from the API key that is set)" },
   "base-url": { type: "string", description: "Endpoint of the model API (OpenAI-compatible servers: http://host:port/v1)" },
   "openai-api": { type: "string", choices: ["chat", "responses"], description: "OpenAI wire API (default: responses for OpenAI reasoning models, else chat)" },
   "context-window": { type: "number", description: "Context window of the model in tokens (for local models)" },
@@ -58,6 +60,7 @@ const RUN_OPTIONS = {
   tools: { type: "string", description: 'Tools the model may use: "Bash,Read", "default" (all), or "" (none)' },
   "add-dir": { type: "string", array: true, description: "Another directory tools may use besides the working directory (repeatable)" },
   "list-tools": { type: "boolean", default: false, description: "Print each tool's name and description (JSON schemas with --output-format json), then exit" },
+  "list-models": { type: "boolean", default: false, description: "Print the models of each provider (live where a key is set), then exit; --provider picks one" },
   debug: { type: "boolean", default: false, description: "Debug logging on stderr" },
   help: { alias: "h", type: "boolean", default: false, description: "Show help" },
   version: { alias: "v", type: "boolean", default: false, description: "Show version" },
@@ -107,7 +110,8 @@ const MOCK_SERVER_OPTIONS = {
   help: { alias: "h", type: "boolean", default: false },
 } as const satisfies Record<string, Options>;
 
-export async function parseArguments(argv: string[], processCwd: string): Promise<ParsedCommand> {
+/** `env` is read only to choose a provider from the API keys that are set. */
+export async function parseArguments(argv: string[], processCwd: string, env: NodeJS.ProcessEnv): Promise<ParsedCommand> {
   const [first, ...rest] = argv;
   if (first === "mock-server") return parseMockServer(rest);
   const isStart = first === "start";
@@ -150,10 +154,14 @@ export async function parseArguments(argv: string[], processCwd: string): Promis
 
   const combinationError = checkCombinations({ parsed, inputFormat, outputFormat, promptText });
   if (combinationError) return { kind: "error", message: combinationError };
+  // Before the model is settled: listing needs none, even for local servers.
+  if (parsed["list-models"]) return listModelsCommand(parsed, outputFormat as OutputFormat);
 
   const requestedModel = typeof parsed.model === "string" && parsed.model !== "" ? resolveModelAlias(parsed.model) : undefined;
-  // A known model names its provider (`--model gpt-5.5` needs no `--provider openai`).
-  const provider = typeof parsed.provider === "string" ? parsed.provider : (inferProvider(requestedModel ?? "") ?? "anthropic");
+  // A known model names its provider (`--model gpt-5.5` needs no `--provider openai`); with no
+  // model, the API key that is set does.
+  const provider =
+    typeof parsed.provider === "string" ? parsed.provider : requestedModel ? (inferProvider(requestedModel) ?? "anthropic") : providerFromApiKeys(env);
   const model = requestedModel ?? defaultModelFor(provider);
   if (!model) return { kind: "error", message: `--provider ${provider} needs --model: the name the server knows the model by (e.g. --model qwen2.5-coder:7b).` };
 
@@ -201,6 +209,18 @@ export async function parseArguments(argv: string[], processCwd: string): Promis
     }),
     ignoredFlags,
     isStart,
+  };
+}
+
+function listModelsCommand(parsed: Record<string, unknown>, outputFormat: OutputFormat): ParsedCommand {
+  const baseUrl = RunConfigSchema.shape.baseUrl.safeParse(parsed["base-url"]);
+  if (!baseUrl.success) return { kind: "error", message: `--base-url: ${baseUrl.error.issues[0]?.message ?? "invalid URL"}` };
+  return {
+    kind: "list-models",
+    outputFormat,
+    // yargs has checked --provider against PROVIDER_IDS.
+    ...(typeof parsed.provider === "string" ? { provider: parsed.provider as ProviderId } : {}),
+    ...(baseUrl.data ? { baseUrl: baseUrl.data } : {}),
   };
 }
 

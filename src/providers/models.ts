@@ -111,6 +111,16 @@ export function resolveModelAlias(model: string): string {
   return ALIASES[model] ?? model;
 }
 
+/** The aliases that resolve to exactly this id (dated snapshots have none). */
+export function aliasesOf(model: string): string[] {
+  return Object.keys(ALIASES).filter((alias) => ALIASES[alias] === model);
+}
+
+/** The models this table knows for a provider, in table order (newest first). */
+export function knownModels(provider: string): ModelInfo[] {
+  return KNOWN_MODELS.filter((model) => model.provider === provider);
+}
+
 /**
  * Known info for a model id, matching dated snapshots (`claude-sonnet-4-5-20250929`) by prefix.
  * The longest matching id wins, so `gpt-5-mini-2025-08-07` is gpt-5-mini, not gpt-5.

@@ -83,7 +83,7 @@ async function loadOpenAIFamily(settings: ProviderSettings, provider: "openai" |
 }
 
 /** `--base-url`, else OPENAI_BASE_URL (OpenAI and generic servers), else the local server's usual address. */
-function openAIBaseUrl(settings: ProviderSettings): string | undefined {
+export function openAIBaseUrl(settings: ProviderSettings): string | undefined {
   if (settings.baseUrl) return settings.baseUrl;
   if (settings.provider === "openai" || settings.provider === "openai-compatible") return settings.env.OPENAI_BASE_URL || undefined;
   return settings.provider in LOCAL_SERVER_BASE_URLS ? LOCAL_SERVER_BASE_URLS[settings.provider as keyof typeof LOCAL_SERVER_BASE_URLS] : undefined;

@@ -307,7 +307,7 @@ describe("the gemini provider in the registry", () => {
 
 describe("Gemini models on the command line", () => {
   async function runConfig(argv: string[]) {
-    const parsed = await parseArguments(argv, "/tmp");
+    const parsed = await parseArguments(argv, "/tmp", {});
     if (parsed.kind !== "run") throw new Error(`expected a run, got ${JSON.stringify(parsed)}`);
     return parsed.config;
   }

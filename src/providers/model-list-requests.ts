@@ -1,0 +1,109 @@
+import { z } from "zod";
+import { PLACEHOLDER_API_KEY } from "./openai-settings.js";
+import { openAIBaseUrl, type ProviderId } from "./registry.js";
+
+/**
+ * How each provider's API lists its models, as plain HTTP: `--list-models` must not load an SDK
+ * (they are the slow part of start-up) and needs only one GET per provider. One page each: the
+ * page sizes asked for (1000) are above what any account has, so no pagination.
+ */
+
+/** A model as the API describes it; limits only where the API reports them. */
+export interface LiveModel {
+  id: string;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+}
+
+/** One GET that lists a provider's models, and how to read its answer. */
+export interface ModelListRequest {
+  url: string;
+  headers: Record<string, string>;
+  /** Contract: throws when the body is not a model list of this API's shape. */
+  read(body: unknown): LiveModel[];
+}
+
+/**
+ * The request that lists `provider`'s models live, or undefined when there are no credentials to
+ * ask with. Local servers need none, so they are always asked: the caller decides whether to
+ * list them at all. `baseUrl` is `--base-url`, which wins over the *_BASE_URL variables.
+ */
+export function modelListRequest(provider: ProviderId, env: NodeJS.ProcessEnv, baseUrl?: string): ModelListRequest | undefined {
+  switch (provider) {
+    case "anthropic": {
+      const apiKey = env.ANTHROPIC_API_KEY;
+      const token = env.ANTHROPIC_AUTH_TOKEN;
+      if (!apiKey && !token) return undefined;
+      return {
+        url: `${withoutTrailingSlash(baseUrl || env.ANTHROPIC_BASE_URL || "https://api.anthropic.com")}/v1/models?limit=1000`,
+        headers: { "anthropic-version": "2023-06-01", ...(apiKey ? { "x-api-key": apiKey } : { authorization: `Bearer ${token}` }) },
+        read: readAnthropicModels,
+      };
+    }
+    case "gemini": {
+      const apiKey = env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
+      if (!apiKey) return undefined;
+      return {
+        url: `${withoutTrailingSlash(baseUrl || env.GEMINI_BASE_URL || "https://generativelanguage.googleapis.com")}/v1beta/models?pageSize=1000`,
+        headers: { "x-goog-api-key": apiKey },
+        read: readGeminiModels,
+      };
+    }
+    case "openai":
+    case "ollama":
+    case "llamacpp":
+    case "vllm":
+    case "lmstudio":
+    case "openai-compatible": {
+      const apiKey = env.OPENAI_API_KEY || (provider === "openai" ? undefined : PLACEHOLDER_API_KEY);
+      const serverUrl = openAIBaseUrl({ provider, env, ...(baseUrl ? { baseUrl } : {}) }) ?? (provider === "openai" ? "https://api.openai.com/v1" : undefined);
+      if (!apiKey || !serverUrl) return undefined;
+      return { url: `${withoutTrailingSlash(serverUrl)}/models`, headers: { authorization: `Bearer ${apiKey}` }, read: readOpenAIModels };
+    }
+  }
+}
+
+const AnthropicModelList = z.object({
+  data: z.array(z.object({ id: z.string(), lifecycle: z.string().nullish(), max_input_tokens: z.number().nullish(), max_tokens: z.number().nullish() })),
+});
+
+/** Retired models stay in Anthropic's catalogue as a record, but requests naming them fail. */
+function readAnthropicModels(body: unknown): LiveModel[] {
+  return parseList(AnthropicModelList, body)
+    .data.filter((model) => model.lifecycle !== "retired")
+    .map((model) => withLimits(model.id, model.max_input_tokens, model.max_tokens));
+}
+
+const GeminiModelList = z.object({
+  models: z
+    .array(z.object({ name: z.string(), inputTokenLimit: z.number().nullish(), outputTokenLimit: z.number().nullish(), supportedGenerationMethods: z.array(z.string()).nullish() }))
+    .nullish(),
+});
+
+/** Gemini lists embedding and other non-chat models too; only generateContent ones can run a session. */
+function readGeminiModels(body: unknown): LiveModel[] {
+  return (parseList(GeminiModelList, body).models ?? [])
+    .filter((model) => model.supportedGenerationMethods?.includes("generateContent") ?? true)
+    .map((model) => withLimits(model.name.replace(/^models\//, ""), model.inputTokenLimit, model.outputTokenLimit));
+}
+
+/** `max_model_len` is vLLM's extension; OpenAI and the other servers report only ids. */
+const OpenAIModelList = z.object({ data: z.array(z.object({ id: z.string(), max_model_len: z.number().nullish() })) });
+
+function readOpenAIModels(body: unknown): LiveModel[] {
+  return parseList(OpenAIModelList, body).data.map((model) => withLimits(model.id, model.max_model_len, undefined));
+}
+
+function parseList<Shape extends z.ZodType>(schema: Shape, body: unknown): z.infer<Shape> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new Error("the answer is not a model list");
+  return parsed.data;
+}
+
+function withLimits(id: string, contextWindow: number | null | undefined, maxOutputTokens: number | null | undefined): LiveModel {
+  return { id, ...(contextWindow ? { contextWindow } : {}), ...(maxOutputTokens ? { maxOutputTokens } : {}) };
+}
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}
