@@ -289,6 +289,18 @@ export const TerminalReasonSchema = z.enum([
   "internal_error",
 ]);
 
+/** Machine-readable kinds of API failure, in the synthetic assistant line's `error` and `result.error_code`. */
+export const ApiErrorCodeSchema = z.enum([
+  "authentication_failed",
+  "rate_limit",
+  "server_error",
+  "overloaded",
+  "connection_error",
+  "context_length_exceeded",
+  "invalid_request",
+  "api_error",
+]);
+
 /** The last line of every turn. */
 export const ResultEventSchema = z.strictObject({
   type: z.literal("result"),
@@ -310,6 +322,8 @@ export const ResultEventSchema = z.strictObject({
   terminal_reason: TerminalReasonSchema,
   /** HTTP status of the API failure that ended the turn, when one did. */
   api_error_status: z.number().int().nullable().optional(),
+  /** agentwire extension: what kind of API failure ended the turn (see ApiErrorCodeSchema). */
+  error_code: ApiErrorCodeSchema.optional(),
   uuid: Uuid,
 });
 
@@ -394,6 +408,7 @@ export type AssistantEvent = z.infer<typeof AssistantEventSchema>;
 export type UserEvent = z.infer<typeof UserEventSchema>;
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 export type ResultEvent = z.infer<typeof ResultEventSchema>;
+export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 export type ResultUsage = z.infer<typeof ResultUsageSchema>;
 export type ModelUsageEntry = z.infer<typeof ModelUsageEntrySchema>;
 export type TerminalReason = z.infer<typeof TerminalReasonSchema>;

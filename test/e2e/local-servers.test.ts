@@ -46,6 +46,8 @@ describe("local and OpenAI-compatible servers", () => {
     expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "result/error_during_execution"]);
     expect(run.events[0]).toMatchObject({ provider: "openai" });
     expect(results(run.events)[0]!.errors![0]).toMatch(/^Context too long \(HTTP 400\): Your input exceeds the context window/);
+    expect(results(run.events)[0]).toMatchObject({ error_code: "context_length_exceeded", api_error_status: 400 });
+    expect(run.events[1]).toMatchObject({ type: "assistant", error: "context_length_exceeded", is_api_error_message: true });
     expect(workspace.server.requests).toHaveLength(1);
   });
 

@@ -164,7 +164,7 @@ describe("print mode (-p) against the replay server", () => {
     expect(run.code).toBe(1);
     expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "result/error_during_execution"]);
     expect(run.events[1]).toMatchObject({ is_api_error_message: true, api_error_status: 401, error: "authentication_failed", message: { model: "<synthetic>" } });
-    expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "api_error", api_error_status: 401 });
+    expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "api_error", api_error_status: 401, error_code: "authentication_failed" });
     expect(results(run.events)[0]!.errors![0]).toMatch(/Authentication failed \(HTTP 401\)/);
     expect(workspace.server.requests).toHaveLength(1);
   });
