@@ -99,6 +99,20 @@ export const StatusEventSchema = z.strictObject({
   uuid: Uuid,
 });
 
+/**
+ * For the Claude Agent SDK only (emitted when it sets CLAUDE_CODE_SDK_READS_SESSION_STATE=1):
+ * `running` when a turn starts, `idle` once no turn is running or queued. The SDK does not
+ * yield these to its users.
+ */
+export const SessionStateChangedEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("session_state_changed"),
+  state: z.enum(["idle", "running", "requires_action"]),
+  sdk_host_only: z.literal(true),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
 /** A tool call was refused by the permission system; its error tool_result follows. */
 export const PermissionDeniedEventSchema = z.strictObject({
   type: z.literal("system"),
@@ -380,6 +394,7 @@ export const SystemEventSchema = z.discriminatedUnion("subtype", [
   StatusEventSchema,
   PermissionDeniedEventSchema,
   PermissionRequestEventSchema,
+  SessionStateChangedEventSchema,
   ThinkingTokensEventSchema,
   InputErrorEventSchema,
   WarningEventSchema,

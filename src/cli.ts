@@ -169,6 +169,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
       log,
       models: [{ value: config.model, displayName: config.model, description: `${config.provider} model` }],
       host,
+      announceSessionState: process.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
     });
   }
   signals.dispose();
@@ -304,9 +305,11 @@ function handleSignals(
       return;
     }
     state.received = signal;
-    // No more input: finish (interrupt) the running turn, then exit.
+    // No more input and no further turns: finish (interrupt) the running turn, then exit.
     process.stdin.destroy();
-    if (!session.interrupt()) process.exit(signal === "SIGINT" ? 130 : 143);
+    const wasBusy = session.busy;
+    session.close();
+    if (!wasBusy) process.exit(signal === "SIGINT" ? 130 : 143);
   }
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);

@@ -21,7 +21,8 @@ export const HookOutputSchema = z.looseObject({
   hookSpecificOutput: z
     .looseObject({
       hookEventName: z.string().optional(),
-      permissionDecision: z.enum(["allow", "deny", "ask"]).optional(),
+      // "defer" leaves the decision to the permission system, like no answer.
+      permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).optional(),
       permissionDecisionReason: z.string().optional(),
       updatedInput: z.record(z.string(), z.unknown()).optional(),
       additionalContext: z.string().optional(),
@@ -63,9 +64,18 @@ export class HostHooks {
     return this.registrations.some((registration) => registration.event === event);
   }
 
-  /** Runs the matching callbacks one after another (hooks may depend on order) and returns their outputs. */
-  async run(event: HookEventName, input: Record<string, unknown>, options: { toolName?: string; toolUseId?: string; signal?: AbortSignal } = {}): Promise<HookOutput[]> {
+  /**
+   * Runs the matching callbacks one after another (hooks may depend on order). `undelivered`
+   * counts callbacks that could not be asked because the host closed its input: guard hooks
+   * (PreToolUse, UserPromptSubmit) must then fail closed.
+   */
+  async run(
+    event: HookEventName,
+    input: Record<string, unknown>,
+    options: { toolName?: string; toolUseId?: string; signal?: AbortSignal } = {},
+  ): Promise<{ outputs: HookOutput[]; undelivered: number }> {
     const outputs: HookOutput[] = [];
+    let undelivered = 0;
     for (const registration of this.registrations) {
       if (registration.event !== event) continue;
       if (registration.matcher && options.toolName !== undefined && !registration.matcher.test(options.toolName)) continue;
@@ -81,10 +91,11 @@ export class HostHooks {
         else this.onProblem(`hook ${registration.callbackId} answered an unreadable ${event} output`);
       } catch (error) {
         if (options.signal?.aborted) break;
+        if (this.channel.isClosed) undelivered++;
         this.onProblem(`hook ${registration.callbackId} (${event}) failed: ${(error as Error).message}`);
       }
     }
-    return outputs;
+    return { outputs, undelivered };
   }
 }
 

@@ -72,6 +72,8 @@ export class AgentSession {
   private maxThinkingTokens: number | undefined;
   private hooks: HostHooks | undefined;
   private readonly pendingApprovals = new Map<string, (decision: PermissionDecision) => void>();
+  private approvalsClosed = false;
+  private closed = false;
   private permissionDenials: ResultEvent["permission_denials"] = [];
   private tools: ToolDefinition[];
   private readonly mcpServers: string[] = [];
@@ -110,6 +112,28 @@ export class AgentSession {
   /** Hooks registered by the host at initialize. */
   setHooks(hooks: HostHooks): void {
     this.hooks = hooks;
+  }
+
+  /**
+   * stdin reached EOF: open approval questions can never be answered, so they are denied now,
+   * and later ones at once.
+   */
+  closeApprovals(): void {
+    this.approvalsClosed = true;
+    for (const [id, resolve] of this.pendingApprovals) {
+      this.pendingApprovals.delete(id);
+      resolve({ allow: false, message: "The host closed its input before answering; the call was not approved." });
+    }
+  }
+
+  /** No further turns may start (SIGTERM): queued messages are dropped, the running turn ends. */
+  close(): void {
+    this.closed = true;
+    this.interrupt();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   /** A `tool_approval` frame; returns false when no question with that id is open. */
@@ -340,7 +364,8 @@ export class AgentSession {
   private async runUserPromptSubmitHooks(prompt: UserMessage, signal: AbortSignal): Promise<{ allow: true; prompt: UserMessage } | { allow: false; message: string }> {
     if (!this.hooks?.has("UserPromptSubmit")) return { allow: true, prompt };
     const text = prompt.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
-    const outputs = await this.hooks.run("UserPromptSubmit", { ...this.hookBase(), prompt: text, source: "sdk" }, { signal });
+    const { outputs, undelivered } = await this.hooks.run("UserPromptSubmit", { ...this.hookBase(), prompt: text, source: "sdk" }, { signal });
+    if (undelivered > 0) return { allow: false, message: "The prompt was not run: a UserPromptSubmit hook registered by the host could not be asked (the host is gone)." };
     const blocking = outputs.find((output) => output.decision === "block" || output.continue === false);
     if (blocking) return { allow: false, message: `The prompt was blocked by a UserPromptSubmit hook: ${blocking.reason ?? blocking.stopReason ?? "no reason given"}` };
     const context = outputs.flatMap((output) => (output.hookSpecificOutput?.additionalContext ? [output.hookSpecificOutput.additionalContext] : []));
@@ -350,7 +375,7 @@ export class AgentSession {
   /** PostToolUse: informs the host; added context reaches the model with the result. */
   private async runPostToolUseHooks(call: ToolUseBlock, result: ToolResult, signal: AbortSignal): Promise<ToolResult> {
     if (!this.hooks?.has("PostToolUse")) return result;
-    const outputs = await this.hooks.run(
+    const { outputs } = await this.hooks.run(
       "PostToolUse",
       { ...this.hookBase(), tool_name: call.name, tool_input: call.input, tool_response: result.details ?? result.content, tool_use_id: call.id },
       { toolName: call.name, toolUseId: call.id, signal },
@@ -363,7 +388,11 @@ export class AgentSession {
   /** Stop: a hook answering `decision: "block"` with a reason keeps the turn going with that reason. */
   private async runStopHooks(resultText: string, alreadyContinued: boolean): Promise<string | undefined> {
     if (!this.hooks?.has("Stop")) return undefined;
-    const outputs = await this.hooks.run("Stop", { ...this.hookBase(), stop_hook_active: alreadyContinued, last_assistant_message: resultText });
+    const { outputs } = await this.hooks.run(
+      "Stop",
+      { ...this.hookBase(), stop_hook_active: alreadyContinued, last_assistant_message: resultText },
+      this.currentTurn ? { signal: this.currentTurn.signal } : {},
+    );
     return outputs.find((output) => output.decision === "block" && output.reason)?.reason;
   }
 
@@ -407,6 +436,8 @@ export class AgentSession {
     if (approvals === "frames") {
       return (call, verdict, signal) =>
         new Promise((resolve) => {
+          if (signal.aborted) return resolve({ allow: false, message: "Interrupted before approval." });
+          if (this.approvalsClosed) return resolve({ allow: false, message: "The host closed its input; nobody can approve this call." });
           const onAbort = (): void => {
             this.pendingApprovals.delete(call.id);
             resolve({ allow: false, message: "Interrupted before approval." });

@@ -31,6 +31,8 @@ export interface StreamInputOptions {
   models: Array<{ value: string; displayName: string; description: string }>;
   /** Control requests agentwire sends to the host; answers arrive here. */
   host: HostChannel | undefined;
+  /** Emit `system/session_state_changed` (running / idle) for hosts that read it. */
+  announceSessionState: boolean;
 }
 
 /**
@@ -50,12 +52,24 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   let initializing: Promise<void> = Promise.resolve();
   const runQueue = async (): Promise<void> => {
     await initializing;
-    for (let next = queue.shift(); next; next = queue.shift()) {
+    for (let next = queue.shift(); next && !session.isClosed; next = queue.shift()) {
+      announceState("running");
       // Claude Code repeats system/init before every turn in stream-json input mode.
       output(session.initEvent());
       lastResult = await session.runTurn(next);
     }
+    queue.length = 0;
+    announceState("idle");
     worker = undefined;
+  };
+  // The Agent SDK ends a run at a `result` unless it has seen session states; with them it waits
+  // for `idle`, so its callbacks (canUseTool, hooks, MCP tools) stay available to queued turns.
+  // Claude Code emits them only when the SDK asks (CLAUDE_CODE_SDK_READS_SESSION_STATE).
+  let state: "idle" | "running" = "idle";
+  const announceState = (next: "idle" | "running"): void => {
+    if (!options.announceSessionState || state === next) return;
+    state = next;
+    output({ type: "system", subtype: "session_state_changed", state: next, sdk_host_only: true, session_id: session.sessionId, uuid: randomUUID() });
   };
   const enqueue = (message: UserMessage): void => {
     queue.push(message);
@@ -75,6 +89,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   }
   // Nobody can answer questions any more: pending and future ones fail (deny) instead of hanging.
   options.host?.close();
+  session.closeApprovals();
   while (worker) await worker;
   return lastResult;
 
@@ -140,8 +155,8 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
     });
     switch (command.request.subtype) {
       case "interrupt":
-        session.interrupt();
-        return success({ still_queued: [] });
+        // Answer first, as Claude Code does: the turn's closing lines follow the response.
+        return success({ still_queued: [] }, () => session.interrupt());
       case "initialize": {
         const hooks = HookRegistrationsSchema.safeParse(command.request.hooks ?? {});
         if (!hooks.success) return failure(`initialize.hooks is not understood: ${hooks.error.issues[0]?.message ?? ""}`);

@@ -29,7 +29,7 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
     let hookSaysAllow = false;
     let hookAsks: string | undefined;
     if (options.hooks?.has("PreToolUse")) {
-      const outputs = await options.hooks.run(
+      const { outputs, undelivered } = await options.hooks.run(
         "PreToolUse",
         { ...options.hookBase(), tool_name: call.name, tool_input: input, tool_use_id: call.id },
         { toolName: call.name, toolUseId: call.id, signal },
@@ -45,14 +45,17 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
         if (decision === "allow") hookSaysAllow = true;
         if (decision === "ask") hookAsks = reason ?? "A PreToolUse hook asked for approval.";
       }
+      // A hook the host registered is a guard; if it could not be asked, the call does not run.
+      if (undelivered > 0) return { allow: false, message: `${call.name} was not run: a PreToolUse hook registered by the host could not be asked (the host is gone).` };
     }
+    if (signal.aborted) return { allow: false, message: "Interrupted before the call was authorized." };
     const updated = input === call.input ? {} : { updatedInput: input };
-    const verdict: PermissionVerdict = hookAsks
-      ? { behavior: "ask", reason: hookAsks, reasonType: "rule" }
-      : decidePermission({ toolName: call.name, input, readOnly: options.isReadOnlyTool(call.name), mode: options.mode(), rules: options.rules, roots: options.roots });
-    // A hook's "allow" answers the policy's questions, but never overrides a deny rule.
-    if (verdict.behavior === "allow" || (hookSaysAllow && verdict.behavior === "ask")) return { allow: true, ...updated };
-    if (verdict.behavior === "deny") return { allow: false, message: verdict.message };
+    const policy = decidePermission({ toolName: call.name, input, readOnly: options.isReadOnlyTool(call.name), mode: options.mode(), rules: options.rules, roots: options.roots });
+    // Deny rules, plan mode and dontAsk always win; a hook can only turn an allow into a question
+    // or answer the policy's question.
+    if (policy.behavior === "deny") return { allow: false, message: policy.message };
+    const verdict: PermissionVerdict = hookAsks && policy.behavior === "allow" ? { behavior: "ask", reason: hookAsks, reasonType: "rule" } : policy;
+    if (verdict.behavior === "allow" || (hookSaysAllow && !hookAsks)) return { allow: true, ...updated };
     if (!options.askHost) return { allow: false, message: deniedWithoutHost(call, verdict.reason) };
     const answer = await options.askHost({ ...call, input }, verdict, signal).catch(
       (error: unknown): PermissionDecision => ({ allow: false, message: `Permission for ${call.name} could not be obtained: ${(error as Error).message}` }),

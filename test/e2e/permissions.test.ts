@@ -204,3 +204,81 @@ describe("simple frames", () => {
     expect((workspace.server.requests[1]!.body as { thinking?: unknown }).thinking).toEqual({ type: "enabled", budget_tokens: 2048 });
   });
 });
+
+describe("no hangs and no lost turns around questions", () => {
+  it("stdin closed while a tool_approval is awaited: the call is denied and the turn still ends with its result", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario(writeTurns());
+    const child = spawnAgentwire(["start", "--cwd", workspace.cwd], { workspace });
+    const exited = waitForExit(child);
+    child.stdin.write(userLine("Make a file"));
+    await waitForEvent(child, (event) => event.type === "system" && event.subtype === "permission_request");
+    child.stdin.end();
+    const run = await exited;
+    expectWellFormedRun(run, 1);
+    expect(toolResultOf(run.events).block).toMatchObject({ is_error: true, content: expect.stringMatching(/closed its input/) });
+    expect(existsSync(join(workspace.cwd, "made.txt"))).toBe(false);
+  });
+
+  it("an interrupt while a PreToolUse hook is unanswered ends the turn instead of asking again", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario(writeTurns());
+    const child = spawnAgentwire(["start", "--cwd", workspace.cwd], { workspace });
+    const exited = waitForExit(child);
+    child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: "init", request: { subtype: "initialize", hooks: { PreToolUse: [{ hookCallbackIds: ["hook_0"] }] } } })}\n`);
+    child.stdin.write(userLine("Make a file"));
+    await waitForEvent(child, (event) => event.type === "control_request" && event.request.subtype === "hook_callback");
+    child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: "stop", request: { subtype: "interrupt" } })}\n`);
+    await waitForEvent(child, (event) => event.type === "result");
+    child.stdin.end();
+    const run = await exited;
+    expectWellFormedRun(run, 1);
+    const labels = sequence(run.events);
+    expect(labels).not.toContain("system/permission_request");
+    // The interrupt is answered before the withdrawn hook question and the turn's closing lines.
+    expect(labels.indexOf("control_response/success", 1)).toBeLessThan(labels.indexOf("control_cancel_request"));
+    expect(results(run.events)[0]).toMatchObject({ terminal_reason: "aborted_tools" });
+  });
+
+  it("a PreToolUse hook answering ask cannot lift a deny rule", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario(writeTurns());
+    const child = spawnAgentwire([...STREAM_IO, "--permission-prompt-tool", "stdio", "--disallowedTools", "Write"], { workspace });
+    const exited = waitForExit(child);
+    const requests = answerControlRequests(child, (request) =>
+      request.subtype === "hook_callback" ? { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask" } } : { behavior: "allow" },
+    );
+    child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: "init", request: { subtype: "initialize", hooks: { PreToolUse: [{ hookCallbackIds: ["hook_0"] }] } } })}\n`);
+    child.stdin.write(userLine("Make a file"));
+    await waitForEvent(child, (event) => event.type === "result");
+    child.stdin.end();
+    await exited;
+    expect(requests.map((request) => request.request.subtype)).not.toContain("can_use_tool");
+    expect(existsSync(join(workspace.cwd, "made.txt"))).toBe(false);
+  });
+
+  it("SIGTERM with messages queued: the running turn ends with its result, queued ones never start", async () => {
+    workspace = await createWorkspace("interrupt");
+    const child = spawnAgentwire([...STREAM_IO, "--include-partial-messages"], { workspace });
+    const exited = waitForExit(child);
+    child.stdin.write(userLine("Write a long essay.") + userLine("Now just say done."));
+    await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");
+    child.kill("SIGTERM");
+    const run = await exited;
+    expect(run.code).toBe(143);
+    expect(results(run.events)).toHaveLength(1);
+    expect(workspace.server.requests).toHaveLength(1);
+  });
+
+  it("session_state_changed running/idle frames every burst of turns when the SDK asks for it", async () => {
+    workspace = await createWorkspace("multi-turn");
+    const run = await runAgentwire(STREAM_IO, { workspace, stdin: userLine("First?") + userLine("Second?"), env: { CLAUDE_CODE_SDK_READS_SESSION_STATE: "1" } });
+    expectWellFormedRun(run, 2);
+    const states = run.events.flatMap((event) => (event.type === "system" && event.subtype === "session_state_changed" ? [event.state] : []));
+    expect(states).toEqual(["running", "idle"]);
+    expect(sequence(run.events).at(-1)).toBe("system/session_state_changed");
+    await workspace.useScenario({ turns: [{ text: "again", repeat: true }] });
+    const plain = await runAgentwire(STREAM_IO, { workspace, stdin: userLine("First?") });
+    expect(sequence(plain.events)).not.toContain("system/session_state_changed");
+  });
+});

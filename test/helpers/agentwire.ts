@@ -191,7 +191,8 @@ export function expectWellFormedRun(run: RunResult, expectedTurns: number): void
   const turnResults = results(run.events);
   expect(turnResults, "one result per turn").toHaveLength(expectedTurns);
   const significant = run.events.filter((event) => event.type !== "control_response");
-  expect(significant.at(-1)?.type, "the last line is a result").toBe("result");
+  const trailing = significant.filter((event) => !(event.type === "system" && event.subtype === "session_state_changed"));
+  expect(trailing.at(-1)?.type, "the last line is a result").toBe("result");
   let open = false;
   for (const event of significant) {
     if (event.type === "system" && event.subtype === "init") {

@@ -290,6 +290,31 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     expect(blocked).toMatchObject({ message: { content: [{ is_error: true, content: "Hook says no." }] } });
   });
 
+  it("queued turns keep the host's callbacks: a hook still guards the second of two queued messages", async () => {
+    workspace = await createWorkspace("text");
+    await writeFile(join(workspace.cwd, "hello.txt"), "secret\n");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] }, { text: "one" }, { tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] }, { text: "two" }] });
+    const input = pushableInput();
+    input.push("Read it.");
+    input.push("Read it again.");
+    input.end();
+    let calls = 0;
+    const messages = await collect(
+      query({
+        prompt: input,
+        options: sdkOptions(provider, {
+          hooks: {
+            PreToolUse: [{ hooks: [async () => (calls++, { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "Hook says no." } })] }],
+          },
+        }),
+      }),
+    );
+    expect(calls).toBe(2);
+    const toolResults = messages.flatMap((message) => (message.type === "user" && Array.isArray(message.message.content) ? message.message.content : [])) as Array<{ content: string }>;
+    expect(toolResults.map((block) => block.content)).toEqual(["Hook says no.", "Hook says no."]);
+    expect(resultsOf(messages)).toHaveLength(2);
+  });
+
   it("maxTurns ends with error_max_turns", async () => {
     workspace = await createWorkspace("max-turns");
     await writeFile(join(workspace.cwd, "hello.txt"), "x\n");
