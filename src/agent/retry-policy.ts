@@ -1,4 +1,3 @@
-import type { ProviderErrorKind } from "../providers/types.js";
 
 /** When and how long to wait before retrying a failed model request. */
 export interface RetryPolicy {
@@ -25,24 +24,4 @@ export function exponentialBackoff(maxRetries: number, random: () => number = Ma
       return Math.round(exponential * (1 + 0.25 * random()));
     },
   };
-}
-
-/** Claude Code's `system/api_retry.error` vocabulary. */
-export function retryErrorName(kind: ProviderErrorKind): "authentication_failed" | "rate_limit" | "server_error" | "overloaded" | "unknown" {
-  switch (kind) {
-    case "auth":
-      return "authentication_failed";
-    case "rate_limit":
-      return "rate_limit";
-    case "server":
-      return "server_error";
-    case "overloaded":
-      return "overloaded";
-    case "disconnect":
-    case "invalid_request":
-    case "context_length":
-    case "aborted":
-    case "unknown":
-      return "unknown";
-  }
 }

@@ -74,24 +74,48 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     if (options.recordFile) await appendFile(options.recordFile, `${JSON.stringify(entry)}\n`);
   }
 
-  async function serveMessages(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
-    const time = new Date().toISOString();
+  /**
+   * What every wire format shares: read and record the request, take the next turn, and answer
+   * a body that is not a JSON object, an exhausted scenario, or an error turn in the vendor's
+   * own error shape. Resolves with the turn to encode, or undefined when already answered.
+   */
+  async function takeResponseTurn(
+    request: IncomingMessage,
+    response: ServerResponse,
+    errors: { body(status: number, message: string): unknown; turn(turn: ErrorTurn): unknown },
+  ): Promise<{ turn: ResponseTurn; body: Record<string, unknown>; bodyText: string } | undefined> {
     const bodyText = await readBodyText(request);
     const body = parseJsonOrKeepText(bodyText);
-    const base = { method: request.method ?? "POST", path: request.url ?? "", headers: recordableHeaders(request), body, time };
-    if (typeof body !== "object" || body === null) {
-      await record({ turn: null, ...base });
-      return sendJson(response, 400, anthropicErrorBody("invalid_request_error", "Request body is not a JSON object", requestId));
-    }
-    const taken = takeTurn();
-    await record({ turn: taken?.index ?? null, ...base });
+    const isJsonObject = typeof body === "object" && body !== null;
+    const taken = isJsonObject ? takeTurn() : undefined;
+    await record({ turn: taken?.index ?? null, method: request.method ?? "POST", path: request.url ?? "", headers: recordableHeaders(request), body, time: new Date().toISOString() });
     if (!taken) {
-      const message = `Mock scenario has no more turns: all ${options.scenario.turns.length} scripted turns were already served`;
-      log(message);
-      return sendJson(response, 500, anthropicErrorBody("api_error", message, requestId));
+      const [status, problem] = isJsonObject
+        ? [500, `Mock scenario has no more turns: all ${options.scenario.turns.length} scripted turns were already served`]
+        : [400, "Request body is not a JSON object"];
+      log(problem);
+      sendJson(response, status, errors.body(status, problem));
+      return undefined;
     }
     log(`request ${requests.length}: serving turn ${taken.index}`);
-    if (isErrorTurn(taken.turn)) return sendErrorTurn(response, taken.turn, requestId);
+    if (isErrorTurn(taken.turn)) {
+      if (taken.turn.error.retry_after !== undefined) response.setHeader("retry-after", String(taken.turn.error.retry_after));
+      sendJson(response, taken.turn.error.status, errors.turn(taken.turn));
+      return undefined;
+    }
+    return { turn: taken.turn, body: body as Record<string, unknown>, bodyText };
+  }
+
+  async function serveMessages(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
+    const taken = await takeResponseTurn(request, response, {
+      body: (status, message) => anthropicErrorBody(status === 400 ? "invalid_request_error" : "api_error", message, requestId),
+      turn: (turn) => {
+        const defaults = defaultAnthropicError(turn.error.status);
+        return anthropicErrorBody(turn.error.type ?? defaults.type, turn.error.message ?? defaults.message, requestId);
+      },
+    });
+    if (!taken) return;
+    const { body, bodyText } = taken;
 
     const context: AnthropicResponseContext = {
       messageId: nextId("msg"),
@@ -109,24 +133,12 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
 
   /** Gemini API: the same turns as `streamGenerateContent` SSE, in Google's shapes (gemini-sse.ts). */
   async function serveGemini(request: IncomingMessage, response: ServerResponse, model: string): Promise<void> {
-    const bodyText = await readBodyText(request);
-    const body = parseJsonOrKeepText(bodyText);
-    const isJsonObject = typeof body === "object" && body !== null;
-    const taken = isJsonObject ? takeTurn() : undefined;
-    await record({ turn: taken?.index ?? null, method: "POST", path: request.url ?? "", headers: recordableHeaders(request), body, time: new Date().toISOString() });
-    if (!taken) {
-      const [status, problem] = isJsonObject
-        ? [500, `Mock scenario has no more turns: all ${options.scenario.turns.length} scripted turns were already served`]
-        : [400, "Request body is not a JSON object"];
-      log(problem);
-      return sendJson(response, status, geminiErrorBody(status, problem));
-    }
-    log(`request ${requests.length}: serving turn ${taken.index}`);
-    if (isErrorTurn(taken.turn)) {
-      const { status, type, message, retry_after: retryAfter } = taken.turn.error;
-      if (retryAfter !== undefined) response.setHeader("retry-after", String(retryAfter));
-      return sendJson(response, status, geminiErrorBody(status, message, retryAfter, geminiErrorStatus(status, type)));
-    }
+    const taken = await takeResponseTurn(request, response, {
+      body: (status, message) => geminiErrorBody(status, message),
+      turn: ({ error }) => geminiErrorBody(error.status, error.message, error.retry_after, geminiErrorStatus(error.status, error.type)),
+    });
+    if (!taken) return;
+    const { bodyText } = taken;
     const context = { responseId: nextId("resp"), requestedModel: model, estimatedInputTokens: Math.max(1, Math.ceil(bodyText.length / 4)) };
     return writeSseFrames(response, encodeGeminiStream(taken.turn, context), taken.turn);
   }
@@ -138,23 +150,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   async function serveOpenAI(request: IncomingMessage, response: ServerResponse, requestId: string, api: "chat" | "responses"): Promise<void> {
     // The openai SDK reads the request id from this header.
     response.setHeader("x-request-id", requestId);
-    const bodyText = await readBodyText(request);
-    const body = parseJsonOrKeepText(bodyText);
-    const isJsonObject = typeof body === "object" && body !== null;
-    const taken = isJsonObject ? takeTurn() : undefined;
-    await record({ turn: taken?.index ?? null, method: "POST", path: request.url ?? "", headers: recordableHeaders(request), body, time: new Date().toISOString() });
-    if (!taken) {
-      const [status, problem] = isJsonObject
-        ? [500, `Mock scenario has no more turns: all ${options.scenario.turns.length} scripted turns were already served`]
-        : [400, "Request body is not a JSON object"];
-      log(problem);
-      return sendJson(response, status, openAIErrorBody(status, problem));
-    }
-    log(`request ${requests.length}: serving turn ${taken.index}`);
-    if (isErrorTurn(taken.turn)) {
-      if (taken.turn.error.retry_after !== undefined) response.setHeader("retry-after", String(taken.turn.error.retry_after));
-      return sendJson(response, taken.turn.error.status, openAIErrorTurnBody(taken.turn));
-    }
+    const taken = await takeResponseTurn(request, response, { body: (status, message) => openAIErrorBody(status, message), turn: (turn) => openAIErrorTurnBody(turn) });
+    if (!taken) return;
+    const { body, bodyText } = taken;
     const fields = body as { model?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown }; include?: unknown };
     const context = {
       responseId: nextId(api === "chat" ? "chatcmpl" : "resp"),
@@ -213,13 +211,6 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
         server.closeAllConnections();
       }),
   };
-}
-
-function sendErrorTurn(response: ServerResponse, turn: ErrorTurn, requestId: string): void {
-  const defaults = defaultAnthropicError(turn.error.status);
-  if (turn.error.retry_after !== undefined) response.setHeader("retry-after", String(turn.error.retry_after));
-  const body = anthropicErrorBody(turn.error.type ?? defaults.type, turn.error.message ?? defaults.message, requestId);
-  sendJson(response, turn.error.status, body);
 }
 
 /**

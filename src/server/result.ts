@@ -1,4 +1,5 @@
-import type { ApiErrorCode, AssistantEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
+import type { AssistantEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
+import { apiErrorCode } from "./error-codes.js";
 import type { TurnOutcome } from "../agent/loop.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
 
@@ -61,7 +62,7 @@ function endingFields(
     case "api_error":
       return {
         subtype: "error_during_execution",
-        fields: { errors: [describeApiError(outcome.error)], api_error_status: outcome.error?.status ?? null, error_code: apiErrorCode(outcome.error) },
+        fields: { errors: [describeApiError(outcome.error)], api_error_status: outcome.error?.status ?? null, error_code: apiErrorCode(outcome.error?.kind) },
       };
   }
 }
@@ -130,32 +131,10 @@ export function buildApiErrorAssistantEvent(outcome: TurnOutcome, context: { ses
     session_id: context.sessionId,
     uuid: context.newUuid(),
     timestamp: new Date(context.now()).toISOString(),
-    error: apiErrorCode(outcome.error),
+    error: apiErrorCode(outcome.error?.kind),
     is_api_error_message: true,
     api_error_status: outcome.error?.status ?? null,
   };
-}
-
-/** The machine-readable kind of an API failure (Claude Code uses `authentication_failed` the same way). */
-export function apiErrorCode(error: TurnOutcome["error"]): ApiErrorCode {
-  switch (error?.kind) {
-    case "auth":
-      return "authentication_failed";
-    case "rate_limit":
-      return "rate_limit";
-    case "server":
-      return "server_error";
-    case "overloaded":
-      return "overloaded";
-    case "disconnect":
-      return "connection_error";
-    case "context_length":
-      return "context_length_exceeded";
-    case "invalid_request":
-      return "invalid_request";
-    default:
-      return "api_error";
-  }
 }
 
 export function describeApiError(error: TurnOutcome["error"]): string {

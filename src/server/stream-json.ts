@@ -7,7 +7,7 @@ import type {
 } from "../../protocol/events.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { AssistantContentBlock, ImageBlock, TextBlock } from "../agent/messages.js";
-import { retryErrorName } from "../agent/retry-policy.js";
+import { retryErrorName } from "./error-codes.js";
 import { wireStopReason, type Usage } from "../providers/types.js";
 
 /**

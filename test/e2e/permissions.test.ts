@@ -16,8 +16,8 @@ afterEach(async () => {
 const writeTurns = (file = "made.txt") => ({ turns: [{ tool_calls: [{ name: "Write", input: { file_path: file, content: "x\n" } }] }, { text: "Finished." }] });
 
 /** Answers every control request agentwire sends with `answer(request)`. */
-function answerControlRequests(child: ChildProcessWithoutNullStreams, answer: (request: ControlRequestEvent["request"]) => Record<string, unknown> | { error: string }): OutputEvent[] {
-  const seen: OutputEvent[] = [];
+function answerControlRequests(child: ChildProcessWithoutNullStreams, answer: (request: ControlRequestEvent["request"]) => Record<string, unknown> | { error: string }): ControlRequestEvent[] {
+  const seen: ControlRequestEvent[] = [];
   let buffer = "";
   child.stdout.on("data", (chunk: Buffer | string) => {
     buffer += chunk.toString();
