@@ -1,7 +1,7 @@
-import path from "node:path";
 import { isReadOnlyCommand } from "./bash-classifier.js";
+import { isSameOrInside } from "./real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
-import { ruleMatches, targetPath, type PermissionRule } from "./rules.js";
+import { allowRulesCover, anyRuleMatches, targetPath, type PermissionRule } from "./rules.js";
 
 /**
  * Claude Code's modes, plus agentwire's simple names: `interactive` = default (ask the host),
@@ -34,36 +34,38 @@ export type PermissionVerdict =
 const FILE_EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 
 /**
- * Pure decision for one tool call, in Claude Code's order: deny rules, then the risk sentinel
- * (which even explicit allow rules and edit modes cannot skip — only bypassPermissions can),
- * then ask and allow rules, then the mode. `ask` means a host must decide; with nobody to ask,
- * the caller turns it into a denial at once.
+ * Decision for one tool call, in Claude Code's order: deny rules, then the risk sentinel (which
+ * even explicit allow rules and edit modes cannot skip — only bypassPermissions can), then plan
+ * mode (which refuses anything that is not read-only, whatever the allow rules say), then ask
+ * and allow rules, then the mode. `ask` means a host must decide; with nobody to ask, the caller
+ * turns it into a denial at once. Reads the filesystem only to resolve symlinks in paths.
  */
 export function decidePermission(question: PermissionQuestion): PermissionVerdict {
   const { toolName, input, rules, roots } = question;
   const mode = canonicalMode(question.mode);
   const target = { toolName, input, cwd: roots[0]! };
-  if (rules.deny.some((rule) => ruleMatches(rule, target))) {
+  if (anyRuleMatches(rules.deny, target)) {
     return { behavior: "deny", message: `Permission to use ${toolName} has been denied by a rule.`, reason: "deny rule" };
   }
   if (mode === "bypassPermissions") return { behavior: "allow", reason: "permissions bypassed" };
   const risk = assessRisk(toolName, input, roots);
   if (risk) return finish(mode, { behavior: "ask", reason: risk, reasonType: "risk" });
-  if (rules.ask.some((rule) => ruleMatches(rule, target))) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
-  if (rules.allow.some((rule) => ruleMatches(rule, target))) return { behavior: "allow", reason: "allow rule" };
+  const readOnlyCommand = toolName === "Bash" && isReadOnlyCommand(String(input.command ?? ""));
+  if (mode === "plan" && !question.readOnly && toolName !== "TodoWrite" && !readOnlyCommand) {
+    return { behavior: "deny", message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`, reason: "plan mode" };
+  }
+  if (anyRuleMatches(rules.ask, target)) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
+  if (allowRulesCover(rules.allow, target)) return { behavior: "allow", reason: "allow rule" };
   // auto approves what the risk sentinel let through; only an explicit bypass skips the sentinel.
   if (mode === "auto") return { behavior: "allow", reason: "auto mode" };
 
   const filePath = targetPath(target);
-  const inside = filePath === undefined || isInside(filePath, roots);
+  const inside = filePath === undefined || roots.some((root) => isSameOrInside(filePath, root));
   if (question.readOnly || toolName === "TodoWrite") {
     if (inside) return { behavior: "allow", reason: "read-only tool inside the workspace" };
     return finish(mode, { behavior: "ask", reason: "Path is outside allowed working directories", reasonType: "workingDir" });
   }
-  if (toolName === "Bash" && isReadOnlyCommand(String(input.command ?? ""))) return { behavior: "allow", reason: "read-only command" };
-  if (mode === "plan") {
-    return { behavior: "deny", message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`, reason: "plan mode" };
-  }
+  if (readOnlyCommand) return { behavior: "allow", reason: "read-only command" };
   if (FILE_EDIT_TOOLS.has(toolName) && mode === "acceptEdits" && inside) return { behavior: "allow", reason: "acceptEdits mode" };
   return finish(mode, {
     behavior: "ask",
@@ -87,12 +89,4 @@ export function canonicalMode(mode: PermissionMode): PermissionMode {
     default:
       return mode;
   }
-}
-
-function isInside(filePath: string, roots: string[]): boolean {
-  return roots.some((root) => {
-    const relative = path.relative(root, filePath);
-    // `..foo` is a folder inside the root; only `..` itself or `../…` leaves it.
-    return relative === "" || (relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
-  });
 }

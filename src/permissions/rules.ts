@@ -1,4 +1,6 @@
 import path from "node:path";
+import { bashRuleRestricts, bashRulesAllow } from "./bash-rules.js";
+import { pathRuleMatches } from "./path-rules.js";
 
 /**
  * Claude Code permission rules: `Tool` or `Tool(content)`, e.g. `Read`, `Bash(npm run:*)`,
@@ -44,17 +46,50 @@ export interface RuleTarget {
   cwd: string;
 }
 
-export function ruleMatches(rule: PermissionRule, target: RuleTarget): boolean {
-  if (!toolNameMatches(rule.toolName, target.toolName)) return false;
-  if (rule.content === undefined || rule.content === "*") return true;
-  if (target.toolName === "Bash") return bashRuleMatches(rule.content, String(target.input.command ?? ""));
+/**
+ * As in Claude Code, a rule for one built-in tool also covers the tools that do the same kind
+ * of thing: `Edit(…)` every file-editing tool, `Read(…)` every file-reading one.
+ */
+const COVERED_TOOLS: Record<string, readonly string[]> = {
+  Edit: ["Edit", "Write", "MultiEdit", "NotebookEdit"],
+  Read: ["Read", "Grep", "Glob", "LS"],
+};
+
+/**
+ * Deny and ask rules: whether any rule matches any part of the call (for Bash, any command in
+ * the line; for paths, the path as named or as it resolves through symlinks).
+ */
+export function anyRuleMatches(rules: readonly PermissionRule[], target: RuleTarget): boolean {
+  const contents = ruleContents(rules, target.toolName);
+  if (contents === "whole tool") return true;
+  if (contents.length === 0) return false;
+  if (target.toolName === "Bash") return bashRuleRestricts(contents, String(target.input.command ?? ""));
   const filePath = targetPath(target);
-  if (filePath !== undefined) return pathRuleMatches(rule.content, filePath, target.cwd);
-  return false;
+  return filePath !== undefined && contents.some((content) => pathRuleMatches(content, filePath, target.cwd, "restrict"));
+}
+
+/**
+ * Allow rules: whether the rules together cover the whole call (for Bash, every command in the
+ * line is allowed by some rule or is read-only; for paths, the real path is covered).
+ */
+export function allowRulesCover(rules: readonly PermissionRule[], target: RuleTarget): boolean {
+  const contents = ruleContents(rules, target.toolName);
+  if (contents === "whole tool") return true;
+  if (contents.length === 0) return false;
+  if (target.toolName === "Bash") return bashRulesAllow(contents, String(target.input.command ?? ""));
+  const filePath = targetPath(target);
+  return filePath !== undefined && contents.some((content) => pathRuleMatches(content, filePath, target.cwd, "allow"));
+}
+
+/** The contents of the rules for this tool, or "whole tool" when one of them names the tool alone. */
+function ruleContents(rules: readonly PermissionRule[], toolName: string): string[] | "whole tool" {
+  const relevant = rules.filter((rule) => toolNameMatches(rule.toolName, toolName));
+  if (relevant.some((rule) => rule.content === undefined || rule.content === "*")) return "whole tool";
+  return relevant.map((rule) => rule.content!);
 }
 
 function toolNameMatches(ruleName: string, toolName: string): boolean {
-  if (ruleName === toolName) return true;
+  if (ruleName === toolName || COVERED_TOOLS[ruleName]?.includes(toolName)) return true;
   // `mcp__server` and `mcp__server__*` cover every tool of that server.
   if (ruleName.startsWith("mcp__")) {
     const prefix = ruleName.endsWith("__*") ? ruleName.slice(0, -1) : `${ruleName}__`;
@@ -63,46 +98,7 @@ function toolNameMatches(ruleName: string, toolName: string): boolean {
   return false;
 }
 
-/** `npm run:*` is a prefix rule (the command starts with `npm run`); anything else is exact. */
-function bashRuleMatches(content: string, command: string): boolean {
-  const normalized = command.trim();
-  if (content.endsWith(":*")) {
-    const prefix = content.slice(0, -2).trim();
-    return normalized === prefix || normalized.startsWith(`${prefix} `);
-  }
-  if (content.endsWith("*")) return normalized.startsWith(content.slice(0, -1));
-  return normalized === content.trim();
-}
-
-/**
- * Path rules follow Claude Code: `//abs/path` is absolute, `~/x` is in the home directory,
- * `/x` and `./x` are relative to the working directory; `**` spans directories, `*` does not.
- */
-function pathRuleMatches(pattern: string, filePath: string, cwd: string): boolean {
-  const base = pattern.startsWith("//")
-    ? pattern.slice(1)
-    : pattern.startsWith("~/")
-      ? path.join(process.env.HOME ?? "~", pattern.slice(2))
-      : path.join(cwd, pattern.replace(/^\.?\//, ""));
-  return globToRegExp(path.normalize(base)).test(path.normalize(filePath));
-}
-
-function globToRegExp(glob: string): RegExp {
-  let source = "";
-  for (let index = 0; index < glob.length; index++) {
-    const character = glob[index]!;
-    if (character === "*" && glob[index + 1] === "*") {
-      source += ".*";
-      index++;
-      if (glob[index + 1] === "/") index++;
-    } else if (character === "*") source += "[^/]*";
-    else if (character === "?") source += "[^/]";
-    else source += character.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`);
-}
-
-/** The file or directory a call touches, for path rules and workspace checks. */
+/** The file or directory a call touches, for path rules and workspace checks (Grep, Glob and LS default to the cwd). */
 export function targetPath(target: RuleTarget): string | undefined {
   const value = target.input.file_path ?? target.input.notebook_path ?? target.input.path;
   if (typeof value !== "string" || value === "") {

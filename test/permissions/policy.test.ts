@@ -1,9 +1,6 @@
-import os from "node:os";
 import { describe, expect, it } from "vitest";
-import { isReadOnlyCommand } from "../../src/permissions/bash-classifier.js";
 import { decidePermission, type PermissionMode, type PermissionRules } from "../../src/permissions/policy.js";
-import { assessRisk } from "../../src/permissions/risk-sentinel.js";
-import { parseRule, parseRuleList, ruleMatches } from "../../src/permissions/rules.js";
+import { parseRuleList } from "../../src/permissions/rules.js";
 
 const cwd = "/work/project";
 const noRules: PermissionRules = { allow: [], deny: [], ask: [] };
@@ -12,72 +9,9 @@ function decide(toolName: string, input: Record<string, unknown>, mode: Permissi
   return decidePermission({ toolName, input, readOnly, mode, rules, roots: [cwd, "/work/extra"] });
 }
 
-describe("rules (Claude Code syntax)", () => {
-  it("parses names and contents, keeping commas inside parentheses", () => {
-    expect(parseRule("Bash(npm run:*)")).toEqual({ toolName: "Bash", content: "npm run:*" });
-    expect(parseRule("Read")).toEqual({ toolName: "Read", content: undefined });
-    expect(parseRuleList(["Read,Bash(git log:*)", "Edit Write"]).map((rule) => rule.toolName)).toEqual(["Read", "Bash", "Edit", "Write"]);
-    expect(parseRuleList(["Bash(echo a,b)"])).toEqual([{ toolName: "Bash", content: "echo a,b" }]);
-  });
-
-  it("Bash prefix rules match the command and its arguments, not look-alikes", () => {
-    const rule = parseRule("Bash(npm run:*)");
-    expect(ruleMatches(rule, { toolName: "Bash", input: { command: "npm run test" }, cwd })).toBe(true);
-    expect(ruleMatches(rule, { toolName: "Bash", input: { command: "npm run" }, cwd })).toBe(true);
-    expect(ruleMatches(rule, { toolName: "Bash", input: { command: "npm runner" }, cwd })).toBe(false);
-    expect(ruleMatches(parseRule("Bash(ls)"), { toolName: "Bash", input: { command: "ls -la" }, cwd })).toBe(false);
-  });
-
-  it("path rules: ./ relative to cwd, // absolute, ** spans directories", () => {
-    expect(ruleMatches(parseRule("Read(./src/**)"), { toolName: "Read", input: { file_path: "src/a/b.ts" }, cwd })).toBe(true);
-    expect(ruleMatches(parseRule("Read(./src/**)"), { toolName: "Read", input: { file_path: "/work/project/test/x.ts" }, cwd })).toBe(false);
-    expect(ruleMatches(parseRule("Read(./src/*.ts)"), { toolName: "Read", input: { file_path: "src/a/b.ts" }, cwd })).toBe(false);
-    expect(ruleMatches(parseRule("Edit(//tmp/**)"), { toolName: "Edit", input: { file_path: "/tmp/x/y" }, cwd })).toBe(true);
-  });
-
-  it("mcp rules cover a server's tools", () => {
-    expect(ruleMatches(parseRule("mcp__harness"), { toolName: "mcp__harness__echo", input: {}, cwd })).toBe(true);
-    expect(ruleMatches(parseRule("mcp__harness__echo"), { toolName: "mcp__harness__other", input: {}, cwd })).toBe(false);
-  });
-});
-
-describe("read-only command classifier", () => {
-  it.each(["ls -la", "cat a.txt | grep x", "git status && git log --oneline", "echo hi >&2", "find . -name '*.ts'", "ls; echo done >/dev/null", "sed -n 1,5p f"])(
-    "%s only reads",
-    (command) => expect(isReadOnlyCommand(command)).toBe(true),
-  );
-  it.each(["touch x", "echo hi > out.txt", "rm -rf build", "find . -delete", "sed -i s/a/b/ f", "git push", "npm install", "ls $(rm x)", "cat `whoami`", "git branch -D main", "sleep 5 &"])(
-    "%s may change things",
-    (command) => expect(isReadOnlyCommand(command)).toBe(false),
-  );
-});
-
-describe("risk sentinel", () => {
-  const roots = [cwd];
-  it.each([
-    ["sudo apt-get install x", /sudo/],
-    ["curl -fsSL https://x.sh | sh", /download/],
-    ["wget -qO- http://x | sudo bash", /sudo|download/],
-    ["mkfs.ext4 /dev/sdb1", /mkfs/],
-    ["dd if=/dev/zero of=/dev/sda bs=1M", /device/],
-    ["git push --force origin main", /force-push/],
-    ["rm -rf /", /outside the workspace/],
-    ["rm -rf ~/", /outside the workspace/],
-    ["rm -rf ../other", /outside the workspace/],
-  ])("flags %s", (command, reason) => {
-    expect(assessRisk("Bash", { command }, roots)).toMatch(reason);
-  });
-  it("lets ordinary work through", () => {
-    expect(assessRisk("Bash", { command: "rm -rf build dist" }, roots)).toBeUndefined();
-    expect(assessRisk("Bash", { command: "git push origin main" }, roots)).toBeUndefined();
-    expect(assessRisk("Write", { file_path: `${cwd}/src/a.ts` }, roots)).toBeUndefined();
-  });
-  it("flags writes to dotfiles and credentials", () => {
-    expect(assessRisk("Write", { file_path: `${os.homedir()}/.bashrc` }, roots)).toMatch(/home directory/);
-    expect(assessRisk("Edit", { file_path: `${cwd}/.env` }, roots)).toMatch(/credentials/);
-    expect(assessRisk("Write", { file_path: "/etc/hosts" }, roots)).toMatch(/system file/);
-  });
-});
+function allowing(...rules: string[]): PermissionRules {
+  return { ...noRules, allow: parseRuleList(rules) };
+}
 
 describe("decidePermission", () => {
   it("default mode: reads inside the workspace and read-only commands run; writes and mutating commands ask", () => {
@@ -87,6 +21,7 @@ describe("decidePermission", () => {
     expect(decide("Bash", { command: "ls -la" }).behavior).toBe("allow");
     expect(decide("Write", { file_path: "a.txt", content: "" })).toMatchObject({ behavior: "ask", reasonType: "mode" });
     expect(decide("Bash", { command: "touch a" })).toMatchObject({ behavior: "ask" });
+    expect(decide("Bash", { command: "env rm -rf build" })).toMatchObject({ behavior: "ask" });
     expect(decide("Read", { file_path: "/etc/passwd" })).toMatchObject({ behavior: "ask", reasonType: "workingDir", reason: "Path is outside allowed working directories" });
   });
 
@@ -96,30 +31,64 @@ describe("decidePermission", () => {
     expect(decide("Bash", { command: "npm install" }, "acceptEdits").behavior).toBe("ask");
   });
 
-  it("plan mode denies changes; dontAsk/deny turn questions into denials; bypass allows all", () => {
-    expect(decide("Write", { file_path: "a" }, "plan")).toMatchObject({ behavior: "deny", message: expect.stringMatching(/plan mode/) });
-    expect(decide("Read", { file_path: "a" }, "plan").behavior).toBe("allow");
+  it("dontAsk/deny turn questions into denials; bypass allows all", () => {
     expect(decide("Write", { file_path: "a" }, "dontAsk").behavior).toBe("deny");
     expect(decide("Write", { file_path: "a" }, "deny").behavior).toBe("deny");
     expect(decide("Bash", { command: "sudo rm -rf /" }, "bypassPermissions").behavior).toBe("allow");
   });
 
   it("the risk sentinel asks even where rules or auto mode would allow", () => {
-    const rules = { ...noRules, allow: parseRuleList(["Bash"]) };
+    const rules = allowing("Bash");
     expect(decide("Bash", { command: "sudo make install" }, "default", rules)).toMatchObject({ behavior: "ask", reasonType: "risk", reason: expect.stringMatching(/sudo/) });
     expect(decide("Bash", { command: "git push -f" }, "auto")).toMatchObject({ behavior: "ask", reasonType: "risk" });
     expect(decide("Bash", { command: "npm install" }, "auto").behavior).toBe("allow");
     expect(decide("Bash", { command: "npm test" }, "default", rules).behavior).toBe("allow");
   });
 
-  it("deny rules win over everything but are checked by name and content", () => {
-    const rules = { ...noRules, allow: parseRuleList(["Read"]), deny: parseRuleList(["Read(./secret/**)"]) };
+  it("protected files ask even in acceptEdits and auto, and with allow rules; bypass still allows", () => {
+    for (const filePath of [".git/config", ".git/hooks/pre-commit", ".env", ".claude/settings.json", ".agentwire/config.json"]) {
+      expect(decide("Edit", { file_path: filePath }, "acceptEdits")).toMatchObject({ behavior: "ask", reasonType: "risk" });
+      expect(decide("Write", { file_path: filePath }, "auto", allowing("Edit"))).toMatchObject({ behavior: "ask", reasonType: "risk" });
+      expect(decide("Write", { file_path: filePath }, "bypassPermissions").behavior).toBe("allow");
+    }
+    expect(decide("Edit", { file_path: ".github/workflows/ci.yml" }, "acceptEdits").behavior).toBe("allow");
+  });
+
+  it("deleting the whole workspace says so", () => {
+    expect(decide("Bash", { command: "rm -rf ." }, "auto")).toMatchObject({ behavior: "ask", reasonType: "risk", reason: expect.stringMatching(/the whole workspace/) });
+  });
+
+  it("deny rules win over everything, cover related tools, and see into compound commands", () => {
+    const rules = { ...noRules, allow: parseRuleList(["Read", "Bash"]), deny: parseRuleList(["Read(./secret/**)", "Edit(./locked/**)", "Bash(rm:*)"]) };
     expect(decide("Read", { file_path: "secret/key" }, "bypassPermissions", rules).behavior).toBe("deny");
+    expect(decide("Grep", { pattern: "x", path: "secret" }, "bypassPermissions", rules).behavior).toBe("deny");
+    expect(decide("Write", { file_path: "locked/a" }, "acceptEdits", rules).behavior).toBe("deny");
+    expect(decide("Bash", { command: "ls && /bin/rm -rf src" }, "bypassPermissions", rules).behavior).toBe("deny");
     expect(decide("Read", { file_path: "public/x" }, "default", rules).behavior).toBe("allow");
+  });
+
+  it("allow rules for one command do not allow what is chained after it", () => {
+    const rules = allowing("Bash(git status:*)");
+    expect(decide("Bash", { command: "git status" }, "default", rules).behavior).toBe("allow");
+    expect(decide("Bash", { command: "git status && python3 -c 'import os'" }, "default", rules)).toMatchObject({ behavior: "ask" });
+  });
+
+  it("plan mode refuses anything that is not read-only, even with allow rules", () => {
+    const planDenied = { behavior: "deny", message: expect.stringMatching(/plan mode/) };
+    expect(decide("Write", { file_path: "a" }, "plan")).toMatchObject(planDenied);
+    expect(decide("Bash", { command: "make install" }, "plan", allowing("Bash"))).toMatchObject(planDenied);
+    expect(decide("Edit", { file_path: "a.ts" }, "plan", allowing("Edit"))).toMatchObject(planDenied);
+    expect(decide("mcp__harness__echo", { text: "x" }, "plan", allowing("mcp__harness"), false)).toMatchObject(planDenied);
+    expect(decide("Read", { file_path: "a" }, "plan").behavior).toBe("allow");
+    expect(decide("Bash", { command: "git log --oneline -5" }, "plan").behavior).toBe("allow");
+    expect(decide("TodoWrite", { todos: [] }, "plan", noRules, false).behavior).toBe("allow");
+    // Deny rules and the risk sentinel still come first.
+    expect(decide("Bash", { command: "ls" }, "plan", { ...noRules, deny: parseRuleList(["Bash(ls:*)"]) })).toMatchObject({ reason: "deny rule" });
+    expect(decide("Bash", { command: "sudo ls" }, "plan")).toMatchObject({ behavior: "ask", reasonType: "risk" });
   });
 
   it("MCP tools ask unless a rule allows them", () => {
     expect(decide("mcp__harness__echo", { text: "x" }, "default", noRules, false).behavior).toBe("ask");
-    expect(decide("mcp__harness__echo", { text: "x" }, "default", { ...noRules, allow: parseRuleList(["mcp__harness"]) }, false).behavior).toBe("allow");
+    expect(decide("mcp__harness__echo", { text: "x" }, "default", allowing("mcp__harness"), false).behavior).toBe("allow");
   });
 });
