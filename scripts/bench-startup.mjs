@@ -38,24 +38,17 @@ function timeProcess(command, args, options) {
   });
 }
 
-const server = spawn(process.execPath, [join(root, "bin/agentwire"), "mock-server", "--port", "0", "--scenario", join(root, "fixtures/scenarios/text.json")], {
-  env,
-  stdio: ["ignore", "pipe", "ignore"],
-});
-const url = await new Promise((resolve) => server.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]).url)));
 const workdir = await mkdtemp(join(tmpdir(), "agentwire-bench-"));
-// The text scenario has one turn; repeat it so every run gets an answer.
+// One scripted answer, repeated, so every run gets a reply.
 const scenario = join(workdir, "text-repeat.json");
 await writeFile(scenario, JSON.stringify({ turns: [{ text: "Hello from the bench.", repeat: true }] }));
-server.kill();
-const repeating = spawn(process.execPath, [join(root, "bin/agentwire"), "mock-server", "--port", "0", "--scenario", scenario], {
+const replayServer = spawn(process.execPath, [join(root, "bin/agentwire"), "mock-server", "--port", "0", "--scenario", scenario], {
   env,
   stdio: ["ignore", "pipe", "ignore"],
 });
-const repeatingUrl = await new Promise((resolve) => repeating.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]).url)));
-void url;
+const url = await new Promise((resolve) => replayServer.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]).url)));
 
-const childEnv = { ...env, ANTHROPIC_BASE_URL: repeatingUrl, ANTHROPIC_API_KEY: "bench", AGENTWIRE_HOME: join(workdir, "home") };
+const childEnv = { ...env, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "bench", AGENTWIRE_HOME: join(workdir, "home") };
 const baseline = [];
 const agent = [];
 for (let run = 0; run < runs; run++) {
@@ -66,7 +59,7 @@ for (let run = 0; run < runs; run++) {
     }),
   );
 }
-repeating.kill();
+replayServer.kill();
 await rm(workdir, { recursive: true, force: true });
 
 const report = {
