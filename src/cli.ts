@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { join, resolve } from "node:path";
 import type { OutputEvent, ResultEvent, TerminalReason } from "../protocol/events.js";
-import { parseArguments, type ParsedCommand, type PromptSources } from "./cli/arguments.js";
+import { parseArguments, type ParsedCommand } from "./cli/arguments.js";
 import { composeSystemPrompt, defaultSystemPrompt } from "./agent/system-prompt.js";
 import { SessionAccounting } from "./agent/turn-accounting.js";
 import type { RunConfig } from "./config.js";

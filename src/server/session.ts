@@ -329,7 +329,7 @@ export class AgentSession {
   }
 
   private loopDependencies(emit: (event: AgentEvent) => void): LoopDependencies {
-    const { accounting, config } = this.options;
+    const { accounting } = this.options;
     const tools = this.tools;
     return {
       provider: this.options.provider,

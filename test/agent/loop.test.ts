@@ -547,7 +547,7 @@ describe("runTurn: API failures and retries", () => {
 
   it("stops retrying when interrupted during the backoff", async () => {
     const controller = new AbortController();
-    const { provider, dependencies, events } = createHarness([errorTurn({ kind: "overloaded", status: 529, retryable: true })]);
+    const { provider, dependencies } = createHarness([errorTurn({ kind: "overloaded", status: 529, retryable: true })]);
     dependencies.sleep = async () => controller.abort();
     const history: Message[] = [];
 

@@ -63,6 +63,7 @@ describe("permissions without a host (print mode, default mode)", () => {
     expect(existsSync(join(workspace.cwd, "a.txt"))).toBe(true);
     await workspace.useScenario(writeTurns("b.txt"));
     const bypassButDenied = await runAgentwire(["-p", "x", "--output-format", "json", "--dangerously-skip-permissions", "--disallowedTools", "Write"], { workspace });
+    expect(bypassButDenied.code).toBe(0);
     // A whole-tool --disallowedTools rule removes the tool from the model's set (as in Claude Code),
     // so the scripted call gets an unknown_tool error instead of running.
     const offered = (workspace.server.requests.at(-1)!.body as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);

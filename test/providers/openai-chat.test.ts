@@ -32,7 +32,7 @@ function ofType<T extends ProviderEvent["type"]>(events: ProviderEvent[], type: 
 
 describe("OpenAI Chat Completions provider", () => {
   it("streams reasoning and text; usage puts cached tokens apart from input", async () => {
-    const { server, provider } = await serve({ turns: [{ thinking: "Think.", text: "Hello there!", usage: { input_tokens: 90, cache_read_input_tokens: 10, output_tokens: 7 } }] });
+    const { provider } = await serve({ turns: [{ thinking: "Think.", text: "Hello there!", usage: { input_tokens: 90, cache_read_input_tokens: 10, output_tokens: 7 } }] });
     const events = await collect(provider, providerRequest());
     expect(shape(events)).toEqual(["message_start", "thinking_start", "thinking_delta", "thinking_end", "text_start", "text_delta", "text_end", "message_end"]);
     expect(events[0]).toMatchObject({ type: "message_start", messageId: "chatcmpl_mock_0001", model: "gpt-4.1", requestId: "req_mock_0001" });

@@ -63,7 +63,7 @@ function sdkOptions(provider: ProviderUnderTest, extra: Partial<Options> = {}): 
 }
 
 /** The conversation turns (system prompt excluded) and offered tool names of a request body, for either wire format. */
-function requestShape(provider: ProviderUnderTest, body: unknown): { turns: number; tools: string[]; toolSchemas: Record<string, unknown>; model: string } {
+function requestShape(body: unknown): { turns: number; tools: string[]; toolSchemas: Record<string, unknown>; model: string } {
   type WireTool = { name?: string; input_schema?: unknown; function?: { name: string; parameters?: unknown } };
   const request = body as { model: string; messages: Array<{ role: string }>; tools?: WireTool[] };
   const tools = request.tools ?? [];
@@ -210,7 +210,7 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     const sessionId = resultsOf(first)[0]!.session_id;
     const second = await collect(query({ prompt: "Second?", options: sdkOptions(provider, { resume: sessionId }) }));
     expect(resultsOf(second)[0]).toMatchObject({ session_id: sessionId, result: "Second answer." });
-    expect(requestShape(provider, workspace.server.requests[1]!.body).turns).toBe(3);
+    expect(requestShape(workspace.server.requests[1]!.body).turns).toBe(3);
   });
 
   it("abort via AbortController leaves no process behind", async () => {
@@ -258,7 +258,7 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
       } else input.end();
     }
     expect(existsSync(join(workspace.cwd, "w.txt"))).toBe(true);
-    expect(requestShape(provider, workspace.server.requests[1]!.body).model).toBe(provider.otherModel.id);
+    expect(requestShape(workspace.server.requests[1]!.body).model).toBe(provider.otherModel.id);
   });
 
   it("a PreToolUse hook callback sees the call and can block it", async () => {
@@ -354,7 +354,7 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     expect(init).toMatchObject({ mcp_servers: [{ name: "harness", status: "connected" }] });
     const toolResult = messages.find((message) => message.type === "user");
     expect(toolResult).toMatchObject({ message: { content: [{ type: "tool_result", content: "ECHO:SHOUT THIS" }] } });
-    const offered = requestShape(provider, workspace.server.requests[0]!.body);
+    const offered = requestShape(workspace.server.requests[0]!.body);
     expect(offered.tools).toContain("mcp__harness__echo_upper");
     // The model gets the MCP server's own input schema, not a generic object.
     expect(offered.toolSchemas["mcp__harness__echo_upper"]).toMatchObject({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
