@@ -28,7 +28,7 @@ import {
 import { formatToolList } from "./cli/list-tools.js";
 import type { ToolDefinition } from "./tools/define-tool.js";
 import { builtinTools, selectTools } from "./tools/registry.js";
-import { parseRuleList } from "./permissions/rules.js";
+import { parseRuleList, toolsCoveredBy } from "./permissions/rules.js";
 import { HostChannel } from "./server/host-channel.js";
 import { AGENTWIRE_VERSION } from "./version.js";
 
@@ -193,9 +193,10 @@ function approvalChannel(config: RunConfig, isStart: boolean): "control" | "fram
 
 /** `--tools` and whole-tool `--disallowedTools` rules applied to the built-in tools. */
 function chooseTools(config: RunConfig): ToolDefinition[] {
+  // A whole-tool deny rule refuses every call of the tools it covers, so they are not offered.
   const disallowedToolNames = parseRuleList(config.disallowedTools)
     .filter((rule) => rule.content === undefined || rule.content === "*")
-    .map((rule) => rule.toolName);
+    .flatMap((rule) => toolsCoveredBy(rule.toolName));
   const selected = selectTools(builtinTools(), { tools: config.tools, disallowedToolNames });
   if ("error" in selected) throw new StartupError(selected.error, "invalid_arguments");
   return selected.tools;

@@ -55,6 +55,11 @@ const COVERED_TOOLS: Record<string, readonly string[]> = {
   Read: ["Read", "Grep", "Glob", "LS"],
 };
 
+/** The tools a rule naming `toolName` applies to. */
+export function toolsCoveredBy(toolName: string): readonly string[] {
+  return COVERED_TOOLS[toolName] ?? [toolName];
+}
+
 /**
  * Deny and ask rules: whether any rule matches any part of the call (for Bash, any command in
  * the line; for paths, the path as named or as it resolves through symlinks).

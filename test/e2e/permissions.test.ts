@@ -55,6 +55,12 @@ describe("permissions without a host (print mode, default mode)", () => {
     expect(existsSync(join(workspace.cwd, "made.txt"))).toBe(false);
   });
 
+  it("a bare --disallowedTools Edit hides every file-editing tool, as the rule covers them all", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "x", "--output-format", "stream-json", "--verbose", "--disallowedTools", "Edit"], { workspace });
+    expect((run.events[0] as { tools: string[] }).tools).toEqual(["Bash", "Glob", "Grep", "LS", "Read", "TodoWrite"]);
+  });
+
   it("--allowedTools rules and acceptEdits let it run; --disallowedTools refuses even in bypass mode", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario(writeTurns("a.txt"));
@@ -68,6 +74,7 @@ describe("permissions without a host (print mode, default mode)", () => {
     // so the scripted call gets an unknown_tool error instead of running.
     const offered = (workspace.server.requests.at(-1)!.body as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name);
     expect(offered).not.toContain("Write");
+    expect(offered).toContain("Edit");
     expect(existsSync(join(workspace.cwd, "b.txt"))).toBe(false);
   });
 });
