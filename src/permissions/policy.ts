@@ -1,4 +1,5 @@
 import { isReadOnlyCommand } from "./bash-classifier.js";
+import { pathsOutsideRoots } from "./command-paths.js";
 import { isSameOrInside } from "./real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
 import { allowRulesCover, anyRuleMatches, targetPath, type PermissionRule } from "./rules.js";
@@ -65,7 +66,11 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
     if (inside) return { behavior: "allow", reason: "read-only tool inside the workspace" };
     return finish(mode, { behavior: "ask", reason: "Path is outside allowed working directories", reasonType: "workingDir" });
   }
-  if (readOnlyCommand) return { behavior: "allow", reason: "read-only command" };
+  if (readOnlyCommand) {
+    const outside = pathsOutsideRoots(String(input.command ?? ""), roots);
+    if (outside.length === 0) return { behavior: "allow", reason: "read-only command" };
+    return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });
+  }
   if (FILE_EDIT_TOOLS.has(toolName) && mode === "acceptEdits" && inside) return { behavior: "allow", reason: "acceptEdits mode" };
   return finish(mode, {
     behavior: "ask",
