@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import { z } from "zod";
+import { SetPermissionModeCommandSchema } from "../../protocol/commands.js";
 import type { OutputEvent, ResultEvent, SystemInitEvent } from "../../protocol/events.js";
 import { PROTOCOL_VERSION } from "../../protocol/version.js";
 import type { AgentEvent } from "../agent/events.js";
@@ -19,7 +21,7 @@ import { toolInputJsonSchema } from "../tools/registry.js";
 import type { SessionStore } from "../sessions/store.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 import type { PermissionMode, PermissionRules } from "../permissions/policy.js";
-import { targetPath } from "../permissions/rules.js";
+import { parseRule, targetPath, type PermissionRule } from "../permissions/rules.js";
 import type { HostChannel } from "./host-channel.js";
 import type { HostHooks } from "./host-hooks.js";
 import type { SdkMcpServer } from "./sdk-mcp-tools.js";
@@ -396,6 +398,41 @@ export class AgentSession {
     return outputs.find((output) => output.decision === "block" && output.reason)?.reason;
   }
 
+  /** The host's "always allow / deny" answers become session rules (and mode or root changes). */
+  private applyPermissionUpdates(updates: Array<z.infer<typeof PermissionUpdateSchema>>): void {
+    const { rules, roots } = this.options.permissions;
+    for (const update of updates) {
+      switch (update.type) {
+        case "addRules":
+        case "replaceRules":
+        case "removeRules": {
+          const changed = update.rules.map((rule) => parseRule(rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`));
+          const current = rules[update.behavior];
+          rules[update.behavior] =
+            update.type === "addRules"
+              ? [...current, ...changed]
+              : update.type === "replaceRules"
+                ? changed
+                : current.filter((rule) => !changed.some((gone) => sameRule(gone, rule)));
+          break;
+        }
+        case "setMode":
+          this.setPermissionMode(update.mode);
+          break;
+        case "addDirectories":
+          roots.push(...update.directories.map((directory) => path.resolve(this.options.config.cwd, directory)).filter((directory) => !roots.includes(directory)));
+          break;
+        case "removeDirectories":
+          // The working directory always stays a root.
+          for (const directory of update.directories) {
+            const index = roots.indexOf(path.resolve(this.options.config.cwd, directory));
+            if (index > 0) roots.splice(index, 1);
+          }
+          break;
+      }
+    }
+  }
+
   /** Common fields of every hook input, as Claude Code sends them. */
   private hookBase(): Record<string, unknown> {
     return {
@@ -426,6 +463,7 @@ export class AgentSession {
         );
         const parsed = CanUseToolAnswerSchema.safeParse(answer);
         if (!parsed.success) return { allow: false, message: `The host's answer to can_use_tool was not understood: ${parsed.error.issues[0]?.message ?? ""}` };
+        this.applyPermissionUpdates(parsed.data.updatedPermissions ?? []);
         if (parsed.data.behavior === "deny") {
           if (parsed.data.interrupt) this.interrupt();
           return { allow: false, message: parsed.data.message };
@@ -481,10 +519,34 @@ export class AgentSession {
 }
 
 /** The Agent SDK's PermissionResult, as answered to can_use_tool. */
-const CanUseToolAnswerSchema = z.discriminatedUnion("behavior", [
-  z.looseObject({ behavior: z.literal("allow"), updatedInput: z.record(z.string(), z.unknown()).optional() }),
-  z.looseObject({ behavior: z.literal("deny"), message: z.string().default("Denied by the host."), interrupt: z.boolean().optional() }),
+/**
+ * Claude Code's PermissionUpdate, as a host sends it with an answer ("always allow"). Updates
+ * for other destinations (user/project settings files) apply to this session too: agentwire
+ * keeps no settings files.
+ */
+const PermissionUpdateSchema = z.discriminatedUnion("type", [
+  z.looseObject({
+    type: z.enum(["addRules", "replaceRules", "removeRules"]),
+    rules: z.array(z.looseObject({ toolName: z.string().min(1), ruleContent: z.string().optional() })),
+    behavior: z.enum(["allow", "deny", "ask"]),
+  }),
+  z.looseObject({ type: z.literal("setMode"), mode: SetPermissionModeCommandSchema.shape.mode }),
+  z.looseObject({ type: z.enum(["addDirectories", "removeDirectories"]), directories: z.array(z.string()) }),
 ]);
+
+const CanUseToolAnswerSchema = z.discriminatedUnion("behavior", [
+  z.looseObject({ behavior: z.literal("allow"), updatedInput: z.record(z.string(), z.unknown()).optional(), updatedPermissions: z.array(PermissionUpdateSchema).optional() }),
+  z.looseObject({
+    behavior: z.literal("deny"),
+    message: z.string().default("Denied by the host."),
+    interrupt: z.boolean().optional(),
+    updatedPermissions: z.array(PermissionUpdateSchema).optional(),
+  }),
+]);
+
+function sameRule(a: PermissionRule, b: PermissionRule): boolean {
+  return a.toolName === b.toolName && a.content === b.content;
+}
 
 /** A one-line description of a call for permission prompts. */
 function describeCall(call: ToolUseBlock): string {

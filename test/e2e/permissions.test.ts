@@ -112,6 +112,23 @@ describe("permissions with a host (control protocol, --permission-prompt-tool st
     expect(secondRequest.messages.at(-1)!.content[0]!.content).toBe("Not in this repo.");
   });
 
+  it("an answer with updatedPermissions (always allow) is remembered: the next call is not asked", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        { tool_calls: [{ name: "Write", input: { file_path: "one.txt", content: "1\n" } }] },
+        { tool_calls: [{ name: "Write", input: { file_path: "two.txt", content: "2\n" } }] },
+        { text: "Both written." },
+      ],
+    });
+    const { requests } = await runWithHost(() => ({
+      behavior: "allow",
+      updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Write" }], behavior: "allow", destination: "session" }],
+    }));
+    expect(requests.filter((request) => request.request.subtype === "can_use_tool")).toHaveLength(1);
+    expect(existsSync(join(workspace.cwd, "one.txt")) && existsSync(join(workspace.cwd, "two.txt"))).toBe(true);
+  });
+
   it("reads inside the workspace and read-only commands are not asked about", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Read", input: { file_path: "x.txt" } }, { name: "Bash", input: { command: "ls -la" } }] }, { text: "ok" }] });
