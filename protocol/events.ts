@@ -227,6 +227,8 @@ export const UserEventSchema = z.strictObject({
   tool_use_result: z.unknown().optional(),
   /** agentwire extension: machine-readable code of an expected tool failure. */
   tool_error_code: z.string().optional(),
+  /** Set on text agentwire added by itself (the continuation after an output-limit cut). */
+  isSynthetic: z.literal(true).optional(),
 });
 
 // ---------------------------------------------------------------------------------------------

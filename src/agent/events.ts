@@ -38,7 +38,7 @@ export type AgentEvent =
    * A user-side text the loop added: "[Request interrupted by user]" after an interrupt, or a
    * Stop hook's reason to keep going.
    */
-  | { type: "user_notice"; text: string }
+  | { type: "user_notice"; text: string; synthetic?: true }
   /** Something the consumer should know that is not an error (e.g. a model without a known price). */
   | { type: "warning"; code: string; message: string }
   /** A message became part of the conversation history (persist it). */

@@ -7,6 +7,11 @@ import { messagesForProvider } from "./messages-for-provider.js";
 
 export const INTERRUPT_MARKER = "[Request interrupted by user]";
 export const TOOL_INTERRUPT_MARKER = "[Request interrupted by user for tool use]";
+/** Claude Code's wording for the automatic continuation after `stop_reason: max_tokens`. */
+export const OUTPUT_LIMIT_NUDGE =
+  "Output token limit hit. Resume directly — no apology, no recap of what you were doing. Pick up mid-thought if that is where the cut happened. Break remaining work into smaller pieces.";
+/** Continuations per turn before a truncated answer is accepted as the result. */
+const MAX_OUTPUT_CONTINUATIONS = 3;
 
 export interface TurnSettings {
   model: string;
@@ -73,6 +78,7 @@ export async function runTurn(
   let resultText = "";
   let stopReason: string | null = null;
   let continuedByStopHook = false;
+  let continuations = 0;
   const outcome = (terminalReason: TerminalReason, extra: Partial<TurnOutcome> = {}): TurnOutcome => ({
     terminalReason,
     stopReason,
@@ -105,6 +111,14 @@ export async function runTurn(
     const lastText = response.blocks.filter((block) => block.type === "text").at(-1);
     resultText = lastText?.type === "text" ? lastText.text : "";
     const calls = response.blocks.filter(isToolUse);
+    // Cut off by the output limit mid-answer: ask for the rest, as Claude Code does, a few times.
+    if (calls.length === 0 && response.stopReason.normalized === "max_tokens" && continuations < MAX_OUTPUT_CONTINUATIONS && !signal.aborted) {
+      continuations++;
+      userLines++;
+      dependencies.emit({ type: "user_notice", text: OUTPUT_LIMIT_NUDGE, synthetic: true });
+      commit({ role: "user", content: [{ type: "text", text: OUTPUT_LIMIT_NUDGE }] });
+      continue;
+    }
     if (calls.length === 0) {
       const feedback = await dependencies.beforeStop?.(resultText, continuedByStopHook);
       if (feedback === undefined || signal.aborted) return outcome("completed");

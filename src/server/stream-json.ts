@@ -114,7 +114,7 @@ export function toStreamJson(event: AgentEvent, state: TranslationState, context
     case "tool_result":
       return [toolResultLine(event, context)];
     case "user_notice":
-      return [userLine([{ type: "text", text: event.text }], context)];
+      return [{ ...userLine([{ type: "text", text: event.text }], context), ...(event.synthetic ? { isSynthetic: true as const } : {}) }];
     case "warning":
       return [warningLine(event, context)];
     case "message_committed":

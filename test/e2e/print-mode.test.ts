@@ -155,6 +155,27 @@ describe("print mode (-p) against the replay server", () => {
     expect(workspace.server.requests).toHaveLength(1);
   });
 
+  it("stop_reason max_tokens: an automatic continuation with Claude Code's synthetic nudge, then the rest", async () => {
+    await setUp("text");
+    await workspace.useScenario({ turns: [{ text: "The first half of a long", stop_reason: "max_tokens" }, { text: "and the second half." }] });
+    const run = await runAgentwire(["-p", "Write a lot.", ...STREAM], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "user:text", "assistant:text", "result/success"]);
+    expect(run.events[2]).toMatchObject({ isSynthetic: true, message: { content: [{ type: "text", text: expect.stringMatching(/^Output token limit hit\. Resume directly/) }] } });
+    expect(results(run.events)[0]).toMatchObject({ num_turns: 2, result: "and the second half.", stop_reason: "end_turn" });
+    const second = workspace.server.requests[1]!.body as { messages: Array<{ role: string }> };
+    expect(second.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
+  });
+
+  it("continuations after max_tokens are bounded: the fourth cut answer is the result", async () => {
+    await setUp("text");
+    await workspace.useScenario({ turns: [{ text: "cut", stop_reason: "max_tokens", repeat: true }] });
+    const run = await runAgentwire(["-p", "Write forever.", ...STREAM], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(workspace.server.requests).toHaveLength(4);
+    expect(results(run.events)[0]).toMatchObject({ subtype: "success", stop_reason: "max_tokens", num_turns: 4 });
+  });
+
   it("401: no retry, a synthetic error message, an error result and exit 1", async () => {
     await setUp("api-401");
     const started = Date.now();
