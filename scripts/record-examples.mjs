@@ -20,6 +20,8 @@ const cases = [
   { name: "retry-429", scenario: "api-429", args: ["-p", "Say hello."] },
   { name: "error-401", scenario: "api-401", args: ["-p", "Say hello."] },
   { name: "max-turns", scenario: "max-turns", args: ["-p", "Read every file.", "--max-turns", "1"] },
+  // Default mode with nobody to ask: the Write is denied at once and the model is told why.
+  { name: "permission-denied", scenario: "write", args: ["-p", "Write a file."] },
   {
     name: "stream-input-two-messages",
     scenario: "multi-turn",
