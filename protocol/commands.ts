@@ -58,10 +58,13 @@ export const ToolApprovalCommandSchema = z.strictObject({
   updated_input: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** Claude Code's permission modes plus agentwire's simple names (`interactive`, `auto`, `deny`). */
+export const PermissionModeSchema = z.enum(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"]);
+
 /** Simple frame: change the permission mode for the next tool calls. */
 export const SetPermissionModeCommandSchema = z.strictObject({
   type: z.literal("set_permission_mode"),
-  mode: z.enum(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"]),
+  mode: PermissionModeSchema,
 });
 
 /** Sent by the Agent SDK to keep the pipe warm; ignored. */

@@ -1,17 +1,16 @@
 import { z } from "zod";
+import { PermissionModeSchema } from "../protocol/commands.js";
 import { PROVIDER_IDS } from "./providers/registry.js";
 
 export const OutputFormatSchema = z.enum(["text", "json", "stream-json"]);
 export const InputFormatSchema = z.enum(["text", "stream-json"]);
 
-/** Claude Code's permission modes plus agentwire's simple aliases (enforced in a later issue). */
-export const PermissionModeSchema = z.enum(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"]);
+export { PermissionModeSchema } from "../protocol/commands.js";
 
 /** A validated run configuration, from argv. Prompts are resolved separately (they may come from stdin or files). */
 export const RunConfigSchema = z.object({
   outputFormat: OutputFormatSchema,
   inputFormat: InputFormatSchema,
-  verbose: z.boolean(),
   provider: z.enum(PROVIDER_IDS),
   model: z.string().min(1),
   /** `--base-url`: the model API's endpoint, overriding the provider's default and *_BASE_URL. */

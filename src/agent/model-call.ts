@@ -9,8 +9,6 @@ export type ModelCallOutcome =
       kind: "completed";
       blocks: AssistantContentBlock[];
       stopReason: { normalized: StopReason; raw: string | null };
-      messageId: string;
-      model: string;
     }
   | { kind: "aborted"; blocks: AssistantContentBlock[] }
   | { kind: "failed"; errorKind: ProviderErrorKind; status: number | null; message: string };
@@ -67,8 +65,6 @@ export async function callModel(
           kind: "completed",
           blocks: accumulator.blocks(),
           stopReason: accumulator.stopReason,
-          messageId: accumulator.messageId,
-          model: accumulator.model,
         };
       }
       failure = { kind: "disconnect", status: null, message: "The model stream ended without a stop reason.", retryable: true };

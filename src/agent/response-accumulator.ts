@@ -1,4 +1,4 @@
-import type { ProviderEvent, StopReason, Usage } from "../providers/types.js";
+import type { ProviderEvent, ProviderEventOf, StopReason, Usage } from "../providers/types.js";
 import { emptyUsage } from "../providers/types.js";
 import type { AssistantContentBlock } from "./messages.js";
 
@@ -12,7 +12,6 @@ export class ResponseAccumulator {
   private streaming: { index: number; block: AssistantContentBlock } | undefined;
   messageId = "";
   model = "";
-  requestId: string | undefined;
   usage: Usage = emptyUsage();
   stopReason: { normalized: StopReason; raw: string | null } | undefined;
 
@@ -21,7 +20,6 @@ export class ResponseAccumulator {
       case "message_start":
         this.messageId = event.messageId;
         this.model = event.model;
-        this.requestId = event.requestId;
         this.usage = { ...event.usage };
         return;
       case "text_start":
@@ -43,23 +41,9 @@ export class ResponseAccumulator {
       case "tool_call_delta":
         return;
       case "text_end":
-        this.finish(event.index, { type: "text", text: event.text, ...(event.signature === undefined ? {} : { signature: event.signature }) });
-        return;
       case "thinking_end":
-        this.finish(event.index, {
-          type: "thinking",
-          thinking: event.thinking,
-          ...(event.signature === undefined ? {} : { signature: event.signature }),
-        });
-        return;
       case "tool_call_end":
-        this.finish(event.index, {
-          type: "tool_use",
-          id: event.id,
-          name: event.name,
-          input: event.input,
-          ...(event.signature === undefined ? {} : { signature: event.signature }),
-        });
+        this.finish(event.index, blockFromEndEvent(event));
         return;
       case "message_end":
         this.stopReason = event.stopReason;
@@ -102,5 +86,18 @@ export class ResponseAccumulator {
   private finish(index: number, block: AssistantContentBlock): void {
     this.completed.set(index, block);
     if (this.streaming?.index === index) this.streaming = undefined;
+  }
+}
+
+/** The completed block a `*_end` event carries, signatures included. */
+export function blockFromEndEvent(event: ProviderEventOf<"text_end" | "thinking_end" | "tool_call_end">): AssistantContentBlock {
+  const signature = event.signature === undefined ? {} : { signature: event.signature };
+  switch (event.type) {
+    case "text_end":
+      return { type: "text", text: event.text, ...signature };
+    case "thinking_end":
+      return { type: "thinking", thinking: event.thinking, ...signature };
+    case "tool_call_end":
+      return { type: "tool_use", id: event.id, name: event.name, input: event.input, ...signature };
   }
 }

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import yargs, { type Options } from "yargs";
 import { z } from "zod";
-import { RunConfigSchema, type OutputFormat, type RunConfig } from "../config.js";
+import { InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "../config.js";
 import { defaultModelFor, inferProvider, resolveModelAlias } from "../providers/models.js";
 import { providerFromApiKeys } from "../providers/infer-provider.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
@@ -26,8 +26,8 @@ export interface PromptSources {
 
 const RUN_OPTIONS = {
   print: { alias: "p", type: "string", description: "Run headless and print the response (prompt as value, as a positional, or on stdin)" },
-  "output-format": { type: "string", choices: ["text", "json", "stream-json"], default: "text", description: "Output format" },
-  "input-format": { type: "string", choices: ["text", "stream-json"], default: "text", description: "Input format (stream-json: one command per stdin line)" },
+  "output-format": { type: "string", choices: OutputFormatSchema.options, default: "text", description: "Output format" },
+  "input-format": { type: "string", choices: InputFormatSchema.options, default: "text", description: "Input format (stream-json: one command per stdin line)" },
   verbose: { type: "boolean", default: false, description: "Claude Code compatibility; stream-json output is always complete" },
   model: { type: "string", description: "Model id or alias (opus, sonnet, haiku)" },
   provider: { type: "string", choices: [...PROVIDER_IDS], description: "Model provider (default: inferred from --model, else from the API key that is set)" },
@@ -48,7 +48,7 @@ const RUN_OPTIONS = {
   "session-persistence": { type: "boolean", default: true, description: "Write the session to disk (--no-session-persistence to disable)" },
   "permission-mode": {
     type: "string",
-    choices: ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"],
+    choices: PermissionModeSchema.options,
     default: "default",
     description: "Permission mode",
   },
@@ -169,7 +169,6 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   const candidate = {
     outputFormat,
     inputFormat,
-    verbose: parsed.verbose,
     provider,
     model,
     baseUrl: parsed["base-url"],

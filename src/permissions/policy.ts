@@ -1,3 +1,5 @@
+import type { z } from "zod";
+import type { PermissionModeSchema } from "../../protocol/commands.js";
 import { isReadOnlyCommand } from "./bash-classifier.js";
 import { pathsOutsideRoots } from "./command-paths.js";
 import { isSameOrInside } from "./real-path.js";
@@ -8,7 +10,7 @@ import { allowRulesCover, anyRuleMatches, targetPath, type PermissionRule } from
  * Claude Code's modes, plus agentwire's simple names: `interactive` = default (ask the host),
  * `auto` = approve everything except what the risk sentinel flags, `deny` = dontAsk.
  */
-export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "dontAsk" | "auto" | "interactive" | "deny";
+export type PermissionMode = z.infer<typeof PermissionModeSchema>;
 
 export interface PermissionRules {
   allow: PermissionRule[];

@@ -9,7 +9,8 @@ import type {
 import type { Message } from "../agent/messages.js";
 import { thinkingStyle } from "./models.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
-import type { Provider, ProviderErrorKind, ProviderEvent, ProviderRequest, StopReason, Usage } from "./types.js";
+import { parseToolArguments } from "./tool-call-assembler.js";
+import { isRetryable, type Provider, type ProviderErrorKind, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from "./types.js";
 
 export interface AnthropicProviderOptions {
   apiKey: string | undefined;
@@ -123,7 +124,7 @@ class AnthropicStreamTranslator {
         else if (block.kind === "thinking") {
           yield { type: "thinking_end", index: event.index, thinking: block.text, ...(block.signature ? { signature: block.signature } : {}) };
         } else {
-          const input = parseToolInput(block.text);
+          const input = parseToolArguments(block.text);
           // Arguments cut off mid-JSON (e.g. by max_tokens) must never run: drop the call.
           if (input === undefined) this.droppedToolCall = true;
           else yield { type: "tool_call_end", index: event.index, id: block.id, name: block.name, input };
@@ -143,16 +144,6 @@ class AnthropicStreamTranslator {
         yield { type: "message_end", stopReason: this.stopReason, usage: this.usage };
         return;
     }
-  }
-}
-
-function parseToolInput(json: string): Record<string, unknown> | undefined {
-  if (json.trim() === "") return {};
-  try {
-    const value: unknown = JSON.parse(json);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
   }
 }
 
@@ -205,7 +196,7 @@ function toErrorEvent(error: unknown, signal: AbortSignal): ProviderEvent {
       type: "error",
       kind,
       status,
-      retryable: kind === "rate_limit" || kind === "server" || kind === "overloaded" || kind === "disconnect" || kind === "unknown",
+      retryable: isRetryable(kind),
       message: error.apiMessage ?? error.message,
       ...retryAfterField(retryAfterFromHeaders(error.headers)),
     };

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ApiError, GoogleGenAI, type GenerateContentResponse, type GenerateContentResponseUsageMetadata, type Part } from "@google/genai";
 import { toGeminiRequest } from "./gemini-request.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
-import { emptyUsage, type Provider, type ProviderErrorKind, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from "./types.js";
+import { emptyUsage, isRetryable, type Provider, type ProviderErrorKind, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from "./types.js";
 
 export interface GeminiProviderOptions {
   /** GEMINI_API_KEY or GOOGLE_API_KEY; without one, requests carry a bearer token instead. */
@@ -261,7 +261,7 @@ function toErrorEvent(error: unknown, signal: AbortSignal, failedResponseHeaders
     type: "error",
     kind,
     status: error.status,
-    retryable: kind === "rate_limit" || kind === "server" || kind === "overloaded" || kind === "unknown",
+    retryable: isRetryable(kind),
     message: body?.message ?? error.message,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
   };

@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import { retryAfterFromHeaders } from "./retry-after.js";
-import type { ProviderErrorKind, ProviderEvent, Usage } from "./types.js";
+import { isRetryable, type ProviderErrorKind, type ProviderEvent, type Usage } from "./types.js";
 
 /**
  * What the two OpenAI wire APIs (openai-chat.ts, openai-responses.ts) share: the SDK client and
@@ -53,8 +53,7 @@ export function streamedErrorEvent(code: string | null, message: string): Provid
 }
 
 function errorEvent(kind: ProviderErrorKind, status: number | null, message: string, retryAfterMs: number | undefined): ProviderEvent {
-  const retryable = kind === "rate_limit" || kind === "server" || kind === "overloaded" || kind === "disconnect" || kind === "unknown";
-  return { type: "error", kind, status, retryable, message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  return { type: "error", kind, status, retryable: isRetryable(kind), message, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
 }
 
 /**

@@ -69,6 +69,14 @@ export type ProviderErrorKind =
   | "aborted"
   | "unknown";
 
+/**
+ * Whether another attempt may succeed. Auth, bad requests, context overflow and aborts fail
+ * the same way every time, so they are never retried.
+ */
+export function isRetryable(kind: ProviderErrorKind): boolean {
+  return kind === "rate_limit" || kind === "server" || kind === "overloaded" || kind === "disconnect" || kind === "unknown";
+}
+
 export type ProviderEvent =
   | { type: "message_start"; messageId: string; model: string; usage: Usage; requestId?: string }
   | { type: "text_start"; index: number }

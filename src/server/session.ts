@@ -17,7 +17,7 @@ import { isLocalServer } from "../providers/registry.js";
 import type { Provider } from "../providers/types.js";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/define-tool.js";
 import { isSameOrInside } from "../tools/paths.js";
-import { toolInputJsonSchema } from "../tools/registry.js";
+import { findTool, toolInputJsonSchema } from "../tools/registry.js";
 import type { SessionStore } from "../sessions/store.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 import type { PermissionMode, PermissionRules } from "../permissions/policy.js";
@@ -333,6 +333,7 @@ export class AgentSession {
   private loopDependencies(emit: (event: AgentEvent) => void): LoopDependencies {
     const { accounting } = this.options;
     const tools = this.tools;
+    const isReadOnlyTool = (name: string): boolean => findTool(tools, name)?.readOnly ?? false;
     return {
       provider: this.options.provider,
       retryPolicy: exponentialBackoff(this.options.maxRetries),
@@ -350,12 +351,12 @@ export class AgentSession {
         mode: () => this.permissionMode,
         rules: this.options.permissions.rules,
         roots: this.options.permissions.roots,
-        isReadOnlyTool: (name) => tools.find((tool) => tool.name === name)?.readOnly ?? false,
+        isReadOnlyTool,
         askHost: this.hostApproval(),
         hooks: this.hooks,
         hookBase: () => this.hookBase(),
       }),
-      isReadOnlyTool: (name) => tools.find((tool) => tool.name === name)?.readOnly ?? false,
+      isReadOnlyTool,
     };
   }
 
@@ -518,7 +519,6 @@ export class AgentSession {
   }
 }
 
-/** The Agent SDK's PermissionResult, as answered to can_use_tool. */
 /**
  * Claude Code's PermissionUpdate, as a host sends it with an answer ("always allow"). Updates
  * for other destinations (user/project settings files) apply to this session too: agentwire
@@ -534,6 +534,7 @@ const PermissionUpdateSchema = z.discriminatedUnion("type", [
   z.looseObject({ type: z.enum(["addDirectories", "removeDirectories"]), directories: z.array(z.string()) }),
 ]);
 
+/** The Agent SDK's PermissionResult, as answered to can_use_tool. */
 const CanUseToolAnswerSchema = z.discriminatedUnion("behavior", [
   z.looseObject({ behavior: z.literal("allow"), updatedInput: z.record(z.string(), z.unknown()).optional(), updatedPermissions: z.array(PermissionUpdateSchema).optional() }),
   z.looseObject({

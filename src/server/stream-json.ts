@@ -7,6 +7,7 @@ import type {
 } from "../../protocol/events.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { AssistantContentBlock, ImageBlock, TextBlock } from "../agent/messages.js";
+import { blockFromEndEvent } from "../agent/response-accumulator.js";
 import { retryErrorName } from "./error-codes.js";
 import { wireStopReason, type Usage } from "../providers/types.js";
 
@@ -194,14 +195,8 @@ function translateProviderEvent(
     case "thinking_end":
     case "tool_call_end": {
       state.openBlocks.delete(event.index);
-      const block: AssistantContentBlock =
-        event.type === "text_end"
-          ? { type: "text", text: event.text }
-          : event.type === "thinking_end"
-            ? { type: "thinking", thinking: event.thinking, ...(event.signature === undefined ? {} : { signature: event.signature }) }
-            : { type: "tool_use", id: event.id, name: event.name, input: event.input };
       // Claude Code order: the block's assistant line, then its content_block_stop.
-      return [assistantLine(block, state, context), ...stream({ type: "content_block_stop", index: event.index })];
+      return [assistantLine(blockFromEndEvent(event), state, context), ...stream({ type: "content_block_stop", index: event.index })];
     }
     case "message_end":
       return [

@@ -46,9 +46,8 @@ export interface ToolContext {
   /** Aborted on interrupt; a tool must stop promptly and kill any child processes. */
   signal: AbortSignal;
   /**
-   * Optional progress reports for long-running tools (Bash calls it about once a second). Not on
-   * stdout yet: the session passes none until the protocol has a progress event (Claude Code's
-   * SDK has `tool_progress`); wiring it is an AgentEvent plus one translator case.
+   * Optional progress reports for long-running tools (Bash calls it about once a second); they
+   * reach stdout as `tool_progress` lines.
    */
   onProgress?: (progress: ToolProgress) => void;
   /** Per-session mutable state a tool may keep between calls (e.g. Bash's working directory). */
