@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isSameOrInside, realPathOfNearestAncestor } from "./real-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import { parseShell, type ShellWord } from "./shell-syntax.js";
 
 /**

@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { realPathOfNearestAncestor } from "./real-path.js";
+import { realPathOfNearestAncestor } from "../paths/real-path.js";
 
 /**
  * Path rules follow Claude Code: `//abs/path` is absolute, `~/x` is in the home directory,

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { PermissionModeSchema } from "../../protocol/commands.js";
 import { isReadOnlyCommand } from "./bash-classifier.js";
 import { pathsOutsideRoots } from "./command-paths.js";
-import { isSameOrInside } from "./real-path.js";
+import { isSameOrInside } from "../paths/real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
 import { allowRulesCover, anyRuleMatches, targetPath, type PermissionRule } from "./rules.js";
 

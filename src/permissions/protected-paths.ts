@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { realPathOfNearestAncestor, isSameOrInside } from "./real-path.js";
+import { realPathOfNearestAncestor, isSameOrInside } from "../paths/real-path.js";
 
 /**
  * Files whose change reaches beyond the task: they run code later (git hooks and config, shell

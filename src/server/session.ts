@@ -16,7 +16,7 @@ import { hasKnownPrice, modelLimits } from "../providers/models.js";
 import { isLocalServer } from "../providers/registry.js";
 import type { Provider } from "../providers/types.js";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/define-tool.js";
-import { isSameOrInside } from "../tools/paths.js";
+import { isSameOrInside } from "../paths/real-path.js";
 import { findTool, toolInputJsonSchema } from "../tools/registry.js";
 import type { SessionStore } from "../sessions/store.js";
 import { AGENTWIRE_VERSION } from "../version.js";

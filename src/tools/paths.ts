@@ -1,5 +1,5 @@
-import { realpath } from "node:fs/promises";
 import path from "node:path";
+import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import { toolError } from "./define-tool.js";
 import type { ToolContext, ToolResult } from "./define-tool.js";
 
@@ -50,10 +50,10 @@ export async function resolveWorkspacePath(context: ToolContext, rawPath: string
  *
  * Contract: never throws; an unreadable root simply matches nothing.
  */
-export async function isInsideRoots(absolutePath: string, roots: readonly string[]): Promise<boolean> {
-  const realTarget = await realPathOfNearestAncestor(absolutePath);
+export function isInsideRoots(absolutePath: string, roots: readonly string[]): boolean {
+  const realTarget = realPathOfNearestAncestor(absolutePath);
   for (const root of roots) {
-    const realRoot = await realPathOfNearestAncestor(path.resolve(root));
+    const realRoot = realPathOfNearestAncestor(path.resolve(root));
     if (isSameOrInside(realTarget, realRoot)) return true;
   }
   return false;
@@ -62,27 +62,4 @@ export async function isInsideRoots(absolutePath: string, roots: readonly string
 /** How tools show a path: relative to the working directory when inside it (as Claude Code does), else absolute. */
 export function displayPath(cwd: string, absolutePath: string): string {
   return isSameOrInside(absolutePath, cwd) && absolutePath !== cwd ? path.relative(cwd, absolutePath) : absolutePath;
-}
-
-/** Lexical containment of two absolute, normalized paths. */
-export function isSameOrInside(candidate: string, root: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
-}
-
-async function realPathOfNearestAncestor(absolutePath: string): Promise<string> {
-  const missingSegments: string[] = [];
-  let current = absolutePath;
-  for (;;) {
-    try {
-      return path.join(await realpath(current), ...missingSegments.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      // The filesystem root always exists; reaching it unresolved means realpath itself fails
-      // (e.g. permissions), so the lexical path is the best answer left.
-      if (parent === current) return absolutePath;
-      missingSegments.push(path.basename(current));
-      current = parent;
-    }
-  }
 }
