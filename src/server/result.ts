@@ -1,5 +1,6 @@
 import type { AssistantEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
 import { apiErrorCode } from "./error-codes.js";
+import { messageUsage, resultUsage } from "./wire-usage.js";
 import type { TurnOutcome } from "../agent/loop.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
 
@@ -30,15 +31,7 @@ export function buildResultEvent(outcome: TurnOutcome, context: ResultContext): 
     ...ending.fields,
     session_id: context.sessionId,
     total_cost_usd: roundCost(accounting.totalCostUsd()),
-    usage: {
-      input_tokens: accounting.turnUsage.inputTokens,
-      cache_creation_input_tokens: accounting.turnUsage.cacheCreationInputTokens,
-      cache_read_input_tokens: accounting.turnUsage.cacheReadInputTokens,
-      output_tokens: accounting.turnUsage.outputTokens,
-      server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
-      service_tier: "standard",
-      cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
-    },
+    usage: resultUsage(accounting.turnUsage),
     modelUsage: accounting.modelUsageSnapshot(),
     permission_denials: context.permissionDenials,
     stop_reason: outcome.stopReason,
@@ -85,15 +78,7 @@ export function buildFailureResult(input: {
     errors: [input.message],
     session_id: input.sessionId,
     total_cost_usd: 0,
-    usage: {
-      input_tokens: 0,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-      output_tokens: 0,
-      server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
-      service_tier: "standard",
-      cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
-    },
+    usage: resultUsage(undefined),
     modelUsage: {},
     permission_denials: [],
     stop_reason: null,
@@ -117,14 +102,8 @@ export function buildApiErrorAssistantEvent(outcome: TurnOutcome, context: { ses
       content: [{ type: "text", text: describeApiError(outcome.error) }],
       stop_reason: "stop_sequence",
       stop_sequence: "",
-      usage: {
-        input_tokens: 0,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-        cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
-        output_tokens: 0,
-        service_tier: null,
-      },
+      // Claude Code's synthetic error message has no service tier.
+      usage: { ...messageUsage(undefined), service_tier: null },
       context_management: null,
     },
     parent_tool_use_id: null,

@@ -1,6 +1,5 @@
 import type {
   AssistantEvent,
-  MessageUsage,
   OutputEvent,
   StreamEvent,
   UserEvent,
@@ -9,6 +8,7 @@ import type { AgentEvent } from "../agent/events.js";
 import type { AssistantContentBlock, ImageBlock, TextBlock } from "../agent/messages.js";
 import { blockFromEndEvent } from "../agent/response-accumulator.js";
 import { retryErrorName } from "./error-codes.js";
+import { messageUsage } from "./wire-usage.js";
 import { wireStopReason, type Usage } from "../providers/types.js";
 
 /**
@@ -301,16 +301,5 @@ function streamLine(raw: Record<string, unknown>, state: TranslationState, conte
     parent_tool_use_id: null,
     uuid: context.newUuid(),
     api_message_id: state.messageId,
-  };
-}
-
-function messageUsage(usage: Usage | undefined): MessageUsage {
-  return {
-    input_tokens: usage?.inputTokens ?? 0,
-    cache_creation_input_tokens: usage?.cacheCreationInputTokens ?? 0,
-    cache_read_input_tokens: usage?.cacheReadInputTokens ?? 0,
-    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
-    output_tokens: usage?.outputTokens ?? 0,
-    service_tier: "standard",
   };
 }
