@@ -13,7 +13,10 @@ import { parseToolArguments } from "./tool-call-assembler.js";
 import { isRetryable, type Provider, type ProviderErrorKind, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from "./types.js";
 
 export interface AnthropicProviderOptions {
+  /** One of the two is set (the registry refuses to build the provider without credentials). */
   apiKey: string | undefined;
+  /** ANTHROPIC_AUTH_TOKEN: sent as a bearer token, for gateways that take one. */
+  authToken: string | undefined;
   /** Overrides ANTHROPIC_BASE_URL. */
   baseUrl?: string;
 }
@@ -26,26 +29,22 @@ export interface AnthropicProviderOptions {
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
   const client = new Anthropic({
     apiKey: options.apiKey ?? null,
+    authToken: options.authToken ?? null,
     ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
     maxRetries: 0,
     timeout: 600_000,
   });
   return {
     id: "anthropic",
-    stream: (request, signal) => streamAnthropic(client, options, request, signal),
+    stream: (request, signal) => streamAnthropic(client, request, signal),
   };
 }
 
 async function* streamAnthropic(
   client: Anthropic,
-  options: AnthropicProviderOptions,
   request: ProviderRequest,
   signal: AbortSignal,
 ): AsyncGenerator<ProviderEvent> {
-  if (!options.apiKey && !process.env.ANTHROPIC_AUTH_TOKEN) {
-    yield { type: "error", kind: "auth", status: null, retryable: false, message: "ANTHROPIC_API_KEY is not set. Export it, or choose another provider with --provider." };
-    return;
-  }
   const translator = new AnthropicStreamTranslator();
   try {
     const { data: stream, request_id: requestId } = await client.messages

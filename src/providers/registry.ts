@@ -34,9 +34,13 @@ export function createProvider(settings: ProviderSettings): Provider {
 async function loadProvider(settings: ProviderSettings): Promise<Provider> {
   switch (settings.provider) {
     case "anthropic": {
+      const apiKey = settings.env.ANTHROPIC_API_KEY || undefined;
+      const authToken = settings.env.ANTHROPIC_AUTH_TOKEN || undefined;
+      if (!apiKey && !authToken) return failingProvider("anthropic", "ANTHROPIC_API_KEY is not set. Export it, or choose another provider with --provider.");
       const { createAnthropicProvider } = await import("./anthropic.js");
       return createAnthropicProvider({
-        apiKey: settings.env.ANTHROPIC_API_KEY,
+        apiKey,
+        authToken,
         ...((settings.baseUrl ?? settings.env.ANTHROPIC_BASE_URL) ? { baseUrl: settings.baseUrl ?? settings.env.ANTHROPIC_BASE_URL } : {}),
       });
     }
