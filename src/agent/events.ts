@@ -1,6 +1,6 @@
 import type { ProviderErrorKind, ProviderEvent } from "../providers/types.js";
-import type { ToolResult } from "../tools/define-tool.js";
-import type { AssistantContentBlock, Message } from "./messages.js";
+import type { ToolResult } from "../conversation/tool-result.js";
+import type { AssistantContentBlock, Message } from "../conversation/messages.js";
 
 /**
  * Everything observable that happens inside a turn. The loop emits these through one sink; the

@@ -1,7 +1,7 @@
 import { wireStopReason, type ProviderRequest } from "../providers/types.js";
-import type { ToolResult } from "../tools/define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 import type { AgentEvent } from "./events.js";
-import type { AssistantContentBlock, Message, ToolUseBlock, UserContentBlock, UserMessage } from "./messages.js";
+import type { AssistantContentBlock, Message, ToolUseBlock, UserContentBlock, UserMessage } from "../conversation/messages.js";
 import { callModel, type ModelCallDependencies } from "./model-call.js";
 import { messagesForProvider } from "./messages-for-provider.js";
 

@@ -1,4 +1,4 @@
-import type { AssistantContentBlock, Message } from "./messages.js";
+import type { AssistantContentBlock, Message } from "../conversation/messages.js";
 
 /**
  * The history as one provider may see it. Thinking blocks and signatures are opaque,

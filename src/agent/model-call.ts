@@ -1,6 +1,6 @@
 import type { Provider, ProviderErrorKind, ProviderRequest, StopReason, Usage } from "../providers/types.js";
 import type { AgentEvent } from "./events.js";
-import type { AssistantContentBlock } from "./messages.js";
+import type { AssistantContentBlock } from "../conversation/messages.js";
 import { ResponseAccumulator } from "./response-accumulator.js";
 import type { RetryPolicy } from "./retry-policy.js";
 

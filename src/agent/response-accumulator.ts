@@ -1,6 +1,6 @@
 import type { ProviderEvent, ProviderEventOf, StopReason, Usage } from "../providers/types.js";
 import { emptyUsage } from "../providers/types.js";
-import type { AssistantContentBlock } from "./messages.js";
+import type { AssistantContentBlock } from "../conversation/messages.js";
 
 /**
  * Folds one attempt's provider events into the assistant message. Completed blocks come from

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { toolError } from "../tools/define-tool.js";
-import type { ToolContext, ToolDefinition, ToolResult } from "../tools/define-tool.js";
+import type { ToolContext, ToolDefinition } from "../tools/define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 import { redactToolResult } from "../tools/redact-secrets.js";
 import { findTool } from "../tools/registry.js";
 

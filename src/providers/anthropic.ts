@@ -6,7 +6,7 @@ import type {
   RawMessageStreamEvent,
   Usage as AnthropicUsage,
 } from "@anthropic-ai/sdk/resources/messages/messages";
-import type { Message } from "../agent/messages.js";
+import type { Message } from "../conversation/messages.js";
 import { thinkingStyle } from "./models.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
 import { parseToolArguments } from "./tool-call-assembler.js";

@@ -1,5 +1,5 @@
 import type { Content, GenerateContentConfig, Part } from "@google/genai";
-import type { AssistantContentBlock, Message, ToolResultBlock, UserContentBlock } from "../agent/messages.js";
+import type { AssistantContentBlock, Message, ToolResultBlock, UserContentBlock } from "../conversation/messages.js";
 import { thinkingStyle } from "./models.js";
 import type { ProviderRequest } from "./types.js";
 

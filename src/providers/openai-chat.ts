@@ -6,7 +6,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
-import type { Message, UserContentBlock } from "../agent/messages.js";
+import type { Message, UserContentBlock } from "../conversation/messages.js";
 import { ChatStreamTranslator } from "./openai-chat-stream.js";
 import { createOpenAIClient, toOpenAIErrorEvent, type OpenAIConnection } from "./openai-client.js";
 import { isOpenAIReasoningModel, reasoningEffort } from "./openai-settings.js";

@@ -1,6 +1,6 @@
 import type OpenAI from "openai";
 import type { ResponseCreateParamsStreaming, ResponseInputContent, ResponseInputItem } from "openai/resources/responses/responses";
-import type { Message, UserContentBlock } from "../agent/messages.js";
+import type { Message, UserContentBlock } from "../conversation/messages.js";
 import { createOpenAIClient, toOpenAIErrorEvent, type OpenAIConnection } from "./openai-client.js";
 import { decodeReasoningSignature, ResponsesStreamTranslator } from "./openai-responses-stream.js";
 import { isOpenAIReasoningModel, reasoningEffort } from "./openai-settings.js";

@@ -1,4 +1,4 @@
-import type { Message } from "../agent/messages.js";
+import type { Message } from "../conversation/messages.js";
 
 /**
  * The one contract every model provider implements: turn a neutral request into a stream of

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import type { ImageBlock, TextBlock } from "../agent/messages.js";
-import { defineTool, toolError, type ToolDefinition, type ToolResult } from "../tools/define-tool.js";
+import type { ImageBlock, TextBlock } from "../conversation/messages.js";
+import { defineTool, toolError, type ToolDefinition } from "../tools/define-tool.js";
+import { type ToolResult } from "../conversation/tool-result.js";
 import type { HostChannel } from "./host-channel.js";
 
 /** `initialize.sdkMcpServerManifests[name]`: the MCP handshake the Agent SDK ran for us. */

@@ -6,7 +6,7 @@ import type { OutputEvent, ResultEvent, SystemInitEvent } from "../../protocol/e
 import { PROTOCOL_VERSION } from "../../protocol/version.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runTurn, type LoopDependencies, type PermissionDecision, type TurnSettings } from "../agent/loop.js";
-import type { Message, ToolUseBlock, UserMessage } from "../agent/messages.js";
+import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
 import { exponentialBackoff } from "../agent/retry-policy.js";
 import { SessionAccounting } from "../agent/turn-accounting.js";
 import { runToolCall } from "../agent/tool-runner.js";
@@ -15,7 +15,8 @@ import type { Logger } from "../log.js";
 import { hasKnownPrice, modelLimits } from "../providers/models.js";
 import { isLocalServer } from "../providers/registry.js";
 import type { Provider } from "../providers/types.js";
-import type { ToolContext, ToolDefinition, ToolResult } from "../tools/define-tool.js";
+import type { ToolContext, ToolDefinition } from "../tools/define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { findTool, toolInputJsonSchema } from "../tools/registry.js";
 import type { SessionStore } from "../sessions/store.js";

@@ -10,7 +10,7 @@ import {
   type InputCommand,
 } from "../../protocol/commands.js";
 import type { InputErrorEvent, OutputEvent, ResultEvent } from "../../protocol/events.js";
-import type { UserMessage } from "../agent/messages.js";
+import type { UserMessage } from "../conversation/messages.js";
 import type { Logger } from "../log.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 import { readLines, type LineEvent } from "./jsonl.js";

@@ -5,7 +5,7 @@ import type {
   UserEvent,
 } from "../../protocol/events.js";
 import type { AgentEvent } from "../agent/events.js";
-import type { AssistantContentBlock, ImageBlock, TextBlock } from "../agent/messages.js";
+import type { AssistantContentBlock, ImageBlock, TextBlock } from "../conversation/messages.js";
 import { blockFromEndEvent } from "../agent/response-accumulator.js";
 import { retryErrorName } from "./error-codes.js";
 import { messageUsage } from "./wire-usage.js";

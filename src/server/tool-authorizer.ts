@@ -1,5 +1,5 @@
 import type { PermissionDecision } from "../agent/loop.js";
-import type { ToolUseBlock } from "../agent/messages.js";
+import type { ToolUseBlock } from "../conversation/messages.js";
 import { decidePermission, type PermissionMode, type PermissionRules, type PermissionVerdict } from "../permissions/policy.js";
 import type { HostHooks } from "./host-hooks.js";
 

@@ -1,5 +1,5 @@
 import type { InputContentBlock } from "../../protocol/commands.js";
-import type { UserContentBlock, UserMessage } from "../agent/messages.js";
+import type { UserContentBlock, UserMessage } from "../conversation/messages.js";
 
 /** A stdin user message (string or blocks) as a conversation message. */
 export function toUserMessage(content: string | InputContentBlock[]): UserMessage {

@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { MessageSchema, type Message } from "../agent/messages.js";
+import { MessageSchema, type Message } from "../conversation/messages.js";
 import { ModelUsageEntrySchema } from "../../protocol/events.js";
 
 /**

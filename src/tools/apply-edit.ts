@@ -1,4 +1,4 @@
-import type { ToolErrorCode } from "./define-tool.js";
+import type { ToolErrorCode } from "../conversation/tool-result.js";
 import { findFuzzyMatch, lineRange, type MatchCandidate } from "./fuzzy-match.js";
 import { REDACTION_MARKER_PREFIX } from "./redact-secrets.js";
 

@@ -5,7 +5,8 @@ import path from "node:path";
 import { z } from "zod";
 import { CommandOutput, createSpoolFile, HEAD_LINES, TAIL_LINES } from "./command-output.js";
 import { defineTool, toolError } from "./define-tool.js";
-import type { ToolContext, ToolErrorCode, ToolResult } from "./define-tool.js";
+import type { ToolContext } from "./define-tool.js";
+import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
 
 const description = `Executes a shell command and returns its output (stdout, then stderr).

@@ -1,44 +1,5 @@
 import type { z } from "zod";
-import type { ImageBlock, TextBlock } from "../agent/messages.js";
-
-/**
- * Machine-readable codes for expected tool failures. Consumers of the JSONL can branch on these;
- * the model gets the human message.
- */
-export type ToolErrorCode =
-  | "invalid_input"
-  | "unknown_tool"
-  | "file_not_found"
-  | "is_directory"
-  | "not_a_file"
-  | "permission_denied"
-  | "outside_workspace"
-  /** Edit: old_string occurs nowhere, not even approximately. */
-  | "edit_no_match"
-  /** Edit: old_string occurs more than once and replace_all is not set. */
-  | "edit_not_unique"
-  /** Edit: no exact match, and several places match approximately equally well. */
-  | "edit_ambiguous"
-  /** Write/Edit: the new text contains a `[REDACTED:…]` placeholder that would overwrite a secret. */
-  | "redacted_secret"
-  | "command_failed"
-  | "timeout"
-  | "aborted"
-  | "io_error"
-  | "internal_error";
-
-/** What a tool hands back. `content` goes to the model; `details` goes to stream consumers only. */
-export interface ToolResult {
-  content: string | Array<TextBlock | ImageBlock>;
-  isError: boolean;
-  /** Set when `isError`: which expected failure this is. */
-  code?: ToolErrorCode;
-  /**
-   * Structured output for consumers (`tool_use_result` on the `user` stdout line), in Claude
-   * Code's shape for that tool. For errors Claude Code sends the string "Error: <message>".
-   */
-  details?: unknown;
-}
+import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 
 export interface ToolContext {
   /** Absolute session working directory; relative paths resolve against it. */

@@ -1,7 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { applyEdit, type EditInstruction, type FuzzyMatchNote } from "./apply-edit.js";
 import { toolError } from "./define-tool.js";
-import type { ToolContext, ToolResult } from "./define-tool.js";
+import type { ToolContext } from "./define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 import { applyLineEnding, detectLineEnding, toLf } from "./line-endings.js";
 import { resolveWorkspacePath } from "./paths.js";
 import { structuredPatch, type PatchHunk } from "./structured-patch.js";

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, toolError } from "./define-tool.js";
-import type { ToolResult } from "./define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 import { displayPath, resolveWorkspacePath } from "./paths.js";
 import { splitAbsolutePattern, walkFiles } from "./walk-files.js";
 

@@ -3,7 +3,7 @@ import type { Dirent } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, toolError } from "./define-tool.js";
-import type { ToolResult } from "./define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 import { compileIgnoreRule, GitignoreFilter, matchIgnoreRules, type IgnoreRule } from "./gitignore-filter.js";
 import { resolveWorkspacePath } from "./paths.js";
 

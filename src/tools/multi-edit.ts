@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
-import type { ToolResult } from "./define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 import { editFile, editSuccessText } from "./edit-file.js";
 
 const description = `Makes several replacements in one file in a single call: all of them, or none.

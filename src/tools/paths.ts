@@ -1,7 +1,8 @@
 import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import { toolError } from "./define-tool.js";
-import type { ToolContext, ToolResult } from "./define-tool.js";
+import type { ToolContext } from "./define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 
 /**
  * Turns a path the model gave a tool into an absolute, normalized path.

@@ -2,7 +2,7 @@ import { open, readFile, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { z } from "zod";
 import { defineTool, toolError } from "./define-tool.js";
-import type { ToolResult } from "./define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 import { resolveWorkspacePath } from "./paths.js";
 
 const description = `Reads a file from the local filesystem.

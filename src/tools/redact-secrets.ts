@@ -1,4 +1,4 @@
-import type { ToolResult } from "./define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 
 /**
  * Well-known credential formats. Each pattern needs a vendor prefix or a structure no ordinary

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./define-tool.js";
-import type { ToolResult } from "./define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 
 const description = `Keeps a task list for the current session, which the user sees (GUIs render it). Send the whole list every time; it replaces the previous one.
 

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { defineTool, toolError } from "./define-tool.js";
-import type { ToolResult } from "./define-tool.js";
+import type { ToolResult } from "../conversation/tool-result.js";
 import { FILE_STATE_NOTE } from "./edit-file.js";
 import { applyLineEnding, detectLineEnding, toLf } from "./line-endings.js";
 import { resolveWorkspacePath } from "./paths.js";

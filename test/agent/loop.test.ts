@@ -8,10 +8,10 @@ import {
   type PermissionDecision,
   type TurnSettings,
 } from "../../src/agent/loop.js";
-import type { Message, ToolUseBlock, UserMessage } from "../../src/agent/messages.js";
+import type { Message, ToolUseBlock, UserMessage } from "../../src/conversation/messages.js";
 import { exponentialBackoff, type RetryPolicy } from "../../src/agent/retry-policy.js";
 import type { ProviderEvent, Usage } from "../../src/providers/types.js";
-import type { ToolResult } from "../../src/tools/define-tool.js";
+import type { ToolResult } from "../../src/conversation/tool-result.js";
 import {
   FakeProvider,
   errorTurn,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messagesForProvider } from "../../src/agent/messages-for-provider.js";
-import type { Message } from "../../src/agent/messages.js";
+import type { Message } from "../../src/conversation/messages.js";
 
 const history: Message[] = [
   { role: "user", content: [{ type: "text", text: "hi" }] },

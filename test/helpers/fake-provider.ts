@@ -1,4 +1,4 @@
-import type { Message } from "../../src/agent/messages.js";
+import type { Message } from "../../src/conversation/messages.js";
 import type { Provider, ProviderErrorKind, ProviderEvent, ProviderRequest, StopReason, Usage } from "../../src/providers/types.js";
 import { emptyUsage } from "../../src/providers/types.js";
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Message } from "../../src/agent/messages.js";
+import type { Message } from "../../src/conversation/messages.js";
 import type { Scenario } from "../../src/mock-server/scenario.js";
 import { startMockServer, type MockServer } from "../../src/mock-server/server.js";
 import { createGcloudTokenSource } from "../../src/providers/gcloud-token.js";

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Message } from "../../src/agent/messages.js";
+import type { Message } from "../../src/conversation/messages.js";
 import {
   SESSION_FILE_VERSION,
   SessionNotFoundError,

@@ -1,0 +1,73 @@
+// The layering of agentwire, enforced by `npm test` (test/architecture.test.ts).
+//
+// Dependencies point one way: consumers (cli, the library API, mock-server) on top, then the
+// stdin/stdout adapter (server), the session core (session), the loop (agent), the parts the
+// loop drives (providers, tools, permissions, skills, sessions), and at the bottom the data every
+// layer shares (conversation), small leaf utilities (paths, version) and the public wire
+// contract (protocol/, which imports nothing from src/).
+//
+// Each folder lists the folders it may import; anything else under src/ or protocol/ is a
+// violation, and so is any cycle between modules.
+
+/** folder (under src/) → the src/ folders it may import. protocol/ is open to every src/ folder. */
+const layers = {
+  conversation: [],
+  paths: [],
+  version: [],
+  providers: ["conversation", "version"],
+  tools: ["conversation", "paths", "version"],
+  permissions: ["conversation", "paths"],
+  skills: ["conversation", "paths"],
+  sessions: ["conversation", "version"],
+  agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "version"],
+  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "paths", "version"],
+  server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "paths", "version"],
+  "mock-server": [],
+};
+
+const folderOf = (name) => (name === "version" ? "^src/version\\.ts$" : `^src/${name}/`);
+
+const layerRules = Object.entries(layers).map(([folder, allowed]) => ({
+  name: `layer-${folder}`,
+  comment: `src/${folder} may import only: ${allowed.length > 0 ? allowed.join(", ") : "nothing else in src/"}${folder === "mock-server" ? "" : " (and protocol/)"}.`,
+  severity: "error",
+  from: { path: folderOf(folder) },
+  to: {
+    path: "^(src|protocol)/",
+    pathNot: [folderOf(folder), ...allowed.map(folderOf), ...(folder === "mock-server" ? [] : ["^protocol/"])],
+  },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A cycle ties modules together so that neither can change, be tested or be loaded alone.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "protocol-is-standalone",
+      comment: "protocol/ is the public contract: consumers import it without the rest of agentwire.",
+      severity: "error",
+      from: { path: "^protocol/" },
+      to: { path: "^src/" },
+    },
+    ...layerRules,
+    {
+      name: "library-is-not-the-cli",
+      comment: "The library API (src/api.ts) and the session core never reach into the CLI adapter.",
+      severity: "error",
+      from: { path: "^src/(api\\.ts|session/|server/)" },
+      to: { path: "^src/cli" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|dist)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".mjs"] },
+  },
+};
