@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { InputCommandSchema } from "./commands.js";
+import { CONTROL_PAYLOAD_SCHEMAS } from "./control.js";
 import { OutputEventSchema } from "./events.js";
 import { PROTOCOL_VERSION } from "./version.js";
 
@@ -11,11 +12,24 @@ export function protocolJsonSchema(): Record<string, unknown> {
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "agentwire stream-json protocol",
-    description: "Every stdout line is one OutputEvent; every stdin line (--input-format stream-json) is one InputCommand.",
+    description: "Every stdout line is one OutputEvent; every stdin line (--input-format stream-json) is one InputCommand. ControlRequest_<subtype> / ControlResponse_<subtype> describe the `request` of a control_request and the `response` of its success control_response, both ways.",
     "x-protocol-version": PROTOCOL_VERSION,
     $defs: {
       OutputEvent: z.toJSONSchema(OutputEventSchema, { target: "draft-2020-12", unrepresentable: "any" }),
       InputCommand: z.toJSONSchema(InputCommandSchema, { target: "draft-2020-12", unrepresentable: "any" }),
+      ...controlPayloadDefinitions(),
     },
   };
+}
+
+/** `ControlRequest_initialize`, `ControlResponse_initialize`, … for every control payload. */
+function controlPayloadDefinitions(): Record<string, unknown> {
+  const definitions: Record<string, unknown> = {};
+  for (const [subtype, schema] of Object.entries(CONTROL_PAYLOAD_SCHEMAS.requests)) {
+    definitions[`ControlRequest_${subtype}`] = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any" });
+  }
+  for (const [subtype, schema] of Object.entries(CONTROL_PAYLOAD_SCHEMAS.responses)) {
+    definitions[`ControlResponse_${subtype}`] = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" });
+  }
+  return definitions;
 }

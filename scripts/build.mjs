@@ -9,7 +9,7 @@ const packageJson = JSON.parse(await readFile(new URL("package.json", root), "ut
 await rm(new URL("dist", root), { recursive: true, force: true });
 await build({
   absWorkingDir: root.pathname,
-  entryPoints: { cli: "src/cli.ts" },
+  entryPoints: { cli: "src/cli/main.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import yargs, { type Options } from "yargs";
 import { z } from "zod";
-import { InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "../config.js";
+import { InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
 import { defaultModelFor, inferProvider, resolveModelAlias } from "../providers/models.js";
 import { providerFromApiKeys } from "../providers/infer-provider.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";

@@ -1,5 +1,5 @@
 import { chooseOpenAIApi, LOCAL_SERVER_BASE_URLS, PLACEHOLDER_API_KEY, type OpenAIApi } from "./openai-settings.js";
-import type { Provider } from "./types.js";
+import type { Provider, ProviderCapabilities } from "./types.js";
 
 export const PROVIDER_IDS = ["anthropic", "gemini", "openai", "ollama", "llamacpp", "vllm", "lmstudio", "openai-compatible"] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
@@ -24,6 +24,7 @@ export function createProvider(settings: ProviderSettings): Provider {
   let loaded: Promise<Provider> | undefined;
   return {
     id: settings.provider,
+    capabilities: providerCapabilities(settings.provider),
     async *stream(request, signal) {
       loaded ??= loadProvider(settings);
       yield* (await loaded).stream(request, signal);
@@ -101,6 +102,14 @@ function failingProvider(id: string, message: string): Provider {
       yield { type: "error", kind: "auth", status: null, retryable: false, message };
     },
   };
+}
+
+/**
+ * Only the Anthropic Messages API takes images inside tool results (the others' tool results are
+ * text); local servers bill nothing per token, so a cost of 0 is exact for them.
+ */
+export function providerCapabilities(provider: ProviderId): ProviderCapabilities {
+  return { imagesInToolResults: provider === "anthropic", meteredBilling: !isLocalServer(provider) };
 }
 
 /** Local servers bill nothing per token: a cost of 0 is exact for them, not a missing price. */

@@ -17,7 +17,17 @@ import type { Message } from "../conversation/messages.js";
 export interface Provider {
   /** Provider id as shown in `system/init` (e.g. "anthropic"). */
   readonly id: string;
+  /** What the wire API can take; absent = none of the optional capabilities. */
+  readonly capabilities?: ProviderCapabilities;
   stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+}
+
+/** What a provider can do beyond text and tool calls, so callers never compare provider ids. */
+export interface ProviderCapabilities {
+  /** Tool results may carry images (Read returns pictures as pictures); otherwise they are text only. */
+  imagesInToolResults: boolean;
+  /** Tokens are billed: a model without a known price is worth a warning (local servers are free). */
+  meteredBilling: boolean;
 }
 
 export interface ToolSpec {

@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { OutputEvent } from "../../protocol/events.js";
-
-/** The host answered a control request with an error, or went away before answering. */
-export class HostRequestError extends Error {}
+import { PendingAnswers } from "./pending-answers.js";
 
 /**
  * Control requests from agentwire to the host (`can_use_tool`, `hook_callback`, `mcp_message`),
@@ -12,56 +10,34 @@ export class HostRequestError extends Error {}
  * waits for an answer that cannot come.
  */
 export class HostChannel {
-  private readonly pending = new Map<string, { resolve: (value: Record<string, unknown>) => void; reject: (error: Error) => void }>();
-  private closed = false;
+  private readonly pending = new PendingAnswers<Record<string, unknown>>();
 
   constructor(private readonly output: (event: OutputEvent) => void) {}
 
+  /** Rejects with an `UnansweredError` when cancelled, when the host answers with an error, or when it is gone. */
   request(subtype: string, payload: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    if (this.closed) return Promise.reject(new HostRequestError("The host closed its input; nobody can answer."));
-    if (signal?.aborted) return Promise.reject(new HostRequestError("Cancelled."));
     const requestId = randomUUID();
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        this.pending.delete(requestId);
-        this.output({ type: "control_cancel_request", request_id: requestId });
-        reject(new HostRequestError("Cancelled."));
-      };
-      this.pending.set(requestId, {
-        resolve: (value) => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        reject: (error) => {
-          signal?.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.output({ type: "control_request", request_id: requestId, request: { subtype, ...payload } });
-    });
+    const answer = this.pending.wait(requestId, signal, () => this.output({ type: "control_cancel_request", request_id: requestId }));
+    // Asked only once the answer is awaited: an answer can never arrive before its question.
+    if (!this.pending.isClosed && !signal?.aborted) this.output({ type: "control_request", request_id: requestId, request: { subtype, ...payload } });
+    return answer;
   }
 
   /** Delivers a host `control_response`; returns false when no request was waiting for it. */
   handleResponse(response: { subtype: "success" | "error"; request_id: string; response?: unknown; error?: unknown }): boolean {
-    const waiting = this.pending.get(response.request_id);
-    if (!waiting) return false;
-    this.pending.delete(response.request_id);
-    if (response.subtype === "success") {
-      const value = response.response;
-      waiting.resolve(value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
-    } else waiting.reject(new HostRequestError(typeof response.error === "string" ? response.error : "The host reported an error."));
-    return true;
+    if (response.subtype === "error") {
+      return this.pending.reject(response.request_id, typeof response.error === "string" ? response.error : "The host reported an error.");
+    }
+    const value = response.response;
+    return this.pending.answer(response.request_id, value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
   }
 
   /** stdin reached EOF: no answer will ever come. */
   close(): void {
-    this.closed = true;
-    for (const [, waiting] of this.pending) waiting.reject(new HostRequestError("The host closed its input before answering."));
-    this.pending.clear();
+    this.pending.close("The host closed its input before answering.");
   }
 
   get isClosed(): boolean {
-    return this.closed;
+    return this.pending.isClosed;
   }
 }

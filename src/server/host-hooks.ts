@@ -1,35 +1,7 @@
-import { z } from "zod";
+import type { HookEventName, HookOutput, HookRegistrations } from "../../protocol/control.js";
+import { HookEventNameSchema, HookOutputSchema } from "../../protocol/control.js";
+import type { SessionHooks } from "../session/hook-runners.js";
 import type { HostChannel } from "./host-channel.js";
-
-/** The hook events agentwire raises. */
-export type HookEventName = "PreToolUse" | "PostToolUse" | "UserPromptSubmit" | "Stop";
-const HOOK_EVENTS: readonly HookEventName[] = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"];
-
-/** `initialize.hooks` as the Agent SDK sends it. */
-export const HookRegistrationsSchema = z.record(
-  z.string(),
-  z.array(z.looseObject({ matcher: z.string().optional(), hookCallbackIds: z.array(z.string()), timeout: z.number().positive().optional() })),
-);
-
-/** What a hook callback may answer (Claude Code's HookJSONOutput; unknown fields ignored). */
-export const HookOutputSchema = z.looseObject({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  decision: z.enum(["approve", "block"]).optional(),
-  reason: z.string().optional(),
-  systemMessage: z.string().optional(),
-  hookSpecificOutput: z
-    .looseObject({
-      hookEventName: z.string().optional(),
-      // "defer" leaves the decision to the permission system, like no answer.
-      permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).optional(),
-      permissionDecisionReason: z.string().optional(),
-      updatedInput: z.record(z.string(), z.unknown()).optional(),
-      additionalContext: z.string().optional(),
-    })
-    .optional(),
-});
-export type HookOutput = z.infer<typeof HookOutputSchema>;
 
 const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
 
@@ -38,26 +10,26 @@ const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
  * A hook that fails, times out or answers garbage is logged and ignored: a broken hook must not
  * wedge the session (the host sees its own error).
  */
-export class HostHooks {
+export class HostHooks implements SessionHooks {
   private readonly registrations: Array<{ event: HookEventName; matcher: RegExp | undefined; callbackId: string; timeoutMs: number }>;
 
   constructor(
     private readonly channel: HostChannel,
-    registrations: z.infer<typeof HookRegistrationsSchema>,
+    registrations: HookRegistrations,
     private readonly onProblem: (message: string) => void,
   ) {
-    this.registrations = Object.entries(registrations).flatMap(([event, matchers]) =>
-      HOOK_EVENTS.includes(event as HookEventName)
-        ? matchers.flatMap((registration) =>
-            registration.hookCallbackIds.map((callbackId) => ({
-              event: event as HookEventName,
-              matcher: toMatcher(registration.matcher),
-              callbackId,
-              timeoutMs: (registration.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000,
-            })),
-          )
-        : [],
-    );
+    this.registrations = Object.entries(registrations).flatMap(([event, matchers]) => {
+      const known = HookEventNameSchema.safeParse(event);
+      if (!known.success) return [];
+      return matchers.flatMap((registration) =>
+        registration.hookCallbackIds.map((callbackId) => ({
+          event: known.data,
+          matcher: toMatcher(registration.matcher),
+          callbackId,
+          timeoutMs: (registration.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000,
+        })),
+      );
+    });
   }
 
   has(event: HookEventName): boolean {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { McpMessageResponseSchema } from "../../protocol/control.js";
 import type { ImageBlock, TextBlock } from "../conversation/messages.js";
 import { defineTool, toolError, type ToolDefinition } from "../tools/define-tool.js";
 import { type ToolResult } from "../conversation/tool-result.js";
@@ -30,11 +31,6 @@ const CallToolResultSchema = z.looseObject({
   structuredContent: z.unknown().optional(),
 });
 
-/** The JSON-RPC envelope of an `mcp_message` answer. */
-const McpResponseSchema = z.looseObject({
-  mcp_response: z.looseObject({ result: z.unknown().optional(), error: z.looseObject({ message: z.string() }).optional() }),
-});
-
 export interface SdkMcpServer {
   name: string;
   tools: ToolDefinition[];
@@ -49,7 +45,7 @@ export async function loadSdkMcpServers(channel: HostChannel, names: string[], m
   const byName = z.record(z.string(), ManifestSchema).safeParse(manifests ?? {});
   let nextId = 1;
   const send = async (server: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> => {
-    const answer = McpResponseSchema.parse(await channel.request("mcp_message", { server_name: server, message: { jsonrpc: "2.0", id: nextId++, method, params } }, signal));
+    const answer = McpMessageResponseSchema.parse(await channel.request("mcp_message", { server_name: server, message: { jsonrpc: "2.0", id: nextId++, method, params } }, signal));
     if (answer.mcp_response.error) throw new Error(answer.mcp_response.error.message);
     return answer.mcp_response.result;
   };

@@ -3,30 +3,40 @@ import { randomUUID } from "node:crypto";
 import {
   ControlRequestCommandSchema,
   InputCommandSchema,
-  SetPermissionModeCommandSchema,
   SimpleUserCommandSchema,
   UserMessageCommandSchema,
   type ControlRequestCommand,
   type InputCommand,
 } from "../../protocol/commands.js";
 import type { InputErrorEvent, OutputEvent, ResultEvent } from "../../protocol/events.js";
+import {
+  InitializeRequestSchema,
+  SetMaxThinkingTokensRequestSchema,
+  SetModelRequestSchema,
+  SetPermissionModeRequestSchema,
+  type InitializeResponse,
+} from "../../protocol/control.js";
 import type { UserMessage } from "../conversation/messages.js";
-import type { Logger } from "../log.js";
-import { AGENTWIRE_VERSION } from "../version.js";
-import { readLines, type LineEvent } from "./jsonl.js";
-import type { AgentSession } from "./session.js";
-import { toUserMessage } from "./user-input.js";
-import type { HostChannel } from "./host-channel.js";
-import { HookRegistrationsSchema, HostHooks } from "./host-hooks.js";
 import { resolveModelAlias } from "../providers/models.js";
+import type { Session } from "../session/session.js";
+import type { SessionLogger } from "../session/session-options.js";
+import { AGENTWIRE_VERSION } from "../version.js";
+import type { FrameApprovals } from "./host-approvals.js";
+import type { HostChannel } from "./host-channel.js";
+import { HostHooks } from "./host-hooks.js";
+import { readLines, type LineEvent } from "./jsonl.js";
 import { loadSdkMcpServers } from "./sdk-mcp-tools.js";
-import { z } from "zod";
+import { toUserMessage } from "./user-input.js";
 
 export interface StreamInputOptions {
   input: Readable;
-  session: AgentSession;
+  session: Session;
   output: (event: OutputEvent) => void;
-  log: Logger;
+  log: SessionLogger;
+  /** agentwire's own approval frames, when this session uses them. */
+  frames: FrameApprovals | undefined;
+  /** The host process's pid, reported in the `initialize` answer. */
+  pid: number;
   /** Models offered in the `initialize` answer. */
   models: Array<{ value: string; displayName: string; description: string }>;
   /** Control requests agentwire sends to the host; answers arrive here. */
@@ -52,7 +62,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   let initializing: Promise<void> = Promise.resolve();
   const runQueue = async (): Promise<void> => {
     await initializing;
-    for (let next = queue.shift(); next && !session.isClosed; next = queue.shift()) {
+    for (let next = queue.shift(); next && !session.closed; next = queue.shift()) {
       announceState("running");
       // Claude Code repeats system/init before every turn in stream-json input mode.
       output(session.initEvent());
@@ -89,7 +99,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   }
   // Nobody can answer questions any more: pending and future ones fail (deny) instead of hanging.
   options.host?.close();
-  session.closeApprovals();
+  options.frames?.close();
   while (worker) await worker;
   return lastResult;
 
@@ -134,7 +144,14 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
         }
         return;
       case "tool_approval":
-        if (!session.answerApproval(command.id, command.approved ? { allow: true, ...(command.updated_input ? { updatedInput: command.updated_input } : {}) } : { allow: false, message: command.message ?? "The user denied this tool call." })) {
+        if (
+          !options.frames?.answer(
+            command.id,
+            command.approved
+              ? { behavior: "allow", ...(command.updated_input ? { updatedInput: command.updated_input } : {}) }
+              : { behavior: "deny", message: command.message ?? "The user denied this tool call." },
+          )
+        ) {
           inputError(lineNumber, "unsupported", `No permission request with id ${command.id} is waiting.`);
         }
         return;
@@ -158,47 +175,49 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
         // Answer first, as Claude Code does: the turn's closing lines follow the response.
         return success({ still_queued: [] }, () => session.interrupt());
       case "initialize": {
-        const hooks = HookRegistrationsSchema.safeParse(command.request.hooks ?? {});
-        if (!hooks.success) return failure(`initialize.hooks is not understood: ${hooks.error.issues[0]?.message ?? ""}`);
-        if (options.host && Object.keys(hooks.data).length > 0) {
-          session.setHooks(new HostHooks(options.host, hooks.data, (message) => log.warn(message)));
+        const request = InitializeRequestSchema.safeParse(command.request);
+        if (!request.success) return failure(`initialize is not understood: ${describeIssue(request.error)}`);
+        const hooks = request.data.hooks ?? {};
+        if (options.host && Object.keys(hooks).length > 0) {
+          session.setHooks(new HostHooks(options.host, hooks, (message) => log.warn(message)));
         }
-        const servers = z.array(z.string()).safeParse(command.request.sdkMcpServers ?? []);
-        if (!servers.success) return failure("initialize.sdkMcpServers must be a list of server names");
         const host = options.host;
-        if (host && servers.data.length > 0) {
-          initializing = loadSdkMcpServers(host, servers.data, command.request.sdkMcpServerManifests).then(
-            (loaded) => session.addMcpServers(loaded),
+        const servers = request.data.sdkMcpServers ?? [];
+        if (host && servers.length > 0) {
+          initializing = loadSdkMcpServers(host, servers, request.data.sdkMcpServerManifests).then(
+            (loaded) => loaded.forEach((server) => session.addMcpServer(server.name, server.tools)),
             (error: unknown) => log.warn(`could not load the host's MCP servers: ${(error as Error).message}`),
           );
         }
-        return success({
+        const answer: InitializeResponse = {
           commands: [],
           models: options.models,
           agents: [],
           account: {},
           output_style: "default",
           available_output_styles: ["default"],
-          pid: process.pid,
+          pid: options.pid,
           agentwire_version: AGENTWIRE_VERSION,
-          current_permission_mode: session.currentPermissionMode,
-          ...(Object.keys(hooks.data).length > 0 ? { hooks_applied: true } : {}),
-        });
+          current_permission_mode: session.permissionMode,
+          ...(Object.keys(hooks).length > 0 ? { hooks_applied: true as const } : {}),
+        };
+        return success(answer);
       }
       case "set_permission_mode": {
-        const mode = SetPermissionModeCommandSchema.shape.mode.safeParse(command.request.mode);
-        if (!mode.success) return failure(`Unknown permission mode: ${String(command.request.mode)}`);
-        return success({ mode: mode.data }, () => session.setPermissionMode(mode.data));
+        const request = SetPermissionModeRequestSchema.safeParse(command.request);
+        if (!request.success) return failure(`Unknown permission mode: ${String(command.request.mode)}`);
+        return success({ mode: request.data.mode }, () => session.setPermissionMode(request.data.mode));
       }
       case "set_model": {
-        const model = command.request.model;
-        if (model !== undefined && (typeof model !== "string" || model === "")) return failure("set_model needs a model id");
-        session.setModel(resolveModelAlias(model ?? options.models[0]!.value));
-        return success({ model: session.currentModel });
+        const request = SetModelRequestSchema.safeParse(command.request);
+        if (!request.success) return failure("set_model needs a model id");
+        session.setModel(resolveModelAlias(request.data.model ?? options.models[0]!.value));
+        return success({ model: session.model });
       }
       case "set_max_thinking_tokens": {
-        const tokens = command.request.max_thinking_tokens;
-        if (tokens !== null && tokens !== undefined && (typeof tokens !== "number" || tokens < 0)) return failure("max_thinking_tokens must be a non-negative number or null");
+        const request = SetMaxThinkingTokensRequestSchema.safeParse(command.request);
+        if (!request.success) return failure("max_thinking_tokens must be a non-negative number or null");
+        const tokens = request.data.max_thinking_tokens;
         session.setMaxThinkingTokens(typeof tokens === "number" && tokens > 0 ? tokens : undefined);
         return success({});
       }
@@ -212,6 +231,11 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
       return { response: { type: "control_response", response: { subtype: "error", request_id: command.request_id, error } } };
     }
   }
+}
+
+function describeIssue(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string {
+  const issue = error.issues[0];
+  return issue ? `${issue.path.map(String).join(".") || "(request)"}: ${issue.message}` : "";
 }
 
 /** Names the exact field that is wrong, using the schema the command was meant to match. */

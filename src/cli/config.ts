@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { PermissionModeSchema } from "../protocol/commands.js";
-import { PROVIDER_IDS } from "./providers/registry.js";
+import { PermissionModeSchema } from "../../protocol/commands.js";
+import { PROVIDER_IDS } from "../providers/registry.js";
 
 export const OutputFormatSchema = z.enum(["text", "json", "stream-json"]);
 export const InputFormatSchema = z.enum(["text", "stream-json"]);
 
-export { PermissionModeSchema } from "../protocol/commands.js";
+export { PermissionModeSchema } from "../../protocol/commands.js";
 
 /** A validated run configuration, from argv. Prompts are resolved separately (they may come from stdin or files). */
 export const RunConfigSchema = z.object({

@@ -1,19 +1,19 @@
 import type { PermissionDecision } from "../agent/loop.js";
 import type { ToolUseBlock } from "../conversation/messages.js";
-import { decidePermission, type PermissionMode, type PermissionRules, type PermissionVerdict } from "../permissions/policy.js";
-import type { HostHooks } from "./host-hooks.js";
+import { decidePermission, type PermissionVerdict } from "../permissions/policy.js";
+import type { PermissionState } from "../permissions/permission-updates.js";
+import type { SessionHooks } from "./hook-runners.js";
 
 /** How a question reaches a person, if anyone is there to answer it. */
 export type HostApproval = (call: ToolUseBlock, verdict: Extract<PermissionVerdict, { behavior: "ask" }>, signal: AbortSignal) => Promise<PermissionDecision>;
 
 export interface ToolAuthorizerOptions {
-  mode: () => PermissionMode;
-  rules: PermissionRules;
-  roots: string[];
+  /** Read per call: the mode, rules and roots can change mid-turn (set_permission_mode, "always allow"). */
+  permissions: () => PermissionState;
   isReadOnlyTool: (name: string) => boolean;
   /** Undefined: nobody can answer, so questions are denied at once (CI, plain -p). */
   askHost: HostApproval | undefined;
-  hooks: HostHooks | undefined;
+  hooks: SessionHooks | undefined;
   /** Common fields of every hook input (session_id, cwd, permission_mode, …). */
   hookBase: () => Record<string, unknown>;
 }
@@ -50,7 +50,8 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
     }
     if (signal.aborted) return { allow: false, message: "Interrupted before the call was authorized." };
     const updated = input === call.input ? {} : { updatedInput: input };
-    const policy = decidePermission({ toolName: call.name, input, readOnly: options.isReadOnlyTool(call.name), mode: options.mode(), rules: options.rules, roots: options.roots });
+    const { mode, rules, roots } = options.permissions();
+    const policy = decidePermission({ toolName: call.name, input, readOnly: options.isReadOnlyTool(call.name), mode, rules, roots: [...roots] });
     // Deny rules, plan mode and dontAsk always win; a hook can only turn an allow into a question
     // or answer the policy's question.
     if (policy.behavior === "deny") return { allow: false, message: policy.message };

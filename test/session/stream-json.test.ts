@@ -4,7 +4,7 @@ import type { AgentEvent } from "../../src/agent/events.js";
 import { runTurn } from "../../src/agent/loop.js";
 import { exponentialBackoff } from "../../src/agent/retry-policy.js";
 import type { ProviderErrorKind, ProviderEvent } from "../../src/providers/types.js";
-import { createTranslationState, toStreamJson, type TranslationContext } from "../../src/server/stream-json.js";
+import { createTranslationState, toStreamJson, type TranslationContext } from "../../src/session/stream-json.js";
 import { FakeProvider, hangingTurn, messageStart, toolCallBlock } from "../helpers/fake-provider.js";
 
 // ---------------------------------------------------------------------------------------------

@@ -1,36 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { join, resolve } from "node:path";
-import type { OutputEvent, ResultEvent, TerminalReason } from "../protocol/events.js";
-import { parseArguments, type ParsedCommand } from "./cli/arguments.js";
-import { composeSystemPrompt, defaultSystemPrompt } from "./agent/system-prompt.js";
-import { SessionAccounting } from "./agent/turn-accounting.js";
+import type { OutputEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
+import { parseArguments, type ParsedCommand } from "./arguments.js";
 import type { RunConfig } from "./config.js";
 import { createLogger, type Logger } from "./log.js";
-import { apiKeySource, createProvider, providerSettingsError, type ProviderSettings } from "./providers/registry.js";
-import { createLineWriter } from "./server/jsonl.js";
-import { buildFailureResult } from "./server/result.js";
-import { AgentSession } from "./server/session.js";
-import { serveStreamInput } from "./server/stream-input.js";
-import { toUserMessage } from "./server/user-input.js";
-import {
-  agentwireHome,
-  loadSession,
-  newestSessionId,
-  newSessionId,
-  SessionNotFoundError,
-  sessionExists,
-  SessionStore,
-  type LoadedSession,
-} from "./sessions/store.js";
-import { formatToolList } from "./cli/list-tools.js";
-import type { ToolDefinition } from "./tools/define-tool.js";
-import { builtinTools, selectTools } from "./tools/registry.js";
-import { parseRuleList, toolsCoveredBy } from "./permissions/rules.js";
-import { HostChannel } from "./server/host-channel.js";
-import { AGENTWIRE_VERSION } from "./version.js";
+import { formatToolList } from "./list-tools.js";
+import { createLineWriter } from "../server/jsonl.js";
+import { controlApprover, FrameApprovals } from "../server/host-approvals.js";
+import { HostChannel } from "../server/host-channel.js";
+import { serveStreamInput } from "../server/stream-input.js";
+import { toUserMessage } from "../server/user-input.js";
+import { buildFailureResult } from "../session/result.js";
+import { createSession, type Session } from "../session/session.js";
+import { SessionSetupError } from "../session/session-options.js";
+import { chooseBuiltinTools } from "../session/tool-selection.js";
+import { AGENTWIRE_VERSION } from "../version.js";
 
 const DEFAULT_MAX_RETRIES = 10;
 
@@ -55,7 +42,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${AGENTWIRE_VERSION} (agentwire)\n`);
       return 0;
     case "mock-server": {
-      const { runMockServerCommand } = await import("./mock-server/command.js");
+      const { runMockServerCommand } = await import("../mock-server/command.js");
       await runMockServerCommand({ port: parsed.port, scenario: parsed.scenario, host: parsed.host, ...(parsed.record ? { record: parsed.record } : {}) });
       return 0;
     }
@@ -63,15 +50,15 @@ async function main(argv: string[]): Promise<number> {
       return reportStartupFailure(argv, new StartupError(parsed.message, "invalid_arguments"), startedAt);
     case "list-tools":
       try {
-        process.stdout.write(formatToolList(chooseTools(parsed.config), parsed.config.outputFormat));
+        process.stdout.write(formatToolList(chooseBuiltinTools(parsed.config), parsed.config.outputFormat));
         return 0;
       } catch (error) {
-        if (error instanceof StartupError) return reportStartupFailure(argv, error, startedAt);
+        if (error instanceof SessionSetupError) return reportStartupFailure(argv, new StartupError(error.message, error.terminalReason), startedAt);
         throw error;
       }
     case "list-models": {
       // Loaded on demand, like the mock server: ordinary runs never need it.
-      const { collectModelListings, formatModelListings } = await import("./cli/list-models.js");
+      const { collectModelListings, formatModelListings } = await import("./list-models.js");
       const listings = await collectModelListings({ env: process.env, ...(parsed.provider ? { provider: parsed.provider } : {}), ...(parsed.baseUrl ? { baseUrl: parsed.baseUrl } : {}) });
       process.stdout.write(formatModelListings(listings, parsed.outputFormat));
       return 0;
@@ -80,6 +67,7 @@ async function main(argv: string[]): Promise<number> {
       try {
         return await runHeadless(parsed);
       } catch (error) {
+        if (error instanceof SessionSetupError) return reportStartupFailure(argv, new StartupError(error.message, error.terminalReason), startedAt);
         if (error instanceof StartupError) return reportStartupFailure(argv, error, startedAt);
         throw error;
       }
@@ -90,72 +78,55 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   const config = { ...command.config, cwd: resolve(command.config.cwd) };
   const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL);
   for (const flag of command.ignoredFlags) log.warn(`--${flag} is accepted for Claude Code compatibility and has no effect yet`);
-  if (!isDirectory(config.cwd)) throw new StartupError(`Working directory does not exist: ${config.cwd}`, "invalid_arguments");
-  for (const directory of config.addDirs) {
-    if (!isDirectory(directory)) throw new StartupError(`--add-dir directory does not exist: ${directory}`, "invalid_arguments");
-  }
-  const tools = chooseTools(config);
-  const providerSettings: ProviderSettings = {
-    provider: config.provider,
-    env: process.env,
-    model: config.model,
-    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-    ...(config.openaiApi ? { openaiApi: config.openaiApi } : {}),
-  };
-  const settingsError = providerSettingsError(providerSettings);
-  if (settingsError) throw new StartupError(settingsError, "invalid_arguments");
-
-  const home = agentwireHome(process.env);
-  const loaded = resolveSession(config, home);
-  for (const diagnostic of loaded?.diagnostics ?? []) log.warn({ session: loaded?.sessionId }, diagnostic);
-  const sessionId = loaded?.sessionId ?? config.sessionId ?? newSessionId();
-  // Bash's full outputs: disposable and possibly gigabytes, so in the OS temp folder rather than
-  // AGENTWIRE_HOME (which keeps sessions), per process (two runs resuming one session must not
-  // share it), and removed at exit. The model is told the path, and Read may page through it.
-  const toolOutputDirectory = join(tmpdir(), `agentwire-${sessionId}-${process.pid}`);
-  process.once("exit", () => rmSync(toolOutputDirectory, { recursive: true, force: true }));
-  const systemPrompt = composeSystemPrompt(
-    readPromptSource(command.promptFiles.systemPrompt, command.promptFiles.systemPromptFile) ??
-      defaultSystemPrompt({ cwd: config.cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10), model: config.model }),
-    readPromptSource(command.promptFiles.appendSystemPrompt, command.promptFiles.appendSystemPromptFile),
-  );
-
-  // Read the prompt before creating anything else: a missing prompt should fail fast.
-  const prompt = config.inputFormat === "text" ? (command.prompt ?? (await readPromptFromStdin())) : undefined;
-  if (config.inputFormat === "text" && !prompt?.trim()) {
-    throw new StartupError("Input must be provided either through stdin or as a prompt argument when using --print", "invalid_arguments");
-  }
 
   const writeLine = createLineWriter(process.stdout);
-  // Control requests to the host need a host that reads stdout and writes stdin: stream-json both ways.
-  const host = config.inputFormat === "stream-json" ? new HostChannel((event) => output(event)) : undefined;
   const results: ResultEvent[] = [];
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
     if (config.outputFormat === "stream-json") writeLine(event);
   };
-  const session = new AgentSession({
-    config,
-    sessionId,
-    systemPrompt,
-    provider: createProvider(providerSettings),
-    tools,
-    apiKeySource: apiKeySource(config.provider, process.env),
-    history: loaded?.history ?? [],
-    accounting: new SessionAccounting(loaded ? { modelUsage: loaded.modelUsage, totalCostUsd: loaded.totalCostUsd } : undefined, { contextWindow: config.contextWindow }),
-    store: config.sessionPersistence ? SessionStore.create(home, config.cwd, sessionId, AGENTWIRE_VERSION) : undefined,
-    output,
-    log,
+  // Control requests to the host need a host that reads stdout and writes stdin: stream-json both ways.
+  const host = config.inputFormat === "stream-json" ? new HostChannel(output) : undefined;
+  const approvals = approvalChannel(config, command.isStart);
+  let session: Session | undefined;
+  const frames = approvals === "frames" ? new FrameApprovals(output, () => session?.sessionId ?? "") : undefined;
+  // Bash's full outputs live in a folder of this process, removed at exit whatever the exit path.
+  const toolOutputDirectory = join(tmpdir(), `agentwire-${randomUUID().slice(0, 8)}-${process.pid}`);
+  process.once("exit", () => rmSync(toolOutputDirectory, { recursive: true, force: true }));
+  session = createSession({
+    cwd: config.cwd,
+    addDirs: config.addDirs,
+    provider: config.provider,
+    model: config.model,
+    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    ...(config.openaiApi ? { openaiApi: config.openaiApi } : {}),
+    ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}),
+    ...(config.maxTurns ? { maxTurns: config.maxTurns } : {}),
+    ...(config.maxThinkingTokens ? { maxThinkingTokens: config.maxThinkingTokens } : {}),
     maxRetries: maxRetries(process.env),
-    permissions: {
-      rules: { allow: parseRuleList(config.allowedTools), deny: parseRuleList(config.disallowedTools), ask: [] },
-      // The output directory is a root too, so Read can page through a long Bash output.
-      roots: [config.cwd, ...config.addDirs, toolOutputDirectory],
-    },
+    includePartialMessages: config.includePartialMessages,
+    ...promptSettings(command.promptFiles),
+    permissionMode: config.permissionMode,
+    allowedTools: config.allowedTools,
+    disallowedTools: config.disallowedTools,
+    ...(config.tools ? { tools: config.tools } : {}),
+    ...(config.resume ? { resume: config.resume } : {}),
+    continue: config.continue,
+    ...(config.sessionId ? { sessionId: config.sessionId } : {}),
+    persistSession: config.sessionPersistence,
+    env: process.env,
+    onEvent: output,
+    ...(approvals === "control" && host ? { approve: controlApprover(host) } : {}),
+    ...(frames ? { approve: frames.approve } : {}),
     toolOutputDirectory,
-    approvals: approvalChannel(config, command.isStart),
-    host,
+    logger: log,
   });
+
+  // The prompt is read once the settings are known to work: a bad flag fails before stdin is read.
+  const prompt = config.inputFormat === "text" ? (command.prompt ?? (await readPromptFromStdin())) : undefined;
+  if (config.inputFormat === "text" && !prompt?.trim()) {
+    throw new StartupError("Input must be provided either through stdin or as a prompt argument when using --print", "invalid_arguments");
+  }
   const signals = handleSignals(session, log, { persistent: config.inputFormat === "stream-json" });
 
   if (prompt !== undefined) {
@@ -169,6 +140,8 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
       log,
       models: [{ value: config.model, displayName: config.model, description: `${config.provider} model` }],
       host,
+      frames,
+      pid: process.pid,
       announceSessionState: process.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
     });
   }
@@ -177,6 +150,13 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   writeFinalOutput(config, last);
   if (signals.received) return signals.received === "SIGINT" ? 130 : 143;
   return last?.is_error ? 1 : 0;
+}
+
+/** `--system-prompt[-file]` and `--append-system-prompt[-file]` as session settings. */
+function promptSettings(files: Extract<ParsedCommand, { kind: "run" }>["promptFiles"]): { systemPrompt?: string; appendSystemPrompt?: string } {
+  const systemPrompt = readPromptSource(files.systemPrompt, files.systemPromptFile);
+  const appendSystemPrompt = readPromptSource(files.appendSystemPrompt, files.appendSystemPromptFile);
+  return { ...(systemPrompt === undefined ? {} : { systemPrompt }), ...(appendSystemPrompt === undefined ? {} : { appendSystemPrompt }) };
 }
 
 /**
@@ -189,32 +169,6 @@ function approvalChannel(config: RunConfig, isStart: boolean): "control" | "fram
   if (config.permissionPromptTool === "stdio") return "control";
   if (isStart || config.permissionMode === "interactive") return "frames";
   return "none";
-}
-
-/** `--tools` and whole-tool `--disallowedTools` rules applied to the built-in tools. */
-function chooseTools(config: RunConfig): ToolDefinition[] {
-  // A whole-tool deny rule refuses every call of the tools it covers, so they are not offered.
-  const disallowedToolNames = parseRuleList(config.disallowedTools)
-    .filter((rule) => rule.content === undefined || rule.content === "*")
-    .flatMap((rule) => toolsCoveredBy(rule.toolName));
-  const selected = selectTools(builtinTools(), { tools: config.tools, disallowedToolNames });
-  if ("error" in selected) throw new StartupError(selected.error, "invalid_arguments");
-  return selected.tools;
-}
-
-function resolveSession(config: RunConfig, home: string): LoadedSession | undefined {
-  if (config.sessionId && sessionExists(home, config.cwd, config.sessionId)) {
-    throw new StartupError(`Session ID ${config.sessionId} is already in use.`, "invalid_arguments");
-  }
-  const sessionId = config.resume ?? (config.continue ? newestSessionId(home, config.cwd) : undefined);
-  if (config.continue && !sessionId) throw new StartupError(`No conversation found to continue in ${config.cwd}`, "session_not_found");
-  if (!sessionId) return undefined;
-  try {
-    return loadSession(home, config.cwd, sessionId);
-  } catch (error) {
-    if (error instanceof SessionNotFoundError) throw new StartupError(error.message, "session_not_found");
-    throw error;
-  }
 }
 
 /** `json` prints only the last result; `text` prints its text (errors go to stderr). */
@@ -284,7 +238,7 @@ function maxRetries(env: NodeJS.ProcessEnv): number {
  * SIGINT while idle exits. A second signal before the turn has ended exits at once.
  */
 function handleSignals(
-  session: AgentSession,
+  session: Session,
   log: Logger,
   mode: { persistent: boolean },
 ): { received: NodeJS.Signals | undefined; dispose(): void } {
@@ -309,20 +263,12 @@ function handleSignals(
     // No more input and no further turns: finish (interrupt) the running turn, then exit.
     process.stdin.destroy();
     const wasBusy = session.busy;
-    session.close();
+    void session.close();
     if (!wasBusy) process.exit(signal === "SIGINT" ? 130 : 143);
   }
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   return state;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 // Node's fetch parses HTTP with a WebAssembly module; at exit V8 waits for its background

@@ -1,0 +1,192 @@
+import { z } from "zod";
+import { PermissionModeSchema } from "./commands.js";
+
+/**
+ * The payloads of Claude Code's control protocol, both ways: what a host may put in
+ * `control_request.request` (initialize, set_model, …) and what agentwire answers, and the
+ * requests agentwire sends the host (can_use_tool, hook_callback, mcp_message) with the answers
+ * it accepts. Shapes follow the Claude Agent SDK 0.3.330 (shared/reference/agent-sdk/CONTRACT.md
+ * §3–4). Requests are loose objects: the SDK sends many fields agentwire does not read.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Hooks
+
+/** The hook events agentwire raises. */
+export const HookEventNameSchema = z.enum(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]);
+
+/** `initialize.hooks`: event name → matchers, each with the host's callback ids. */
+export const HookRegistrationsSchema = z.record(
+  z.string(),
+  z.array(z.looseObject({ matcher: z.string().optional(), hookCallbackIds: z.array(z.string()), timeout: z.number().positive().optional() })),
+);
+
+/** What a hook callback may answer (Claude Code's HookJSONOutput; unknown fields ignored). */
+export const HookOutputSchema = z.looseObject({
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  decision: z.enum(["approve", "block"]).optional(),
+  reason: z.string().optional(),
+  systemMessage: z.string().optional(),
+  hookSpecificOutput: z
+    .looseObject({
+      hookEventName: z.string().optional(),
+      // "defer" leaves the decision to the permission system, like no answer.
+      permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).optional(),
+      permissionDecisionReason: z.string().optional(),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      additionalContext: z.string().optional(),
+    })
+    .optional(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Permissions
+
+/**
+ * Claude Code's PermissionUpdate, as a host sends it with an answer ("always allow"). Updates
+ * for other destinations (user/project settings files) apply to this session too: agentwire
+ * keeps no settings files.
+ */
+export const PermissionUpdateSchema = z.discriminatedUnion("type", [
+  z.looseObject({
+    type: z.enum(["addRules", "replaceRules", "removeRules"]),
+    rules: z.array(z.looseObject({ toolName: z.string().min(1), ruleContent: z.string().optional() })),
+    behavior: z.enum(["allow", "deny", "ask"]),
+  }),
+  z.looseObject({ type: z.literal("setMode"), mode: PermissionModeSchema }),
+  z.looseObject({ type: z.enum(["addDirectories", "removeDirectories"]), directories: z.array(z.string()) }),
+]);
+
+/** The Agent SDK's PermissionResult: the answer to `can_use_tool` (and what `canUseTool` returns). */
+export const PermissionResultSchema = z.discriminatedUnion("behavior", [
+  z.looseObject({
+    behavior: z.literal("allow"),
+    updatedInput: z.record(z.string(), z.unknown()).optional(),
+    updatedPermissions: z.array(PermissionUpdateSchema).optional(),
+  }),
+  z.looseObject({
+    behavior: z.literal("deny"),
+    message: z.string().default("Denied by the host."),
+    interrupt: z.boolean().optional(),
+    updatedPermissions: z.array(PermissionUpdateSchema).optional(),
+  }),
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Host → agentwire: control_request.request payloads
+
+export const InitializeRequestSchema = z.looseObject({
+  subtype: z.literal("initialize"),
+  hooks: HookRegistrationsSchema.optional(),
+  /** Names of the host's in-process MCP servers (the SDK's createSdkMcpServer). */
+  sdkMcpServers: z.array(z.string()).optional(),
+  /** The MCP handshake the SDK ran for us: `{name: {initializeResult, toolsListResult?}}`. */
+  sdkMcpServerManifests: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const InterruptRequestSchema = z.looseObject({ subtype: z.literal("interrupt") });
+
+export const SetPermissionModeRequestSchema = z.looseObject({ subtype: z.literal("set_permission_mode"), mode: PermissionModeSchema });
+
+/** `model` absent: back to the session's default model. */
+export const SetModelRequestSchema = z.looseObject({ subtype: z.literal("set_model"), model: z.string().min(1).optional() });
+
+/** `null` or 0 turns extended thinking off. */
+export const SetMaxThinkingTokensRequestSchema = z.looseObject({
+  subtype: z.literal("set_max_thinking_tokens"),
+  max_thinking_tokens: z.number().nonnegative().nullable().optional(),
+});
+
+export const McpStatusRequestSchema = z.looseObject({ subtype: z.literal("mcp_status") });
+
+// ---------------------------------------------------------------------------------------------
+// agentwire → host: control_request.request payloads
+
+export const CanUseToolRequestSchema = z.strictObject({
+  subtype: z.literal("can_use_tool"),
+  tool_name: z.string(),
+  display_name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  tool_use_id: z.string(),
+  /** A one-line description of the call (its command, path or pattern). */
+  description: z.string(),
+  decision_reason: z.string(),
+  decision_reason_type: z.enum(["rule", "mode", "workingDir", "risk"]),
+  permission_suggestions: z.array(PermissionUpdateSchema),
+});
+
+export const HookCallbackRequestSchema = z.strictObject({
+  subtype: z.literal("hook_callback"),
+  callback_id: z.string(),
+  input: z.looseObject({ hook_event_name: HookEventNameSchema }),
+  tool_use_id: z.string().optional(),
+});
+
+/** A JSON-RPC message for one of the host's in-process MCP servers. */
+export const McpMessageRequestSchema = z.strictObject({
+  subtype: z.literal("mcp_message"),
+  server_name: z.string(),
+  message: z.looseObject({ jsonrpc: z.literal("2.0"), id: z.number().int(), method: z.string(), params: z.record(z.string(), z.unknown()) }),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Answers (control_response.response.response)
+
+export const InitializeResponseSchema = z.strictObject({
+  commands: z.array(z.strictObject({ name: z.string(), description: z.string(), argumentHint: z.string() })),
+  models: z.array(z.strictObject({ value: z.string(), displayName: z.string(), description: z.string() })),
+  agents: z.array(z.unknown()),
+  account: z.record(z.string(), z.unknown()),
+  output_style: z.string(),
+  available_output_styles: z.array(z.string()),
+  pid: z.number().int(),
+  agentwire_version: z.string(),
+  current_permission_mode: PermissionModeSchema,
+  hooks_applied: z.literal(true).optional(),
+});
+
+export const InterruptResponseSchema = z.strictObject({ still_queued: z.array(z.string()) });
+export const SetPermissionModeResponseSchema = z.strictObject({ mode: PermissionModeSchema });
+export const SetModelResponseSchema = z.strictObject({ model: z.string() });
+export const SetMaxThinkingTokensResponseSchema = z.strictObject({});
+export const McpStatusResponseSchema = z.strictObject({ mcpServers: z.array(z.strictObject({ name: z.string(), status: z.string() })) });
+
+/** The host's answer to `mcp_message`: the JSON-RPC response of its server. */
+export const McpMessageResponseSchema = z.looseObject({
+  mcp_response: z.looseObject({ result: z.unknown().optional(), error: z.looseObject({ message: z.string() }).optional() }),
+});
+
+export type HookEventName = z.infer<typeof HookEventNameSchema>;
+export type HookRegistrations = z.infer<typeof HookRegistrationsSchema>;
+export type HookOutput = z.infer<typeof HookOutputSchema>;
+export type PermissionUpdate = z.infer<typeof PermissionUpdateSchema>;
+export type PermissionResult = z.infer<typeof PermissionResultSchema>;
+export type CanUseToolRequest = z.infer<typeof CanUseToolRequestSchema>;
+export type InitializeResponse = z.infer<typeof InitializeResponseSchema>;
+
+/** Every payload above by name, for protocol/schema.json. */
+export const CONTROL_PAYLOAD_SCHEMAS = {
+  requests: {
+    initialize: InitializeRequestSchema,
+    interrupt: InterruptRequestSchema,
+    set_permission_mode: SetPermissionModeRequestSchema,
+    set_model: SetModelRequestSchema,
+    set_max_thinking_tokens: SetMaxThinkingTokensRequestSchema,
+    mcp_status: McpStatusRequestSchema,
+    can_use_tool: CanUseToolRequestSchema,
+    hook_callback: HookCallbackRequestSchema,
+    mcp_message: McpMessageRequestSchema,
+  },
+  responses: {
+    initialize: InitializeResponseSchema,
+    interrupt: InterruptResponseSchema,
+    set_permission_mode: SetPermissionModeResponseSchema,
+    set_model: SetModelResponseSchema,
+    set_max_thinking_tokens: SetMaxThinkingTokensResponseSchema,
+    mcp_status: McpStatusResponseSchema,
+    can_use_tool: PermissionResultSchema,
+    hook_callback: HookOutputSchema,
+    mcp_message: McpMessageResponseSchema,
+  },
+} as const;

@@ -1,0 +1,105 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { AgentEvent } from "../agent/events.js";
+import type { LoopDependencies, TurnSettings } from "../agent/loop.js";
+import { exponentialBackoff } from "../agent/retry-policy.js";
+import { runToolCall } from "../agent/tool-runner.js";
+import type { SessionAccounting } from "../agent/turn-accounting.js";
+import type { ToolUseBlock } from "../conversation/messages.js";
+import type { ToolResult } from "../conversation/tool-result.js";
+import { isSameOrInside } from "../paths/real-path.js";
+import { hasKnownPrice, modelLimits } from "../providers/models.js";
+import type { Provider } from "../providers/types.js";
+import { targetPath } from "../permissions/rules.js";
+import type { PermissionState } from "../permissions/permission-updates.js";
+import type { ToolContext, ToolDefinition, ToolLog } from "../tools/define-tool.js";
+import { findTool, toolInputJsonSchema } from "../tools/registry.js";
+
+/**
+ * The most output tokens agentwire asks for in one response, whatever more the model allows:
+ * Claude Code's own default cap. Longer answers continue automatically (see OUTPUT_LIMIT_NUDGE).
+ */
+export const MAX_OUTPUT_TOKENS_CAP = 32_000;
+
+/** What one turn of the loop is set up from: the session's state at the start of the turn. */
+export interface TurnWiring {
+  sessionId: string;
+  cwd: string;
+  model: string;
+  systemPrompt: string;
+  maxTurns: number | undefined;
+  maxThinkingTokens: number | undefined;
+  maxRetries: number;
+  provider: Provider;
+  tools: readonly ToolDefinition[];
+  accounting: SessionAccounting;
+  /** Read per call: the mode, rules and roots can change mid-turn. */
+  permissions: () => PermissionState;
+  toolOutputDirectory: string;
+  /** Per-session state tools keep between calls (Bash's working directory). */
+  toolState: Map<string, unknown>;
+  log: ToolLog;
+  emit: (event: AgentEvent) => void;
+  authorizeToolCall: LoopDependencies["authorizeToolCall"];
+  /** Runs after each tool call (PostToolUse hooks); may add to the result. */
+  afterToolCall: (call: ToolUseBlock, result: ToolResult, signal: AbortSignal) => Promise<ToolResult>;
+  beforeStop: LoopDependencies["beforeStop"];
+  /** Once per session and model: a model without a list price is counted as 0 USD. */
+  onUnpricedModel: (model: string) => void;
+}
+
+export function turnSettings(wiring: TurnWiring): TurnSettings {
+  return {
+    model: wiring.model,
+    system: wiring.systemPrompt,
+    maxTurns: wiring.maxTurns,
+    maxOutputTokens: Math.min(modelLimits(wiring.model).maxOutputTokens, MAX_OUTPUT_TOKENS_CAP),
+    thinkingBudgetTokens: wiring.maxThinkingTokens,
+    sessionId: wiring.sessionId,
+    toolSpecs: wiring.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
+  };
+}
+
+export function loopDependencies(wiring: TurnWiring): LoopDependencies {
+  const { accounting, tools, provider } = wiring;
+  const isReadOnlyTool = (name: string): boolean => findTool(tools, name)?.readOnly ?? false;
+  return {
+    provider,
+    retryPolicy: exponentialBackoff(wiring.maxRetries),
+    emit: wiring.emit,
+    // An interrupt ends the wait early; the loop then sees the aborted signal.
+    sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
+    now: Date.now,
+    onUsage: (usage, model) => {
+      accounting.addUsage(usage, model);
+      if (provider.capabilities?.meteredBilling && !hasKnownPrice(model)) wiring.onUnpricedModel(model);
+    },
+    onApiTime: (ms) => accounting.addApiTime(ms),
+    runTool: async (call, signal) => wiring.afterToolCall(call, await runToolCall(call, tools, toolContext(wiring, call, signal)), signal),
+    beforeStop: wiring.beforeStop,
+    authorizeToolCall: wiring.authorizeToolCall,
+    isReadOnlyTool,
+  };
+}
+
+/**
+ * What a tool call may touch. Built per call, because the permission mode can change mid-turn.
+ * Paths outside the roots are refused by the tools unless permissions bypass the check, or the
+ * call names such a path itself: then it only got here through an explicit approval (a rule,
+ * the host, or a mode that allows it), since the permission policy asks for outside paths. A
+ * path that merely resolves outside (through a symlink) is still refused.
+ */
+function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal): ToolContext {
+  const { mode, roots } = wiring.permissions();
+  const target = targetPath({ toolName: call.name, input: call.input, cwd: wiring.cwd });
+  const namesOutsidePath = target !== undefined && !roots.some((root) => isSameOrInside(target, root));
+  return {
+    cwd: wiring.cwd,
+    signal,
+    sessionState: wiring.toolState,
+    workspace: { roots, allowOutside: mode === "bypassPermissions" || namesOutsidePath },
+    outputDirectory: wiring.toolOutputDirectory,
+    imageInput: wiring.provider.capabilities?.imagesInToolResults === true,
+    log: wiring.log,
+    onProgress: (progress) => wiring.emit({ type: "tool_progress", toolUseId: call.id, toolName: call.name, ...progress }),
+  };
+}

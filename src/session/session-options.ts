@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { PermissionModeSchema } from "../../protocol/commands.js";
+import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
+import type { OutputEvent, TerminalReason } from "../../protocol/events.js";
+import { PROVIDER_IDS } from "../providers/registry.js";
+import type { Provider } from "../providers/types.js";
+import type { ToolDefinition } from "../tools/define-tool.js";
+import type { SessionHooks } from "./hook-runners.js";
+
+/** A session id; never a path (it becomes a file name under the sessions folder). */
+export const SessionIdSchema = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/, "must be a session id (letters, digits, '-', '_', '.'), not a path");
+
+/**
+ * The data that configures a session: what the CLI's flags and the library's `options` both
+ * come down to. Validated when a session is created.
+ */
+export const SessionSettingsSchema = z.object({
+  /** Working directory for tools and sessions (absolute, or relative to the caller's cwd). */
+  cwd: z.string().min(1),
+  /** More directories tools may use (`--add-dir`). */
+  addDirs: z.array(z.string().min(1)).default([]),
+  provider: z.enum(PROVIDER_IDS),
+  model: z.string().min(1),
+  /** The model API's endpoint, overriding the provider's default and its *_BASE_URL variable. */
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** Chat Completions or Responses for OpenAI-family providers (default: per model). */
+  openaiApi: z.enum(["chat", "responses"]).optional(),
+  /** The model's context window in tokens, for models agentwire does not know (local ones). */
+  contextWindow: z.number().int().positive().optional(),
+  /** Most model requests per user turn. */
+  maxTurns: z.number().int().positive().optional(),
+  maxThinkingTokens: z.number().int().positive().optional(),
+  /** Retries of a failed model request (rate limits, overload, dropped connections). */
+  maxRetries: z.number().int().nonnegative().default(10),
+  includePartialMessages: z.boolean().default(false),
+  /** Replaces the default system prompt. */
+  systemPrompt: z.string().optional(),
+  /** Appended to the system prompt (default or replaced). */
+  appendSystemPrompt: z.string().optional(),
+  permissionMode: PermissionModeSchema.default("default"),
+  /** Claude Code permission rules: calls allowed without asking / always refused. */
+  allowedTools: z.array(z.string()).default([]),
+  disallowedTools: z.array(z.string()).default([]),
+  /** The built-in tools to offer: undefined = the default set, `[]` = none. */
+  tools: z.array(z.string()).optional(),
+  /** Resume this session. */
+  resume: SessionIdSchema.optional(),
+  /** Continue the most recent session of the working directory. */
+  continue: z.boolean().default(false),
+  /** The id of a new session (fails if it exists). */
+  sessionId: z.uuid().optional(),
+  /** Write the session to disk, so it can be resumed. */
+  persistSession: z.boolean().default(true),
+});
+
+export type SessionSettings = z.input<typeof SessionSettingsSchema>;
+
+/** A permission question for whoever can answer it (a host, a person, a library callback). */
+export interface ApprovalRequest {
+  toolName: string;
+  toolUseId: string;
+  input: Record<string, unknown>;
+  /** A one-line description of the call: its command, path or pattern. */
+  description: string;
+  /** Why someone must decide: from the permission policy or the risk sentinel. */
+  reason: string;
+  reasonType: "rule" | "mode" | "workingDir" | "risk";
+  /** Updates an "always allow" answer could carry back. */
+  suggestions: PermissionUpdate[];
+}
+
+/**
+ * Answers a permission question. `allow` may replace the input; `deny` may interrupt the turn;
+ * either may carry `updatedPermissions` that apply for the rest of the session.
+ * Contract: resolves promptly when `signal` aborts; a rejection counts as a denial.
+ */
+export type ToolApprover = (request: ApprovalRequest, signal: AbortSignal) => Promise<PermissionResult>;
+
+/** The part of a logger the session core uses (pino's Logger satisfies it). */
+export interface SessionLogger {
+  debug(object: unknown, message?: string): void;
+  info(object: unknown, message?: string): void;
+  warn(object: unknown, message?: string): void;
+  error(object: unknown, message?: string): void;
+}
+
+export interface SessionOptions extends SessionSettings {
+  /** Receives every protocol event of the session, in order. Contract: must not throw. */
+  onEvent: (event: OutputEvent) => void;
+  /** Credentials and endpoints (`ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, …); never read from the process. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Where sessions are kept. Default: `AGENTWIRE_HOME` from `env`, else ~/.agentwire. */
+  home?: string;
+  /** Who answers permission questions; undefined: nobody, so questions are denied at once. */
+  approve?: ToolApprover;
+  /** Hooks the host registered. */
+  hooks?: SessionHooks;
+  /** Replaces the built-in tool set (after `tools` / `disallowedTools` selection of the built-ins). */
+  toolDefinitions?: ToolDefinition[];
+  /** A ready provider instead of one built from `provider`/`model`/`baseUrl`/`env` (tests, embedders). */
+  providerInstance?: Provider;
+  /**
+   * Directory for tool output files (Bash's full output). Default: a private folder in the OS
+   * temp directory, removed by `close()`. A caller that passes one removes it itself.
+   */
+  toolOutputDirectory?: string;
+  logger?: SessionLogger;
+}
+
+/** A session that cannot be set up (bad settings, unknown session, missing directory). */
+export class SessionSetupError extends Error {
+  constructor(
+    message: string,
+    readonly terminalReason: Extract<TerminalReason, "invalid_arguments" | "session_not_found">,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,441 @@
+import { randomUUID } from "node:crypto";
+import { rmSync, statSync } from "node:fs";
+import { homedir, platform, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { PermissionResult } from "../../protocol/control.js";
+import type { OutputEvent, ResultEvent, SystemInitEvent } from "../../protocol/events.js";
+import { PROTOCOL_VERSION } from "../../protocol/version.js";
+import type { AgentEvent } from "../agent/events.js";
+import { runTurn, type PermissionDecision } from "../agent/loop.js";
+import { composeSystemPrompt, defaultSystemPrompt } from "../agent/system-prompt.js";
+import type { SessionAccounting } from "../agent/turn-accounting.js";
+import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
+import type { PermissionMode } from "../permissions/policy.js";
+import { applyPermissionUpdates, type PermissionState } from "../permissions/permission-updates.js";
+import { parseRuleList } from "../permissions/rules.js";
+import { apiKeySource, createProvider, providerSettingsError } from "../providers/registry.js";
+import type { Provider } from "../providers/types.js";
+import type { SessionStore } from "../sessions/store.js";
+import type { ToolDefinition } from "../tools/define-tool.js";
+import { findTool } from "../tools/registry.js";
+import { AGENTWIRE_VERSION } from "../version.js";
+import { runPostToolUseHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks } from "./hook-runners.js";
+import { loopDependencies, turnSettings, type TurnWiring } from "./loop-wiring.js";
+import { openSession } from "./open-session.js";
+import { buildApiErrorAssistantEvent, buildFailureResult, buildResultEvent } from "./result.js";
+import { SessionSettingsSchema, SessionSetupError, type SessionLogger, type SessionOptions, type ToolApprover } from "./session-options.js";
+import { createTranslationState, toStreamJson } from "./stream-json.js";
+import { createToolAuthorizer, type HostApproval } from "./tool-authorizer.js";
+import { chooseBuiltinTools } from "./tool-selection.js";
+
+/**
+ * A conversation with a model: runs user turns one at a time, emits every protocol event through
+ * `onEvent`, persists committed messages, and closes every turn with exactly one `result`.
+ * The same object serves the CLI (stdin/stdout), the library API and any other consumer.
+ */
+export interface Session {
+  readonly sessionId: string;
+  readonly cwd: string;
+  /** The store's file, when the session is persisted. */
+  readonly transcriptPath: string | undefined;
+  readonly model: string;
+  readonly permissionMode: PermissionMode;
+  /** A turn is running. */
+  readonly busy: boolean;
+  /** `close()` was called: no further turns run. */
+  readonly closed: boolean;
+  /** The `system/init` event for the next turn (Claude Code repeats it before every turn). */
+  initEvent(): SystemInitEvent;
+  /** Emits the turn's events, then resolves with its `result` (also emitted). Never rejects. */
+  runTurn(prompt: UserMessage): Promise<ResultEvent>;
+  /** Stops the running turn; it still ends with its `result`. False when no turn runs. */
+  interrupt(): boolean;
+  /** From the next model request on; undefined returns to the session's first model. */
+  setModel(model: string | undefined): void;
+  /** From the next permission decision on (also mid-turn); emits `system/status`. */
+  setPermissionMode(mode: PermissionMode): void;
+  setMaxThinkingTokens(tokens: number | undefined): void;
+  /** Hooks the host registered (`initialize`). */
+  setHooks(hooks: SessionHooks): void;
+  /** Tools of an MCP server; offered from the next model request on, replacing same-named ones. */
+  addMcpServer(name: string, tools: ToolDefinition[]): void;
+  mcpServerStatus(): Array<{ name: string; status: string }>;
+  /** Resolves when no turn is running. */
+  whenIdle(): Promise<void>;
+  /** No further turns; interrupts the running one, waits for its result, removes private temp files. */
+  close(): Promise<void>;
+}
+
+/**
+ * Sets up a session from settings: validates them, checks the directories, chooses the tools,
+ * resumes or starts the stored session, and builds the provider (its SDK loads on the first
+ * request). Free of `process.*`: the environment, the output sink, approvals and logging come in
+ * through `options`. Throws a `SessionSetupError` when the settings cannot work.
+ */
+export function createSession(options: SessionOptions): Session {
+  const parsed = SessionSettingsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SessionSetupError(`Invalid session option ${issue?.path.join(".") || "(options)"}: ${issue?.message ?? "invalid"}`, "invalid_arguments");
+  }
+  const settings = parsed.data;
+  const cwd = resolve(settings.cwd);
+  if (!isDirectory(cwd)) throw new SessionSetupError(`Working directory does not exist: ${cwd}`, "invalid_arguments");
+  const addDirs = settings.addDirs.map((directory) => resolve(cwd, directory));
+  for (const directory of addDirs) {
+    if (!isDirectory(directory)) throw new SessionSetupError(`--add-dir directory does not exist: ${directory}`, "invalid_arguments");
+  }
+  const tools = options.toolDefinitions ?? chooseBuiltinTools(settings);
+  const providerSettings = {
+    provider: settings.provider,
+    env: options.env,
+    model: settings.model,
+    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+    ...(settings.openaiApi ? { openaiApi: settings.openaiApi } : {}),
+  };
+  const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettings);
+  if (settingsError) throw new SessionSetupError(settingsError, "invalid_arguments");
+
+  const home = options.home ?? (options.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"));
+  const opened = openSession({
+    home,
+    cwd,
+    resume: settings.resume,
+    continue: settings.continue,
+    sessionId: settings.sessionId,
+    persist: settings.persistSession,
+    contextWindow: settings.contextWindow,
+  });
+  const log = options.logger ?? silentLogger;
+  for (const diagnostic of opened.diagnostics) log.warn({ session: opened.sessionId }, diagnostic);
+  // Bash's full outputs: disposable and possibly gigabytes, so in the OS temp folder rather than
+  // the agentwire home (which keeps sessions), and private to this session object.
+  const ownsOutputDirectory = options.toolOutputDirectory === undefined;
+  const toolOutputDirectory = options.toolOutputDirectory ?? join(tmpdir(), `agentwire-${opened.sessionId}-${randomUUID().slice(0, 8)}`);
+  const systemPrompt = composeSystemPrompt(
+    settings.systemPrompt ?? defaultSystemPrompt({ cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }),
+    settings.appendSystemPrompt,
+  );
+  return new SessionCore({
+    sessionId: opened.sessionId,
+    cwd,
+    systemPrompt,
+    provider: options.providerInstance ?? createProvider(providerSettings),
+    apiKeySource: options.providerInstance ? "none" : apiKeySource(settings.provider, options.env),
+    tools,
+    history: opened.history,
+    accounting: opened.accounting,
+    store: opened.store,
+    onEvent: options.onEvent,
+    log,
+    approve: options.approve,
+    hooks: options.hooks,
+    model: settings.model,
+    maxTurns: settings.maxTurns,
+    maxThinkingTokens: settings.maxThinkingTokens,
+    maxRetries: settings.maxRetries,
+    includePartialMessages: settings.includePartialMessages,
+    permissions: {
+      mode: settings.permissionMode,
+      rules: { allow: parseRuleList(settings.allowedTools), deny: parseRuleList(settings.disallowedTools), ask: [] },
+      // The output directory is a root too, so Read can page through a long Bash output.
+      roots: [cwd, ...addDirs, toolOutputDirectory],
+    },
+    toolOutputDirectory,
+    ownsOutputDirectory,
+  });
+}
+
+interface SessionCoreInput {
+  sessionId: string;
+  cwd: string;
+  systemPrompt: string;
+  provider: Provider;
+  apiKeySource: string;
+  tools: ToolDefinition[];
+  history: Message[];
+  accounting: SessionAccounting;
+  store: SessionStore | undefined;
+  onEvent: (event: OutputEvent) => void;
+  log: SessionLogger;
+  approve: ToolApprover | undefined;
+  hooks: SessionHooks | undefined;
+  model: string;
+  maxTurns: number | undefined;
+  maxThinkingTokens: number | undefined;
+  maxRetries: number;
+  includePartialMessages: boolean;
+  permissions: PermissionState;
+  toolOutputDirectory: string;
+  ownsOutputDirectory: boolean;
+}
+
+class SessionCore implements Session {
+  private readonly unpricedModelsWarned = new Set<string>();
+  private readonly toolState = new Map<string, unknown>();
+  private readonly mcpServers: string[] = [];
+  private currentTurn: AbortController | undefined;
+  private turnDone: Promise<unknown> = Promise.resolve();
+  private permissions: PermissionState;
+  private currentModel: string;
+  private maxThinkingTokens: number | undefined;
+  private hooks: SessionHooks | undefined;
+  private tools: ToolDefinition[];
+  private isClosed = false;
+
+  constructor(private readonly input: SessionCoreInput) {
+    this.permissions = input.permissions;
+    this.currentModel = input.model;
+    this.maxThinkingTokens = input.maxThinkingTokens;
+    this.hooks = input.hooks;
+    this.tools = input.tools;
+  }
+
+  get sessionId(): string {
+    return this.input.sessionId;
+  }
+
+  get cwd(): string {
+    return this.input.cwd;
+  }
+
+  get transcriptPath(): string | undefined {
+    return this.input.store?.file;
+  }
+
+  get model(): string {
+    return this.currentModel;
+  }
+
+  get permissionMode(): PermissionMode {
+    return this.permissions.mode;
+  }
+
+  get busy(): boolean {
+    return this.currentTurn !== undefined;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  setModel(model: string | undefined): void {
+    this.currentModel = model ?? this.input.model;
+  }
+
+  setPermissionMode(mode: PermissionMode): void {
+    this.permissions = { ...this.permissions, mode };
+    this.input.onEvent({ type: "system", subtype: "status", status: null, permissionMode: mode, session_id: this.sessionId, uuid: randomUUID() });
+  }
+
+  setMaxThinkingTokens(tokens: number | undefined): void {
+    this.maxThinkingTokens = tokens;
+  }
+
+  setHooks(hooks: SessionHooks): void {
+    this.hooks = hooks;
+  }
+
+  addMcpServer(name: string, tools: ToolDefinition[]): void {
+    this.mcpServers.push(name);
+    this.tools = [...this.tools.filter((tool) => !tools.some((added) => added.name === tool.name)), ...tools];
+  }
+
+  mcpServerStatus(): Array<{ name: string; status: string }> {
+    return this.mcpServers.map((name) => ({ name, status: "connected" }));
+  }
+
+  whenIdle(): Promise<void> {
+    return this.turnDone.then(() => undefined);
+  }
+
+  interrupt(): boolean {
+    if (!this.currentTurn) return false;
+    this.currentTurn.abort();
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.isClosed = true;
+    this.interrupt();
+    await this.whenIdle();
+    if (this.input.ownsOutputDirectory) rmSync(this.input.toolOutputDirectory, { recursive: true, force: true });
+  }
+
+  initEvent(): SystemInitEvent {
+    return {
+      type: "system",
+      subtype: "init",
+      cwd: this.cwd,
+      session_id: this.sessionId,
+      tools: this.tools.map((tool) => tool.name),
+      mcp_servers: this.mcpServerStatus(),
+      model: this.currentModel,
+      provider: this.input.provider.id,
+      permissionMode: this.permissions.mode,
+      slash_commands: [],
+      apiKeySource: this.input.apiKeySource,
+      output_style: "default",
+      agents: [],
+      skills: [],
+      plugins: [],
+      protocol_version: PROTOCOL_VERSION,
+      agentwire_version: AGENTWIRE_VERSION,
+      uuid: randomUUID(),
+    };
+  }
+
+  runTurn(prompt: UserMessage): Promise<ResultEvent> {
+    const turn = this.runOneTurn(prompt);
+    this.turnDone = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async runOneTurn(prompt: UserMessage): Promise<ResultEvent> {
+    const { accounting, onEvent } = this.input;
+    const controller = new AbortController();
+    this.currentTurn = controller;
+    const startedAt = Date.now();
+    accounting.startTurn();
+    const translationState = createTranslationState();
+    const translationContext = { sessionId: this.sessionId, includePartialMessages: this.input.includePartialMessages, newUuid: randomUUID, now: Date.now };
+    const permissionDenials: ResultEvent["permission_denials"] = [];
+    const emit = (event: AgentEvent): void => {
+      if (event.type === "message_committed") this.persist(() => this.input.store?.appendMessage(event.message));
+      if (event.type === "tool_permission_denied") permissionDenials.push({ tool_name: event.toolName, tool_use_id: event.toolUseId, tool_input: event.input });
+      for (const line of toStreamJson(event, translationState, translationContext)) onEvent(line);
+    };
+    const failure = (terminalReason: "hook_blocked" | "internal_error", message: string): ResultEvent => {
+      const result = buildFailureResult({ sessionId: this.sessionId, terminalReason, message, durationMs: Date.now() - startedAt, newUuid: randomUUID });
+      onEvent(result);
+      return result;
+    };
+    try {
+      if (this.isClosed) return failure("internal_error", "The session is closed; no further turns run.");
+      const submitted = await runUserPromptSubmitHooks(this.hooks, this.hookBase(), prompt, controller.signal);
+      if (!submitted.allow) return failure("hook_blocked", submitted.message);
+      const wiring = this.turnWiring(emit, controller.signal);
+      const outcome = await runTurn(this.input.history, submitted.prompt, turnSettings(wiring), loopDependencies(wiring), controller.signal).catch((error: unknown) => {
+        // A bug must still end the turn with a result, never a silent hang.
+        this.input.log.error({ err: error }, "turn failed");
+        return undefined;
+      });
+      if (!outcome) return failure("internal_error", "agentwire hit an internal error during this turn; see stderr.");
+      if (outcome.terminalReason === "api_error") onEvent(buildApiErrorAssistantEvent(outcome, { sessionId: this.sessionId, newUuid: randomUUID, now: Date.now }));
+      const result = buildResultEvent(outcome, {
+        sessionId: this.sessionId,
+        durationMs: Date.now() - startedAt,
+        accounting,
+        maxTurns: this.input.maxTurns,
+        permissionDenials,
+        newUuid: randomUUID,
+      });
+      this.persist(() => this.input.store?.appendTurnEnd(accounting.totalCostUsd(), accounting.modelUsageSnapshot()));
+      onEvent(result);
+      return result;
+    } finally {
+      this.currentTurn = undefined;
+    }
+  }
+
+  /** The session's state as this turn's loop sees it. */
+  private turnWiring(emit: (event: AgentEvent) => void, turnSignal: AbortSignal): TurnWiring {
+    const tools = this.tools;
+    return {
+      sessionId: this.sessionId,
+      cwd: this.cwd,
+      model: this.currentModel,
+      systemPrompt: this.input.systemPrompt,
+      maxTurns: this.input.maxTurns,
+      maxThinkingTokens: this.maxThinkingTokens,
+      maxRetries: this.input.maxRetries,
+      provider: this.input.provider,
+      tools,
+      accounting: this.input.accounting,
+      permissions: () => this.permissions,
+      toolOutputDirectory: this.input.toolOutputDirectory,
+      toolState: this.toolState,
+      log: { warn: (message) => this.input.log.warn(message) },
+      emit,
+      authorizeToolCall: createToolAuthorizer({
+        permissions: () => this.permissions,
+        isReadOnlyTool: (name) => findTool(tools, name)?.readOnly ?? false,
+        askHost: this.hostApproval(),
+        hooks: this.hooks,
+        hookBase: () => this.hookBase(),
+      }),
+      afterToolCall: (call, result, signal) => runPostToolUseHooks(this.hooks, this.hookBase(), call, result, signal),
+      beforeStop: (resultText, alreadyContinued) => runStopHooks(this.hooks, this.hookBase(), resultText, alreadyContinued, turnSignal),
+      onUnpricedModel: (model) => {
+        if (this.unpricedModelsWarned.has(model)) return;
+        this.unpricedModelsWarned.add(model);
+        emit({ type: "warning", code: "unknown_model_price", message: `No list price is known for model ${model}; its cost is counted as 0 USD (tokens are still reported).` });
+      },
+    };
+  }
+
+  /** Questions the policy leaves open go to the approver; its "always allow" updates apply to the session. */
+  private hostApproval(): HostApproval | undefined {
+    const approve = this.input.approve;
+    if (!approve) return undefined;
+    return async (call, verdict, signal) => {
+      const answer = await approve(
+        {
+          toolName: call.name,
+          toolUseId: call.id,
+          input: call.input,
+          description: describeCall(call),
+          reason: verdict.reason,
+          reasonType: verdict.reasonType,
+          suggestions: [{ type: "addRules", rules: [{ toolName: call.name }], behavior: "allow", destination: "session" }],
+        },
+        signal,
+      );
+      return this.applyAnswer(answer);
+    };
+  }
+
+  private applyAnswer(answer: PermissionResult): PermissionDecision {
+    if (answer.updatedPermissions?.length) {
+      const before = this.permissions.mode;
+      this.permissions = applyPermissionUpdates(this.permissions, answer.updatedPermissions);
+      if (this.permissions.mode !== before) this.setPermissionMode(this.permissions.mode);
+    }
+    if (answer.behavior === "deny") {
+      if (answer.interrupt) this.interrupt();
+      return { allow: false, message: answer.message };
+    }
+    return { allow: true, ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : {}) };
+  }
+
+  /** Common fields of every hook input, as Claude Code sends them. */
+  private hookBase(): Record<string, unknown> {
+    return { session_id: this.sessionId, transcript_path: this.transcriptPath ?? "", cwd: this.cwd, permission_mode: this.permissions.mode };
+  }
+
+  private persist(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      // A full disk must not kill the turn; the consumer still gets its result.
+      this.input.log.error({ err: error }, "could not append to the session file");
+    }
+  }
+}
+
+/** A one-line description of a call for permission prompts. */
+function describeCall(call: ToolUseBlock): string {
+  const input = call.input;
+  const subject = input.command ?? input.file_path ?? input.path ?? input.pattern;
+  return typeof subject === "string" ? subject : call.name;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const silentLogger: SessionLogger = { debug() {}, info() {}, warn() {}, error() {} };
