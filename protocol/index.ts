@@ -2,3 +2,6 @@ export * from "./commands.js";
 export * from "./control.js";
 export * from "./events.js";
 export { PROTOCOL_VERSION } from "./version.js";
+export { readEvents, type ReadResult } from "./reader.js";
+export { readLines, MAX_LINE_BYTES, type LineEvent } from "./lines.js";
+export { protocolJsonSchema } from "./json-schema.js";

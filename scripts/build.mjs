@@ -2,14 +2,16 @@
 // chunk and is only read from disk when that provider is actually used (start-up is on the
 // critical path of every GUI turn).
 import { build } from "esbuild";
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 
 const root = new URL("..", import.meta.url);
 const packageJson = JSON.parse(await readFile(new URL("package.json", root), "utf8"));
 await rm(new URL("dist", root), { recursive: true, force: true });
-await build({
+const result = await build({
   absWorkingDir: root.pathname,
-  entryPoints: { cli: "src/cli/main.ts" },
+  // Three entries sharing chunks: the CLI, the library API (`agentwire`) and the protocol
+  // (`agentwire/protocol`).
+  entryPoints: { cli: "src/cli/main.ts", index: "src/api/index.ts", protocol: "protocol/index.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -23,5 +25,8 @@ await build({
   // Bundled CommonJS dependencies (yargs helpers, pino) call require() for Node built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   define: { __AGENTWIRE_VERSION__: JSON.stringify(packageJson.version) },
+  // Which outputs load which inputs, statically or on demand (test/api/bundle.test.ts reads it).
+  metafile: true,
   logLevel: "warning",
 });
+await writeFile(new URL("dist/metafile.json", root), JSON.stringify(result.metafile));

@@ -2,8 +2,7 @@ import { resolve } from "node:path";
 import yargs, { type Options } from "yargs";
 import { z } from "zod";
 import { InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
-import { defaultModelFor, inferProvider, resolveModelAlias } from "../providers/models.js";
-import { providerFromApiKeys } from "../providers/infer-provider.js";
+import { chooseModel } from "../providers/model-choice.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
 import { parseToolNames } from "../tools/registry.js";
 
@@ -157,13 +156,9 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   // Before the model is settled: listing needs none, even for local servers.
   if (parsed["list-models"]) return listModelsCommand(parsed, outputFormat as OutputFormat);
 
-  const requestedModel = typeof parsed.model === "string" && parsed.model !== "" ? resolveModelAlias(parsed.model) : undefined;
-  // A known model names its provider (`--model gpt-5.5` needs no `--provider openai`); with no
-  // model, the API key that is set does.
-  const provider =
-    typeof parsed.provider === "string" ? parsed.provider : requestedModel ? (inferProvider(requestedModel) ?? "anthropic") : providerFromApiKeys(env);
-  const model = requestedModel ?? defaultModelFor(provider);
-  if (!model) return { kind: "error", message: `--provider ${provider} needs --model: the name the server knows the model by (e.g. --model qwen2.5-coder:7b).` };
+  const choice = chooseModel({ model: typeof parsed.model === "string" && parsed.model !== "" ? parsed.model : undefined, provider: typeof parsed.provider === "string" ? parsed.provider : undefined, env });
+  if ("error" in choice) return { kind: "error", message: choice.error };
+  const { provider, model } = choice;
 
   const skipPermissions = parsed["dangerously-skip-permissions"] === true;
   const candidate = {

@@ -12,7 +12,7 @@ import { createLineWriter } from "../server/jsonl.js";
 import { controlApprover, FrameApprovals } from "../server/host-approvals.js";
 import { HostChannel } from "../server/host-channel.js";
 import { serveStreamInput } from "../server/stream-input.js";
-import { toUserMessage } from "../server/user-input.js";
+import { toUserMessage } from "../session/user-input.js";
 import { buildFailureResult } from "../session/result.js";
 import { createSession, type Session } from "../session/session.js";
 import { SessionSetupError } from "../session/session-options.js";

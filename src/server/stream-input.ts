@@ -24,9 +24,9 @@ import { AGENTWIRE_VERSION } from "../version.js";
 import type { FrameApprovals } from "./host-approvals.js";
 import type { HostChannel } from "./host-channel.js";
 import { HostHooks } from "./host-hooks.js";
-import { readLines, type LineEvent } from "./jsonl.js";
+import { readLines, type LineEvent } from "../../protocol/lines.js";
 import { loadSdkMcpServers } from "./sdk-mcp-tools.js";
-import { toUserMessage } from "./user-input.js";
+import { toUserMessage } from "../session/user-input.js";
 
 export interface StreamInputOptions {
   input: Readable;

@@ -1,6 +1,7 @@
 import { Readable, Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createLineWriter, readLines, type LineEvent } from "../../src/server/jsonl.js";
+import { readLines, type LineEvent } from "../../protocol/lines.js";
+import { createLineWriter } from "../../src/server/jsonl.js";
 
 /** Feeds `chunks` (strings or raw bytes) to `readLines` and collects every event. */
 async function collect(chunks: Array<string | Buffer>, maxLineBytes?: number): Promise<LineEvent[]> {
