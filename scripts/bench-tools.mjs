@@ -21,8 +21,8 @@ await build({
   stdin: {
     contents: [
       'export { createGrepTool } from "./src/tools/grep.ts";',
-      'export { globTool } from "./src/tools/glob.ts";',
-      'export { bashTool } from "./src/tools/bash.ts";',
+      'export { createGlobTool() } from "./src/tools/glob.ts";',
+      'export { createBashTool() } from "./src/tools/bash.ts";',
       'export { findRipgrep } from "./src/tools/ripgrep-search.ts";',
     ].join("\n"),
     resolveDir: root,
@@ -97,8 +97,8 @@ if (ripgrep) figures.grepContentRipgrep = await time("Grep content, ripgrep back
 figures.grepContentBuiltin = await time("Grep content, built-in backend", () => grepBuiltin.execute({ pattern: "NEEDLE_TOKEN", output_mode: "content" }, context(cwd)));
 figures.grepR = await time("grep -rl NEEDLE_TOKEN", () => spawnSync("grep", ["-rl", "NEEDLE_TOKEN", tree]));
 if (ripgrep) figures.rgRaw = await time("rg -l NEEDLE_TOKEN (raw)", () => spawnSync(ripgrep, ["-l", "NEEDLE_TOKEN", tree]));
-figures.glob = await time("Glob **/*.ts (50% of files; mtime sort, cap 100)", () => tools.globTool.execute({ pattern: "**/*.ts" }, context(cwd)));
-figures.globNarrow = await time("Glob pkg1*/src/file1.ts", () => tools.globTool.execute({ pattern: "pkg1*/src/file1.ts" }, context(cwd)));
+figures.glob = await time("Glob **/*.ts (50% of files; mtime sort, cap 100)", () => tools.createGlobTool().execute({ pattern: "**/*.ts" }, context(cwd)));
+figures.globNarrow = await time("Glob pkg1*/src/file1.ts", () => tools.createGlobTool().execute({ pattern: "pkg1*/src/file1.ts" }, context(cwd)));
 figures.find = await time("find -name '*.ts'", () => spawnSync("find", [tree, "-name", "*.ts"], { maxBuffer: 1 << 30 }));
 
 // Bash with 1 GB of output, in a fresh process so its peak RSS is the tool's alone.
@@ -107,7 +107,7 @@ const bashProbe = (command) => {
   const script = `
     const tools = await import(${JSON.stringify(bundle)});
     const startedAt = performance.now();
-    const result = await tools.bashTool.execute({ command: ${JSON.stringify(command)}, timeout: 600000 }, {
+    const result = await tools.createBashTool().execute({ command: ${JSON.stringify(command)}, timeout: 600000 }, {
       cwd: ${JSON.stringify(workdir)}, signal: new AbortController().signal, sessionState: new Map(),
       workspace: { roots: [${JSON.stringify(workdir)}], allowOutside: false },
       outputDirectory: ${JSON.stringify(join(workdir, "bash-output"))}, imageInput: false,

@@ -4,7 +4,8 @@ import { isReadOnlyCommand } from "./bash-classifier.js";
 import { pathsOutsideRoots } from "./command-paths.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
-import { allowRulesCover, anyRuleMatches, targetPath, type PermissionRule } from "./rules.js";
+import { allowRulesCover, anyRuleMatches, commandOf, targetPath, type PermissionRule } from "./rules.js";
+import type { ToolTraits } from "../conversation/tool-traits.js";
 
 /**
  * Claude Code's modes, plus agentwire's simple names: `interactive` = default (ask the host),
@@ -21,8 +22,8 @@ export interface PermissionRules {
 export interface PermissionQuestion {
   toolName: string;
   input: Record<string, unknown>;
-  /** Whether the tool only reads (from its definition). */
-  readOnly: boolean;
+  /** What the tool does (from its definition). */
+  traits: ToolTraits;
   mode: PermissionMode;
   rules: PermissionRules;
   /** The working directory followed by --add-dir roots. */
@@ -34,8 +35,6 @@ export type PermissionVerdict =
   | { behavior: "deny"; message: string; reason: string }
   | { behavior: "ask"; reason: string; reasonType: "rule" | "mode" | "workingDir" | "risk" };
 
-const FILE_EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
-
 /**
  * Decision for one tool call, in Claude Code's order: deny rules, then the risk sentinel (which
  * even explicit allow rules and edit modes cannot skip — only bypassPermissions can), then plan
@@ -44,17 +43,19 @@ const FILE_EDIT_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
  * turns it into a denial at once. Reads the filesystem only to resolve symlinks in paths.
  */
 export function decidePermission(question: PermissionQuestion): PermissionVerdict {
-  const { toolName, input, rules, roots } = question;
+  const { toolName, input, rules, roots, traits } = question;
   const mode = canonicalMode(question.mode);
-  const target = { toolName, input, cwd: roots[0]! };
+  const target = { toolName, input, cwd: roots[0]!, traits };
   if (anyRuleMatches(rules.deny, target)) {
     return { behavior: "deny", message: `Permission to use ${toolName} has been denied by a rule.`, reason: "deny rule" };
   }
   if (mode === "bypassPermissions") return { behavior: "allow", reason: "permissions bypassed" };
-  const risk = assessRisk(toolName, input, roots);
+  const risk = assessRisk({ input, traits }, roots);
   if (risk) return finish(mode, { behavior: "ask", reason: risk, reasonType: "risk" });
-  const readOnlyCommand = toolName === "Bash" && isReadOnlyCommand(String(input.command ?? ""));
-  if (mode === "plan" && !question.readOnly && toolName !== "TodoWrite" && !readOnlyCommand) {
+  const command = commandOf(target);
+  const readOnlyCommand = command !== undefined && isReadOnlyCommand(command);
+  const readsOnly = traits.kind === "read" || traits.sessionStateOnly === true;
+  if (mode === "plan" && !readsOnly && !readOnlyCommand) {
     return { behavior: "deny", message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`, reason: "plan mode" };
   }
   if (anyRuleMatches(rules.ask, target)) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
@@ -64,19 +65,20 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
 
   const filePath = targetPath(target);
   const inside = filePath === undefined || roots.some((root) => isSameOrInside(filePath, root));
-  if (question.readOnly || toolName === "TodoWrite") {
+  if (readsOnly) {
     if (inside) return { behavior: "allow", reason: "read-only tool inside the workspace" };
     return finish(mode, { behavior: "ask", reason: "Path is outside allowed working directories", reasonType: "workingDir" });
   }
   if (readOnlyCommand) {
-    const outside = pathsOutsideRoots(String(input.command ?? ""), roots);
+    const outside = pathsOutsideRoots(command, roots);
     if (outside.length === 0) return { behavior: "allow", reason: "read-only command" };
     return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });
   }
-  if (FILE_EDIT_TOOLS.has(toolName) && mode === "acceptEdits" && inside) return { behavior: "allow", reason: "acceptEdits mode" };
+  const editsFiles = traits.kind === "edit";
+  if (editsFiles && mode === "acceptEdits" && inside) return { behavior: "allow", reason: "acceptEdits mode" };
   return finish(mode, {
     behavior: "ask",
-    reason: FILE_EDIT_TOOLS.has(toolName) ? (inside ? "File edits need approval in this mode" : "Path is outside allowed working directories") : `${toolName} can change files or run commands`,
+    reason: editsFiles ? (inside ? "File edits need approval in this mode" : "Path is outside allowed working directories") : `${toolName} can change files or run commands`,
     reasonType: inside ? "mode" : "workingDir",
   });
 }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { bashRuleRestricts, bashRulesAllow } from "./bash-rules.js";
 import { pathRuleMatches } from "./path-rules.js";
+import type { ToolTraits } from "../conversation/tool-traits.js";
 
 /**
  * Claude Code permission rules: `Tool` or `Tool(content)`, e.g. `Read`, `Bash(npm run:*)`,
@@ -44,20 +45,27 @@ export interface RuleTarget {
   toolName: string;
   input: Record<string, unknown>;
   cwd: string;
+  /** What the tool does; decides which rules and checks apply. */
+  traits: ToolTraits;
 }
 
 /**
- * As in Claude Code, a rule for one built-in tool also covers the tools that do the same kind
- * of thing: `Edit(…)` every file-editing tool, `Read(…)` every file-reading one.
+ * In Claude Code's rule syntax `Edit(…)` and `Read(…)` name a family: every file tool that edits,
+ * every file tool that reads (Read, Grep, Glob, LS). Other names match their tool only.
  */
-const COVERED_TOOLS: Record<string, readonly string[]> = {
-  Edit: ["Edit", "Write", "MultiEdit", "NotebookEdit"],
-  Read: ["Read", "Grep", "Glob", "LS"],
-};
+const RULE_FAMILIES: Record<string, ToolTraits["kind"]> = { Edit: "edit", Read: "read" };
 
-/** The tools a rule naming `toolName` applies to. */
-export function toolsCoveredBy(toolName: string): readonly string[] {
-  return COVERED_TOOLS[toolName] ?? [toolName];
+/** Whether a rule naming `ruleName` applies to this tool (by name, family or MCP server). */
+export function ruleCoversTool(ruleName: string, tool: { name: string; traits: ToolTraits }): boolean {
+  if (ruleName === tool.name) return true;
+  const family = RULE_FAMILIES[ruleName];
+  if (family !== undefined && tool.traits.kind === family && tool.traits.pathField !== undefined) return true;
+  // `mcp__server` and `mcp__server__*` cover every tool of that server.
+  if (ruleName.startsWith("mcp__")) {
+    const prefix = ruleName.endsWith("__*") ? ruleName.slice(0, -1) : `${ruleName}__`;
+    return tool.name.startsWith(prefix);
+  }
+  return false;
 }
 
 /**
@@ -65,10 +73,11 @@ export function toolsCoveredBy(toolName: string): readonly string[] {
  * the line; for paths, the path as named or as it resolves through symlinks).
  */
 export function anyRuleMatches(rules: readonly PermissionRule[], target: RuleTarget): boolean {
-  const contents = ruleContents(rules, target.toolName);
+  const contents = ruleContents(rules, target);
   if (contents === "whole tool") return true;
   if (contents.length === 0) return false;
-  if (target.toolName === "Bash") return bashRuleRestricts(contents, String(target.input.command ?? ""));
+  const command = commandOf(target);
+  if (command !== undefined) return bashRuleRestricts(contents, command);
   const filePath = targetPath(target);
   return filePath !== undefined && contents.some((content) => pathRuleMatches(content, filePath, target.cwd, "restrict"));
 }
@@ -78,36 +87,32 @@ export function anyRuleMatches(rules: readonly PermissionRule[], target: RuleTar
  * line is allowed by some rule or is read-only; for paths, the real path is covered).
  */
 export function allowRulesCover(rules: readonly PermissionRule[], target: RuleTarget): boolean {
-  const contents = ruleContents(rules, target.toolName);
+  const contents = ruleContents(rules, target);
   if (contents === "whole tool") return true;
   if (contents.length === 0) return false;
-  if (target.toolName === "Bash") return bashRulesAllow(contents, String(target.input.command ?? ""));
+  const command = commandOf(target);
+  if (command !== undefined) return bashRulesAllow(contents, command);
   const filePath = targetPath(target);
   return filePath !== undefined && contents.some((content) => pathRuleMatches(content, filePath, target.cwd, "allow"));
 }
 
 /** The contents of the rules for this tool, or "whole tool" when one of them names the tool alone. */
-function ruleContents(rules: readonly PermissionRule[], toolName: string): string[] | "whole tool" {
-  const relevant = rules.filter((rule) => toolNameMatches(rule.toolName, toolName));
+function ruleContents(rules: readonly PermissionRule[], target: RuleTarget): string[] | "whole tool" {
+  const relevant = rules.filter((rule) => ruleCoversTool(rule.toolName, { name: target.toolName, traits: target.traits }));
   if (relevant.some((rule) => rule.content === undefined || rule.content === "*")) return "whole tool";
   return relevant.map((rule) => rule.content!);
 }
 
-function toolNameMatches(ruleName: string, toolName: string): boolean {
-  if (ruleName === toolName || COVERED_TOOLS[ruleName]?.includes(toolName)) return true;
-  // `mcp__server` and `mcp__server__*` cover every tool of that server.
-  if (ruleName.startsWith("mcp__")) {
-    const prefix = ruleName.endsWith("__*") ? ruleName.slice(0, -1) : `${ruleName}__`;
-    return toolName.startsWith(prefix);
-  }
-  return false;
+/** The shell command of a command-running call (Bash), or undefined for other tools. */
+export function commandOf(target: Pick<RuleTarget, "input" | "traits">): string | undefined {
+  const field = target.traits.commandField;
+  return field === undefined ? undefined : String(target.input[field] ?? "");
 }
 
 /** The file or directory a call touches, for path rules and workspace checks (Grep, Glob and LS default to the cwd). */
 export function targetPath(target: RuleTarget): string | undefined {
-  const value = target.input.file_path ?? target.input.notebook_path ?? target.input.path;
-  if (typeof value !== "string" || value === "") {
-    return ["Glob", "Grep", "LS"].includes(target.toolName) ? target.cwd : undefined;
-  }
+  const field = target.traits.pathField;
+  const value = field === undefined ? undefined : target.input[field];
+  if (typeof value !== "string" || value === "") return target.traits.pathDefaultsToCwd ? target.cwd : undefined;
   return path.resolve(target.cwd, value);
 }

@@ -61,7 +61,8 @@ export async function loadSdkMcpServers(channel: HostChannel, names: string[], m
             // The server validates its own arguments; agentwire only checks that they are an object.
             inputSchema: z.record(z.string(), z.unknown()),
             inputJsonSchema: tool.inputSchema ?? { type: "object", properties: {} },
-            readOnly: tool.annotations?.readOnlyHint === true,
+            // Not read-only unless the server says so: anything else may change the world.
+            kind: tool.annotations?.readOnlyHint === true ? "read" : "other",
             async execute(input, context): Promise<ToolResult> {
               try {
                 return toToolResult(CallToolResultSchema.parse(await send(server, "tools/call", { name: tool.name, arguments: input }, context.signal)));

@@ -61,7 +61,7 @@ export function turnSettings(wiring: TurnWiring): TurnSettings {
 
 export function loopDependencies(wiring: TurnWiring): LoopDependencies {
   const { accounting, tools, provider } = wiring;
-  const isReadOnlyTool = (name: string): boolean => findTool(tools, name)?.readOnly ?? false;
+  const isReadOnlyTool = (name: string): boolean => findTool(tools, name)?.kind === "read";
   return {
     provider,
     retryPolicy: exponentialBackoff(wiring.maxRetries),
@@ -90,7 +90,7 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
  */
 function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal): ToolContext {
   const { mode, roots } = wiring.permissions();
-  const target = targetPath({ toolName: call.name, input: call.input, cwd: wiring.cwd });
+  const target = targetPath({ toolName: call.name, input: call.input, cwd: wiring.cwd, traits: findTool(wiring.tools, call.name) ?? { kind: "other" } });
   const namesOutsidePath = target !== undefined && !roots.some((root) => isSameOrInside(target, root));
   return {
     cwd: wiring.cwd,

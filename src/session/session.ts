@@ -359,7 +359,7 @@ class SessionCore implements Session {
       emit,
       authorizeToolCall: createToolAuthorizer({
         permissions: () => this.permissions,
-        isReadOnlyTool: (name) => findTool(tools, name)?.readOnly ?? false,
+        traitsOf: (name) => findTool(tools, name) ?? { kind: "other" },
         askHost: this.hostApproval(),
         hooks: this.hooks,
         hookBase: () => this.hookBase(),

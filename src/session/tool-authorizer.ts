@@ -1,5 +1,6 @@
 import type { PermissionDecision } from "../agent/loop.js";
 import type { ToolUseBlock } from "../conversation/messages.js";
+import type { ToolTraits } from "../conversation/tool-traits.js";
 import { decidePermission, type PermissionVerdict } from "../permissions/policy.js";
 import type { PermissionState } from "../permissions/permission-updates.js";
 import type { SessionHooks } from "./hook-runners.js";
@@ -10,7 +11,8 @@ export type HostApproval = (call: ToolUseBlock, verdict: Extract<PermissionVerdi
 export interface ToolAuthorizerOptions {
   /** Read per call: the mode, rules and roots can change mid-turn (set_permission_mode, "always allow"). */
   permissions: () => PermissionState;
-  isReadOnlyTool: (name: string) => boolean;
+  /** What a tool does (its definition's kind and fields); unknown tools are `other`. */
+  traitsOf: (name: string) => ToolTraits;
   /** Undefined: nobody can answer, so questions are denied at once (CI, plain -p). */
   askHost: HostApproval | undefined;
   hooks: SessionHooks | undefined;
@@ -51,7 +53,7 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
     if (signal.aborted) return { allow: false, message: "Interrupted before the call was authorized." };
     const updated = input === call.input ? {} : { updatedInput: input };
     const { mode, rules, roots } = options.permissions();
-    const policy = decidePermission({ toolName: call.name, input, readOnly: options.isReadOnlyTool(call.name), mode, rules, roots: [...roots] });
+    const policy = decidePermission({ toolName: call.name, input, traits: options.traitsOf(call.name), mode, rules, roots: [...roots] });
     // Deny rules, plan mode and dontAsk always win; a hook can only turn an allow into a question
     // or answer the policy's question.
     if (policy.behavior === "deny") return { allow: false, message: policy.message };

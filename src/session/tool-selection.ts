@@ -1,4 +1,4 @@
-import { parseRuleList, toolsCoveredBy } from "../permissions/rules.js";
+import { parseRuleList, ruleCoversTool } from "../permissions/rules.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { builtinTools, selectTools } from "../tools/registry.js";
 import { SessionSetupError } from "./session-options.js";
@@ -9,10 +9,12 @@ import { SessionSetupError } from "./session-options.js";
  * those would be refused anyway. Throws a `SessionSetupError` naming an unknown tool.
  */
 export function chooseBuiltinTools(selection: { tools?: string[] | undefined; disallowedTools: string[] }): ToolDefinition[] {
-  const disallowedToolNames = parseRuleList(selection.disallowedTools)
-    .filter((rule) => rule.content === undefined || rule.content === "*")
-    .flatMap((rule) => toolsCoveredBy(rule.toolName));
-  const selected = selectTools(builtinTools(), { tools: selection.tools, disallowedToolNames });
+  const available = builtinTools();
+  const wholeToolRules = parseRuleList(selection.disallowedTools).filter((rule) => rule.content === undefined || rule.content === "*");
+  const disallowedToolNames = available
+    .filter((tool) => wholeToolRules.some((rule) => ruleCoversTool(rule.toolName, { name: tool.name, traits: tool })))
+    .map((tool) => tool.name);
+  const selected = selectTools(available, { tools: selection.tools, disallowedToolNames });
   if ("error" in selected) throw new SessionSetupError(selected.error, "invalid_arguments");
   return selected.tools;
 }

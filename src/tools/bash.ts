@@ -72,11 +72,13 @@ For commands that are harder to parse at a glance (piped commands, obscure flags
 
 type StopReason = "timeout" | "aborted";
 
-export const bashTool = defineTool({
+export const createBashTool = () =>
+  defineTool({
   name: "Bash",
   description,
   inputSchema,
-  readOnly: false,
+  kind: "execute",
+  commandField: "command",
   async execute(input, context): Promise<ToolResult> {
     const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
     const shell = await chooseShell();

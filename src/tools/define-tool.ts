@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
+import type { ToolTraits } from "../conversation/tool-traits.js";
 
 export interface ToolContext {
   /** Absolute session working directory; relative paths resolve against it. */
@@ -57,7 +58,7 @@ export interface ToolLog {
  * results with a message that tells the model what to do next. Only broken infrastructure
  * throws, and the runner turns a throw into an `internal_error` result as well.
  */
-export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
+export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> extends ToolTraits {
   name: string;
   description: string;
   inputSchema: Schema;
@@ -66,8 +67,6 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> {
    * `inputSchema`) rather than from `inputSchema`.
    */
   inputJsonSchema?: Record<string, unknown>;
-  /** Read-only tools may run concurrently with each other. */
-  readOnly: boolean;
   execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
 }
 

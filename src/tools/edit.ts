@@ -22,11 +22,13 @@ const inputSchema = z
   })
   .strict();
 
-export const editTool = defineTool({
+export const createEditTool = () =>
+  defineTool({
   name: "Edit",
   description,
   inputSchema,
-  readOnly: false,
+  kind: "edit",
+  pathField: "file_path",
   async execute(input, context): Promise<ToolResult> {
     const outcome = await editFile(context, input.file_path, [
       { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all },

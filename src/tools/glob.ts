@@ -29,11 +29,14 @@ const inputSchema = z
   })
   .strict();
 
-export const globTool = defineTool({
+export const createGlobTool = () =>
+  defineTool({
   name: "Glob",
   description,
   inputSchema,
-  readOnly: true,
+  kind: "read",
+  pathField: "path",
+  pathDefaultsToCwd: true,
   async execute(input, context): Promise<ToolResult> {
     const startedAt = Date.now();
     const split = path.isAbsolute(input.pattern) ? splitAbsolutePattern(input.pattern) : undefined;

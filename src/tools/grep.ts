@@ -73,7 +73,9 @@ export function createGrepTool(options: GrepToolOptions): ToolDefinition<typeof 
     name: "Grep",
     description,
     inputSchema,
-    readOnly: true,
+    kind: "read",
+    pathField: "path",
+    pathDefaultsToCwd: true,
     async execute(input, context): Promise<ToolResult> {
       const resolved = await resolveWorkspacePath(context, input.path ?? context.cwd);
       if (resolved.refusal) return resolved.refusal;
@@ -117,7 +119,6 @@ export function createGrepTool(options: GrepToolOptions): ToolDefinition<typeof 
   });
 }
 
-export const grepTool = createGrepTool({ backend: "auto" });
 
 /** Claude Code lists matching files most recently modified first. */
 async function newestFirst(files: FileMatches[]): Promise<FileMatches[]> {

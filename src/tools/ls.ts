@@ -31,11 +31,14 @@ interface ListedEntry {
   depth: number;
 }
 
-export const lsTool = defineTool({
+export const createLsTool = () =>
+  defineTool({
   name: "LS",
   description,
   inputSchema,
-  readOnly: true,
+  kind: "read",
+  pathField: "path",
+  pathDefaultsToCwd: true,
   async execute(input, context): Promise<ToolResult> {
     const resolved = await resolveWorkspacePath(context, input.path ?? context.cwd);
     if (resolved.refusal) return resolved.refusal;

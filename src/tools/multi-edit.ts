@@ -26,11 +26,13 @@ const inputSchema = z
   })
   .strict();
 
-export const multiEditTool = defineTool({
+export const createMultiEditTool = () =>
+  defineTool({
   name: "MultiEdit",
   description,
   inputSchema,
-  readOnly: false,
+  kind: "edit",
+  pathField: "file_path",
   async execute(input, context): Promise<ToolResult> {
     const outcome = await editFile(
       context,

@@ -83,11 +83,13 @@ interface LineScan {
   totalLines: number;
 }
 
-export const readTool = defineTool({
+export const createReadTool = () =>
+  defineTool({
   name: "Read",
   description,
   inputSchema,
-  readOnly: true,
+  kind: "read",
+  pathField: "file_path",
   async execute(input, context): Promise<ToolResult> {
     const resolved = await resolveWorkspacePath(context, input.file_path);
     if (resolved.refusal) return resolved.refusal;

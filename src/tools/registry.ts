@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { bashTool } from "./bash.js";
+import { createBashTool } from "./bash.js";
 import type { ToolDefinition } from "./define-tool.js";
-import { editTool } from "./edit.js";
-import { globTool } from "./glob.js";
-import { grepTool } from "./grep.js";
-import { lsTool } from "./ls.js";
-import { multiEditTool } from "./multi-edit.js";
-import { readTool } from "./read.js";
-import { todoWriteTool } from "./todo-write.js";
-import { writeTool } from "./write.js";
+import { createEditTool } from "./edit.js";
+import { createGlobTool } from "./glob.js";
+import { createGrepTool } from "./grep.js";
+import { createLsTool } from "./ls.js";
+import { createMultiEditTool } from "./multi-edit.js";
+import { createReadTool } from "./read.js";
+import { createTodoWriteTool } from "./todo-write.js";
+import { createWriteTool } from "./write.js";
 
 /**
  * The built-in tools, alphabetical as Claude Code 2.1.330 sends its tools to the API (Bash,
@@ -16,7 +16,7 @@ import { writeTool } from "./write.js";
  * prompts and cache keys line up with it where the sets overlap.
  */
 export function builtinTools(): ToolDefinition[] {
-  return [bashTool, editTool, globTool, grepTool, lsTool, multiEditTool, readTool, todoWriteTool, writeTool] as ToolDefinition[];
+  return [createBashTool(), createEditTool(), createGlobTool(), createGrepTool({ backend: "auto" }), createLsTool(), createMultiEditTool(), createReadTool(), createTodoWriteTool(), createWriteTool()] as ToolDefinition[];
 }
 
 export interface ToolSelection {

@@ -30,11 +30,13 @@ type Todo = z.infer<typeof todoSchema>;
 /** ToolContext.sessionState key holding the current list, so the next call can report the change. */
 const TODOS_STATE_KEY = "todos";
 
-export const todoWriteTool = defineTool({
+export const createTodoWriteTool = () =>
+  defineTool({
   name: "TodoWrite",
   description,
   inputSchema,
-  readOnly: false,
+  kind: "other",
+  sessionStateOnly: true,
   async execute(input, context): Promise<ToolResult> {
     const previous = context.sessionState.get(TODOS_STATE_KEY);
     const oldTodos = Array.isArray(previous) ? (previous as Todo[]) : [];

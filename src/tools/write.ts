@@ -23,11 +23,13 @@ const inputSchema = z
   })
   .strict();
 
-export const writeTool = defineTool({
+export const createWriteTool = () =>
+  defineTool({
   name: "Write",
   description,
   inputSchema,
-  readOnly: false,
+  kind: "edit",
+  pathField: "file_path",
   async execute(input, context): Promise<ToolResult> {
     const resolved = await resolveWorkspacePath(context, input.file_path);
     if (resolved.refusal) return resolved.refusal;

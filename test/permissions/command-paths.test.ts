@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
+import { traitsOf } from "../helpers/tool-traits.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pathsOutsideRoots } from "../../src/permissions/command-paths.js";
 import { decidePermission } from "../../src/permissions/policy.js";
@@ -39,11 +40,11 @@ describe("paths a read-only command reads outside the roots", () => {
   });
 
   it("default mode asks before a read-only command reads outside the workspace, and says what", () => {
-    const verdict = decidePermission({ toolName: "Bash", input: { command: "cat ~/.ssh/id_rsa" }, readOnly: false, mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: [cwd] });
+    const verdict = decidePermission({ toolName: "Bash", input: { command: "cat ~/.ssh/id_rsa" }, traits: traitsOf("Bash"), mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: [cwd] });
     expect(verdict).toMatchObject({ behavior: "ask", reasonType: "workingDir", reason: expect.stringMatching(/reads ~\/\.ssh\/id_rsa, outside/) });
-    const inside = decidePermission({ toolName: "Bash", input: { command: "cat src/a.ts" }, readOnly: false, mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: [cwd] });
+    const inside = decidePermission({ toolName: "Bash", input: { command: "cat src/a.ts" }, traits: traitsOf("Bash"), mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: [cwd] });
     expect(inside.behavior).toBe("allow");
-    const extraRoot = decidePermission({ toolName: "Bash", input: { command: "cat /etc/hostname" }, readOnly: false, mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: [cwd, "/etc"] });
+    const extraRoot = decidePermission({ toolName: "Bash", input: { command: "cat /etc/hostname" }, traits: traitsOf("Bash"), mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: [cwd, "/etc"] });
     expect(extraRoot.behavior).toBe("allow");
   });
 });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { decidePermission, type PermissionMode, type PermissionRules } from "../../src/permissions/policy.js";
 import { parseRuleList } from "../../src/permissions/rules.js";
+import { traitsOf } from "../helpers/tool-traits.js";
 
 const cwd = "/work/project";
 const noRules: PermissionRules = { allow: [], deny: [], ask: [] };
 
-function decide(toolName: string, input: Record<string, unknown>, mode: PermissionMode = "default", rules: PermissionRules = noRules, readOnly = ["Read", "Glob", "Grep", "LS"].includes(toolName)) {
-  return decidePermission({ toolName, input, readOnly, mode, rules, roots: [cwd, "/work/extra"] });
+function decide(toolName: string, input: Record<string, unknown>, mode: PermissionMode = "default", rules: PermissionRules = noRules) {
+  return decidePermission({ toolName, input, traits: traitsOf(toolName), mode, rules, roots: [cwd, "/work/extra"] });
 }
 
 function allowing(...rules: string[]): PermissionRules {
@@ -78,17 +79,17 @@ describe("decidePermission", () => {
     expect(decide("Write", { file_path: "a" }, "plan")).toMatchObject(planDenied);
     expect(decide("Bash", { command: "make install" }, "plan", allowing("Bash"))).toMatchObject(planDenied);
     expect(decide("Edit", { file_path: "a.ts" }, "plan", allowing("Edit"))).toMatchObject(planDenied);
-    expect(decide("mcp__harness__echo", { text: "x" }, "plan", allowing("mcp__harness"), false)).toMatchObject(planDenied);
+    expect(decide("mcp__harness__echo", { text: "x" }, "plan", allowing("mcp__harness"))).toMatchObject(planDenied);
     expect(decide("Read", { file_path: "a" }, "plan").behavior).toBe("allow");
     expect(decide("Bash", { command: "git log --oneline -5" }, "plan").behavior).toBe("allow");
-    expect(decide("TodoWrite", { todos: [] }, "plan", noRules, false).behavior).toBe("allow");
+    expect(decide("TodoWrite", { todos: [] }, "plan", noRules).behavior).toBe("allow");
     // Deny rules and the risk sentinel still come first.
     expect(decide("Bash", { command: "ls" }, "plan", { ...noRules, deny: parseRuleList(["Bash(ls:*)"]) })).toMatchObject({ reason: "deny rule" });
     expect(decide("Bash", { command: "sudo ls" }, "plan")).toMatchObject({ behavior: "ask", reasonType: "risk" });
   });
 
   it("MCP tools ask unless a rule allows them", () => {
-    expect(decide("mcp__harness__echo", { text: "x" }, "default", noRules, false).behavior).toBe("ask");
-    expect(decide("mcp__harness__echo", { text: "x" }, "default", allowing("mcp__harness"), false).behavior).toBe("allow");
+    expect(decide("mcp__harness__echo", { text: "x" }, "default", noRules).behavior).toBe("ask");
+    expect(decide("mcp__harness__echo", { text: "x" }, "default", allowing("mcp__harness")).behavior).toBe("allow");
   });
 });

@@ -3,10 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assessRisk } from "../../src/permissions/risk-sentinel.js";
+import { traitsOf } from "../helpers/tool-traits.js";
 
 const cwd = "/work/project";
 const roots = [cwd, "/work/extra"];
-const command = (text: string) => assessRisk("Bash", { command: text }, roots);
+const command = (text: string) => assessRisk({ input: { command: text }, traits: traitsOf("Bash") }, roots);
 
 describe("risk sentinel: commands", () => {
   it.each([
@@ -136,14 +137,14 @@ describe("risk sentinel: file edits", () => {
     [".agentwire/settings.json", /agent configuration/],
     [".claude/settings.local.json", /agent configuration/],
     ["/etc/hosts", /system file/],
-  ])("flags %s", (filePath, reason) => expect(assessRisk("Write", { file_path: filePath }, roots)).toMatch(reason));
+  ])("flags %s", (filePath, reason) => expect(assessRisk({ input: { file_path: filePath }, traits: traitsOf("Write") }, roots)).toMatch(reason));
 
   it.each([`${cwd}/src/a.ts`, ".github/workflows/ci.yml", ".gitignore", ".gitlab-ci.yml", "docs/environment.md"])("lets %s through", (filePath) => {
-    expect(assessRisk("Edit", { file_path: filePath }, roots)).toBeUndefined();
+    expect(assessRisk({ input: { file_path: filePath }, traits: traitsOf("Edit") }, roots)).toBeUndefined();
   });
 
   it("resolves relative paths against the session's working directory, not the process's", () => {
-    expect(assessRisk("Write", { file_path: ".git/config" }, ["/somewhere/else"])).toMatch(/\/somewhere\/else\/\.git\/config/);
+    expect(assessRisk({ input: { file_path: ".git/config" }, traits: traitsOf("Write") }, ["/somewhere/else"])).toMatch(/\/somewhere\/else\/\.git\/config/);
   });
 
   it("follows symlinks, so a link in the workspace cannot stand in for a protected file", () => {
@@ -151,7 +152,7 @@ describe("risk sentinel: file edits", () => {
     try {
       mkdirSync(path.join(base, "workspace", ".git"), { recursive: true });
       symlinkSync(path.join(base, "workspace", ".git"), path.join(base, "workspace", "meta"));
-      expect(assessRisk("Write", { file_path: "meta/config" }, [path.join(base, "workspace")])).toMatch(/inside \.git/);
+      expect(assessRisk({ input: { file_path: "meta/config" }, traits: traitsOf("Write") }, [path.join(base, "workspace")])).toMatch(/inside \.git/);
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
@@ -167,8 +168,8 @@ describe("risk sentinel: recursive deletes through symlinks", () => {
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
   it("deleting inside a symlinked directory is outside; deleting the link itself is not", () => {
-    expect(assessRisk("Bash", { command: "rm -rf link/*" }, [workspace])).toMatch(/outside the workspace/);
-    expect(assessRisk("Bash", { command: "rm -rf link/" }, [workspace])).toMatch(/outside the workspace/);
-    expect(assessRisk("Bash", { command: "rm -rf link" }, [workspace])).toBeUndefined();
+    expect(assessRisk({ input: { command: "rm -rf link/*" }, traits: traitsOf("Bash") }, [workspace])).toMatch(/outside the workspace/);
+    expect(assessRisk({ input: { command: "rm -rf link/" }, traits: traitsOf("Bash") }, [workspace])).toMatch(/outside the workspace/);
+    expect(assessRisk({ input: { command: "rm -rf link" }, traits: traitsOf("Bash") }, [workspace])).toBeUndefined();
   });
 });

@@ -3,9 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { allowRulesCover, anyRuleMatches, parseRule, parseRuleList } from "../../src/permissions/rules.js";
+import { traitsOf } from "../helpers/tool-traits.js";
 
 const cwd = "/work/project";
-const bash = (command: string) => ({ toolName: "Bash", input: { command }, cwd });
+const bash = (command: string) => ({ toolName: "Bash", input: { command }, cwd, traits: traitsOf("Bash") });
 
 describe("parsing (Claude Code syntax)", () => {
   it("parses names and contents, keeping commas inside parentheses", () => {
@@ -99,12 +100,12 @@ describe("rules cover related tools", () => {
     ["Write(./secret/**)", "Edit", { file_path: "secret/a" }, false],
     ["Read", "Glob", { pattern: "*" }, true],
   ])("%s applies to %s %j: %s", (rule, toolName, input, expected) => {
-    expect(anyRuleMatches(parseRuleList([rule]), { toolName, input, cwd })).toBe(expected);
+    expect(anyRuleMatches(parseRuleList([rule]), { toolName, input, cwd, traits: traitsOf(toolName) })).toBe(expected);
   });
 });
 
 describe("path rules", () => {
-  const matches = (rule: string, filePath: string) => anyRuleMatches(parseRuleList([rule]), { toolName: "Read", input: { file_path: filePath }, cwd });
+  const matches = (rule: string, filePath: string) => anyRuleMatches(parseRuleList([rule]), { toolName: "Read", input: { file_path: filePath }, cwd, traits: traitsOf("Read") });
   it.each([
     ["Read(./src/**)", "src/a/b.ts", true],
     ["Read(./src/**)", "/work/project/test/x.ts", false],
@@ -114,8 +115,8 @@ describe("path rules", () => {
   ])("%s matches %s: %s", (rule, filePath, expected) => expect(matches(rule, filePath)).toBe(expected));
 
   it("mcp rules cover a server's tools", () => {
-    expect(anyRuleMatches(parseRuleList(["mcp__harness"]), { toolName: "mcp__harness__echo", input: {}, cwd })).toBe(true);
-    expect(anyRuleMatches(parseRuleList(["mcp__harness__echo"]), { toolName: "mcp__harness__other", input: {}, cwd })).toBe(false);
+    expect(anyRuleMatches(parseRuleList(["mcp__harness"]), { toolName: "mcp__harness__echo", input: {}, cwd, traits: traitsOf("mcp__harness__echo") })).toBe(true);
+    expect(anyRuleMatches(parseRuleList(["mcp__harness__echo"]), { toolName: "mcp__harness__other", input: {}, cwd, traits: traitsOf("mcp__harness__other") })).toBe(false);
   });
 });
 
@@ -129,8 +130,8 @@ describe("path rules see through symlinks", () => {
   symlinkSync(workspace, path.join(base, "workspace-link"));
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-  const read = (filePath: string, root = workspace) => ({ toolName: "Read", input: { file_path: filePath }, cwd: root });
-  const edit = (filePath: string, root = workspace) => ({ toolName: "Edit", input: { file_path: filePath }, cwd: root });
+  const read = (filePath: string, root = workspace) => ({ toolName: "Read", input: { file_path: filePath }, cwd: root, traits: traitsOf("Read") });
+  const edit = (filePath: string, root = workspace) => ({ toolName: "Edit", input: { file_path: filePath }, cwd: root, traits: traitsOf("Edit") });
 
   it("a deny rule matches the real path of a symlinked alias", () => {
     expect(anyRuleMatches(parseRuleList(["Read(./secret/**)"]), read("alias/key"))).toBe(true);

@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { bashTool } from "../../src/tools/bash.js";
-import { readTool } from "../../src/tools/read.js";
+import { createBashTool } from "../../src/tools/bash.js";
+import { createReadTool } from "../../src/tools/read.js";
 import type { ToolContext } from "../../src/tools/define-tool.js";
 import { makeToolContext } from "../helpers/tool-context.js";
 
@@ -70,9 +70,9 @@ async function readPid(fileName: string): Promise<number> {
   return pid;
 }
 
-describe("bashTool", () => {
+describe("createBashTool()", () => {
   it("returns stdout then stderr joined by a newline, trailing newline trimmed (reference 05-bash)", async () => {
-    const result = await bashTool.execute(
+    const result = await createBashTool().execute(
       { command: "echo to-stderr >&2; sleep 0.1; printf 'hello.txt\\nnotes.md\\nsrc\\n'" },
       makeContext(),
     );
@@ -91,26 +91,26 @@ describe("bashTool", () => {
   });
 
   it("says so when the command prints nothing", async () => {
-    const result = await bashTool.execute({ command: "true" }, makeContext());
+    const result = await createBashTool().execute({ command: "true" }, makeContext());
     expect(result.content).toBe("(Bash completed with no output)");
     expect(result.isError).toBe(false);
   });
 
   it("reports a non-zero exit code after the output", async () => {
-    const result = await bashTool.execute({ command: "echo partial; echo broken >&2; exit 3" }, makeContext());
+    const result = await createBashTool().execute({ command: "echo partial; echo broken >&2; exit 3" }, makeContext());
     expect(result.isError).toBe(true);
     expect(result.content).toBe("partial\nbroken\nExit code 3");
     expect(result.details).toMatchObject({ stdout: "partial", stderr: "broken", exitCode: 3, interrupted: false });
   });
 
   it("gives the command no stdin", async () => {
-    const result = await bashTool.execute({ command: "cat; echo after-cat" }, makeContext());
+    const result = await createBashTool().execute({ command: "cat; echo after-cat" }, makeContext());
     expect(result.content).toBe("after-cat");
   });
 
   it("kills the whole process group on timeout", async () => {
     const startedAt = Date.now();
-    const result = await bashTool.execute(
+    const result = await createBashTool().execute(
       { command: "echo before-timeout; sleep 30 & echo $! > background.pid; sleep 30", timeout: 500 },
       makeContext(),
     );
@@ -128,7 +128,7 @@ describe("bashTool", () => {
   it("kills the whole process group when the signal aborts", async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const result = await bashTool.execute(
+    const result = await createBashTool().execute(
       { command: "sleep 30 & echo $! > background.pid; wait" },
       makeContext({ signal: controller.signal }),
     );
@@ -142,31 +142,31 @@ describe("bashTool", () => {
   it("keeps the working directory across calls that share session state", async () => {
     const context = makeContext();
     await mkdir(path.join(directory, "sub"));
-    const first = await bashTool.execute({ command: "cd sub" }, context);
+    const first = await createBashTool().execute({ command: "cd sub" }, context);
     expect(first.isError).toBe(false);
     expect(context.sessionState.get("bash.cwd")).toBe(path.join(directory, "sub"));
-    const second = await bashTool.execute({ command: "pwd" }, context);
+    const second = await createBashTool().execute({ command: "pwd" }, context);
     expect(second.content).toBe(path.join(directory, "sub"));
   });
 
   it("does not share the working directory between sessions", async () => {
     await mkdir(path.join(directory, "sub"));
-    await bashTool.execute({ command: "cd sub" }, makeContext());
-    const otherSession = await bashTool.execute({ command: "pwd" }, makeContext());
+    await createBashTool().execute({ command: "cd sub" }, makeContext());
+    const otherSession = await createBashTool().execute({ command: "pwd" }, makeContext());
     expect(otherSession.content).toBe(directory);
   });
 
   it("starts in the session cwd again when the previous directory was removed", async () => {
     const context = makeContext();
     await mkdir(path.join(directory, "gone"));
-    await bashTool.execute({ command: "cd gone" }, context);
+    await createBashTool().execute({ command: "cd gone" }, context);
     await rm(path.join(directory, "gone"), { recursive: true });
-    const result = await bashTool.execute({ command: "pwd" }, context);
+    const result = await createBashTool().execute({ command: "pwd" }, context);
     expect(result.content).toBe(directory);
   });
 
   it("shows the first and last 50 lines of long output, counts the lines cut, and saves the full output", async () => {
-    const result = await bashTool.execute({ command: "seq 1 100000" }, makeContext());
+    const result = await createBashTool().execute({ command: "seq 1 100000" }, makeContext());
     expect(result.isError).toBe(false);
     const details = result.details as { stdout: string; fullOutputPath: string };
     const lines = details.stdout.split("\n");
@@ -181,7 +181,7 @@ describe("bashTool", () => {
   });
 
   it("counts bytes when one enormous line is cut, keeping both its ends", async () => {
-    const result = await bashTool.execute(
+    const result = await createBashTool().execute(
       { command: "printf 'start'; head -c 100000 /dev/zero | tr '\\0' x; printf 'end\\n'" },
       makeContext(),
     );
@@ -193,7 +193,7 @@ describe("bashTool", () => {
   });
 
   it("keeps short output off the disk", async () => {
-    const result = await bashTool.execute({ command: "seq 1 100" }, makeContext());
+    const result = await createBashTool().execute({ command: "seq 1 100" }, makeContext());
     expect(result.content).toBe(Array.from({ length: 100 }, (_, index) => index + 1).join("\n"));
     expect(result.details).not.toHaveProperty("fullOutputPath");
     expect(existsSync(path.join(directory, ".agentwire-output"))).toBe(false);
@@ -204,7 +204,7 @@ describe("bashTool", () => {
     // 5 MB on stdout (lines "line N" padded to 64 bytes) and a few lines on stderr in between.
     const command =
       "awk 'BEGIN { for (i = 1; i <= 81920; i++) { printf \"line %-58d\\n\", i; if (i == 40000) print \"midway\" > \"/dev/stderr\" } }'";
-    const result = await bashTool.execute({ command }, context);
+    const result = await createBashTool().execute({ command }, context);
     expect(result.isError).toBe(false);
     const details = result.details as { stdout: string; stderr: string; fullOutputPath: string };
     const shown = details.stdout.split("\n");
@@ -218,29 +218,29 @@ describe("bashTool", () => {
 
     // The spool file is outside the workspace roots here, and Read still pages through it.
     const outsideContext = makeContext({ outputDirectory: path.join(outputRoot, "session"), workspace: { roots: [directory], allowOutside: false } });
-    const spooled = await bashTool.execute({ command }, outsideContext);
+    const spooled = await createBashTool().execute({ command }, outsideContext);
     const spoolPath = (spooled.details as { fullOutputPath: string }).fullOutputPath;
     expect(spoolPath.startsWith(outputRoot)).toBe(true);
-    const page = await readTool.execute({ file_path: spoolPath, offset: 81_000, limit: 2 }, outsideContext);
+    const page = await createReadTool().execute({ file_path: spoolPath, offset: 81_000, limit: 2 }, outsideContext);
     expect(page.isError).toBe(false);
     expect(page.content).toMatch(/^81000\tline \d+ *\n81001\tline \d+ *\n\n\(Showing lines 81000-81001 of 81922\./);
   });
 
   it("returns to the session cwd when a command ends outside the workspace, and says so", async () => {
     const context = makeContext();
-    const result = await bashTool.execute({ command: `cd ${outputRoot}` }, context);
+    const result = await createBashTool().execute({ command: `cd ${outputRoot}` }, context);
     expect(result.content).toBe(`Shell cwd was reset to ${directory}`);
-    const next = await bashTool.execute({ command: "pwd" }, context);
+    const next = await createBashTool().execute({ command: "pwd" }, context);
     expect(next.content).toBe(directory);
     // With permissions bypassed the directory is kept.
     const bypass = makeContext({ workspace: { roots: [directory], allowOutside: true } });
-    await bashTool.execute({ command: `cd ${outputRoot}` }, bypass);
-    expect((await bashTool.execute({ command: "pwd" }, bypass)).content).toBe(outputRoot);
+    await createBashTool().execute({ command: `cd ${outputRoot}` }, bypass);
+    expect((await createBashTool().execute({ command: "pwd" }, bypass)).content).toBe(outputRoot);
   });
 
   it("reports progress about once a second while a command runs", async () => {
     const progress: Array<{ message: string; details?: Record<string, unknown> }> = [];
-    const result = await bashTool.execute(
+    const result = await createBashTool().execute(
       { command: "seq 1 1000; sleep 1.4; echo done" },
       makeContext({ onProgress: (update) => progress.push(update) }),
     );
@@ -251,7 +251,7 @@ describe("bashTool", () => {
   });
 
   it("fails with io_error when the shell cannot start", async () => {
-    const result = await bashTool.execute({ command: "true" }, makeContext({ cwd: path.join(directory, "missing") }));
+    const result = await createBashTool().execute({ command: "true" }, makeContext({ cwd: path.join(directory, "missing") }));
     expect(result.isError).toBe(true);
     expect(result.code).toBe("io_error");
   });

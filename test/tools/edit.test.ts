@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { editTool } from "../../src/tools/edit.js";
-import { multiEditTool } from "../../src/tools/multi-edit.js";
+import { createEditTool } from "../../src/tools/edit.js";
+import { createMultiEditTool } from "../../src/tools/multi-edit.js";
 import { makeToolContext } from "../helpers/tool-context.js";
 
 let directory: string;
@@ -23,9 +23,9 @@ async function fixture(name: string, content: string): Promise<string> {
 }
 
 const edit = (input: { file_path: string; old_string: string; new_string: string; replace_all?: boolean }) =>
-  editTool.execute({ replace_all: false, ...input }, makeToolContext(directory));
+  createEditTool().execute({ replace_all: false, ...input }, makeToolContext(directory));
 
-describe("editTool", () => {
+describe("createEditTool()", () => {
   it("replaces a unique match with the reference text and details (reference 06-write-edit)", async () => {
     const filePath = await fixture("new.txt", "alpha\nbeta\n");
     const result = await edit({ file_path: filePath, old_string: "beta", new_string: "gamma" });
@@ -180,10 +180,10 @@ describe("editTool", () => {
   });
 });
 
-describe("multiEditTool", () => {
+describe("createMultiEditTool()", () => {
   it("applies every edit in order, each to the result of the previous, and writes once", async () => {
     const filePath = await fixture("m.txt", "one\ntwo\nthree\n");
-    const result = await multiEditTool.execute(
+    const result = await createMultiEditTool().execute(
       {
         file_path: filePath,
         edits: [
@@ -204,7 +204,7 @@ describe("multiEditTool", () => {
 
   it("applies none when one edit fails, and names the failing edit", async () => {
     const filePath = await fixture("m.txt", "one\ntwo\n");
-    const result = await multiEditTool.execute(
+    const result = await createMultiEditTool().execute(
       {
         file_path: filePath,
         edits: [

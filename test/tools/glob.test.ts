@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { globTool } from "../../src/tools/glob.js";
+import { createGlobTool } from "../../src/tools/glob.js";
 import { writeTree } from "../helpers/file-tree.js";
 import { makeToolContext } from "../helpers/tool-context.js";
 
@@ -16,10 +16,10 @@ afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-describe("globTool", () => {
+describe("createGlobTool()", () => {
   it("returns matching paths relative to the cwd, newest first, with Claude Code's details", async () => {
     await writeTree(directory, { "old.md": "", "src/a.ts": "", "docs/new.md": "", "notes.txt": "" });
-    const result = await globTool.execute({ pattern: "**/*.md" }, makeToolContext(directory));
+    const result = await createGlobTool().execute({ pattern: "**/*.md" }, makeToolContext(directory));
     expect(result.content).toBe("docs/new.md\nold.md");
     expect(result.details).toMatchObject({ filenames: ["docs/new.md", "old.md"], numFiles: 2, truncated: false, totalMatches: 2, countIsComplete: true });
     expect((result.details as { durationMs: number }).durationMs).toBeGreaterThanOrEqual(0);
@@ -27,9 +27,9 @@ describe("globTool", () => {
 
   it("searches below path, and takes absolute patterns", async () => {
     await writeTree(directory, { "src/a.ts": "", "src/deep/b.ts": "", "other/c.ts": "" });
-    const underSrc = await globTool.execute({ pattern: "**/*.ts", path: "src" }, makeToolContext(directory));
+    const underSrc = await createGlobTool().execute({ pattern: "**/*.ts", path: "src" }, makeToolContext(directory));
     expect(underSrc.content).toBe("src/deep/b.ts\nsrc/a.ts");
-    const absolute = await globTool.execute({ pattern: `${directory}/other/*.ts` }, makeToolContext(directory));
+    const absolute = await createGlobTool().execute({ pattern: `${directory}/other/*.ts` }, makeToolContext(directory));
     expect(absolute.content).toBe("other/c.ts");
   });
 
@@ -45,13 +45,13 @@ describe("globTool", () => {
       "src/generated.js": "",
       ".git/config.js": "",
     });
-    const result = await globTool.execute({ pattern: "**/*.{js,log}" }, makeToolContext(directory));
+    const result = await createGlobTool().execute({ pattern: "**/*.{js,log}" }, makeToolContext(directory));
     expect(result.content).toBe("keep.log\nsrc/app.js");
   });
 
   it("caps the result at 100 paths and says how many matched", async () => {
     await writeTree(directory, Object.fromEntries(Array.from({ length: 120 }, (_, index) => [`f${String(index).padStart(3, "0")}.txt`, ""])));
-    const result = await globTool.execute({ pattern: "*.txt" }, makeToolContext(directory));
+    const result = await createGlobTool().execute({ pattern: "*.txt" }, makeToolContext(directory));
     const lines = (result.content as string).split("\n");
     expect(lines).toHaveLength(101);
     expect(lines[0]).toBe("f119.txt");
@@ -60,7 +60,7 @@ describe("globTool", () => {
   });
 
   it("says so when nothing matches", async () => {
-    const result = await globTool.execute({ pattern: "**/*.nothing" }, makeToolContext(directory));
+    const result = await createGlobTool().execute({ pattern: "**/*.nothing" }, makeToolContext(directory));
     expect(result).toMatchObject({ content: "No files found", isError: false, details: { numFiles: 0, filenames: [] } });
   });
 
@@ -69,7 +69,7 @@ describe("globTool", () => {
     try {
       await writeTree(outside, { "secret.md": "" });
       await symlink(outside, path.join(directory, "link"));
-      const result = await globTool.execute({ pattern: "**/*.md" }, makeToolContext(directory));
+      const result = await createGlobTool().execute({ pattern: "**/*.md" }, makeToolContext(directory));
       expect(result.content).toBe("No files found");
     } finally {
       await rm(outside, { recursive: true, force: true });
@@ -77,13 +77,13 @@ describe("globTool", () => {
   });
 
   it("refuses a search path outside the workspace (outside_workspace)", async () => {
-    const result = await globTool.execute({ pattern: "*", path: os.tmpdir() }, makeToolContext(directory));
+    const result = await createGlobTool().execute({ pattern: "*", path: os.tmpdir() }, makeToolContext(directory));
     expect(result.code).toBe("outside_workspace");
   });
 
   it("fails with file_not_found for a missing folder and not_a_file for a file", async () => {
     await writeTree(directory, { "a.txt": "" });
-    expect((await globTool.execute({ pattern: "*", path: "missing" }, makeToolContext(directory))).code).toBe("file_not_found");
-    expect((await globTool.execute({ pattern: "*", path: "a.txt" }, makeToolContext(directory))).code).toBe("not_a_file");
+    expect((await createGlobTool().execute({ pattern: "*", path: "missing" }, makeToolContext(directory))).code).toBe("file_not_found");
+    expect((await createGlobTool().execute({ pattern: "*", path: "a.txt" }, makeToolContext(directory))).code).toBe("not_a_file");
   });
 });

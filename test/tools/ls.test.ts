@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { lsTool } from "../../src/tools/ls.js";
+import { createLsTool } from "../../src/tools/ls.js";
 import { writeTree } from "../helpers/file-tree.js";
 import { makeToolContext } from "../helpers/tool-context.js";
 
@@ -16,11 +16,11 @@ afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-describe("lsTool", () => {
+describe("createLsTool()", () => {
   it("lists the tree, folders first, skipping git-ignored files and .git", async () => {
     await mkdir(path.join(directory, ".git"));
     await writeTree(directory, { ".gitignore": "*.log\n", "b.txt": "", "a.log": "", "src/main.ts": "", "src/lib/x.ts": "", ".env": "" });
-    const result = await lsTool.execute({}, makeToolContext(directory));
+    const result = await createLsTool().execute({}, makeToolContext(directory));
     expect(result.content).toBe(
       [`- ${directory}/`, "  - src/", "    - lib/", "      - x.ts", "    - main.ts", "  - .env", "  - .gitignore", "  - b.txt"].join("\n"),
     );
@@ -30,14 +30,14 @@ describe("lsTool", () => {
 
   it("leaves out entries matching ignore patterns", async () => {
     await writeTree(directory, { "keep.txt": "", "node_modules/pkg/index.js": "", "out/x.js": "" });
-    const result = await lsTool.execute({ ignore: ["node_modules", "out/"] }, makeToolContext(directory));
+    const result = await createLsTool().execute({ ignore: ["node_modules", "out/"] }, makeToolContext(directory));
     expect(result.content).toBe(`- ${directory}/\n  - keep.txt`);
   });
 
   it("stops at 1000 entries, keeping the upper levels complete", async () => {
     await writeTree(directory, Object.fromEntries(Array.from({ length: 1100 }, (_, index) => [`deep/f${index}.txt`, ""])));
     await writeTree(directory, { "top.txt": "" });
-    const result = await lsTool.execute({}, makeToolContext(directory));
+    const result = await createLsTool().execute({}, makeToolContext(directory));
     expect(result.content).toContain("  - top.txt");
     expect(result.content).toContain("(Listing stopped at 1000 entries.");
     expect(result.details).toMatchObject({ truncated: true });
@@ -45,8 +45,8 @@ describe("lsTool", () => {
 
   it("fails with outside_workspace, file_not_found and not_a_file", async () => {
     await writeTree(directory, { "a.txt": "" });
-    expect((await lsTool.execute({ path: "/" }, makeToolContext(directory))).code).toBe("outside_workspace");
-    expect((await lsTool.execute({ path: "missing" }, makeToolContext(directory))).code).toBe("file_not_found");
-    expect((await lsTool.execute({ path: "a.txt" }, makeToolContext(directory))).code).toBe("not_a_file");
+    expect((await createLsTool().execute({ path: "/" }, makeToolContext(directory))).code).toBe("outside_workspace");
+    expect((await createLsTool().execute({ path: "missing" }, makeToolContext(directory))).code).toBe("file_not_found");
+    expect((await createLsTool().execute({ path: "a.txt" }, makeToolContext(directory))).code).toBe("not_a_file");
   });
 });

@@ -33,7 +33,7 @@ function makeProbeTool(behaviour: (input: { count: number }) => Promise<string>)
     name: "Probe",
     description: "Test tool.",
     inputSchema: z.object({ count: z.number().int() }).strict(),
-    readOnly: true,
+    kind: "read",
     async execute(input) {
       receivedInputs.push(input);
       return { content: await behaviour(input), isError: false };
@@ -169,7 +169,7 @@ describe("runToolCall", () => {
       name: "Leaky",
       description: "Test tool.",
       inputSchema: z.object({}).strict(),
-      readOnly: true,
+      kind: "read",
       async execute() {
         return {
           content: "token ghp_0123456789abcdefghijABCDEFGHIJ0123456789 ok",

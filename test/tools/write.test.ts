@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../../src/tools/define-tool.js";
 import { makeToolContext } from "../helpers/tool-context.js";
-import { writeTool } from "../../src/tools/write.js";
+import { createWriteTool } from "../../src/tools/write.js";
 
 let directory: string;
 
@@ -23,10 +23,10 @@ function makeContext(): ToolContext {
 
 const runningAsRoot = process.getuid?.() === 0;
 
-describe("writeTool", () => {
+describe("createWriteTool()", () => {
   it("creates a new file with the reference text and create details (reference 06-write-edit)", async () => {
     const filePath = path.join(directory, "new.txt");
-    const result = await writeTool.execute({ file_path: filePath, content: "alpha\nbeta\n" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: filePath, content: "alpha\nbeta\n" }, makeContext());
     expect(result).toEqual({
       content: `File created successfully at: ${filePath} (file state is current in your context — no need to Read it back)`,
       isError: false,
@@ -45,7 +45,7 @@ describe("writeTool", () => {
   it("overwrites an existing file and reports an update with the original content", async () => {
     const filePath = path.join(directory, "existing.txt");
     await writeFile(filePath, "old\n");
-    const result = await writeTool.execute({ file_path: filePath, content: "new\n" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: filePath, content: "new\n" }, makeContext());
     expect(result).toEqual({
       content: `The file ${filePath} has been updated successfully. (file state is current in your context — no need to Read it back)`,
       isError: false,
@@ -63,13 +63,13 @@ describe("writeTool", () => {
 
   it("creates missing parent directories", async () => {
     const filePath = path.join(directory, "a", "b", "c", "deep.txt");
-    const result = await writeTool.execute({ file_path: filePath, content: "deep" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: filePath, content: "deep" }, makeContext());
     expect(result.isError).toBe(false);
     expect(await readFile(filePath, "utf8")).toBe("deep");
   });
 
   it("resolves a relative path against the session cwd", async () => {
-    const result = await writeTool.execute({ file_path: "notes/todo.md", content: "- item" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: "notes/todo.md", content: "- item" }, makeContext());
     const expectedPath = path.join(directory, "notes", "todo.md");
     expect(result.details).toMatchObject({ filePath: expectedPath });
     expect(await readFile(expectedPath, "utf8")).toBe("- item");
@@ -77,7 +77,7 @@ describe("writeTool", () => {
 
   it("fails with is_directory when the path is a directory", async () => {
     await mkdir(path.join(directory, "folder"));
-    const result = await writeTool.execute({ file_path: path.join(directory, "folder"), content: "x" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: path.join(directory, "folder"), content: "x" }, makeContext());
     expect(result.isError).toBe(true);
     expect(result.code).toBe("is_directory");
     expect(result.details).toBe(`Error: ${result.content as string}`);
@@ -85,7 +85,7 @@ describe("writeTool", () => {
 
   it("fails with io_error when a parent in the path is a file", async () => {
     await writeFile(path.join(directory, "plain"), "x");
-    const result = await writeTool.execute({ file_path: path.join(directory, "plain", "child.txt"), content: "x" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: path.join(directory, "plain", "child.txt"), content: "x" }, makeContext());
     expect(result.isError).toBe(true);
     expect(result.code).toBe("io_error");
     expect(result.content).toContain("not a directory");
@@ -93,14 +93,14 @@ describe("writeTool", () => {
 
   it.skipIf(runningAsRoot)("fails with permission_denied in a read-only directory", async () => {
     await chmod(directory, 0o500);
-    const result = await writeTool.execute({ file_path: path.join(directory, "locked.txt"), content: "x" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: path.join(directory, "locked.txt"), content: "x" }, makeContext());
     expect(result.code).toBe("permission_denied");
   });
 
   it("keeps CRLF line endings when overwriting a CRLF file with LF text", async () => {
     const filePath = path.join(directory, "windows.txt");
     await writeFile(filePath, "one\r\ntwo\r\n");
-    const result = await writeTool.execute({ file_path: filePath, content: "one\nthree\n" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: filePath, content: "one\nthree\n" }, makeContext());
     expect(result.isError).toBe(false);
     expect(await readFile(filePath, "utf8")).toBe("one\r\nthree\r\n");
     expect(result.details).toMatchObject({ structuredPatch: [{ lines: [" one", "-two", "+three"] }] });
@@ -109,13 +109,13 @@ describe("writeTool", () => {
   it("writes LF text as given to an LF or new file", async () => {
     const filePath = path.join(directory, "unix.txt");
     await writeFile(filePath, "a\nb\n");
-    await writeTool.execute({ file_path: filePath, content: "c\nd\n" }, makeContext());
+    await createWriteTool().execute({ file_path: filePath, content: "c\nd\n" }, makeContext());
     expect(await readFile(filePath, "utf8")).toBe("c\nd\n");
   });
 
   it("refuses a path outside the workspace with outside_workspace", async () => {
     const outsidePath = path.join(path.dirname(directory), `agentwire-write-escape-${path.basename(directory)}.txt`);
-    const result = await writeTool.execute({ file_path: "../" + path.basename(outsidePath), content: "x" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: "../" + path.basename(outsidePath), content: "x" }, makeContext());
     expect(result.code).toBe("outside_workspace");
     expect(result.isError).toBe(true);
     await expect(readFile(outsidePath)).rejects.toThrow();
@@ -124,7 +124,7 @@ describe("writeTool", () => {
   it("refuses content that would write a redaction placeholder over a secret", async () => {
     const filePath = path.join(directory, ".env");
     await writeFile(filePath, "KEY=sk-ant-api03-realsecretrealsecretrealsecret\n");
-    const result = await writeTool.execute({ file_path: filePath, content: "KEY=[REDACTED:anthropic_api_key]\nOTHER=1\n" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: filePath, content: "KEY=[REDACTED:anthropic_api_key]\nOTHER=1\n" }, makeContext());
     expect(result.code).toBe("redacted_secret");
     expect(await readFile(filePath, "utf8")).toBe("KEY=sk-ant-api03-realsecretrealsecretrealsecret\n");
   });
