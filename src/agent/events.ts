@@ -1,4 +1,5 @@
 import type { ProviderErrorKind, ProviderEvent } from "../providers/types.js";
+import type { ResponseAccumulator } from "../providers/response-accumulator.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import type { AssistantContentBlock, Message } from "../conversation/messages.js";
 
@@ -10,8 +11,11 @@ import type { AssistantContentBlock, Message } from "../conversation/messages.js
 export type AgentEvent =
   /** A model request is about to be sent (first attempt or a retry). */
   | { type: "model_request_start"; attempt: number }
-  /** A streamed event of the current attempt (never the terminal `error`). */
-  | { type: "model_stream"; event: ProviderEvent }
+  /**
+   * A streamed event of the current attempt (never the terminal `error`), and the response as
+   * it stands after it (read-only for consumers: the loop owns it).
+   */
+  | { type: "model_stream"; event: ProviderEvent; response: Readonly<ResponseAccumulator> }
   /** The current attempt failed and will be retried after `delayMs`. */
   | {
       type: "api_retry";
@@ -25,9 +29,12 @@ export type AgentEvent =
    * The current attempt failed after it had started streaming and will not be used. Consumers
    * already saw its completed blocks; `toolUseIds` are its tool calls, which will never run.
    */
-  | { type: "model_response_abandoned"; toolUseIds: string[] }
-  /** The response was cut off by an interrupt; `partialBlock` is the block that was streaming. */
-  | { type: "model_response_aborted"; partialBlock: AssistantContentBlock | undefined; nextBlockIndex: number }
+  | { type: "model_response_abandoned"; response: Readonly<ResponseAccumulator>; toolUseIds: string[] }
+  /**
+   * The response was cut off by an interrupt (undefined when it had not started, e.g. during a
+   * retry wait); `partialBlock` is the text that was streaming.
+   */
+  | { type: "model_response_aborted"; response: Readonly<ResponseAccumulator> | undefined; partialBlock: AssistantContentBlock | undefined }
   /** A long-running tool is still working (Bash reports about once a second). */
   | { type: "tool_progress"; toolUseId: string; toolName: string; elapsedMs: number; message: string; details?: Record<string, unknown> }
   /** The permission system refused a call; its error `tool_result` follows. */

@@ -1,7 +1,7 @@
 import type { Provider, ProviderErrorKind, ProviderRequest, StopReason, Usage } from "../providers/types.js";
 import type { AgentEvent } from "./events.js";
 import type { AssistantContentBlock } from "../conversation/messages.js";
-import { ResponseAccumulator } from "./response-accumulator.js";
+import { ResponseAccumulator } from "../providers/response-accumulator.js";
 import type { RetryPolicy } from "./retry-policy.js";
 
 export type ModelCallOutcome =
@@ -48,13 +48,13 @@ export async function callModel(
         break;
       }
       accumulator.apply(event);
-      emit({ type: "model_stream", event });
+      emit({ type: "model_stream", event, response: accumulator });
     }
     dependencies.onApiTime(dependencies.now() - startedAt);
     if (accumulator.messageId) dependencies.onUsage(accumulator.usage, accumulator.model || request.model);
 
     if (signal.aborted || failure?.kind === "aborted") {
-      emit({ type: "model_response_aborted", partialBlock: accumulator.partialBlock(), nextBlockIndex: accumulator.nextBlockIndex() });
+      emit({ type: "model_response_aborted", response: accumulator, partialBlock: accumulator.partialBlock() });
       const partial = accumulator.partialBlock();
       // Completed tool_use blocks stay: the consumer has seen them, so each still gets a result.
       return { kind: "aborted", blocks: [...accumulator.blocks(), ...(partial ? [partial] : [])] };
@@ -71,7 +71,7 @@ export async function callModel(
     }
     if (accumulator.messageId) {
       const toolUseIds = accumulator.blocks().flatMap((block) => (block.type === "tool_use" ? [block.id] : []));
-      emit({ type: "model_response_abandoned", toolUseIds });
+      emit({ type: "model_response_abandoned", response: accumulator, toolUseIds });
     }
     if (!failure.retryable || attempt > retryPolicy.maxRetries) {
       return { kind: "failed", errorKind: failure.kind, status: failure.status, message: failure.message };
@@ -80,7 +80,7 @@ export async function callModel(
     emit({ type: "api_retry", attempt, maxRetries: retryPolicy.maxRetries, delayMs, status: failure.status, errorKind: failure.kind });
     await dependencies.sleep(delayMs, signal);
     if (signal.aborted) {
-      emit({ type: "model_response_aborted", partialBlock: undefined, nextBlockIndex: 0 });
+      emit({ type: "model_response_aborted", response: undefined, partialBlock: undefined });
       return { kind: "aborted", blocks: [] };
     }
   }

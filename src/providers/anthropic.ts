@@ -10,7 +10,8 @@ import type { Message } from "../conversation/messages.js";
 import { thinkingStyle } from "./models.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
 import { parseToolArguments } from "./tool-call-assembler.js";
-import { isRetryable, type Provider, type ProviderErrorKind, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from "./types.js";
+import { ResponseAccumulator } from "./response-accumulator.js";
+import { isRetryable, type Provider, type ProviderErrorKind, type ProviderEvent, type ProviderRequest, type StopReason, type Usage, type UsageUpdate } from "./types.js";
 
 export interface AnthropicProviderOptions {
   /** One of the two is set (the registry refuses to build the provider without credentials). */
@@ -61,69 +62,61 @@ async function* streamAnthropic(
   }
 }
 
-/** Maps raw Anthropic stream events onto the normalized union, assembling tool input JSON. */
+/**
+ * Maps raw Anthropic stream events onto the normalized union. Blocks are assembled by the one
+ * response accumulator, fed with the events this translator yields.
+ */
 class AnthropicStreamTranslator {
   finished = false;
-  private readonly blocks = new Map<number, { kind: "text" | "thinking" | "tool"; text: string; signature: string; id: string; name: string }>();
+  private readonly response = new ResponseAccumulator();
   private droppedToolCall = false;
   private stopReason: { normalized: StopReason; raw: string | null } = { normalized: "other", raw: null };
-  private usage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+  private endUsage: UsageUpdate = {};
 
   *translate(event: RawMessageStreamEvent, requestId: string | undefined): Generator<ProviderEvent> {
+    for (const normalized of this.normalize(event, requestId)) {
+      this.response.apply(normalized);
+      yield normalized;
+    }
+  }
+
+  private *normalize(event: RawMessageStreamEvent, requestId: string | undefined): Generator<ProviderEvent> {
     switch (event.type) {
       case "message_start":
-        this.usage = toUsage(event.message.usage);
         yield {
           type: "message_start",
           messageId: event.message.id,
           model: event.message.model,
-          usage: this.usage,
+          usage: toUsage(event.message.usage),
           ...(requestId ? { requestId } : {}),
         };
         return;
       case "content_block_start": {
         const block = event.content_block;
         const index = event.index;
-        if (block.type === "text") {
-          this.blocks.set(index, { kind: "text", text: "", signature: "", id: "", name: "" });
-          yield { type: "text_start", index };
-        } else if (block.type === "thinking") {
-          this.blocks.set(index, { kind: "thinking", text: "", signature: "", id: "", name: "" });
-          yield { type: "thinking_start", index };
-        } else if (block.type === "tool_use") {
-          this.blocks.set(index, { kind: "tool", text: "", signature: "", id: block.id, name: block.name });
-          yield { type: "tool_call_start", index, id: block.id, name: block.name };
-        }
+        if (block.type === "text") yield { type: "text_start", index };
+        else if (block.type === "thinking") yield { type: "thinking_start", index };
+        else if (block.type === "tool_use") yield { type: "tool_call_start", index, id: block.id, name: block.name };
         // Other block kinds (server tools, redacted thinking) are not used by agentwire yet.
         return;
       }
       case "content_block_delta": {
-        const block = this.blocks.get(event.index);
-        if (!block) return;
+        if (!this.response.openBlock(event.index)) return;
         const delta = event.delta;
-        if (delta.type === "text_delta") {
-          block.text += delta.text;
-          yield { type: "text_delta", index: event.index, text: delta.text };
-        } else if (delta.type === "thinking_delta") {
-          block.text += delta.thinking;
-          yield { type: "thinking_delta", index: event.index, thinking: delta.thinking };
-        } else if (delta.type === "signature_delta") {
-          block.signature += delta.signature;
-          yield { type: "signature_delta", index: event.index, signature: delta.signature };
-        } else if (delta.type === "input_json_delta") {
-          block.text += delta.partial_json;
-          yield { type: "tool_call_delta", index: event.index, partialJson: delta.partial_json };
-        }
+        if (delta.type === "text_delta") yield { type: "text_delta", index: event.index, text: delta.text };
+        else if (delta.type === "thinking_delta") yield { type: "thinking_delta", index: event.index, thinking: delta.thinking };
+        else if (delta.type === "signature_delta") yield { type: "signature_delta", index: event.index, signature: delta.signature };
+        else if (delta.type === "input_json_delta") yield { type: "tool_call_delta", index: event.index, partialJson: delta.partial_json };
         return;
       }
       case "content_block_stop": {
-        const block = this.blocks.get(event.index);
+        const block = this.response.openBlock(event.index);
         if (!block) return;
         if (block.kind === "text") yield { type: "text_end", index: event.index, text: block.text };
         else if (block.kind === "thinking") {
           yield { type: "thinking_end", index: event.index, thinking: block.text, ...(block.signature ? { signature: block.signature } : {}) };
         } else {
-          const input = parseToolArguments(block.text);
+          const input = parseToolArguments(block.partialJson);
           // Arguments cut off mid-JSON (e.g. by max_tokens) must never run: drop the call.
           if (input === undefined) this.droppedToolCall = true;
           else yield { type: "tool_call_end", index: event.index, id: block.id, name: block.name, input };
@@ -132,7 +125,7 @@ class AnthropicStreamTranslator {
       }
       case "message_delta":
         this.stopReason = { normalized: normalizeStopReason(event.delta.stop_reason), raw: event.delta.stop_reason };
-        this.usage = mergeUsage(this.usage, event.usage);
+        this.endUsage = usageUpdate(event.usage);
         return;
       case "message_stop":
         this.finished = true;
@@ -140,7 +133,7 @@ class AnthropicStreamTranslator {
           yield { type: "error", kind: "unknown", status: null, retryable: true, message: "The model sent tool input that is not valid JSON." };
           return;
         }
-        yield { type: "message_end", stopReason: this.stopReason, usage: this.usage };
+        yield { type: "message_end", stopReason: this.stopReason, usage: this.endUsage };
         return;
     }
   }
@@ -156,13 +149,13 @@ function toUsage(usage: AnthropicUsage): Usage {
   };
 }
 
-/** message_delta usage is cumulative for the message: overwrite what it carries, keep the rest. */
-function mergeUsage(current: Usage, delta: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): Usage {
+/** message_delta usage as reported: its counts are cumulative totals; null or absent ones were not reported. */
+function usageUpdate(delta: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): UsageUpdate {
   return {
-    inputTokens: delta.input_tokens ?? current.inputTokens,
-    outputTokens: delta.output_tokens ?? current.outputTokens,
-    cacheReadInputTokens: delta.cache_read_input_tokens ?? current.cacheReadInputTokens,
-    cacheCreationInputTokens: delta.cache_creation_input_tokens ?? current.cacheCreationInputTokens,
+    ...(typeof delta.input_tokens === "number" ? { inputTokens: delta.input_tokens } : {}),
+    ...(typeof delta.output_tokens === "number" ? { outputTokens: delta.output_tokens } : {}),
+    ...(typeof delta.cache_read_input_tokens === "number" ? { cacheReadInputTokens: delta.cache_read_input_tokens } : {}),
+    ...(typeof delta.cache_creation_input_tokens === "number" ? { cacheCreationInputTokens: delta.cache_creation_input_tokens } : {}),
     raw: delta,
   };
 }

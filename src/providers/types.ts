@@ -60,6 +60,28 @@ export interface Usage {
   raw?: unknown;
 }
 
+/** Counts a vendor reported in one event; an absent count was not reported (an explicit 0 was). */
+export type UsageUpdate = Partial<Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadInputTokens" | "cacheCreationInputTokens" | "reasoningTokens">> & { raw?: unknown };
+
+/**
+ * The one rule for combining usage reports of one response: vendors report cumulative totals
+ * for the message (Anthropic's message_delta, OpenAI's final usage chunk), so a count the update
+ * carries replaces the current one, even when it is 0, and is never added; a count it omits is
+ * kept (proxies often send only output_tokens at the end).
+ */
+export function mergeUsage(current: Usage, update: UsageUpdate): Usage {
+  const reasoningTokens = update.reasoningTokens ?? current.reasoningTokens;
+  const raw = update.raw ?? current.raw;
+  return {
+    inputTokens: update.inputTokens ?? current.inputTokens,
+    outputTokens: update.outputTokens ?? current.outputTokens,
+    cacheReadInputTokens: update.cacheReadInputTokens ?? current.cacheReadInputTokens,
+    cacheCreationInputTokens: update.cacheCreationInputTokens ?? current.cacheCreationInputTokens,
+    ...(reasoningTokens === undefined ? {} : { reasoningTokens }),
+    ...(raw === undefined ? {} : { raw }),
+  };
+}
+
 export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence" | "refusal" | "pause_turn" | "other";
 
 export type ProviderErrorKind =
@@ -113,7 +135,8 @@ export type ProviderEvent =
       /** Opaque signature some vendors (Gemini) attach to a call; sent back unchanged later. */
       signature?: string;
     }
-  | { type: "message_end"; stopReason: { normalized: StopReason; raw: string | null }; usage: Usage }
+  /** `usage`: the message's cumulative totals as the vendor reported them at the end (see mergeUsage). */
+  | { type: "message_end"; stopReason: { normalized: StopReason; raw: string | null }; usage: UsageUpdate }
   /**
    * Something the provider could not do as asked, reported instead of silently dropped (e.g. a
    * local model without tool support runs text-only). Not terminal; may come before message_start.

@@ -6,16 +6,18 @@ import type {
 } from "../../protocol/events.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { AssistantContentBlock, ImageBlock, TextBlock } from "../conversation/messages.js";
-import { blockFromEndEvent } from "../agent/response-accumulator.js";
+import { blockFromEndEvent, type ResponseAccumulator } from "../providers/response-accumulator.js";
 import { retryErrorName } from "./error-codes.js";
 import { messageUsage } from "./wire-usage.js";
-import { wireStopReason, type Usage } from "../providers/types.js";
+import { wireStopReason } from "../providers/types.js";
 
 /**
  * Pure translation of internal agent events into Claude Code stream-json lines. No I/O: ids and
- * time come in through `TranslationContext`, and per-response bookkeeping lives in the explicit
- * `TranslationState`. `system/init` and `result` are built by the session, which owns the
- * turn's accounting.
+ * time come in through `TranslationContext`; what the response is (its id, model, open blocks,
+ * usage) comes with each event from the loop's one ResponseAccumulator, and the little that is
+ * the translator's own (request timing, the thinking-token estimate) lives in the explicit
+ * `TranslationState`. `system/init` and `result` are built by the session, which owns the turn's
+ * accounting.
  */
 export interface TranslationContext {
   sessionId: string;
@@ -25,25 +27,16 @@ export interface TranslationContext {
 }
 
 export interface TranslationState {
-  messageId: string;
-  model: string;
-  requestId: string | undefined;
-  startUsage: Usage | undefined;
   requestStartedAt: number;
-  openBlocks: Set<number>;
+  /** Claude Code's running estimate of thinking tokens in the current response. */
   thinkingTokens: number;
 }
 
+/** The parts of the loop's response record the translator reads. */
+type Response = Pick<Readonly<ResponseAccumulator>, "messageId" | "model" | "requestId" | "startUsage" | "usage" | "openIndices">;
+
 export function createTranslationState(): TranslationState {
-  return {
-    messageId: "",
-    model: "",
-    requestId: undefined,
-    startUsage: undefined,
-    requestStartedAt: 0,
-    openBlocks: new Set(),
-    thinkingTokens: 0,
-  };
+  return { requestStartedAt: 0, thinkingTokens: 0 };
 }
 
 export function toStreamJson(event: AgentEvent, state: TranslationState, context: TranslationContext): OutputEvent[] {
@@ -67,24 +60,23 @@ export function toStreamJson(event: AgentEvent, state: TranslationState, context
         },
       ];
     case "model_stream":
-      return translateProviderEvent(event.event, state, context);
+      return translateProviderEvent(event.event, event.response, state, context);
     case "model_response_aborted": {
-      if (!state.messageId) return [];
+      const response = event.response;
+      if (!response?.messageId) return [];
       const lines: OutputEvent[] = [];
-      if (event.partialBlock) lines.push({ ...assistantLine(event.partialBlock, state, context), aborted: true });
-      if (partial) lines.push(...closingStreamLines(state, context));
-      state.openBlocks.clear();
+      if (event.partialBlock) lines.push({ ...assistantLine(event.partialBlock, response, context), aborted: true });
+      if (partial) lines.push(...closingStreamLines(response, context));
       return lines;
     }
     case "model_response_abandoned": {
       // Close what consumers saw of the failed attempt: its open stream blocks, and each of its
       // tool calls with an error result, so no tool_use is left without a tool_result.
-      const lines: OutputEvent[] = partial ? closingStreamLines(state, context) : [];
+      const lines: OutputEvent[] = partial ? closingStreamLines(event.response, context) : [];
       for (const toolUseId of event.toolUseIds) {
         const message = "This call was not run: the response carrying it failed and is being retried or abandoned.";
         lines.push(toolResultLine({ type: "tool_result", toolUseId, toolName: "", result: { content: message, isError: true, code: "aborted", details: `Error: ${message}` } }, context));
       }
-      state.openBlocks.clear();
       return lines;
     }
     case "tool_progress":
@@ -125,17 +117,14 @@ export function toStreamJson(event: AgentEvent, state: TranslationState, context
 
 function translateProviderEvent(
   event: Extract<AgentEvent, { type: "model_stream" }>["event"],
+  response: Response,
   state: TranslationState,
   context: TranslationContext,
 ): OutputEvent[] {
   const partial = context.includePartialMessages;
-  const stream = (raw: Record<string, unknown>): OutputEvent[] => (partial ? [streamLine(raw, state, context)] : []);
+  const stream = (raw: Record<string, unknown>): OutputEvent[] => (partial ? [streamLine(raw, response, context)] : []);
   switch (event.type) {
     case "message_start": {
-      state.messageId = event.messageId;
-      state.model = event.model;
-      state.requestId = event.requestId;
-      state.startUsage = event.usage;
       if (!partial) return [];
       return [
         {
@@ -153,7 +142,7 @@ function translateProviderEvent(
                 usage: messageUsage(event.usage),
               },
             },
-            state,
+            response,
             context,
           ),
           ttft_ms: Math.max(0, Math.round(context.now() - state.requestStartedAt)),
@@ -161,13 +150,10 @@ function translateProviderEvent(
       ];
     }
     case "text_start":
-      state.openBlocks.add(event.index);
       return stream({ type: "content_block_start", index: event.index, content_block: { type: "text", text: "" } });
     case "thinking_start":
-      state.openBlocks.add(event.index);
       return stream({ type: "content_block_start", index: event.index, content_block: { type: "thinking", thinking: "", signature: "" } });
     case "tool_call_start":
-      state.openBlocks.add(event.index);
       return stream({ type: "content_block_start", index: event.index, content_block: { type: "tool_use", id: event.id, name: event.name, input: {} } });
     case "text_delta":
       return stream({ type: "content_block_delta", index: event.index, delta: { type: "text_delta", text: event.text } });
@@ -194,24 +180,26 @@ function translateProviderEvent(
     case "text_end":
     case "thinking_end":
     case "tool_call_end": {
-      state.openBlocks.delete(event.index);
       // Claude Code order: the block's assistant line, then its content_block_stop.
-      return [assistantLine(blockFromEndEvent(event), state, context), ...stream({ type: "content_block_stop", index: event.index })];
+      return [assistantLine(blockFromEndEvent(event), response, context), ...stream({ type: "content_block_stop", index: event.index })];
     }
-    case "message_end":
+    case "message_end": {
+      // The response's usage after the end event's counts were merged in (mergeUsage).
+      const usage = response.usage;
       return [
         ...stream({
           type: "message_delta",
           delta: { stop_reason: wireStopReason(event.stopReason), stop_sequence: null },
           usage: {
-            input_tokens: event.usage.inputTokens,
-            cache_creation_input_tokens: event.usage.cacheCreationInputTokens,
-            cache_read_input_tokens: event.usage.cacheReadInputTokens,
-            output_tokens: event.usage.outputTokens,
+            input_tokens: usage.inputTokens,
+            cache_creation_input_tokens: usage.cacheCreationInputTokens,
+            cache_read_input_tokens: usage.cacheReadInputTokens,
+            output_tokens: usage.outputTokens,
           },
         }),
         ...stream({ type: "message_stop" }),
       ];
+    }
     case "warning":
       return [warningLine(event, context)];
     case "error":
@@ -224,34 +212,34 @@ function warningLine(warning: { code: string; message: string }, context: Transl
 }
 
 /** Ends a response that stopped early: content_block_stop per open block, message_delta, message_stop. */
-function closingStreamLines(state: TranslationState, context: TranslationContext): OutputEvent[] {
-  if (!state.messageId) return [];
+function closingStreamLines(response: Response, context: TranslationContext): OutputEvent[] {
+  if (!response.messageId) return [];
   return [
-    ...[...state.openBlocks].map((index) => streamLine({ type: "content_block_stop", index }, state, context)),
-    streamLine({ type: "message_delta", delta: { stop_reason: null, stop_sequence: null }, usage: { output_tokens: 0 } }, state, context),
-    streamLine({ type: "message_stop" }, state, context),
+    ...response.openIndices().map((index) => streamLine({ type: "content_block_stop", index }, response, context)),
+    streamLine({ type: "message_delta", delta: { stop_reason: null, stop_sequence: null }, usage: { output_tokens: 0 } }, response, context),
+    streamLine({ type: "message_stop" }, response, context),
   ];
 }
 
-function assistantLine(block: AssistantContentBlock, state: TranslationState, context: TranslationContext): AssistantEvent {
+function assistantLine(block: AssistantContentBlock, response: Response, context: TranslationContext): AssistantEvent {
   return {
     type: "assistant",
     message: {
-      id: state.messageId,
+      id: response.messageId,
       type: "message",
       role: "assistant",
-      model: state.model,
+      model: response.model,
       content: [toWireAssistantBlock(block)],
       stop_reason: null,
       stop_sequence: null,
-      usage: messageUsage(state.startUsage),
+      usage: messageUsage(response.startUsage),
       context_management: null,
     },
     parent_tool_use_id: null,
     session_id: context.sessionId,
     uuid: context.newUuid(),
     timestamp: new Date(context.now()).toISOString(),
-    ...(state.requestId ? { request_id: state.requestId } : {}),
+    ...(response.requestId ? { request_id: response.requestId } : {}),
   };
 }
 
@@ -293,13 +281,13 @@ function userLine(content: UserEvent["message"]["content"], context: Translation
   };
 }
 
-function streamLine(raw: Record<string, unknown>, state: TranslationState, context: TranslationContext): StreamEvent {
+function streamLine(raw: Record<string, unknown>, response: Response, context: TranslationContext): StreamEvent {
   return {
     type: "stream_event",
     event: raw as StreamEvent["event"],
     session_id: context.sessionId,
     parent_tool_use_id: null,
     uuid: context.newUuid(),
-    api_message_id: state.messageId,
+    api_message_id: response.messageId,
   };
 }

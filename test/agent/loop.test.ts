@@ -353,7 +353,7 @@ describe("runTurn: interrupts", () => {
       { role: "user", content: [{ type: "text", text: INTERRUPT_MARKER }] },
     ]);
     expect(eventsOfType(events, "model_response_aborted")).toEqual([
-      { type: "model_response_aborted", partialBlock: { type: "text", text: "I was saying" }, nextBlockIndex: 1 },
+      { type: "model_response_aborted", partialBlock: { type: "text", text: "I was saying" }, response: expect.objectContaining({ messageId: expect.any(String) }) },
     ]);
     expect(eventsOfType(events, "user_notice")).toEqual([{ type: "user_notice", text: INTERRUPT_MARKER }]);
     expect(eventsOfType(events, "api_retry")).toEqual([]);

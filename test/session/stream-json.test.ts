@@ -3,6 +3,7 @@ import { OutputEventSchema, type OutputEvent } from "../../protocol/events.js";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { runTurn } from "../../src/agent/loop.js";
 import { exponentialBackoff } from "../../src/agent/retry-policy.js";
+import { ResponseAccumulator } from "../../src/providers/response-accumulator.js";
 import type { ProviderErrorKind, ProviderEvent } from "../../src/providers/types.js";
 import { createTranslationState, toStreamJson, type TranslationContext } from "../../src/session/stream-json.js";
 import { FakeProvider, hangingTurn, messageStart, toolCallBlock } from "../helpers/fake-provider.js";
@@ -31,9 +32,18 @@ function createTranslation(includePartialMessages: boolean): Translation {
   };
   const state = createTranslationState();
   const lines: OutputEvent[] = [];
+  // The loop's response record, as model-call keeps it: one per request, fed every streamed event.
+  let response = new ResponseAccumulator();
   return {
     lines,
-    translate(event) {
+    translate(scripted) {
+      let event = scripted;
+      if (event.type === "model_request_start") response = new ResponseAccumulator();
+      if (event.type === "model_stream") {
+        response.apply(event.event);
+        event = { ...event, response };
+      }
+      if ((event.type === "model_response_aborted" || event.type === "model_response_abandoned") && event.response === LIVE) event = { ...event, response };
       const produced = toStreamJson(event, state, context);
       for (const line of produced) {
         const parsed = OutputEventSchema.safeParse(line);
@@ -54,7 +64,9 @@ function translateAll(events: AgentEvent[], includePartialMessages: boolean): Ou
   return translation.lines;
 }
 
-const stream = (event: ProviderEvent): AgentEvent => ({ type: "model_stream", event });
+/** Stands for the response being streamed; the translation helper puts the live record in its place. */
+const LIVE = new ResponseAccumulator();
+const stream = (event: ProviderEvent): AgentEvent => ({ type: "model_stream", event, response: LIVE });
 
 /** `assistant`, `user`, `system/<subtype>` or `stream_event/<event type>[/<delta type>]`. */
 function shape(line: OutputEvent): string {
@@ -428,7 +440,7 @@ describe("toStreamJson: interrupts", () => {
     stream({ type: "message_start", messageId: "msg_X", model: "m", usage: USAGE }),
     stream({ type: "text_start", index: 0 }),
     stream({ type: "text_delta", index: 0, text: "I was say" }),
-    { type: "model_response_aborted", partialBlock: { type: "text", text: "I was say" }, nextBlockIndex: 1 },
+    { type: "model_response_aborted", partialBlock: { type: "text", text: "I was say" }, response: LIVE },
   ];
 
   it("marks the partial block of an aborted response", () => {
@@ -462,7 +474,7 @@ describe("toStreamJson: interrupts", () => {
     const lines = translateAll(
       [
         { type: "model_request_start", attempt: 1 },
-        { type: "model_response_aborted", partialBlock: undefined, nextBlockIndex: 0 },
+        { type: "model_response_aborted", partialBlock: undefined, response: LIVE },
       ],
       true,
     );
@@ -478,7 +490,7 @@ describe("toStreamJson: interrupts", () => {
         stream({ type: "text_start", index: 0 }),
         stream({ type: "text_end", index: 0, text: "done" }),
         stream({ type: "tool_call_start", index: 1, id: "toolu_1", name: "Bash" }),
-        { type: "model_response_aborted", partialBlock: undefined, nextBlockIndex: 2 },
+        { type: "model_response_aborted", partialBlock: undefined, response: LIVE },
       ],
       true,
     );
