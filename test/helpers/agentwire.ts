@@ -208,9 +208,10 @@ export function expectWellFormedRun(run: RunResult, expectedTurns: number): void
   const toolResults = run.events.flatMap((event) =>
     event.type === "user" && event.message.content[0].type === "tool_result" ? [event.message.content[0].tool_use_id] : [],
   );
-  expect([...toolResults].sort(), "exactly one tool_result per tool_use").toEqual([...toolUses].sort());
+  // In the order the model asked: results of parallel calls come in request order too.
+  expect(toolResults, "exactly one tool_result per tool_use, in order").toEqual(toolUses);
   const sessionIds = new Set(run.events.flatMap((event) => ("session_id" in event ? [event.session_id] : [])));
-  expect(sessionIds.size, "one session id").toBeLessThanOrEqual(1);
+  if (run.events.some((event) => "session_id" in event)) expect([...sessionIds], "one session id").toHaveLength(1);
   expect(run.code, `exit code agrees with is_error (stderr: ${run.stderr})`).toBe(turnResults.at(-1)?.is_error ? 1 : 0);
 }
 

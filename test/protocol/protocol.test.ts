@@ -16,8 +16,11 @@ describe("protocol", () => {
 
   const files = readdirSync(examples).filter((name) => name.endsWith(".jsonl"));
 
-  it("has examples", () => {
-    expect(files.length).toBeGreaterThanOrEqual(8);
+  it("has the examples protocol/README.md documents", () => {
+    const readme = readFileSync(join(ROOT, "protocol", "README.md"), "utf8");
+    const documented = [...new Set([...readme.matchAll(/examples\/([\w.-]+\.jsonl)/g)].map((match) => match[1]!))];
+    expect(documented.length, "protocol/README.md names its examples").toBeGreaterThan(0);
+    expect(documented.filter((name) => !files.includes(name))).toEqual([]);
   });
 
   it.each(files)("every line of examples/%s validates", (file) => {
