@@ -79,12 +79,13 @@ describe("createSession", () => {
   });
 
   it("refuses settings that cannot work, with the reason", async () => {
-    root = await mkdtemp(join(tmpdir(), "agentwire-session-"));
-    const base = { provider: "anthropic" as const, model: "claude-opus-5-5", env: {}, home: join(root, ".home"), onEvent: () => {} };
-    expect(() => createSession({ ...base, cwd: join(root, "missing") })).toThrow(SessionSetupError);
-    expect(() => createSession({ ...base, cwd: root, tools: ["Nope"] })).toThrow(/Unknown tool name in --tools: Nope/);
-    expect(() => createSession({ ...base, cwd: root, resume: "absent" })).toThrow(/No conversation found/);
-    expect(() => createSession({ ...base, cwd: root, maxTurns: 0 })).toThrow(/maxTurns/);
+    const cwd = await mkdtemp(join(tmpdir(), "agentwire-session-"));
+    root = cwd;
+    const base = { provider: "anthropic" as const, model: "claude-opus-5-5", env: {}, home: join(cwd, ".home"), onEvent: () => {} };
+    expect(() => createSession({ ...base, cwd: join(cwd, "missing") })).toThrow(SessionSetupError);
+    expect(() => createSession({ ...base, cwd, tools: ["Nope"] })).toThrow(/Unknown tool name in --tools: Nope/);
+    expect(() => createSession({ ...base, cwd, resume: "absent" })).toThrow(/No conversation found/);
+    expect(() => createSession({ ...base, cwd, maxTurns: 0 })).toThrow(/maxTurns/);
   });
 });
 
