@@ -21,6 +21,28 @@ import { AGENTWIRE_VERSION } from "../version.js";
 
 const DEFAULT_MAX_RETRIES = 10;
 
+/**
+ * Exit codes besides 0 (success) and 1 (the last turn ended in an error): a signal ends the run
+ * with 128 + its number, as a shell reports it, after the running turn's `result`; a consumer
+ * that closed stdout (EPIPE: `agentwire … | head -3`) gets 141, 128 + SIGPIPE, as if the pipe
+ * had killed the process; 70 is an internal error.
+ */
+export const EXIT_CODES = { SIGHUP: 129, SIGINT: 130, STDOUT_CLOSED: 141, SIGTERM: 143, INTERNAL_ERROR: 70 } as const;
+const HANDLED_SIGNALS = ["SIGHUP", "SIGINT", "SIGTERM"] as const;
+type HandledSignal = (typeof HANDLED_SIGNALS)[number];
+
+/**
+ * What to do when stdout turns out to be closed. Until a session runs there is nothing to save:
+ * exit at once. Writing to a closed pipe is not a crash: no stack trace, no further writes.
+ */
+let stdoutClosed = false;
+let onStdoutClosed: () => void = () => process.exit(EXIT_CODES.STDOUT_CLOSED);
+process.stdout.on("error", () => {
+  if (stdoutClosed) return;
+  stdoutClosed = true;
+  onStdoutClosed();
+});
+
 /** A failure before any turn could run: reported on stderr and, in stream-json, as a `result`. */
 class StartupError extends Error {
   constructor(
@@ -83,7 +105,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   const results: ResultEvent[] = [];
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
-    if (config.outputFormat === "stream-json") writeLine(event);
+    if (config.outputFormat === "stream-json" && !stdoutClosed) writeLine(event);
   };
   // Control requests to the host need a host that reads stdout and writes stdin: stream-json both ways.
   const host = config.inputFormat === "stream-json" ? new HostChannel(output) : undefined;
@@ -128,6 +150,15 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     throw new StartupError("Input must be provided either through stdin or as a prompt argument when using --print", "invalid_arguments");
   }
   const signals = handleSignals(session, log, { persistent: config.inputFormat === "stream-json" });
+  const running = session;
+  // Nobody reads any more: stop the turn (its tools' processes die with it), keep what the session
+  // file has, and leave quietly. A stuck turn cannot hold the exit for more than a few seconds.
+  onStdoutClosed = () => {
+    log.info("stdout was closed by its reader; ending the session");
+    process.stdin.destroy();
+    setTimeout(() => process.exit(EXIT_CODES.STDOUT_CLOSED), 5_000).unref();
+    void running.close().finally(() => process.exit(EXIT_CODES.STDOUT_CLOSED));
+  };
 
   if (prompt !== undefined) {
     output(session.initEvent());
@@ -147,8 +178,9 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   }
   signals.dispose();
   const last = results.at(-1);
-  writeFinalOutput(config, last);
-  if (signals.received) return signals.received === "SIGINT" ? 130 : 143;
+  if (!stdoutClosed) writeFinalOutput(config, last);
+  if (stdoutClosed) return EXIT_CODES.STDOUT_CLOSED;
+  if (signals.received) return EXIT_CODES[signals.received];
   return last?.is_error ? 1 : 0;
 }
 
@@ -232,42 +264,38 @@ function maxRetries(env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * SIGTERM (and SIGINT in print mode) interrupts the running turn, which still ends with its
- * `result`, then the process exits (143 / 130). In a persistent stream-json session SIGINT is a
- * "stop" button, as in a terminal: it interrupts the running turn and the session keeps serving;
- * SIGINT while idle exits. A second signal before the turn has ended exits at once.
+ * SIGTERM and SIGHUP (a closed terminal or SSH session), and SIGINT in print mode, interrupt the
+ * running turn, which still ends with its `result` where stdout is still open; the session closes
+ * (tool processes killed, temp files removed) and the process exits with 128 + the signal number.
+ * In a persistent stream-json session SIGINT is a "stop" button, as in a terminal: it interrupts
+ * the running turn and the session keeps serving; SIGINT while idle exits. A second signal before
+ * the turn has ended exits at once.
  */
-function handleSignals(
-  session: Session,
-  log: Logger,
-  mode: { persistent: boolean },
-): { received: NodeJS.Signals | undefined; dispose(): void } {
-  const state: { received: NodeJS.Signals | undefined; dispose(): void } = {
+function handleSignals(session: Session, log: Logger, mode: { persistent: boolean }): { received: HandledSignal | undefined; dispose(): void } {
+  const state: { received: HandledSignal | undefined; dispose(): void } = {
     received: undefined,
     dispose() {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
+      for (const signal of HANDLED_SIGNALS) process.off(signal, onSignal);
     },
   };
   let interruptedTurn = false;
-  function onSignal(signal: NodeJS.Signals): void {
+  function onSignal(signal: HandledSignal): void {
     log.info(`received ${signal}`);
-    if (state.received) process.exit(signal === "SIGINT" ? 130 : 143);
+    if (state.received) process.exit(EXIT_CODES[signal]);
     if (signal === "SIGINT" && mode.persistent && session.busy && !interruptedTurn) {
       interruptedTurn = true;
       session.interrupt();
-      session.whenIdle().then(() => (interruptedTurn = false));
+      void session.whenIdle().then(() => (interruptedTurn = false));
       return;
     }
     state.received = signal;
     // No more input and no further turns: finish (interrupt) the running turn, then exit.
     process.stdin.destroy();
     const wasBusy = session.busy;
-    void session.close();
-    if (!wasBusy) process.exit(signal === "SIGINT" ? 130 : 143);
+    const closing = session.close();
+    if (!wasBusy) void closing.finally(() => process.exit(EXIT_CODES[signal]));
   }
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  for (const signal of HANDLED_SIGNALS) process.on(signal, onSignal);
   return state;
 }
 
@@ -280,6 +308,6 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     process.stderr.write(`agentwire: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(70);
+    process.exit(EXIT_CODES.INTERNAL_ERROR);
   },
 );

@@ -1,0 +1,106 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createWorkspace, results, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
+
+/**
+ * Exit paths a GUI host, a `| head` pipeline or a closed terminal produce: each ends with a
+ * documented exit code, no stack trace, no process of the tool left behind, and the session
+ * file intact.
+ */
+let workspace: Workspace | undefined;
+const markers: string[] = [];
+
+afterEach(async () => {
+  // Whatever a failing test left behind dies here.
+  for (const marker of markers.splice(0)) for (const pid of pidsRunning(marker)) process.kill(pid, "SIGKILL");
+  await workspace?.cleanup();
+  workspace = undefined;
+});
+
+/** A `sleep` whose command line no other process has, so it can be found (and must be gone). */
+function uniqueSleep(): string {
+  const marker = `sleep 31${Math.floor(Math.random() * 1e6)}.5`;
+  markers.push(marker);
+  return marker;
+}
+
+function pidsRunning(commandLine: string): number[] {
+  return readdirSync("/proc").flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      return cmdline === commandLine ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return condition();
+}
+
+async function sleepingBashRun(marker: string) {
+  workspace = await createWorkspace("text");
+  await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: `${marker}; echo finished` } }] }, { text: "done" }] });
+  const child = spawnAgentwire(["-p", "wait", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
+  child.stdin.end();
+  await waitForEvent(child, (event) => event.type === "assistant" && event.message.content[0].type === "tool_use");
+  expect(await until(() => pidsRunning(marker).length > 0, 5_000), "the tool's sleep started").toBe(true);
+  return child;
+}
+
+describe("exit paths", () => {
+  it("a reader that closes stdout mid-tool: exit 141 quietly, tool killed, session kept", async () => {
+    const marker = uniqueSleep();
+    const child = await sleepingBashRun(marker);
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    child.stdout.destroy();
+    expect(await exited).toBe(141);
+    expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
+    expect(await until(() => pidsRunning(marker).length === 0, 2_000), "no tool process survives").toBe(true);
+    // The session file has the request and the tool call, and is still resumable JSONL.
+    const sessions = join(workspace!.home, ".agentwire", "projects");
+    const [project] = readdirSync(sessions);
+    const [file] = readdirSync(join(sessions, project!));
+    const lines = readFileSync(join(sessions, project!, file!), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; message?: { role: string } });
+    expect(lines.map((line) => line.message?.role ?? line.type)).toEqual(["session", "user", "assistant", "user", "user", "turn_end"]);
+  });
+
+  it("SIGHUP mid-tool: the result where stdout is open, exit 129, tool killed, temp folder removed", async () => {
+    const marker = uniqueSleep();
+    const child = await sleepingBashRun(marker);
+    const exited = waitForExit(child);
+    child.kill("SIGHUP");
+    const run = await exited;
+    expect(run.code).toBe(129);
+    expect(results(run.events)).toHaveLength(1);
+    expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "aborted_tools" });
+    expect(run.events.at(-1)?.type).toBe("result");
+    expect(await until(() => pidsRunning(marker).length === 0, 2_000), "no tool process survives").toBe(true);
+    expect(readdirSync(tmpdir()).filter((name) => name.startsWith("agentwire-") && name.endsWith(`-${child.pid}`))).toEqual([]);
+  });
+
+  it("a reader that closes stdout before anything ran still exits 141 without a trace", async () => {
+    workspace = await createWorkspace("text");
+    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json"], { workspace });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    child.stdout.destroy();
+    child.stdin.write('{"type":"user","content":"hi"}\n');
+    child.stdin.end();
+    expect(await exited).toBe(141);
+    expect(stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(existsSync(workspace.cwd)).toBe(true);
+  });
+});
