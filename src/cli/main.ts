@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { join, resolve } from "node:path";
-import type { OutputEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
+import type { ApiRetryEvent, OutputEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
 import { parseArguments, type ParsedCommand } from "./arguments.js";
 import type { RunConfig } from "./config.js";
 import { createLogger, type Logger } from "./log.js";
@@ -105,7 +105,12 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   const results: ResultEvent[] = [];
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
-    if (config.outputFormat === "stream-json" && !stdoutClosed) writeLine(event);
+    if (config.outputFormat === "stream-json") {
+      if (!stdoutClosed) writeLine(event);
+    } else if (event.type === "system" && event.subtype === "api_retry") {
+      // In text and json modes stdout holds only the answer; a wait must still not look like a hang.
+      process.stderr.write(`${describeRetry(event)}\n`);
+    }
   };
   // Control requests to the host need a host that reads stdout and writes stdin: stream-json both ways.
   const host = config.inputFormat === "stream-json" ? new HostChannel(output) : undefined;
@@ -182,6 +187,12 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   if (stdoutClosed) return EXIT_CODES.STDOUT_CLOSED;
   if (signals.received) return EXIT_CODES[signals.received];
   return last?.is_error ? 1 : 0;
+}
+
+/** One readable line for a retry, e.g. "agentwire: the model API failed (rate_limit, HTTP 429); retry 1 of 10 in 1.0 s". */
+function describeRetry(event: ApiRetryEvent): string {
+  const status = event.error_status === null ? "" : `, HTTP ${event.error_status}`;
+  return `agentwire: the model API failed (${event.error}${status}); retry ${event.attempt} of ${event.max_retries} in ${(event.retry_delay_ms / 1000).toFixed(1)} s`;
 }
 
 /** `--system-prompt[-file]` and `--append-system-prompt[-file]` as session settings. */

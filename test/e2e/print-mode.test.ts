@@ -199,6 +199,14 @@ describe("print mode (-p) against the replay server", () => {
     expect(workspace.server.requests).toHaveLength(2);
   });
 
+  it("in text mode a retry is announced on stderr, stdout keeps only the answer", async () => {
+    await setUp("api-429");
+    const run = await runAgentwire(["-p", "Say hello."], { workspace });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe("Recovered after rate limit.\n");
+    expect(run.stderr).toContain("agentwire: the model API failed (rate_limit, HTTP 429); retry 1 of 10 in 1.0 s");
+  });
+
   it("500: retried with backoff, then success", async () => {
     await setUp("api-500");
     const run = await runAgentwire(["-p", "Say hello.", ...STREAM], { workspace });
