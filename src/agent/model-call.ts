@@ -24,6 +24,14 @@ export interface ModelCallDependencies {
   /** Wall-clock milliseconds spent waiting on the API. */
   onApiTime: (ms: number) => void;
   now: () => number;
+  /** Debug diagnostics: each request and response; absent = none. */
+  log?: DebugLog;
+}
+
+/** The debug part of a logger (pino's satisfies it). */
+export interface DebugLog {
+  debug(fields: Record<string, unknown>, message: string): void;
+  isLevelEnabled?(level: string): boolean;
 }
 
 /**
@@ -41,6 +49,10 @@ export async function callModel(
     emit({ type: "model_request_start", attempt });
     const accumulator = new ResponseAccumulator();
     const startedAt = dependencies.now();
+    if (dependencies.log?.isLevelEnabled?.("debug") ?? dependencies.log !== undefined) {
+      // Measuring the body costs a serialization: only when someone reads it.
+      dependencies.log?.debug({ provider: provider.id, url: provider.endpoint, model: request.model, attempt, bytes: JSON.stringify(request).length, messages: request.messages.length, tools: request.tools.length }, "model request");
+    }
     let failure: { kind: ProviderErrorKind; status: number | null; message: string; retryable: boolean; retryAfterMs?: number } | undefined;
     for await (const event of provider.stream(request, signal)) {
       if (event.type === "error") {
@@ -50,7 +62,14 @@ export async function callModel(
       accumulator.apply(event);
       emit({ type: "model_stream", event, response: accumulator });
     }
-    dependencies.onApiTime(dependencies.now() - startedAt);
+    const elapsedMs = dependencies.now() - startedAt;
+    dependencies.onApiTime(elapsedMs);
+    dependencies.log?.debug(
+      failure
+        ? { provider: provider.id, attempt, ms: elapsedMs, error: failure.kind, status: failure.status, message: failure.message }
+        : { provider: provider.id, attempt, ms: elapsedMs, messageId: accumulator.messageId, stopReason: accumulator.stopReason?.raw ?? null, inputTokens: accumulator.usage.inputTokens, outputTokens: accumulator.usage.outputTokens },
+      "model response",
+    );
     if (accumulator.messageId) dependencies.onUsage(accumulator.usage, accumulator.model || request.model);
 
     if (signal.aborted || failure?.kind === "aborted") {

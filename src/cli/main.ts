@@ -98,7 +98,7 @@ async function main(argv: string[]): Promise<number> {
 
 async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Promise<number> {
   const config = { ...command.config, cwd: resolve(command.config.cwd) };
-  const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL);
+  const log = await createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, process.stderr.isTTY === true);
   for (const flag of command.ignoredFlags) log.warn(`--${flag} is accepted for Claude Code compatibility and has no effect yet`);
 
   const writeLine = createLineWriter(process.stdout);

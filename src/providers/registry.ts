@@ -25,6 +25,7 @@ export function createProvider(settings: ProviderSettings): Provider {
   return {
     id: settings.provider,
     capabilities: providerCapabilities(settings.provider),
+    endpoint: endpointOf(settings),
     async *stream(request, signal) {
       loaded ??= loadProvider(settings);
       yield* (await loaded).stream(request, signal);
@@ -92,6 +93,18 @@ export function openAIBaseUrl(settings: ProviderSettings): string | undefined {
   if (settings.baseUrl) return settings.baseUrl;
   if (settings.provider === "openai" || settings.provider === "openai-compatible") return settings.env.OPENAI_BASE_URL || undefined;
   return settings.provider in LOCAL_SERVER_BASE_URLS ? LOCAL_SERVER_BASE_URLS[settings.provider as keyof typeof LOCAL_SERVER_BASE_URLS] : undefined;
+}
+
+/** The base URL requests go to: the override, the provider's *_BASE_URL variable, or the vendor's default. */
+function endpointOf(settings: ProviderSettings): string {
+  switch (settings.provider) {
+    case "anthropic":
+      return settings.baseUrl ?? (settings.env.ANTHROPIC_BASE_URL || "https://api.anthropic.com");
+    case "gemini":
+      return settings.baseUrl ?? (settings.env.GEMINI_BASE_URL || "https://generativelanguage.googleapis.com");
+    default:
+      return openAIBaseUrl(settings) ?? "https://api.openai.com/v1";
+  }
 }
 
 /** A setup problem found when the first request is made, reported like any non-retryable failure. */

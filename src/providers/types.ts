@@ -19,6 +19,8 @@ export interface Provider {
   readonly id: string;
   /** What the wire API can take; absent = none of the optional capabilities. */
   readonly capabilities?: ProviderCapabilities;
+  /** The API's base URL, for diagnostics. */
+  readonly endpoint?: string;
   stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
 }
 

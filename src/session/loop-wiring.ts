@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentEvent } from "../agent/events.js";
 import type { LoopDependencies, TurnSettings } from "../agent/loop.js";
+import type { DebugLog } from "../agent/model-call.js";
 import { exponentialBackoff } from "../agent/retry-policy.js";
 import { runToolCall } from "../agent/tool-runner.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
@@ -38,6 +39,8 @@ export interface TurnWiring {
   /** Per-session state tools keep between calls (Bash's working directory). */
   toolState: Map<string, unknown>;
   log: ToolLog;
+  /** Debug diagnostics: requests, responses, tool calls, permission decisions. */
+  debugLog: DebugLog;
   emit: (event: AgentEvent) => void;
   authorizeToolCall: LoopDependencies["authorizeToolCall"];
   /** Runs after each tool call (PostToolUse hooks); may add to the result. */
@@ -60,7 +63,7 @@ export function turnSettings(wiring: TurnWiring): TurnSettings {
 }
 
 export function loopDependencies(wiring: TurnWiring): LoopDependencies {
-  const { accounting, tools, provider } = wiring;
+  const { accounting, tools, provider, debugLog } = wiring;
   const isReadOnlyTool = (name: string): boolean => findTool(tools, name)?.kind === "read";
   return {
     provider,
@@ -74,9 +77,20 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
       if (provider.capabilities?.meteredBilling && !hasKnownPrice(model)) wiring.onUnpricedModel(model);
     },
     onApiTime: (ms) => accounting.addApiTime(ms),
-    runTool: async (call, signal) => wiring.afterToolCall(call, await runToolCall(call, tools, toolContext(wiring, call, signal)), signal),
+    runTool: async (call, signal) => {
+      const startedAt = Date.now();
+      debugLog.debug({ tool: call.name, toolUseId: call.id }, "tool start");
+      const result = await wiring.afterToolCall(call, await runToolCall(call, tools, toolContext(wiring, call, signal)), signal);
+      debugLog.debug({ tool: call.name, toolUseId: call.id, ms: Date.now() - startedAt, isError: result.isError, code: result.code }, "tool end");
+      return result;
+    },
     beforeStop: wiring.beforeStop,
-    authorizeToolCall: wiring.authorizeToolCall,
+    authorizeToolCall: async (call, signal) => {
+      const decision = await wiring.authorizeToolCall(call, signal);
+      debugLog.debug({ tool: call.name, toolUseId: call.id, allow: decision.allow, ...(decision.allow ? {} : { reason: decision.message }) }, "permission decision");
+      return decision;
+    },
+    log: debugLog,
     isReadOnlyTool,
   };
 }

@@ -78,6 +78,8 @@ export type ToolApprover = (request: ApprovalRequest, signal: AbortSignal) => Pr
 
 /** The part of a logger the session core uses (pino's Logger satisfies it). */
 export interface SessionLogger {
+  /** Whether lines of this level are written (lets callers skip costly diagnostics). */
+  isLevelEnabled?(level: string): boolean;
   debug(object: unknown, message?: string): void;
   info(object: unknown, message?: string): void;
   warn(object: unknown, message?: string): void;

@@ -301,7 +301,7 @@ class SessionCore implements Session {
     const translationContext = { sessionId: this.sessionId, includePartialMessages: this.input.includePartialMessages, newUuid: randomUUID, now: Date.now };
     const permissionDenials: ResultEvent["permission_denials"] = [];
     const emit = (event: AgentEvent): void => {
-      if (event.type === "message_committed") this.persist(() => this.input.store?.appendMessage(event.message));
+      if (event.type === "message_committed") this.persist("message", () => this.input.store?.appendMessage(event.message));
       if (event.type === "tool_permission_denied") permissionDenials.push({ tool_name: event.toolName, tool_use_id: event.toolUseId, tool_input: event.input });
       for (const line of toStreamJson(event, translationState, translationContext)) onEvent(line);
     };
@@ -330,7 +330,7 @@ class SessionCore implements Session {
         permissionDenials,
         newUuid: randomUUID,
       });
-      this.persist(() => this.input.store?.appendTurnEnd(accounting.totalCostUsd(), accounting.modelUsageSnapshot()));
+      this.persist("turn_end", () => this.input.store?.appendTurnEnd(accounting.totalCostUsd(), accounting.modelUsageSnapshot()));
       onEvent(result);
       return result;
     } finally {
@@ -356,6 +356,7 @@ class SessionCore implements Session {
       toolOutputDirectory: this.input.toolOutputDirectory,
       toolState: this.toolState,
       log: { warn: (message) => this.input.log.warn(message) },
+      debugLog: this.input.log,
       emit,
       authorizeToolCall: createToolAuthorizer({
         permissions: () => this.permissions,
@@ -413,9 +414,11 @@ class SessionCore implements Session {
     return { session_id: this.sessionId, transcript_path: this.transcriptPath ?? "", cwd: this.cwd, permission_mode: this.permissions.mode };
   }
 
-  private persist(write: () => void): void {
+  private persist(entry: "message" | "turn_end", write: () => void): void {
+    if (!this.input.store) return;
     try {
       write();
+      this.input.log.debug({ file: this.input.store.file, entry }, "session write");
     } catch (error) {
       // A full disk must not kill the turn; the consumer still gets its result.
       this.input.log.error({ err: error }, "could not append to the session file");

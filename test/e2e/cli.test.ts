@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createWorkspace, expectWellFormedRun, results, runAgentwire, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
+import { agentwireEnv, createWorkspace, expectWellFormedRun, results, ROOT, runAgentwire, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
 
 let workspace: Workspace;
 
@@ -122,6 +122,36 @@ describe("command line", () => {
     const run = await runAgentwire(["-p", "hi", "--output-format", "json", "--system-prompt", "You are terse.", "--append-system-prompt-file", `${workspace.cwd}/extra.md`], { workspace });
     expect(run.code).toBe(0);
     expect((workspace.server.requests[0]!.body as { system: string }).system).toBe("You are terse.\n\nAlways answer in French.");
+  });
+
+  it("--debug logs each request, response, tool call, permission decision and session write to stderr", async () => {
+    workspace = await createWorkspace("read");
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(`${workspace.cwd}/hello.txt`, "Hello, world!\n");
+    const run = await runAgentwire(["-p", "Read hello.txt", "--output-format", "stream-json", "--debug"], { workspace });
+    expect(run.code).toBe(0);
+    // Not a terminal: one JSON object per line.
+    const lines = run.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const messages = lines.map((line) => line.msg);
+    expect(messages).toEqual(expect.arrayContaining(["model request", "model response", "tool start", "tool end", "permission decision", "session write"]));
+    expect(lines.find((line) => line.msg === "model request")).toMatchObject({ provider: "anthropic", url: workspace.server.url, model: "claude-opus-5-5", attempt: 1, bytes: expect.any(Number) });
+    expect(lines.find((line) => line.msg === "model response")).toMatchObject({ ms: expect.any(Number), stopReason: "tool_use" });
+    expect(lines.find((line) => line.msg === "permission decision")).toMatchObject({ tool: "Read", allow: true });
+    expect(lines.find((line) => line.msg === "tool end")).toMatchObject({ tool: "Read", isError: false, ms: expect.any(Number) });
+    expect(messages.filter((message) => message === "model request")).toHaveLength(2);
+  });
+
+  it("debug lines are readable, not JSON, when stderr is a terminal", async () => {
+    workspace = await createWorkspace("text");
+    const { execFile } = await import("node:child_process");
+    // util-linux `script` runs the command on a pseudo-terminal; stdout of agentwire goes to a file.
+    const out = `${workspace.cwd}/out.jsonl`;
+    const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(`${ROOT}/bin/agentwire`)} -p hi --output-format stream-json --debug > ${JSON.stringify(out)}`;
+    const transcript = await new Promise<string>((resolve, reject) =>
+      execFile("script", ["-qec", command, "/dev/null"], { env: { ...agentwireEnv(workspace!), NO_COLOR: "1" } }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    );
+    expect(transcript).toMatch(/DEBUG.*model request/);
+    expect(transcript).not.toMatch(/^\{"level"/m);
   });
 
   it("a missing --cwd directory is refused", async () => {
