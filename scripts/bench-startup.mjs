@@ -51,8 +51,12 @@ const url = await new Promise((resolve) => replayServer.stdout.once("data", (chu
 const childEnv = { ...env, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "bench", AGENTWIRE_HOME: join(workdir, "home") };
 const baseline = [];
 const agent = [];
+const version = [];
+const help = [];
 for (let run = 0; run < runs; run++) {
   baseline.push(await timeProcess(process.execPath, ["-e", "process.stdout.write('x\\n')"], { env }));
+  version.push(await timeProcess(process.execPath, [join(root, "bin/agentwire"), "--version"], { env }));
+  help.push(await timeProcess(process.execPath, [join(root, "bin/agentwire"), "--help"], { env }));
   agent.push(
     await timeProcess(process.execPath, [join(root, "bin/agentwire"), "-p", "hi", "--output-format", "stream-json", "--verbose", "--cwd", workdir], {
       env: childEnv,
@@ -62,11 +66,19 @@ for (let run = 0; run < runs; run++) {
 replayServer.kill();
 await rm(workdir, { recursive: true, force: true });
 
+const nodeExit = median(baseline.map((mark) => mark.exit));
+const ratio = (value) => Math.round((value / nodeExit) * 100) / 100;
 const report = {
   runs,
   node_baseline_first_line_ms: median(baseline.map((mark) => mark.firstLine)),
+  node_baseline_exit_ms: nodeExit,
+  version_exit_ms: median(version.map((mark) => mark.exit)),
+  version_exit_ratio: ratio(median(version.map((mark) => mark.exit))),
+  help_exit_ms: median(help.map((mark) => mark.exit)),
+  help_exit_ratio: ratio(median(help.map((mark) => mark.exit))),
   first_line_ms: median(agent.map((mark) => mark.firstLine)),
   result_ms: median(agent.map((mark) => mark.result)),
   exit_ms: median(agent.map((mark) => mark.exit)),
+  first_line_ratio: ratio(median(agent.map((mark) => mark.firstLine))),
 };
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -20,6 +20,17 @@ describe("command line", () => {
     }
   });
 
+  it("the quick --version / --help answers (before the bundle loads) say what the CLI itself says", async () => {
+    workspace = await createWorkspace("text");
+    const { execFileSync } = await import("node:child_process");
+    const cli = (args: string[]) => execFileSync(process.execPath, [`${ROOT}/dist/cli.js`, ...args], { encoding: "utf8" });
+    for (const args of [["--version"], ["-v"], ["--help"], ["-h"], ["start", "--help"]]) {
+      const quick = await runAgentwire(args, { workspace });
+      expect(quick.code, args.join(" ")).toBe(0);
+      expect(quick.stdout, args.join(" ")).toBe(cli(args));
+    }
+  });
+
   it("an unknown flag: a clear error on stderr, a terminal result in stream-json, exit 1", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose", "--bogus-flag"], { workspace });
