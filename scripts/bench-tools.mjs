@@ -21,8 +21,8 @@ await build({
   stdin: {
     contents: [
       'export { createGrepTool } from "./src/tools/grep.ts";',
-      'export { createGlobTool() } from "./src/tools/glob.ts";',
-      'export { createBashTool() } from "./src/tools/bash.ts";',
+      'export { createGlobTool } from "./src/tools/glob.ts";',
+      'export { createBashTool } from "./src/tools/bash.ts";',
       'export { findRipgrep } from "./src/tools/ripgrep-search.ts";',
     ].join("\n"),
     resolveDir: root,

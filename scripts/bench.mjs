@@ -1,0 +1,181 @@
+// agentwire's benchmark (`npm run bench`, which builds first): spawns the built binary against the
+// replay server and prints ONE JSON document. Every figure sits next to `node -e 0` measured in
+// the same run, so the ratios survive a noisy machine; targets are ratios, never timed unit tests.
+//   startup     --version, --help, a single text answer: first stdout line, result, exit; peak RSS
+//   toolTurns   ten Read/Bash tool turns against an instant model: exit, agentwire's time per turn
+//   bigOutput   a Bash command printing 5 MB: exit and peak RSS
+//   longSession one stream-json process answering N turns (BENCH_TURNS, default 1000): RSS curve
+//   grep        (BENCH_GREP=1) scripts/bench-tools.mjs on a generated tree: rg, built-in, grep -r
+// NODE_EXTRA_CA_CERTS is removed from the children: it adds ~70 ms to every Node start.
+import { spawn, execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const bin = join(root, "bin/agentwire");
+const runs = Number(process.env.BENCH_RUNS ?? 9);
+const longTurns = Number(process.env.BENCH_TURNS ?? 1000);
+const env = { ...process.env };
+delete env.NODE_EXTRA_CA_CERTS;
+
+const median = (values) => {
+  const sorted = [...values].filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)] * 10) / 10;
+};
+const mib = (kib) => Math.round((kib / 1024) * 10) / 10;
+
+/** VmHWM / VmRSS of a live process, in KiB (0 once it is gone). */
+function memoryOf(pid, field) {
+  try {
+    const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Spawns and times a process: first stdout line, the `result` line, exit; peak RSS by polling VmHWM. */
+function timeProcess(args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env: options.env ?? env, cwd: options.cwd, stdio: ["ignore", "pipe", "ignore"] });
+    const marks = { firstLine: NaN, result: NaN, exit: NaN, peakRssMiB: 0 };
+    let buffer = "";
+    let peak = 0;
+    const poll = setInterval(() => (peak = Math.max(peak, memoryOf(child.pid, "VmHWM"))), 5);
+    child.stdout.on("data", (chunk) => {
+      if (buffer.length < 1_000_000) buffer += chunk;
+      if (Number.isNaN(marks.firstLine) && buffer.includes("\n")) marks.firstLine = performance.now() - started;
+      if (Number.isNaN(marks.result) && buffer.includes('"type":"result"')) marks.result = performance.now() - started;
+    });
+    child.on("error", reject);
+    child.on("close", () => {
+      clearInterval(poll);
+      marks.exit = performance.now() - started;
+      marks.peakRssMiB = mib(peak);
+      resolve(marks);
+    });
+  });
+}
+
+async function startReplayServer(workdir, name, scenario) {
+  const file = join(workdir, `${name}.json`);
+  await writeFile(file, JSON.stringify(scenario));
+  const server = spawn(process.execPath, [bin, "mock-server", "--port", "0", "--scenario", file], { env, stdio: ["ignore", "pipe", "ignore"] });
+  const url = await new Promise((resolve) => server.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]).url)));
+  return { url, close: () => server.kill() };
+}
+
+const workdir = await mkdtemp(join(tmpdir(), "agentwire-bench-"));
+const project = join(workdir, "project");
+await mkdir(project);
+await writeFile(join(project, "notes.txt"), "one\ntwo\nthree\n");
+const childEnv = (url) => ({ ...env, ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: "bench", AGENTWIRE_HOME: join(workdir, "home") });
+const report = { runs };
+
+// --- start-up and a single answer ------------------------------------------------------------
+const words = Array.from({ length: 200 }, (_, index) => `word${index}`).join(" ");
+const single = await startReplayServer(workdir, "single", { turns: [{ text: words, repeat: true }] });
+const baseline = [];
+const version = [];
+const help = [];
+const answer = [];
+for (let run = 0; run < runs; run++) {
+  baseline.push(await timeProcess(["-e", "process.stdout.write('x\\n')"]));
+  version.push(await timeProcess([bin, "--version"]));
+  help.push(await timeProcess([bin, "--help"]));
+  answer.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: childEnv(single.url) }));
+}
+single.close();
+const nodeExit = median(baseline.map((mark) => mark.exit));
+const ratio = (value) => Math.round((value / nodeExit) * 100) / 100;
+report.node = { exit_ms: nodeExit, first_line_ms: median(baseline.map((mark) => mark.firstLine)), peak_rss_mib: median(baseline.map((mark) => mark.peakRssMiB)) };
+report.startup = {
+  version_exit_ms: median(version.map((mark) => mark.exit)),
+  help_exit_ms: median(help.map((mark) => mark.exit)),
+  first_line_ms: median(answer.map((mark) => mark.firstLine)),
+  result_ms: median(answer.map((mark) => mark.result)),
+  exit_ms: median(answer.map((mark) => mark.exit)),
+  peak_rss_mib: median(answer.map((mark) => mark.peakRssMiB)),
+};
+report.startup.ratios_to_node = {
+  version: ratio(report.startup.version_exit_ms),
+  help: ratio(report.startup.help_exit_ms),
+  first_line: ratio(report.startup.first_line_ms),
+  exit: ratio(report.startup.exit_ms),
+};
+
+// --- ten tool turns ---------------------------------------------------------------------------
+const toolTurns = Array.from({ length: 10 }, (_, index) =>
+  index % 2 === 0 ? { tool_calls: [{ name: "Read", input: { file_path: "notes.txt" } }] } : { tool_calls: [{ name: "Bash", input: { command: "echo hi" } }] },
+);
+const tenTools = await startReplayServer(workdir, "ten-tools", { turns: [...toolTurns, { text: "done" }] });
+const toolRuns = [];
+for (let run = 0; run < Math.max(3, Math.ceil(runs / 2)); run++) {
+  // The scenario is consumed per run: a fresh server each time.
+  const server = run === 0 ? tenTools : await startReplayServer(workdir, `ten-tools-${run}`, { turns: [...toolTurns, { text: "done" }] });
+  toolRuns.push(await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"], { env: childEnv(server.url) }));
+  server.close();
+}
+const tenToolExit = median(toolRuns.map((mark) => mark.exit));
+report.toolTurns = {
+  exit_ms: tenToolExit,
+  peak_rss_mib: median(toolRuns.map((mark) => mark.peakRssMiB)),
+  // What ten turns add to a single answer, per turn: request, tool, session writes, the tools' own work.
+  per_turn_ms: Math.round(((tenToolExit - report.startup.exit_ms) / 10) * 10) / 10,
+};
+
+// --- 5 MB of output ---------------------------------------------------------------------------
+const bigRuns = [];
+for (let run = 0; run < 3; run++) {
+  const server = await startReplayServer(workdir, `big-${run}`, { turns: [{ tool_calls: [{ name: "Bash", input: { command: "head -c 5000000 /dev/zero | tr '\\\\0' a | fold -w 100" } }] }, { text: "done" }] });
+  bigRuns.push(await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"], { env: childEnv(server.url) }));
+  server.close();
+}
+report.bigOutput = { exit_ms: median(bigRuns.map((mark) => mark.exit)), peak_rss_mib: median(bigRuns.map((mark) => mark.peakRssMiB)) };
+
+// --- one long stream-json session: RSS per turn -----------------------------------------------
+const long = await startReplayServer(workdir, "long", { turns: [{ text: "A short answer.", repeat: true }] });
+report.longSession = await new Promise((resolve) => {
+  const child = spawn(process.execPath, [bin, "--input-format", "stream-json", "--output-format", "stream-json", "--cwd", project, "--no-session-persistence"], {
+    env: childEnv(long.url),
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  const checkpoints = new Set([1, 10, 100, 250, 500, 750, longTurns]);
+  const curve = {};
+  let done = 0;
+  let buffer = "";
+  const started = performance.now();
+  const send = () => child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: `turn ${done + 1}` } })}\n`);
+  child.stdout.on("data", (chunk) => {
+    buffer += chunk;
+    let newline;
+    while ((newline = buffer.indexOf("\n")) !== -1) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (!line.includes('"type":"result"')) continue;
+      done++;
+      if (checkpoints.has(done)) curve[done] = mib(memoryOf(child.pid, "VmRSS"));
+      if (done < longTurns) send();
+      else child.stdin.end();
+    }
+  });
+  child.on("close", () => {
+    const first = curve[10] ?? curve[1];
+    resolve({ turns: done, seconds: Math.round(performance.now() - started) / 1000, rss_mib_by_turn: curve, growth_after_turn_10_mib: Math.round((curve[longTurns] - first) * 10) / 10 });
+  });
+  send();
+});
+long.close();
+
+// --- Grep on a generated tree (slow to build: opt-in) ------------------------------------------
+if (process.env.BENCH_GREP === "1") {
+  const output = execFileSync(process.execPath, [join(root, "scripts/bench-tools.mjs")], { env, encoding: "utf8", maxBuffer: 1 << 24 });
+  report.grep = JSON.parse(output.trimEnd().split("\n").at(-1));
+}
+
+await rm(workdir, { recursive: true, force: true });
+process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
