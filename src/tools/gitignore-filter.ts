@@ -1,98 +1,20 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-
-/** One compiled line of a .gitignore file (or an LS `ignore` pattern). */
-export interface IgnoreRule {
-  regex: RegExp;
-  negated: boolean;
-  directoryOnly: boolean;
-  /** The pattern contains a slash (other than a trailing one): it matches from its file's folder only. */
-  anchored: boolean;
-  /** The glob body (no `!`, no leading or trailing slash), for fast-glob pruning patterns. */
-  body: string;
-}
-
-/**
- * Compiles one gitignore line; undefined for blank lines and comments. Follows gitignore(5):
- * `!` negates, a trailing `/` matches directories only, a slash elsewhere anchors the pattern to
- * the .gitignore's folder, `*` and `?` stop at `/`, `**` spans folders, `[...]` is a class.
- */
-export function compileIgnoreRule(line: string): IgnoreRule | undefined {
-  // Trailing spaces are ignored unless escaped with a backslash.
-  let pattern = line.replace(/(?<!\\)\s+$/, "");
-  if (pattern === "" || pattern.startsWith("#")) return undefined;
-  const negated = pattern.startsWith("!");
-  if (negated) pattern = pattern.slice(1);
-  if (pattern.startsWith("\\#") || pattern.startsWith("\\!")) pattern = pattern.slice(1);
-  const directoryOnly = pattern.endsWith("/");
-  if (directoryOnly) pattern = pattern.replace(/\/+$/, "");
-  const anchored = pattern.includes("/");
-  pattern = pattern.replace(/^\//, "");
-  if (pattern === "") return undefined;
-  const prefix = anchored ? "^" : "^(?:.*/)?";
-  return { regex: new RegExp(`${prefix}${globToRegexSource(pattern)}$`), negated, directoryOnly, anchored, body: pattern };
-}
-
-function globToRegexSource(glob: string): string {
-  let source = "";
-  for (let index = 0; index < glob.length; index += 1) {
-    const character = glob[index]!;
-    if (character === "*" && glob[index + 1] === "*") {
-      const atStart = index === 0 || glob[index - 1] === "/";
-      const atEnd = index + 2 === glob.length || glob[index + 2] === "/";
-      if (atStart && atEnd) {
-        // "**/" matches zero or more folders; a final "**" matches everything inside.
-        source += index + 2 === glob.length ? ".*" : "(?:.*/)?";
-        index += 2;
-        continue;
-      }
-      source += "[^/]*";
-      index += 1;
-    } else if (character === "*") {
-      source += "[^/]*";
-    } else if (character === "?") {
-      source += "[^/]";
-    } else if (character === "[") {
-      const close = glob.indexOf("]", index + 2);
-      if (close === -1) {
-        source += "\\[";
-      } else {
-        const members = glob.slice(index + 1, close).replace(/^!/, "^").replace(/\\/g, "\\\\");
-        source += `[${members}]`;
-        index = close;
-      }
-    } else if (character === "\\" && index + 1 < glob.length) {
-      index += 1;
-      source += glob[index]!.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    } else {
-      source += character.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    }
-  }
-  return source;
-}
-
-/** Whether `relativePath` (posix, relative to the rules' folder) is ignored by `rules`: last match wins. */
-export function matchIgnoreRules(rules: readonly IgnoreRule[], relativePath: string, isDirectory: boolean): boolean | undefined {
-  let verdict: boolean | undefined;
-  for (const rule of rules) {
-    if (rule.directoryOnly && !isDirectory) continue;
-    if (rule.regex.test(relativePath)) verdict = !rule.negated;
-  }
-  return verdict;
-}
+import ignore, { type Ignore } from "ignore";
 
 /**
  * Answers "would git ignore this path?" for the tools that walk directories (Glob, Grep without
  * ripgrep, LS), the way ripgrep does: only inside a git repository (a folder with `.git` at or
- * above the search root), from every `.gitignore` between the repository root and the path; a
- * path inside an ignored folder is ignored too, and `.git` itself always is. Global excludes and
- * `.git/info/exclude` are not read.
+ * above the search root), from every `.gitignore` between the repository root and the path (a
+ * deeper file may re-include what a higher one ignores); a path inside an ignored folder is
+ * ignored too, and `.git` itself always is. Global excludes and `.git/info/exclude` are not read.
+ * The gitignore(5) pattern semantics are the `ignore` package's.
  *
  * Contract: never throws; unreadable .gitignore files count as empty. Reads are synchronous and
  * cached per folder (a few small files per walk), which keeps per-file checks cheap.
  */
 export class GitignoreFilter {
-  private readonly rulesByFolder = new Map<string, IgnoreRule[]>();
+  private readonly rulesByFolder = new Map<string, { matcher: Ignore; lines: string[] }>();
   private readonly folderVerdicts = new Map<string, boolean>();
 
   private constructor(private readonly repositoryRoot: string | undefined) {}
@@ -119,20 +41,23 @@ export class GitignoreFilter {
 
   /**
    * fast-glob `ignore` patterns (relative to `searchRoot`) that skip whole ignored folders while
-   * walking, so a huge ignored `node_modules` is never read. Only simple, non-negated rules of
-   * .gitignore files at or above the search root qualify; `isIgnored` stays the exact check.
+   * walking, so a huge ignored `node_modules` is never read. Only plain names and paths of
+   * .gitignore files at or above the search root without negations qualify; `isIgnored` stays the
+   * exact check for everything else.
    */
   pruningPatterns(searchRoot: string): string[] {
     const patterns = ["**/.git", "**/.git/**"];
     if (this.repositoryRoot === undefined) return patterns;
     for (let folder = searchRoot; ; folder = path.dirname(folder)) {
-      const rules = this.rulesOf(folder);
+      const lines = this.rulesOf(folder).lines;
       // A negation may re-include something a broader rule would prune; leave such files to isIgnored.
-      if (!rules.some((rule) => rule.negated)) {
-        for (const rule of rules) {
-          if (/[{}()\\!+@]/.test(rule.body)) continue;
-          if (!rule.anchored) patterns.push(`**/${rule.body}/**`);
-          else if (folder === searchRoot) patterns.push(`${rule.body}/**`);
+      if (!lines.some((line) => line.startsWith("!"))) {
+        for (const line of lines) {
+          const body = line.replace(/\/+$/, "").replace(/^\//, "");
+          if (body === "" || /[{}()\\!+@[\]]/.test(body)) continue;
+          const anchored = line.replace(/\/+$/, "").includes("/");
+          if (!anchored) patterns.push(`**/${body}/**`);
+          else if (folder === searchRoot) patterns.push(`${body}/**`);
         }
       }
       if (folder === this.repositoryRoot || path.dirname(folder) === folder) break;
@@ -148,32 +73,42 @@ export class GitignoreFilter {
     return verdict;
   }
 
-  /** Rules of every .gitignore from the repository root down to the path's parent folder. */
+  /** Every .gitignore from the repository root down to the path's parent folder; the deepest that decides wins. */
   private ignoredByOwnRules(relative: string, isDirectory: boolean): boolean {
     const segments = relative.split("/");
     let ignored = false;
     for (let depth = 0; depth < segments.length; depth += 1) {
-      const folder = path.join(this.repositoryRoot!, ...segments.slice(0, depth));
-      const verdict = matchIgnoreRules(this.rulesOf(folder), segments.slice(depth).join("/"), isDirectory);
-      if (verdict !== undefined) ignored = verdict;
+      const { matcher, lines } = this.rulesOf(path.join(this.repositoryRoot!, ...segments.slice(0, depth)));
+      if (lines.length === 0) continue;
+      // `ignore` marks a directory by its trailing slash (for `build/`-style rules).
+      const verdict = matcher.test(segments.slice(depth).join("/") + (isDirectory ? "/" : ""));
+      if (verdict.ignored) ignored = true;
+      else if (verdict.unignored) ignored = false;
     }
     return ignored;
   }
 
-  private rulesOf(folder: string): IgnoreRule[] {
+  private rulesOf(folder: string): { matcher: Ignore; lines: string[] } {
     let rules = this.rulesByFolder.get(folder);
     if (rules === undefined) {
-      rules = [];
+      let lines: string[] = [];
       try {
-        for (const line of readFileSync(path.join(folder, ".gitignore"), "utf8").split(/\r?\n/)) {
-          const rule = compileIgnoreRule(line);
-          if (rule !== undefined) rules.push(rule);
-        }
+        lines = readFileSync(path.join(folder, ".gitignore"), "utf8")
+          .split(/\r?\n/)
+          .map((line) => line.replace(/(?<!\\)\s+$/, ""))
+          .filter((line) => line !== "" && !line.startsWith("#"));
       } catch {
         // No .gitignore here (the common case) or unreadable: no rules.
       }
+      rules = { matcher: ignore().add(lines), lines };
       this.rulesByFolder.set(folder, rules);
     }
     return rules;
   }
+}
+
+/** Patterns in .gitignore syntax (LS's `ignore` input) as a matcher of relative posix paths. */
+export function ignorePatterns(patterns: readonly string[]): (relativePath: string, isDirectory: boolean) => boolean {
+  const matcher = ignore().add([...patterns]);
+  return (relativePath, isDirectory) => patterns.length > 0 && matcher.ignores(relativePath + (isDirectory ? "/" : ""));
 }

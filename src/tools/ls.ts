@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
-import { compileIgnoreRule, GitignoreFilter, matchIgnoreRules, type IgnoreRule } from "./gitignore-filter.js";
+import { GitignoreFilter, ignorePatterns } from "./gitignore-filter.js";
 import { resolveWorkspacePath } from "./paths.js";
 
 const description = `Lists a directory as an indented tree: folders (marked with a trailing /) and files, sorted by name, folders before files.
@@ -51,8 +51,7 @@ export const createLsTool = () =>
       return toolError("file_not_found", `Directory does not exist: ${root}. Note: your current working directory is ${context.cwd}.`);
     }
 
-    const extraRules = (input.ignore ?? []).flatMap((pattern) => compileIgnoreRule(pattern) ?? []);
-    const { entries, truncated } = await listTree(root, extraRules, context.signal);
+    const { entries, truncated } = await listTree(root, ignorePatterns(input.ignore ?? []), context.signal);
     const lines = [`- ${root}${root.endsWith(path.sep) ? "" : path.sep}`];
     for (const entry of sortAsTree(entries)) {
       const name = path.posix.basename(entry.path);
@@ -69,7 +68,7 @@ export const createLsTool = () =>
 });
 
 /** Breadth first, so a capped listing shows the upper levels completely. */
-async function listTree(root: string, extraRules: IgnoreRule[], signal: AbortSignal): Promise<{ entries: ListedEntry[]; truncated: boolean }> {
+async function listTree(root: string, ignoredByInput: (relativePath: string, isDirectory: boolean) => boolean, signal: AbortSignal): Promise<{ entries: ListedEntry[]; truncated: boolean }> {
   const gitignore = GitignoreFilter.forSearchRoot(root);
   const entries: ListedEntry[] = [];
   let level = [""];
@@ -88,7 +87,7 @@ async function listTree(root: string, extraRules: IgnoreRule[], signal: AbortSig
         const relative = folder === "" ? child.name : `${folder}/${child.name}`;
         const isDirectory = child.isDirectory();
         if (gitignore.isIgnored(path.join(root, relative), isDirectory)) continue;
-        if (matchIgnoreRules(extraRules, relative, isDirectory) === true) continue;
+        if (ignoredByInput(relative, isDirectory)) continue;
         if (entries.length >= MAX_ENTRIES) return { entries, truncated: true };
         const type = isDirectory ? "directory" : child.isFile() ? "file" : child.isSymbolicLink() ? "symlink" : "other";
         entries.push({ path: relative, type, depth });

@@ -22,10 +22,22 @@ describe("structuredPatch", () => {
     ]);
   });
 
-  it("marks a last line without a newline and starts an insertion into an empty file at 0", async () => {
+  it("marks a last line without a newline; an insertion into an empty file starts at 1, as the diff package (Claude Code's) has it", async () => {
     expect(await structuredPatch("a\nb", "a\nc")).toEqual([
       { oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [" a", "-b", "\\ No newline at end of file", "+c", "\\ No newline at end of file"] },
     ]);
-    expect(await structuredPatch("", "x\n")).toEqual([{ oldStart: 0, oldLines: 0, newStart: 1, newLines: 1, lines: ["+x"] }]);
+    expect(await structuredPatch("", "x\n")).toEqual([{ oldStart: 1, oldLines: 0, newStart: 1, newLines: 1, lines: ["+x"] }]);
   });
+});
+
+describe("structuredPatch on texts too different to diff in time", () => {
+  it("still returns a correct patch: every old line out, every new line in", async () => {
+    // 40,000 unique lines on each side with nothing in common: Myers' diff is quadratic here.
+    const before = Array.from({ length: 40_000 }, (_, index) => `old ${index} ${Math.sin(index)}`).join("\n") + "\n";
+    const after = Array.from({ length: 40_000 }, (_, index) => `new ${index} ${Math.cos(index)}`).join("\n") + "\n";
+    const hunks = await structuredPatch(before, after);
+    const removed = hunks.flatMap((hunk) => hunk.lines.filter((line) => line.startsWith("-")));
+    const added = hunks.flatMap((hunk) => hunk.lines.filter((line) => line.startsWith("+")));
+    expect([removed.length, added.length]).toEqual([40_000, 40_000]);
+  }, 30_000);
 });
