@@ -11,7 +11,8 @@ import { thinkingStyle } from "./models.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
 import { parseToolArguments } from "./tool-call-assembler.js";
 import { ResponseAccumulator } from "./response-accumulator.js";
-import { isRetryable, type Provider, type ProviderErrorKind, type ProviderEvent, type ProviderRequest, type StopReason, type Usage, type UsageUpdate } from "./types.js";
+import { abortedEvent, disconnectEvent, vendorErrorEvent } from "./http-errors.js";
+import type { Provider, ProviderEvent, ProviderRequest, StopReason, Usage, UsageUpdate } from "./types.js";
 
 export interface AnthropicProviderOptions {
   /** One of the two is set (the registry refuses to build the provider without credentials). */
@@ -175,39 +176,18 @@ function normalizeStopReason(raw: string | null): StopReason {
 }
 
 function toErrorEvent(error: unknown, signal: AbortSignal): ProviderEvent {
-  if (signal.aborted || error instanceof APIUserAbortError) {
-    return { type: "error", kind: "aborted", status: null, retryable: false, message: "Request aborted." };
-  }
-  if (error instanceof APIConnectionError) {
-    return { type: "error", kind: "disconnect", status: null, retryable: true, message: error.message };
-  }
-  if (error instanceof APIError) {
-    const status = typeof error.status === "number" ? error.status : null;
-    const kind = classifyApiError(status, error.type, error.message);
-    return {
-      type: "error",
-      kind,
-      status,
-      retryable: isRetryable(kind),
+  if (signal.aborted || error instanceof APIUserAbortError) return abortedEvent();
+  if (error instanceof APIError && !(error instanceof APIConnectionError)) {
+    const retryAfterMs = retryAfterFromHeaders(error.headers);
+    return vendorErrorEvent({
+      status: typeof error.status === "number" ? error.status : null,
+      code: error.type,
       message: error.apiMessage ?? error.message,
-      ...retryAfterField(retryAfterFromHeaders(error.headers)),
-    };
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
   }
-  // The socket dropped mid-stream: undici surfaces it as a TypeError("terminated") or similar.
-  const message = error instanceof Error ? error.message : String(error);
-  return { type: "error", kind: "disconnect", status: null, retryable: true, message };
+  return disconnectEvent(error);
 }
-
-function classifyApiError(status: number | null, type: string | null, message: string): ProviderErrorKind {
-  if (status === null) return type === "overloaded_error" ? "overloaded" : "unknown";
-  if (status === 401 || status === 403) return "auth";
-  if (status === 429) return "rate_limit";
-  if (status === 529) return "overloaded";
-  if (status >= 500 || status === 408 || status === 409) return "server";
-  if (status === 400 && /prompt is too long|context (window|length)/i.test(message)) return "context_length";
-  return "invalid_request";
-}
-
 
 function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreaming {
   return {
@@ -273,8 +253,4 @@ function toAnthropicBlock(block: Message["content"][number]): ContentBlockParam[
         },
       ];
   }
-}
-
-function retryAfterField(retryAfterMs: number | undefined): { retryAfterMs?: number } {
-  return retryAfterMs === undefined ? {} : { retryAfterMs };
 }

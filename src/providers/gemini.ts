@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { ApiError, GoogleGenAI, type GenerateContentResponse, type GenerateContentResponseUsageMetadata, type Part } from "@google/genai";
 import { toGeminiRequest } from "./gemini-request.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
-import { emptyUsage, isRetryable, type Provider, type ProviderErrorKind, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from "./types.js";
+import { abortedEvent, disconnectEvent, vendorErrorEvent } from "./http-errors.js";
+import { emptyUsage, type Provider, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from "./types.js";
 
 export interface GeminiProviderOptions {
   /** GEMINI_API_KEY or GOOGLE_API_KEY; without one, requests carry a bearer token instead. */
@@ -247,24 +248,19 @@ interface GoogleErrorBody {
 }
 
 function toErrorEvent(error: unknown, signal: AbortSignal, failedResponseHeaders: Headers | undefined): ProviderEvent {
-  if (signal.aborted) return { type: "error", kind: "aborted", status: null, retryable: false, message: "Request aborted." };
-  if (!(error instanceof ApiError)) {
-    // The socket dropped (undici's TypeError "terminated"), the server was unreachable, or the
-    // SDK found the SSE body cut off mid-event.
-    const message = error instanceof Error ? error.message : String(error);
-    return { type: "error", kind: "disconnect", status: null, retryable: true, message };
-  }
+  if (signal.aborted) return abortedEvent();
+  // Not an API answer: the socket dropped (undici's TypeError "terminated"), the server was
+  // unreachable, or the SDK found the SSE body cut off mid-event.
+  if (!(error instanceof ApiError)) return disconnectEvent(error);
   const body = parseErrorBody(error.message);
-  const kind = classifyApiError(error.status, body);
   const retryAfterMs = retryAfterFromHeaders(failedResponseHeaders) ?? retryDelayMs(body);
-  return {
-    type: "error",
-    kind,
+  return vendorErrorEvent({
     status: error.status,
-    retryable: isRetryable(kind),
+    // A wrong key is a 400 INVALID_ARGUMENT whose detail says API_KEY_INVALID; else the RPC status (UNAVAILABLE, …).
+    code: body?.details?.some((detail) => detail.reason === "API_KEY_INVALID") ? "API_KEY_INVALID" : (body?.status ?? null),
     message: body?.message ?? error.message,
     ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  };
+  });
 }
 
 /** ApiError messages embed the JSON body: the whole message for HTTP errors, after a prefix for SSE error events. */
@@ -277,19 +273,6 @@ function parseErrorBody(message: string): GoogleErrorBody | undefined {
   } catch {
     return undefined;
   }
-}
-
-function classifyApiError(status: number, body: GoogleErrorBody | undefined): ProviderErrorKind {
-  const message = body?.message ?? "";
-  if (status === 401 || status === 403) return "auth";
-  // A wrong API key is a 400 INVALID_ARGUMENT with reason API_KEY_INVALID.
-  if (body?.details?.some((detail) => detail.reason === "API_KEY_INVALID") || /API key not valid/i.test(message)) return "auth";
-  if (status === 429) return "rate_limit";
-  // 503 UNAVAILABLE is Gemini's "The model is overloaded. Please try again later."
-  if (status === 503) return "overloaded";
-  if (status >= 500 || status === 408 || status === 409) return "server";
-  if (status === 400 && /input token count.*exceeds|exceeds the maximum number of tokens/i.test(message)) return "context_length";
-  return "invalid_request";
 }
 
 /** google.rpc.RetryInfo: `retryDelay` is a protobuf Duration in JSON form, e.g. "30s" or "1.5s". */

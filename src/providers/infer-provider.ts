@@ -1,3 +1,5 @@
+import { hasCredential } from "./credentials.js";
+
 /**
  * The provider of a run that names neither `--provider` nor `--model`: the first one whose
  * credentials are set, Anthropic, then OpenAI, then Gemini, so someone with a single key needs no
@@ -7,9 +9,6 @@
  * Empty values count as unset, as everywhere else agentwire reads keys: hosts clear an inherited
  * variable with `KEY=`.
  */
-export function providerFromApiKeys(env: NodeJS.ProcessEnv): "anthropic" | "openai" | "gemini" {
-  if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_AUTH_TOKEN) return "anthropic";
-  if (env.OPENAI_API_KEY) return "openai";
-  if (env.GEMINI_API_KEY || env.GOOGLE_API_KEY) return "gemini";
-  return "anthropic";
+export function providerFromApiKeys(env: Readonly<Record<string, string | undefined>>): "anthropic" | "openai" | "gemini" {
+  return (["anthropic", "openai", "gemini"] as const).find((provider) => hasCredential(provider, env)) ?? "anthropic";
 }

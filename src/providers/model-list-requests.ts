@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PLACEHOLDER_API_KEY } from "./openai-settings.js";
+import { credentialFor } from "./credentials.js";
 import { openAIBaseUrl, type ProviderId } from "./registry.js";
 
 /**
@@ -28,39 +28,29 @@ export interface ModelListRequest {
  * ask with. Local servers need none, so they are always asked: the caller decides whether to
  * list them at all. `baseUrl` is `--base-url`, which wins over the *_BASE_URL variables.
  */
-export function modelListRequest(provider: ProviderId, env: NodeJS.ProcessEnv, baseUrl?: string): ModelListRequest | undefined {
-  switch (provider) {
-    case "anthropic": {
-      const apiKey = env.ANTHROPIC_API_KEY;
-      const token = env.ANTHROPIC_AUTH_TOKEN;
-      if (!apiKey && !token) return undefined;
-      return {
-        url: `${withoutTrailingSlash(baseUrl || env.ANTHROPIC_BASE_URL || "https://api.anthropic.com")}/v1/models?limit=1000`,
-        headers: { "anthropic-version": "2023-06-01", ...(apiKey ? { "x-api-key": apiKey } : { authorization: `Bearer ${token}` }) },
-        read: readAnthropicModels,
-      };
-    }
-    case "gemini": {
-      const apiKey = env.GEMINI_API_KEY || env.GOOGLE_API_KEY;
-      if (!apiKey) return undefined;
-      return {
-        url: `${withoutTrailingSlash(baseUrl || env.GEMINI_BASE_URL || "https://generativelanguage.googleapis.com")}/v1beta/models?pageSize=1000`,
-        headers: { "x-goog-api-key": apiKey },
-        read: readGeminiModels,
-      };
-    }
-    case "openai":
-    case "ollama":
-    case "llamacpp":
-    case "vllm":
-    case "lmstudio":
-    case "openai-compatible": {
-      const apiKey = env.OPENAI_API_KEY || (provider === "openai" ? undefined : PLACEHOLDER_API_KEY);
-      const serverUrl = openAIBaseUrl({ provider, env, ...(baseUrl ? { baseUrl } : {}) }) ?? (provider === "openai" ? "https://api.openai.com/v1" : undefined);
-      if (!apiKey || !serverUrl) return undefined;
-      return { url: `${withoutTrailingSlash(serverUrl)}/models`, headers: { authorization: `Bearer ${apiKey}` }, read: readOpenAIModels };
-    }
+export function modelListRequest(provider: ProviderId, env: Readonly<Record<string, string | undefined>>, baseUrl?: string): ModelListRequest | undefined {
+  const credential = credentialFor(provider, env);
+  if (provider === "anthropic") {
+    if (credential.kind !== "api-key" && credential.kind !== "bearer") return undefined;
+    return {
+      url: `${withoutTrailingSlash(baseUrl || env.ANTHROPIC_BASE_URL || "https://api.anthropic.com")}/v1/models?limit=1000`,
+      headers: { "anthropic-version": "2023-06-01", ...(credential.kind === "api-key" ? { "x-api-key": credential.value } : { authorization: `Bearer ${credential.value}` }) },
+      read: readAnthropicModels,
+    };
   }
+  if (provider === "gemini") {
+    // A gcloud token takes seconds to fetch; listing asks only with a key.
+    if (credential.kind !== "api-key") return undefined;
+    return {
+      url: `${withoutTrailingSlash(baseUrl || env.GEMINI_BASE_URL || "https://generativelanguage.googleapis.com")}/v1beta/models?pageSize=1000`,
+      headers: { "x-goog-api-key": credential.value },
+      read: readGeminiModels,
+    };
+  }
+  if (credential.kind !== "api-key" && credential.kind !== "placeholder") return undefined;
+  const serverUrl = openAIBaseUrl({ provider, env, ...(baseUrl ? { baseUrl } : {}) }) ?? (provider === "openai" ? "https://api.openai.com/v1" : undefined);
+  if (!serverUrl) return undefined;
+  return { url: `${withoutTrailingSlash(serverUrl)}/models`, headers: { authorization: `Bearer ${credential.value}` }, read: readOpenAIModels };
 }
 
 const AnthropicModelList = z.object({

@@ -1,12 +1,12 @@
-import { chooseOpenAIApi, LOCAL_SERVER_BASE_URLS, PLACEHOLDER_API_KEY, type OpenAIApi } from "./openai-settings.js";
+import { credentialFor, isOpenAICompatible, type OpenAICompatibleProviderId, type ProviderId } from "./credentials.js";
+import { chooseOpenAIApi, LOCAL_SERVER_BASE_URLS, type OpenAIApi } from "./openai-settings.js";
 import type { Provider, ProviderCapabilities } from "./types.js";
 
-export const PROVIDER_IDS = ["anthropic", "gemini", "openai", "ollama", "llamacpp", "vllm", "lmstudio", "openai-compatible"] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
+export { PROVIDER_IDS, type ProviderId } from "./credentials.js";
 
 export interface ProviderSettings {
   provider: ProviderId;
-  env: NodeJS.ProcessEnv;
+  env: Readonly<Record<string, string | undefined>>;
   /** `--base-url`: overrides the provider's endpoint (and its *_BASE_URL variable). */
   baseUrl?: string;
   /** The session's model: decides the OpenAI wire API. */
@@ -34,46 +34,38 @@ export function createProvider(settings: ProviderSettings): Provider {
 }
 
 async function loadProvider(settings: ProviderSettings): Promise<Provider> {
-  switch (settings.provider) {
-    case "anthropic": {
-      const apiKey = settings.env.ANTHROPIC_API_KEY || undefined;
-      const authToken = settings.env.ANTHROPIC_AUTH_TOKEN || undefined;
-      if (!apiKey && !authToken) return failingProvider("anthropic", "ANTHROPIC_API_KEY is not set. Export it, or choose another provider with --provider.");
-      const { createAnthropicProvider } = await import("./anthropic.js");
-      return createAnthropicProvider({
-        apiKey,
-        authToken,
-        ...((settings.baseUrl ?? settings.env.ANTHROPIC_BASE_URL) ? { baseUrl: settings.baseUrl ?? settings.env.ANTHROPIC_BASE_URL } : {}),
-      });
-    }
-    case "gemini": {
-      const [{ createGeminiProvider }, { createGcloudTokenSource }] = await Promise.all([import("./gemini.js"), import("./gcloud-token.js")]);
-      const baseUrl = settings.baseUrl ?? settings.env.GEMINI_BASE_URL;
-      return createGeminiProvider({
-        apiKey: settings.env.GEMINI_API_KEY || settings.env.GOOGLE_API_KEY,
-        ...(baseUrl ? { baseUrl } : {}),
-        accessToken: createGcloudTokenSource(settings.env),
-        ...(settings.env.GOOGLE_CLOUD_PROJECT ? { quotaProject: settings.env.GOOGLE_CLOUD_PROJECT } : {}),
-      });
-    }
-    case "openai":
-    case "ollama":
-    case "llamacpp":
-    case "vllm":
-    case "lmstudio":
-    case "openai-compatible":
-      return loadOpenAIFamily(settings, settings.provider);
+  const { provider } = settings;
+  if (isOpenAICompatible(provider)) return loadOpenAIFamily(settings, provider);
+  const credential = credentialFor(provider, settings.env);
+  if (credential.kind === "missing") return failingProvider(provider, credential.hint);
+  if (provider === "anthropic") {
+    const { createAnthropicProvider } = await import("./anthropic.js");
+    const baseUrl = settings.baseUrl ?? settings.env.ANTHROPIC_BASE_URL;
+    return createAnthropicProvider({
+      apiKey: credential.kind === "api-key" ? credential.value : undefined,
+      authToken: credential.kind === "bearer" ? credential.value : undefined,
+      ...(baseUrl ? { baseUrl } : {}),
+    });
   }
+  const [{ createGeminiProvider }, { createGcloudTokenSource }] = await Promise.all([import("./gemini.js"), import("./gcloud-token.js")]);
+  const baseUrl = settings.baseUrl ?? settings.env.GEMINI_BASE_URL;
+  return createGeminiProvider({
+    apiKey: credential.kind === "api-key" ? credential.value : undefined,
+    ...(baseUrl ? { baseUrl } : {}),
+    accessToken: createGcloudTokenSource(settings.env),
+    ...(settings.env.GOOGLE_CLOUD_PROJECT ? { quotaProject: settings.env.GOOGLE_CLOUD_PROJECT } : {}),
+  });
 }
 
 /**
  * OpenAI itself, and the servers that speak its API. Local servers need no key (a placeholder
  * is sent unless OPENAI_API_KEY is set) and get the compatible flavour of the Chat provider.
  */
-async function loadOpenAIFamily(settings: ProviderSettings, provider: "openai" | keyof typeof LOCAL_SERVER_BASE_URLS | "openai-compatible"): Promise<Provider> {
+async function loadOpenAIFamily(settings: ProviderSettings, provider: OpenAICompatibleProviderId): Promise<Provider> {
   const baseUrl = openAIBaseUrl(settings);
-  const apiKey = settings.env.OPENAI_API_KEY || (provider === "openai" ? undefined : PLACEHOLDER_API_KEY);
-  if (!apiKey) return failingProvider(provider, "OPENAI_API_KEY is not set. Export it, or use --provider ollama / openai-compatible for a server that needs no key.");
+  const credential = credentialFor(provider, settings.env);
+  if (credential.kind !== "api-key" && credential.kind !== "placeholder") return failingProvider(provider, credential.kind === "missing" ? credential.hint : "No credential.");
+  const apiKey = credential.value;
   if (chooseOpenAIApi(settings.model ?? "", baseUrl, settings.openaiApi) === "responses") {
     const { createOpenAIResponsesProvider } = await import("./openai-responses.js");
     return createOpenAIResponsesProvider({ id: provider, apiKey, baseUrl });
@@ -139,21 +131,6 @@ export function providerSettingsError(settings: ProviderSettings): string | unde
 }
 
 /** Where the API key came from, for `system/init.apiKeySource`. */
-export function apiKeySource(provider: ProviderId, env: NodeJS.ProcessEnv): string {
-  switch (provider) {
-    case "anthropic":
-      if (env.ANTHROPIC_API_KEY) return "ANTHROPIC_API_KEY";
-      return env.ANTHROPIC_AUTH_TOKEN ? "ANTHROPIC_AUTH_TOKEN" : "none";
-    case "gemini":
-      if (env.GEMINI_API_KEY) return "GEMINI_API_KEY";
-      // Without a key, each request asks `gcloud auth print-access-token` for a bearer token.
-      return env.GOOGLE_API_KEY ? "GOOGLE_API_KEY" : "gcloud";
-    case "openai":
-    case "ollama":
-    case "llamacpp":
-    case "vllm":
-    case "lmstudio":
-    case "openai-compatible":
-      return env.OPENAI_API_KEY ? "OPENAI_API_KEY" : "none";
-  }
+export function apiKeySource(provider: ProviderId, env: Readonly<Record<string, string | undefined>>): string {
+  return credentialFor(provider, env).source;
 }
