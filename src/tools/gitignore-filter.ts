@@ -49,7 +49,7 @@ export class GitignoreFilter {
     const patterns = ["**/.git", "**/.git/**"];
     if (this.repositoryRoot === undefined) return patterns;
     for (let folder = searchRoot; ; folder = path.dirname(folder)) {
-      const lines = this.rulesOf(folder).lines;
+      const lines = this.rulesOf(path.relative(this.repositoryRoot, folder).split(path.sep).join("/")).lines;
       // A negation may re-include something a broader rule would prune; leave such files to isIgnored.
       if (!lines.some((line) => line.startsWith("!"))) {
         for (const line of lines) {
@@ -75,25 +75,30 @@ export class GitignoreFilter {
 
   /** Every .gitignore from the repository root down to the path's parent folder; the deepest that decides wins. */
   private ignoredByOwnRules(relative: string, isDirectory: boolean): boolean {
-    const segments = relative.split("/");
     let ignored = false;
-    for (let depth = 0; depth < segments.length; depth += 1) {
-      const { matcher, lines } = this.rulesOf(path.join(this.repositoryRoot!, ...segments.slice(0, depth)));
-      if (lines.length === 0) continue;
-      // `ignore` marks a directory by its trailing slash (for `build/`-style rules).
-      const verdict = matcher.test(segments.slice(depth).join("/") + (isDirectory ? "/" : ""));
-      if (verdict.ignored) ignored = true;
-      else if (verdict.unignored) ignored = false;
-    }
+    // Each folder from the root down, found by its slash: this runs per file, so no arrays and no
+    // path.join per level. `slash` is -1 for the root (the whole path is relative to it).
+    let slash = -1;
+    do {
+      const { matcher, lines } = this.rulesOf(slash === -1 ? "" : relative.slice(0, slash));
+      if (lines.length > 0) {
+        // `ignore` marks a directory by its trailing slash (for `build/`-style rules).
+        const verdict = matcher.test(relative.slice(slash + 1) + (isDirectory ? "/" : ""));
+        if (verdict.ignored) ignored = true;
+        else if (verdict.unignored) ignored = false;
+      }
+      slash = relative.indexOf("/", slash + 1);
+    } while (slash !== -1);
     return ignored;
   }
 
-  private rulesOf(folder: string): { matcher: Ignore; lines: string[] } {
-    let rules = this.rulesByFolder.get(folder);
+  /** The rules of one folder, by its path relative to the repository root ("" for the root). */
+  private rulesOf(relativeFolder: string): { matcher: Ignore; lines: string[] } {
+    let rules = this.rulesByFolder.get(relativeFolder);
     if (rules === undefined) {
       let lines: string[] = [];
       try {
-        lines = readFileSync(path.join(folder, ".gitignore"), "utf8")
+        lines = readFileSync(path.join(this.repositoryRoot!, relativeFolder, ".gitignore"), "utf8")
           .split(/\r?\n/)
           .map((line) => line.replace(/(?<!\\)\s+$/, ""))
           .filter((line) => line !== "" && !line.startsWith("#"));
@@ -101,7 +106,7 @@ export class GitignoreFilter {
         // No .gitignore here (the common case) or unreadable: no rules.
       }
       rules = { matcher: ignore().add(lines), lines };
-      this.rulesByFolder.set(folder, rules);
+      this.rulesByFolder.set(relativeFolder, rules);
     }
     return rules;
   }
