@@ -176,7 +176,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     resume: parsed.resume,
     continue: parsed.continue,
     sessionId: parsed["session-id"],
-    sessionPersistence: parsed["session-persistence"],
+    persistSession: parsed["session-persistence"],
     permissionMode: skipPermissions ? "bypassPermissions" : parsed["permission-mode"],
     allowedTools: parsed.allowedTools ?? [],
     disallowedTools: parsed.disallowedTools ?? [],
