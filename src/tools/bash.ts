@@ -8,6 +8,7 @@ import { defineTool, toolError } from "./define-tool.js";
 import type { ToolContext } from "./define-tool.js";
 import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
+import { releaseProcessGroupIfEmpty, superviseProcessGroup } from "./process-supervisor.js";
 
 const description = `Executes a shell command and returns its output (stdout, then stderr).
 
@@ -15,7 +16,7 @@ const description = `Executes a shell command and returns its output (stdout, th
 - Prefer absolute paths.
 - \`timeout\` is in milliseconds: default 120000, max 600000. When it runs out, the command and every process it started are stopped.
 - stdin is closed, so interactive commands and prompts cannot work; use non-interactive flags (\`--yes\`, \`-y\`, \`git rebase\` without \`-i\`).
-- Commands always run in the foreground, and the call returns only when every process still holding the output has finished; do not start servers or watchers with \`&\`.
+- The call returns when the command has finished and no process still holds its output. A process left running in the background with its output redirected (\`server > server.log 2>&1 &\`) keeps running after the call and is stopped when agentwire exits.
 - Long output is cut in the middle: you see the first ${HEAD_LINES} and last ${TAIL_LINES} lines of each stream, and the path of a file holding the full output, which you can page through with Read (offset/limit) or search with Grep.
 - Command output is shown to you, not reliably to the user.`;
 
@@ -99,6 +100,7 @@ export const createBashTool = () =>
       buffer: false,
       reject: false,
     });
+    if (subprocess.pid !== undefined) superviseProcessGroup(subprocess.pid);
     const output = new CommandOutput(() => createSpoolFile(context.outputDirectory, OUTPUT_FILE_PREFIX), {
       pause: () => {
         subprocess.stdout.pause();
@@ -133,6 +135,7 @@ export const createBashTool = () =>
       clearTimeout(timeoutTimer);
       clearInterval(progressTimer);
       context.signal.removeEventListener("abort", onAbort);
+      if (subprocess.pid !== undefined) releaseProcessGroupIfEmpty(subprocess.pid);
       await rm(finalDirectoryFile, { force: true });
     }
 

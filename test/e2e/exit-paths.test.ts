@@ -90,6 +90,47 @@ describe("exit paths", () => {
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith("agentwire-") && name.endsWith(`-${child.pid}`))).toEqual([]);
   });
 
+  it("SIGKILL mid-tool: agentwire gets no chance to clean up, and still no tool process survives", async () => {
+    const marker = uniqueSleep();
+    const child = await sleepingBashRun(marker);
+    const exited = new Promise<string | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)));
+    child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+    expect(await until(() => pidsRunning(marker).length === 0, 2_000), "the tool's group dies with agentwire").toBe(true);
+  });
+
+  it("a job a command leaves in the background lives until agentwire exits, then dies with it", async () => {
+    const marker = uniqueSleep();
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: `${marker} >/dev/null 2>&1 &` } }] }, { text: "started" }, { text: "still here" }],
+    });
+    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
+    child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "start it" } })}\n`);
+    await waitForEvent(child, (event) => event.type === "result");
+    // The call returned at once, and the job runs on between turns.
+    expect(pidsRunning(marker)).toHaveLength(1);
+    child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "and now?" } })}\n`);
+    await waitForEvent(child, (event) => event.type === "result" && event.result === "still here");
+    expect(pidsRunning(marker)).toHaveLength(1);
+    const exited = waitForExit(child);
+    child.stdin.end();
+    expect((await exited).code).toBe(0);
+    expect(await until(() => pidsRunning(marker).length === 0, 2_000), "the background job dies with agentwire").toBe(true);
+  });
+
+  it("SIGKILL after a command left a background job: the job dies too", async () => {
+    const marker = uniqueSleep();
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: `${marker} >/dev/null 2>&1 &` } }] }, { text: "started" }] });
+    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
+    child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "start it" } })}\n`);
+    await waitForEvent(child, (event) => event.type === "result");
+    expect(pidsRunning(marker)).toHaveLength(1);
+    child.kill("SIGKILL");
+    expect(await until(() => pidsRunning(marker).length === 0, 2_000), "the background job dies with agentwire").toBe(true);
+  });
+
   it("a reader that closes stdout before anything ran still exits 141 without a trace", async () => {
     workspace = await createWorkspace("text");
     const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json"], { workspace });
