@@ -65,6 +65,13 @@ const RUN_OPTIONS = {
   version: { alias: "v", type: "boolean", default: false, description: "Show version" },
 } as const satisfies Record<string, Options>;
 
+/** `start` is a stream-json session both ways, whatever the defaults of a `-p` run are. */
+const START_OPTIONS = {
+  ...RUN_OPTIONS,
+  "output-format": { ...RUN_OPTIONS["output-format"], default: "stream-json", description: "Output format (start always speaks stream-json)" },
+  "input-format": { ...RUN_OPTIONS["input-format"], default: "stream-json", description: "Input format (start always reads stream-json commands)" },
+} as const satisfies Record<string, Options>;
+
 /**
  * Flags Claude Code hosts (the Agent SDK, GUIs) pass that agentwire accepts without acting on
  * them yet. Refusing them would break those hosts, so each is noted on stderr instead.
@@ -113,8 +120,10 @@ const MOCK_SERVER_OPTIONS = {
 export async function parseArguments(argv: string[], processCwd: string, env: NodeJS.ProcessEnv): Promise<ParsedCommand> {
   const [first, ...rest] = argv;
   if (first === "mock-server") return parseMockServer(rest);
+  // `agentwire help [start|mock-server]`, as git and npm have it, rather than a prompt "help".
+  if (first === "help") return parseArguments([...rest.slice(0, 1), "--help"], processCwd, env);
   const isStart = first === "start";
-  const parser = yargs(isStart ? rest : argv)
+  const parser = yargs(promptValueAsAssignment(isStart ? rest : argv))
     .scriptName("agentwire")
     .usage(
       isStart
@@ -124,7 +133,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     // Built-in help/version off first: agentwire defines its own, and yargs warns otherwise.
     .help(false)
     .version(false)
-    .options(RUN_OPTIONS)
+    .options(isStart ? START_OPTIONS : RUN_OPTIONS)
     .options(Object.fromEntries(Object.entries(ACCEPTED_BUT_IGNORED).map(([name, options]) => [name, { ...options, hidden: true }])))
     // Options only: positional words are the prompt (`agentwire -p --verbose "prompt"`).
     .strictOptions()
@@ -265,6 +274,39 @@ async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
   }
 }
 
+/** Single-letter aliases of RUN_OPTIONS: after `-p` they are flags, not its value. */
+const SHORT_FLAGS = new Set(Object.values(RUN_OPTIONS).flatMap((options) => ("alias" in options ? [`-${options.alias}`] : [])));
+
+/**
+ * A prompt that starts with a dash is the value of `-p`, not a cluster of short flags:
+ * `-p "-what is this"` becomes `--print=-what is this`. After `-p`, `--` keeps the meaning it has
+ * for every CLI (the end of the options, the prompt follows) instead of becoming the prompt.
+ * A known flag after `-p` stays a flag (`-p --verbose "prompt"`, `-p -c`).
+ */
+function promptValueAsAssignment(argv: string[]): string[] {
+  const normalized: string[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!;
+    if (argument === "--") {
+      normalized.push(...argv.slice(index));
+      break;
+    }
+    const next = argv[index + 1];
+    if ((argument === "-p" || argument === "--print") && next !== undefined && (next === "--" || isDashPrompt(next))) {
+      normalized.push(`--print=${next === "--" ? "" : next}`);
+      if (next !== "--") index++;
+      continue;
+    }
+    normalized.push(argument);
+  }
+  return normalized;
+}
+
+/** `-what is this` or `- item`; a long flag (known or mistyped) and a known short flag are flags. */
+function isDashPrompt(argument: string): boolean {
+  return argument.startsWith("-") && !argument.startsWith("--") && !SHORT_FLAGS.has(argument);
+}
+
 /** A single-value flag given twice keeps its last value, as in Claude Code; list flags accumulate. */
 function lastValueWins(parsed: Record<string, unknown>): Record<string, unknown> {
   const options: Record<string, Options> = { ...RUN_OPTIONS, ...ACCEPTED_BUT_IGNORED };
@@ -281,7 +323,38 @@ function describeParseError(error: unknown): string {
   const names = unknown[1]!.split(", ");
   const typed = names.filter((name) => !names.some((other) => other !== name && other.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()) === name));
   const flags = typed.map((name) => (name.length === 1 ? `-${name}` : `--${name}`));
-  return `Unknown option${flags.length > 1 ? "s" : ""}: ${flags.join(", ")}. Run agentwire --help for the supported options.`;
+  const suggestions = typed.flatMap((name) => {
+    const suggestion = closestOption(name);
+    return suggestion === undefined ? [] : [`--${suggestion}`];
+  });
+  const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(", ")}?` : "";
+  return `Unknown option${flags.length > 1 ? "s" : ""}: ${flags.join(", ")}.${hint} Run agentwire --help for the supported options.`;
+}
+
+/** The documented option nearest to a mistyped one (`modle` → `model`), if it is near enough. */
+function closestOption(typed: string): string | undefined {
+  if (typed.length < 3) return undefined;
+  const maxDistance = typed.length <= 5 ? 1 : 2;
+  let best: { name: string; distance: number } | undefined;
+  for (const name of Object.keys(RUN_OPTIONS)) {
+    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
+    if (distance <= maxDistance && (best === undefined || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/** Levenshtein distance with adjacent transpositions counted as one edit (`modle` ↔ `model`). */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      let distance = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = distance;
+    }
+  }
+  return rows[a.length]![b.length]!;
 }
 
 function formatIssues(error: z.ZodError): string {

@@ -99,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
 async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Promise<number> {
   const config = { ...command.config, cwd: resolve(command.config.cwd) };
   const log = await createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, process.stderr.isTTY === true);
-  for (const flag of command.ignoredFlags) log.warn(`--${flag} is accepted for Claude Code compatibility and has no effect yet`);
+  if (command.ignoredFlags.length > 0) process.stderr.write(`${describeIgnoredFlags(command.ignoredFlags)}\n`);
 
   const writeLine = createLineWriter(process.stdout);
   const results: ResultEvent[] = [];
@@ -133,10 +133,9 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   });
 
   // The prompt is read once the settings are known to work: a bad flag fails before stdin is read.
-  const prompt = config.inputFormat === "text" ? (command.prompt ?? (await readPromptFromStdin())) : undefined;
-  if (config.inputFormat === "text" && !prompt?.trim()) {
-    throw new StartupError("Input must be provided either through stdin or as a prompt argument when using --print", "invalid_arguments");
-  }
+  // Piped input to a prompt argument is read while the init line goes out: a host that leaves
+  // stdin open still sees the session start at once.
+  const prompt = config.inputFormat === "text" ? await promptSource(command.prompt) : undefined;
   const signals = handleSignals(session, log, { persistent: config.inputFormat === "stream-json" });
   const running = session;
   // Nobody reads any more: stop the turn (its tools' processes die with it), keep what the session
@@ -150,7 +149,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
 
   if (prompt !== undefined) {
     output(session.initEvent());
-    await session.runTurn(toUserMessage(prompt));
+    await session.runTurn(toUserMessage(await prompt.text));
   } else {
     await serveStreamInput({
       input: process.stdin,
@@ -170,6 +169,14 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   if (stdoutClosed) return EXIT_CODES.STDOUT_CLOSED;
   if (signals.received) return EXIT_CODES[signals.received];
   return last?.is_error ? 1 : 0;
+}
+
+/** One sentence for every flag a Claude Code host passed that agentwire does not act on yet. */
+function describeIgnoredFlags(flags: string[]): string {
+  const names = flags.map((flag) => `--${flag}`);
+  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
+  const verb = names.length === 1 ? "is" : "are";
+  return `agentwire: ${list} ${verb} accepted for Claude Code compatibility but ${names.length === 1 ? "has" : "have"} no effect yet.`;
 }
 
 /** One readable line for a retry, e.g. "agentwire: the model API failed (rate_limit, HTTP 429); retry 1 of 10 in 1.0 s". */
@@ -244,12 +251,56 @@ function readPromptSource(text: string | undefined, file: string | undefined): s
   }
 }
 
-/** Reads a piped prompt; never waits on an interactive terminal. */
-async function readPromptFromStdin(): Promise<string | undefined> {
-  if (process.stdin.isTTY) return undefined;
+/**
+ * How long a prompt argument waits for piped input to start. Data already written (`echo x |`,
+ * `< file`) or an empty or closed stdin answer at once; only a pipe nobody writes to waits.
+ */
+const PIPED_INPUT_WAIT_MS = 3_000;
+
+/**
+ * The prompt of a text-input run. Without a prompt argument, stdin is the prompt, read to its end
+ * (and required). With one, piped input is appended (`git diff | agentwire -p "review this"`), as
+ * `claude -p` does: the returned promise settles once stdin ends, or after a short wait if no data
+ * comes. A terminal is never read.
+ */
+async function promptSource(argument: string | undefined): Promise<{ text: Promise<string> }> {
+  if (argument === undefined || argument.trim() === "") {
+    const piped = process.stdin.isTTY ? undefined : await readStream(process.stdin);
+    if (!piped?.trim()) throw new StartupError("Input must be provided either through stdin or as a prompt argument when using --print", "invalid_arguments");
+    return { text: Promise.resolve(piped) };
+  }
+  if (process.stdin.isTTY) return { text: Promise.resolve(argument) };
+  // Wrapped: an async function would otherwise wait for the piped input before returning.
+  return { text: readPipedInput(PIPED_INPUT_WAIT_MS).then((piped) => (piped === undefined || piped.trim() === "" ? argument : `${argument}\n\n${piped}`)) };
+}
+
+async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** All of stdin once its first bytes come within `waitMs`; undefined if none come (and stdin is let go). */
+function readPipedInput(waitMs: number): Promise<string | undefined> {
+  const stdin = process.stdin;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const giveUp = setTimeout(() => {
+      stdin.off("data", onData).off("end", onEnd).off("error", onEnd);
+      stdin.destroy();
+      process.stderr.write(`agentwire: no input arrived on stdin within ${waitMs / 1000} s; running the prompt without it (redirect stdin from /dev/null to skip the wait).\n`);
+      resolve(undefined);
+    }, waitMs);
+    const onData = (chunk: Buffer): void => {
+      clearTimeout(giveUp);
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      clearTimeout(giveUp);
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    stdin.on("data", onData).once("end", onEnd).once("error", onEnd);
+  });
 }
 
 function maxRetries(env: NodeJS.ProcessEnv): number {

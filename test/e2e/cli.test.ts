@@ -57,6 +57,71 @@ describe("command line", () => {
     expect(second.messages[0]!.content[0]!.text).toBe("Say hi.");
   });
 
+  it("piped input is appended to a prompt argument (git diff | agentwire -p \"review\")", async () => {
+    workspace = await createWorkspace("multi-turn");
+    const run = await runAgentwire(["-p", "summarize", "--output-format", "json"], { workspace, stdin: "context line 1\ncontext line 2\n" });
+    expect(run.code).toBe(0);
+    const body = workspace.server.requests[0]!.body as { messages: Array<{ content: Array<{ text: string }> }> };
+    expect(body.messages[0]!.content[0]!.text).toBe("summarize\n\ncontext line 1\ncontext line 2\n");
+  });
+
+  it("a prompt argument with an empty stdin, or a pipe nobody writes to, runs without waiting for input", async () => {
+    workspace = await createWorkspace("multi-turn");
+    const empty = await runAgentwire(["-p", "summarize", "--output-format", "json"], { workspace, stdin: "" });
+    expect(empty.code).toBe(0);
+    expect((workspace.server.requests[0]!.body as { messages: Array<{ content: Array<{ text: string }> }> }).messages[0]!.content[0]!.text).toBe("summarize");
+    // stdin left open and silent: given up after a short wait with a note on stderr, never a hang.
+    const child = spawnAgentwire(["-p", "summarize", "--output-format", "stream-json"], { workspace });
+    const started = Date.now();
+    const exited = waitForExit(child);
+    // The session starts while agentwire waits to see whether input comes.
+    await waitForEvent(child, (event) => event.type === "system" && event.subtype === "init");
+    expect(Date.now() - started).toBeLessThan(2_500);
+    const open = await exited;
+    expect(open.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(open.stderr).toMatch(/no input arrived on stdin within 3 s/);
+    expect((workspace.server.requests[1]!.body as { messages: Array<{ content: Array<{ text: string }> }> }).messages[0]!.content[0]!.text).toBe("summarize");
+  });
+
+  it.each([
+    [["-p", "--", "what is this"], "what is this"],
+    [["-p", "-what is this"], "-what is this"],
+    [["-p", "- list the files"], "- list the files"],
+    [["--", "--not-a-flag"], "--not-a-flag"],
+  ])("`--` and prompts that start with a dash: %j", async (args, prompt) => {
+    workspace = await createWorkspace("multi-turn");
+    const run = await runAgentwire(["--output-format", "json", ...args], { workspace });
+    expect(run.code, run.stderr).toBe(0);
+    expect((workspace.server.requests[0]!.body as { messages: Array<{ content: Array<{ text: string }> }> }).messages[0]!.content[0]!.text).toBe(prompt);
+  });
+
+  it("`agentwire help` is the help, not a prompt; `help start` shows start's own defaults", async () => {
+    workspace = await createWorkspace("text");
+    const help = await runAgentwire(["help"], { workspace });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--output-format");
+    const startHelp = await runAgentwire(["help", "start"], { workspace });
+    expect(startHelp.stdout).toMatch(/--output-format[\s\S]*?\[default: "stream-json"\]/);
+    expect(startHelp.stdout).toMatch(/--input-format[\s\S]*?\[default: "stream-json"\]/);
+    expect(startHelp.stdout).not.toContain('[default: "text"]');
+    expect(workspace.server.requests).toHaveLength(0);
+  });
+
+  it("a mistyped flag gets a suggestion", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "hi", "--modle", "opus"], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe("Error: Unknown option: --modle. Did you mean --model? Run agentwire --help for the supported options.\n");
+  });
+
+  it("flags accepted for Claude Code hosts but not acted on are named in one readable sentence", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "hi", "--setting-sources", "user", "--fallback-model", "haiku"], { workspace });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("agentwire: --setting-sources and --fallback-model are accepted for Claude Code compatibility but have no effect yet.\n");
+  });
+
   it("list flags take one value per occurrence; a repeated single flag keeps its last value", async () => {
     workspace = await createWorkspace("text");
     const { mkdir } = await import("node:fs/promises");
@@ -175,6 +240,7 @@ describe("command line", () => {
   it("SIGTERM mid-stream ends the turn with a result, then exits 143 leaving nothing behind", async () => {
     workspace = await createWorkspace("interrupt");
     const child = spawnAgentwire(["-p", "Write a long essay.", "--output-format", "stream-json", "--verbose", "--include-partial-messages"], { workspace });
+    child.stdin.end();
     const exited = waitForExit(child);
     await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");
     child.kill("SIGTERM");
@@ -188,6 +254,7 @@ describe("command line", () => {
   it("SIGINT mid-stream in print mode: result, exit 130", async () => {
     workspace = await createWorkspace("interrupt");
     const child = spawnAgentwire(["-p", "Write a long essay.", "--output-format", "stream-json", "--verbose", "--include-partial-messages"], { workspace });
+    child.stdin.end();
     const exited = waitForExit(child);
     await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");
     child.kill("SIGINT");
