@@ -300,6 +300,7 @@ export const TerminalReasonSchema = z.enum([
   "aborted_tools",
   "api_error",
   "invalid_arguments",
+  "invalid_input",
   "session_not_found",
   "hook_blocked",
   "internal_error",

@@ -27,6 +27,7 @@ import { HostHooks } from "./host-hooks.js";
 import { readLines, type LineEvent } from "../../protocol/lines.js";
 import { loadSdkMcpServers } from "./sdk-mcp-tools.js";
 import { toUserMessage } from "../session/user-input.js";
+import { buildFailureResult } from "../session/result.js";
 
 export interface StreamInputOptions {
   input: Readable;
@@ -53,6 +54,7 @@ export interface StreamInputOptions {
  */
 export async function serveStreamInput(options: StreamInputOptions): Promise<ResultEvent | undefined> {
   const { session, output, log } = options;
+  const startedAt = performance.now();
   const queue: UserMessage[] = [];
   let lastResult: ResultEvent | undefined;
   let lineNumber = 0;
@@ -85,7 +87,10 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
     queue.push(message);
     worker ??= runQueue();
   };
+  // Lines that could not be used, so a run fed only broken input does not end as a success.
+  const invalidLines: string[] = [];
   const inputError = (line: number, code: InputErrorEvent["error"]["code"], message: string): void => {
+    invalidLines.push(message);
     output({ type: "system", subtype: "input_error", error: { code, message }, line, session_id: session.sessionId, uuid: randomUUID() });
   };
 
@@ -101,6 +106,16 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   options.host?.close();
   options.frames?.close();
   while (worker) await worker;
+  if (lastResult === undefined && invalidLines.length > 0 && !session.closed) {
+    lastResult = buildFailureResult({
+      sessionId: session.sessionId,
+      terminalReason: "invalid_input",
+      message: `stdin ended before any turn ran, and ${invalidLines.length} line${invalidLines.length === 1 ? " was" : "s were"} not usable; the first: ${invalidLines[0]}`,
+      durationMs: performance.now() - startedAt,
+      newUuid: randomUUID,
+    });
+    output(lastResult);
+  }
   return lastResult;
 
   function handleLine(line: LineEvent): void {

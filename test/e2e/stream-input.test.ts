@@ -80,6 +80,25 @@ describe("stream-json input", () => {
     expect(results(run.events)[0]!.is_error).toBe(false);
   });
 
+  it("stdin that ends before any turn, after invalid lines: an invalid_input result and exit 1", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(STREAM_IO, { workspace, stdin: ['{"type":"keep_alive"}', "not json", '{"type":"user"}'].join("\n") + "\n" });
+    expect(run.code).toBe(1);
+    expect(sequence(run.events)).toEqual(["system/input_error", "system/input_error", "result/error_during_execution"]);
+    expect(results(run.events)[0]).toMatchObject({ is_error: true, num_turns: 0, terminal_reason: "invalid_input" });
+    expect(results(run.events)[0]!.errors![0]).toMatch(/^stdin ended before any turn ran, and 2 lines were not usable; the first: Line 2 is not valid JSON/);
+    expect(workspace.server.requests).toHaveLength(0);
+  });
+
+  it("empty stdin, or only keep_alive: nothing was asked, so no result and exit 0", async () => {
+    workspace = await createWorkspace("text");
+    for (const stdin of ["", '{"type":"keep_alive"}\n']) {
+      const run = await runAgentwire(STREAM_IO, { workspace, stdin });
+      expect(run.code).toBe(0);
+      expect(run.events).toEqual([]);
+    }
+  });
+
   it("a line of several MB is accepted", async () => {
     workspace = await createWorkspace("text");
     const big = "x".repeat(5 * 1024 * 1024);
