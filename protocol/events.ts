@@ -341,6 +341,8 @@ export const ResultEventSchema = z.strictObject({
   api_error_status: z.number().int().nullable().optional(),
   /** agentwire extension: what kind of API failure ended the turn (see ApiErrorCodeSchema). */
   error_code: ApiErrorCodeSchema.optional(),
+  /** agentwire extension: `false` when the session file could not be written (it cannot be resumed); absent otherwise. */
+  session_persisted: z.literal(false).optional(),
   uuid: Uuid,
 });
 

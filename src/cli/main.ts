@@ -110,6 +110,8 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     } else if (event.type === "system" && event.subtype === "api_retry") {
       // In text and json modes stdout holds only the answer; a wait must still not look like a hang.
       process.stderr.write(`${describeRetry(event)}\n`);
+    } else if (event.type === "system" && event.subtype === "warning") {
+      process.stderr.write(`agentwire: warning: ${event.message}\n`);
     }
   };
   // Control requests to the host need a host that reads stdout and writes stdin: stream-json both ways.

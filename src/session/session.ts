@@ -172,6 +172,8 @@ interface SessionCoreInput {
 
 class SessionCore implements Session {
   private readonly unpricedModelsWarned = new Set<string>();
+  /** Why the session file could not be written, once it could not; nothing is written after. */
+  private persistenceFailure: string | undefined;
   private readonly toolState = new Map<string, unknown>();
   private readonly mcpServers: string[] = [];
   private currentTurn: AbortController | undefined;
@@ -301,12 +303,12 @@ class SessionCore implements Session {
     const translationContext = { sessionId: this.sessionId, includePartialMessages: this.input.includePartialMessages, newUuid: randomUUID, now: Date.now };
     const permissionDenials: ResultEvent["permission_denials"] = [];
     const emit = (event: AgentEvent): void => {
-      if (event.type === "message_committed") this.persist("message", () => this.input.store?.appendMessage(event.message));
+      if (event.type === "message_committed") this.persist("message", () => this.input.store?.appendMessage(event.message), emit);
       if (event.type === "tool_permission_denied") permissionDenials.push({ tool_name: event.toolName, tool_use_id: event.toolUseId, tool_input: event.input });
       for (const line of toStreamJson(event, translationState, translationContext)) onEvent(line);
     };
     const failure = (terminalReason: "hook_blocked" | "internal_error", message: string): ResultEvent => {
-      const result = buildFailureResult({ sessionId: this.sessionId, terminalReason, message, durationMs: Date.now() - startedAt, newUuid: randomUUID });
+      const result = this.withPersistence(buildFailureResult({ sessionId: this.sessionId, terminalReason, message, durationMs: Date.now() - startedAt, newUuid: randomUUID }));
       onEvent(result);
       return result;
     };
@@ -322,15 +324,17 @@ class SessionCore implements Session {
       });
       if (!outcome) return failure("internal_error", "agentwire hit an internal error during this turn; see stderr.");
       if (outcome.terminalReason === "api_error") onEvent(buildApiErrorAssistantEvent(outcome, { sessionId: this.sessionId, newUuid: randomUUID, now: Date.now }));
-      const result = buildResultEvent(outcome, {
-        sessionId: this.sessionId,
-        durationMs: Date.now() - startedAt,
-        accounting,
-        maxTurns: this.input.maxTurns,
-        permissionDenials,
-        newUuid: randomUUID,
-      });
-      this.persist("turn_end", () => this.input.store?.appendTurnEnd(accounting.totalCostUsd(), accounting.modelUsageSnapshot()));
+      this.persist("turn_end", () => this.input.store?.appendTurnEnd(accounting.totalCostUsd(), accounting.modelUsageSnapshot()), emit);
+      const result = this.withPersistence(
+        buildResultEvent(outcome, {
+          sessionId: this.sessionId,
+          durationMs: Date.now() - startedAt,
+          accounting,
+          maxTurns: this.input.maxTurns,
+          permissionDenials,
+          newUuid: randomUUID,
+        }),
+      );
       onEvent(result);
       return result;
     } finally {
@@ -414,15 +418,31 @@ class SessionCore implements Session {
     return { session_id: this.sessionId, transcript_path: this.transcriptPath ?? "", cwd: this.cwd, permission_mode: this.permissions.mode };
   }
 
-  private persist(entry: "message" | "turn_end", write: () => void): void {
-    if (!this.input.store) return;
+  /**
+   * Appends to the session file. The first failure (a full disk, an AGENTWIRE_HOME that is a file
+   * or read-only) is reported once as a warning and ends persistence for the session: the turn
+   * goes on, nothing retries a failing mkdir per message, and each result says the session was
+   * not saved.
+   */
+  private persist(entry: "message" | "turn_end", write: () => void, emit: (event: AgentEvent) => void): void {
+    const store = this.input.store;
+    if (!store || this.persistenceFailure !== undefined) return;
     try {
       write();
-      this.input.log.debug({ file: this.input.store.file, entry }, "session write");
+      this.input.log.debug({ file: store.file, entry }, "session write");
     } catch (error) {
-      // A full disk must not kill the turn; the consumer still gets its result.
-      this.input.log.error({ err: error }, "could not append to the session file");
+      this.persistenceFailure = (error as Error).message;
+      this.input.log.debug({ err: error }, "could not append to the session file");
+      emit({
+        type: "warning",
+        code: "session_not_persisted",
+        message: `The session is not being saved and cannot be resumed: could not write ${store.file}: ${this.persistenceFailure}`,
+      });
     }
+  }
+
+  private withPersistence(result: ResultEvent): ResultEvent {
+    return this.persistenceFailure === undefined ? result : { ...result, session_persisted: false };
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
@@ -57,6 +57,8 @@ export function projectKey(cwd: string): string {
 
 export class SessionStore {
   private headerWritten: boolean;
+  /** Whether a resumed file's end has been checked for a line cut short by a crash. */
+  private endingChecked: boolean;
 
   constructor(
     readonly file: string,
@@ -64,6 +66,7 @@ export class SessionStore {
     existing: boolean,
   ) {
     this.headerWritten = existing;
+    this.endingChecked = !existing;
   }
 
   static create(home: string, cwd: string, sessionId: string, agentwireVersion: string): SessionStore {
@@ -89,6 +92,13 @@ export class SessionStore {
 
   private append(entry: unknown): void {
     let text = `${JSON.stringify(entry)}\n`;
+    if (!this.endingChecked) {
+      // A crash mid-write leaves a last line without its newline; appending straight after it
+      // would glue the next entry to the fragment and lose both. The fragment stays, on its own
+      // line, where load skips it with a diagnostic.
+      if (!endsWithNewline(this.file)) text = `\n${text}`;
+      this.endingChecked = true;
+    }
     if (!this.headerWritten) {
       mkdirSync(join(this.file, ".."), { recursive: true, mode: 0o700 });
       text = `${JSON.stringify(this.header)}\n${text}`;
@@ -195,6 +205,20 @@ function repairHistory(history: Message[], diagnostics: string[]): Message[] {
 
 export function newSessionId(): string {
   return randomUUID();
+}
+
+/** True for an empty file too: only a non-empty last line without "\n" needs one. */
+function endsWithNewline(file: string): boolean {
+  const descriptor = openSync(file, "r");
+  try {
+    const size = fstatSync(descriptor).size;
+    if (size === 0) return true;
+    const last = Buffer.alloc(1);
+    readSync(descriptor, last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 function fileExists(file: string): boolean {
