@@ -69,6 +69,8 @@ export const SystemInitEventSchema = z.strictObject({
   agents: z.array(z.string()),
   skills: z.array(z.string()),
   plugins: z.array(z.strictObject({ name: z.string(), path: z.string() })),
+  /** The Claude Code release whose protocol agentwire follows (protocol/version.ts). */
+  claude_code_version: z.string(),
   /** agentwire extension: version of this protocol (protocol/version.ts). */
   protocol_version: z.string(),
   /** agentwire extension: the agentwire package version. */
@@ -262,6 +264,8 @@ export const ResultUsageSchema = z.strictObject({
   cache_creation_input_tokens: z.number().int().nonnegative(),
   cache_read_input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
+  /** Of `output_tokens`, the reasoning ones where the provider reports them (OpenAI); else 0, as in Claude Code. */
+  output_tokens_details: z.strictObject({ thinking_tokens: z.number().int().nonnegative() }),
   server_tool_use: z.strictObject({
     web_search_requests: z.number().int().nonnegative(),
     web_fetch_requests: z.number().int().nonnegative(),
@@ -271,6 +275,10 @@ export const ResultUsageSchema = z.strictObject({
     ephemeral_1h_input_tokens: z.number().int().nonnegative(),
     ephemeral_5m_input_tokens: z.number().int().nonnegative(),
   }),
+  inference_geo: z.string(),
+  iterations: z.array(z.unknown()),
+  speed: z.string(),
+  fallback_credit: z.unknown().nullable(),
 });
 
 export const ModelUsageEntrySchema = z.strictObject({

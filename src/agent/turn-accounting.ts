@@ -20,6 +20,8 @@ export class SessionAccounting {
   private readonly modelUsage: Record<string, ModelUsageEntry>;
   private totalCost: number;
   turnUsage: TokenCounts = { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+  /** Of the turn's output tokens, those the provider reported as reasoning (OpenAI); 0 when it does not say. */
+  turnThinkingTokens = 0;
   turnApiMs = 0;
 
   /**
@@ -36,11 +38,13 @@ export class SessionAccounting {
 
   startTurn(): void {
     this.turnUsage = { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+    this.turnThinkingTokens = 0;
     this.turnApiMs = 0;
   }
 
   addUsage(usage: Usage, model: string): void {
     addTokens(this.turnUsage, usage);
+    this.turnThinkingTokens += usage.reasoningTokens ?? 0;
     const limits = modelLimits(model);
     const entry = (this.modelUsage[model] ??= {
       inputTokens: 0,

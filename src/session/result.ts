@@ -31,7 +31,7 @@ export function buildResultEvent(outcome: TurnOutcome, context: ResultContext): 
     ...ending.fields,
     session_id: context.sessionId,
     total_cost_usd: roundCost(accounting.totalCostUsd()),
-    usage: resultUsage(accounting.turnUsage),
+    usage: resultUsage(accounting.turnUsage, accounting.turnThinkingTokens),
     modelUsage: accounting.modelUsageSnapshot(),
     permission_denials: context.permissionDenials,
     stop_reason: outcome.stopReason,

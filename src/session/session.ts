@@ -4,7 +4,7 @@ import { homedir, platform, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { PermissionResult } from "../../protocol/control.js";
 import type { OutputEvent, ResultEvent, SystemInitEvent } from "../../protocol/events.js";
-import { PROTOCOL_VERSION } from "../../protocol/version.js";
+import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../protocol/version.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runTurn, type PermissionDecision } from "../agent/loop.js";
 import { composeSystemPrompt, defaultSystemPrompt } from "../agent/system-prompt.js";
@@ -281,6 +281,7 @@ class SessionCore implements Session {
       agents: [],
       skills: [],
       plugins: [],
+      claude_code_version: CLAUDE_CODE_VERSION,
       protocol_version: PROTOCOL_VERSION,
       agentwire_version: AGENTWIRE_VERSION,
       uuid: randomUUID(),

@@ -31,7 +31,7 @@ describe("print mode (-p) against the replay server", () => {
     expectWellFormedRun(run, 1);
     expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "result/success"]);
     const [init] = run.events;
-    expect(init).toMatchObject({ type: "system", subtype: "init", cwd: workspace.cwd, model: "claude-opus-5-5", provider: "anthropic", protocol_version: "1.0" });
+    expect(init).toMatchObject({ type: "system", subtype: "init", cwd: workspace.cwd, model: "claude-opus-5-5", provider: "anthropic", protocol_version: "1.1", claude_code_version: "2.1.330" });
     const [result] = results(run.events);
     expect(result).toMatchObject({ is_error: false, num_turns: 1, result: "Hello! I am the mock model. 2 + 2 = 4.", stop_reason: "end_turn", terminal_reason: "completed" });
     expect(result!.usage.input_tokens).toBeGreaterThan(0);
