@@ -30,6 +30,8 @@ export type PermissionDecision = { allow: true; updatedInput?: Record<string, un
 export interface LoopDependencies extends ModelCallDependencies {
   /** Validates and executes one call. Contract: never throws; failures are error results. */
   runTool: (call: ToolUseBlock, signal: AbortSignal) => Promise<ToolResult>;
+  /** The error result for an unknown tool or invalid input, checked before permission; undefined for a well-formed call. */
+  rejectMalformedCall: (call: ToolUseBlock) => ToolResult | undefined;
   /** Whether a call may run. Contract: never throws; resolves promptly when `signal` aborts. */
   authorizeToolCall: (call: ToolUseBlock, signal: AbortSignal) => Promise<PermissionDecision>;
   /** Read-only calls may run concurrently with their read-only neighbours. */
@@ -189,6 +191,9 @@ async function executeToolCalls(
 
 async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, signal: AbortSignal): Promise<ToolResult> {
   if (signal.aborted) return interruptedToolResult();
+  // What is wrong with the call goes back to the model before anyone is asked to approve it.
+  const malformed = dependencies.rejectMalformedCall(call);
+  if (malformed) return malformed;
   const decision = await dependencies.authorizeToolCall(call, signal);
   // Authorization may wait on a person; the turn can be interrupted meanwhile.
   if (signal.aborted) return interruptedToolResult();

@@ -35,24 +35,38 @@ export async function runToolCall(
   return result;
 }
 
-async function executeToolCall(call: ToolCall, tools: readonly ToolDefinition[], context: ToolContext): Promise<ToolResult> {
+/**
+ * The error result for a call that cannot run as sent — an unknown tool, or input its schema
+ * rejects — or undefined for a well-formed call. Asked before permission: a malformed call is
+ * the model's mistake to correct, not a question for the user, a hook or a host.
+ */
+export function rejectMalformedToolCall(call: ToolCall, tools: readonly ToolDefinition[]): ToolResult | undefined {
+  const checked = checkToolCall(call, tools);
+  return "error" in checked ? redactToolResult(checked.error).result : undefined;
+}
+
+function checkToolCall(call: ToolCall, tools: readonly ToolDefinition[]): { tool: ToolDefinition; input: unknown } | { error: ToolResult } {
   const tool = findTool(tools, call.name);
   if (tool === undefined) {
     const availableNames = tools.map((availableTool) => availableTool.name).join(", ");
-    return toolError(
-      "unknown_tool",
-      `<tool_use_error>Error: No such tool available: ${call.name}. Available tools: ${availableNames}.</tool_use_error>`,
-    );
+    return {
+      error: toolError("unknown_tool", `<tool_use_error>Error: No such tool available: ${call.name}. Available tools: ${availableNames}.</tool_use_error>`),
+    };
   }
-
   const parsed = tool.inputSchema.safeParse(call.input);
-  if (!parsed.success) {
-    return toolError("invalid_input", describeInputIssues(tool, call.input, parsed.error.issues));
-  }
+  if (!parsed.success) return { error: toolError("invalid_input", describeInputIssues(tool, call.input, parsed.error.issues)) };
+  return { tool, input: parsed.data };
+}
+
+async function executeToolCall(call: ToolCall, tools: readonly ToolDefinition[], context: ToolContext): Promise<ToolResult> {
+  // Checked again here: a hook or host may have replaced the input after the first check.
+  const checked = checkToolCall(call, tools);
+  if ("error" in checked) return checked.error;
+  const { tool } = checked;
 
   if (context.signal.aborted) return abortedResult(tool.name);
   try {
-    return await tool.execute(parsed.data, context);
+    return await tool.execute(checked.input, context);
   } catch (error) {
     // Tools may simply throw the abort reason (e.g. `signal.throwIfAborted()`) when interrupted.
     if (context.signal.aborted) return abortedResult(tool.name);

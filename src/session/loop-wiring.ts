@@ -3,7 +3,7 @@ import type { AgentEvent } from "../agent/events.js";
 import type { LoopDependencies, TurnSettings } from "../agent/loop.js";
 import type { DebugLog } from "../agent/model-call.js";
 import { exponentialBackoff } from "../agent/retry-policy.js";
-import { runToolCall } from "../agent/tool-runner.js";
+import { rejectMalformedToolCall, runToolCall } from "../agent/tool-runner.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { ToolUseBlock } from "../conversation/messages.js";
 import type { ToolResult } from "../conversation/tool-result.js";
@@ -85,6 +85,7 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
       return result;
     },
     beforeStop: wiring.beforeStop,
+    rejectMalformedCall: (call) => rejectMalformedToolCall(call, tools),
     authorizeToolCall: async (call, signal) => {
       const decision = await wiring.authorizeToolCall(call, signal);
       debugLog.debug({ tool: call.name, toolUseId: call.id, allow: decision.allow, ...(decision.allow ? {} : { reason: decision.message }) }, "permission decision");

@@ -51,6 +51,7 @@ interface Harness {
 interface HarnessOptions {
   runTool?: (call: ToolUseBlock, signal: AbortSignal) => Promise<ToolResult>;
   authorizeToolCall?: (call: ToolUseBlock) => Promise<PermissionDecision>;
+  rejectMalformedCall?: (call: ToolUseBlock) => ToolResult | undefined;
   retryPolicy?: RetryPolicy;
 }
 
@@ -76,6 +77,7 @@ function createHarness(turns: ScriptedTurn[], options: HarnessOptions = {}): Har
       toolCalls.push(call);
       return runTool(call, signal);
     },
+    rejectMalformedCall: options.rejectMalformedCall ?? (() => undefined),
     authorizeToolCall: options.authorizeToolCall ?? (async () => ({ allow: true })),
     isReadOnlyTool: (name) => READ_ONLY_TOOLS.has(name),
   };

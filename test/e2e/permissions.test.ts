@@ -79,6 +79,41 @@ describe("permissions without a host (print mode, default mode)", () => {
   });
 });
 
+describe("malformed calls are answered before permission is asked", () => {
+  const malformedTurns = {
+    turns: [{ tool_calls: [{ name: "Bash", input: { command: 42 } }, { name: "Deploy", input: { target: "prod" } }] }, { text: "Understood." }],
+  };
+
+  it("no host: the model hears what is wrong, not 'permission denied'", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario(malformedTurns);
+    const run = await runAgentwire(["-p", "x", "--output-format", "stream-json", "--verbose"], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(sequence(run.events)).not.toContain("system/permission_denied");
+    const blocks = run.events.flatMap((event) => (event.type === "user" && event.message.content[0].type === "tool_result" ? [event] : []));
+    expect(blocks.map((line) => line.tool_error_code)).toEqual(["invalid_input", "unknown_tool"]);
+    const texts = blocks.map((line) => (line.message.content[0] as { content: string }).content);
+    expect(texts[0]).toMatch(/^<tool_use_error>InputValidationError: Bash failed due to the following issue\(s\):\n  - command: /);
+    expect(texts[1]).toMatch(/^<tool_use_error>Error: No such tool available: Deploy\./);
+    expect(results(run.events)[0]!.permission_denials).toEqual([]);
+  });
+
+  it("with a host: no can_use_tool request is sent for them", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario(malformedTurns);
+    const child = spawnAgentwire([...STREAM_IO, "--permission-prompt-tool", "stdio"], { workspace });
+    const exited = waitForExit(child);
+    const requests = answerControlRequests(child, () => ({ behavior: "allow" }));
+    child.stdin.write(userLine("go"));
+    await waitForEvent(child, (event) => event.type === "result");
+    child.stdin.end();
+    const run = await exited;
+    expectWellFormedRun(run, 1);
+    expect(requests).toEqual([]);
+    expect(run.events.flatMap((event) => (event.type === "user" && event.message.content[0].type === "tool_result" ? [event.tool_error_code] : []))).toEqual(["invalid_input", "unknown_tool"]);
+  });
+});
+
 describe("permissions with a host (control protocol, --permission-prompt-tool stdio)", () => {
   async function runWithHost(answer: Parameters<typeof answerControlRequests>[1], extraArgs: string[] = []) {
     const child = spawnAgentwire([...STREAM_IO, "--permission-prompt-tool", "stdio", ...extraArgs], { workspace });

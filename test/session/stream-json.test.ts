@@ -553,6 +553,7 @@ describe("toStreamJson over a real turn", () => {
         onApiTime: () => {},
         now: () => 0,
         runTool: async () => ({ content: "must not run", isError: false }),
+        rejectMalformedCall: () => undefined,
         authorizeToolCall: async () => ({ allow: true }),
         isReadOnlyTool: () => false,
       },
