@@ -1,6 +1,7 @@
 import type { PermissionDecision } from "../agent/loop.js";
 import type { ToolUseBlock } from "../conversation/messages.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
+import { whatWouldAllow } from "../permissions/permission-hint.js";
 import { decidePermission, type PermissionVerdict } from "../permissions/policy.js";
 import type { PermissionState } from "../permissions/permission-updates.js";
 import type { SessionHooks } from "./hook-runners.js";
@@ -59,7 +60,10 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
     if (policy.behavior === "deny") return { allow: false, message: policy.message };
     const verdict: PermissionVerdict = hookAsks && policy.behavior === "allow" ? { behavior: "ask", reason: hookAsks, reasonType: "rule" } : policy;
     if (verdict.behavior === "allow" || (hookSaysAllow && !hookAsks)) return { allow: true, ...updated };
-    if (!options.askHost) return { allow: false, message: deniedWithoutHost(call, verdict.reason) };
+    if (!options.askHost) {
+      const hint = whatWouldAllow({ toolName: call.name, input, traits: options.traitsOf(call.name) }, verdict, roots[0]!);
+      return { allow: false, message: deniedWithoutHost(call, verdict.reason, hint) };
+    }
     const answer = await options.askHost({ ...call, input }, verdict, signal).catch(
       (error: unknown): PermissionDecision => ({ allow: false, message: `Permission for ${call.name} could not be obtained: ${(error as Error).message}` }),
     );
@@ -68,6 +72,6 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
 }
 
 /** The model-facing text when nobody could be asked; it says why and what to do instead. */
-function deniedWithoutHost(call: ToolUseBlock, reason: string): string {
-  return `Permission to use ${call.name} was denied: ${reason}, and there is no one to approve it in this session. Do not retry this call; continue without it or tell the user what permission is needed (for example --permission-mode acceptEdits or --allowedTools "${call.name}").`;
+function deniedWithoutHost(call: ToolUseBlock, reason: string, hint: string): string {
+  return `Permission to use ${call.name} was denied: ${reason}, and there is no one to approve it in this session. Do not retry this call; continue without it or tell the user what would allow it: ${hint}.`;
 }

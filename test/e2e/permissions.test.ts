@@ -55,6 +55,16 @@ describe("permissions without a host (print mode, default mode)", () => {
     expect(existsSync(join(workspace.cwd, "made.txt"))).toBe(false);
   });
 
+  it("a Bash call denied in acceptEdits mode names what would allow it, not acceptEdits", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "npm test -- --watch" } }] }, { text: "Finished." }] });
+    const run = await runAgentwire(["-p", "x", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"], { workspace });
+    expectWellFormedRun(run, 1);
+    const { block } = toolResultOf(run.events);
+    expect(block.content).toMatch(/tell the user what would allow it: --allowedTools "Bash\(npm test:\*\)" or --dangerously-skip-permissions\.$/);
+    expect(block.content).not.toMatch(/acceptEdits/);
+  });
+
   it("a bare --disallowedTools Edit hides every file-editing tool, as the rule covers them all", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "x", "--output-format", "stream-json", "--verbose", "--disallowedTools", "Edit"], { workspace });
