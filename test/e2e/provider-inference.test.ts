@@ -47,6 +47,14 @@ describe("provider inference from API keys", () => {
     expect(workspace.server.requests).toHaveLength(0);
   });
 
+  it("a local model's name without --provider goes to Ollama, not to Anthropic", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire([...STREAM, "--model", "llama3.1:8b", "--base-url", `${workspace.server.url}/v1`], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(run.events[0]).toMatchObject({ provider: "ollama", model: "llama3.1:8b" });
+    expect(workspace.server.requests.map((request) => request.path)).toContain("/v1/chat/completions");
+  });
+
   it("--model still decides: a Claude model stays with anthropic when only an OpenAI key is set", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire([...STREAM, "--model", "haiku"], { workspace, env: { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "k" } });

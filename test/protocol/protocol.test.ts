@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { InputCommandSchema } from "../../protocol/commands.js";
 import { OutputEventSchema } from "../../protocol/events.js";
 import { protocolJsonSchema } from "../../protocol/json-schema.js";
+import { resolveModelAlias } from "../../src/providers/models.js";
 import { ROOT } from "../helpers/agentwire.js";
 
 const examples = join(ROOT, "protocol", "examples");
@@ -12,6 +13,14 @@ describe("protocol", () => {
   it("protocol/schema.json is generated from the current zod schemas (run npm run protocol:schema)", () => {
     const committed = JSON.parse(readFileSync(join(ROOT, "protocol", "schema.json"), "utf8")) as unknown;
     expect(committed).toEqual(protocolJsonSchema());
+  });
+
+  it("the model aliases the docs name resolve as the docs say", () => {
+    const claims = ["README.md", "protocol/README.md"].flatMap((file) =>
+      [...readFileSync(join(ROOT, file), "utf8").matchAll(/`(opus|sonnet|haiku|gemini(?:-\w+)?)`(?: \/ `[\w-]+`)? → `([\w.-]+)`/g)].map((match) => ({ file, alias: match[1]!, id: match[2]! })),
+    );
+    expect(claims.length).toBeGreaterThanOrEqual(6);
+    for (const claim of claims) expect(resolveModelAlias(claim.alias), `${claim.file}: ${claim.alias}`).toBe(claim.id);
   });
 
   const files = readdirSync(examples).filter((name) => name.endsWith(".jsonl"));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseArguments } from "../../src/cli/arguments.js";
-import { providerFromApiKeys } from "../../src/providers/infer-provider.js";
+import { providerFromApiKeys, providerFromModelName } from "../../src/providers/infer-provider.js";
 
 describe("choosing a provider from the API keys that are set", () => {
   it.each([
@@ -18,7 +18,33 @@ describe("choosing a provider from the API keys that are set", () => {
   });
 });
 
+describe("choosing a provider from a model name the table does not know", () => {
+  it.each([
+    ["claude-future-9", "anthropic"],
+    ["gpt-6", "openai"],
+    ["o5-mini", "openai"],
+    ["gemini-9-ultra", "gemini"],
+    ["llama3.1", "ollama"],
+    ["llama3.1:8b", "ollama"],
+    ["qwen2.5-coder:7b", "ollama"],
+    ["meta-llama/Llama-3.1-8B-Instruct", "ollama"],
+    ["hf.co/bartowski/some-model-GGUF:Q4_K_M", "ollama"],
+    ["deepseek-r1", "ollama"],
+    ["gpt-oss:20b", "ollama"],
+    ["my-proxy-model", undefined],
+  ])("%s → %s", (model, provider) => {
+    expect(providerFromModelName(model)).toBe(provider);
+  });
+});
+
 describe("the provider and model of a run", () => {
+  it("a local model name without --provider goes to a local server, not to Anthropic", async () => {
+    const parsed = await parseArguments(["-p", "hi", "--model", "llama3.1"], "/tmp", { ANTHROPIC_API_KEY: "a" });
+    expect(parsed.kind === "run" && { provider: parsed.config.provider, model: parsed.config.model }).toEqual({ provider: "ollama", model: "llama3.1" });
+    const proxied = await parseArguments(["-p", "hi", "--model", "my-proxy-model"], "/tmp", { OPENAI_API_KEY: "o" });
+    expect(proxied.kind === "run" && proxied.config.provider).toBe("openai");
+  });
+
   async function runConfig(argv: string[], env: NodeJS.ProcessEnv) {
     const parsed = await parseArguments(["-p", "hi", ...argv], "/tmp", env);
     if (parsed.kind !== "run") throw new Error(`expected a run, got ${JSON.stringify(parsed)}`);
