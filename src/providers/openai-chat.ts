@@ -79,7 +79,7 @@ async function* streamChat(
     }
     yield* translator.finish();
   } catch (error) {
-    yield toOpenAIErrorEvent(error, signal);
+    yield toOpenAIErrorEvent(error, signal, `${client.baseURL}/chat/completions`);
   }
 }
 

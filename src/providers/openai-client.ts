@@ -28,21 +28,39 @@ export function createOpenAIClient(connection: OpenAIConnection): OpenAI {
   });
 }
 
-/** Turns whatever the SDK threw into the terminal `error` event, as anthropic.ts does. */
-export function toOpenAIErrorEvent(error: unknown, signal: AbortSignal): ProviderEvent {
+/**
+ * Turns whatever the SDK threw into the terminal `error` event, as anthropic.ts does. `endpoint`
+ * is the URL the request went to (`<baseURL>/chat/completions`), named in a 404's message.
+ */
+export function toOpenAIErrorEvent(error: unknown, signal: AbortSignal, endpoint: string): ProviderEvent {
   if (signal.aborted || error instanceof APIUserAbortError) return abortedEvent();
   if (error instanceof APIError && !(error instanceof APIConnectionError)) {
     const body = (error.error ?? {}) as { message?: unknown; code?: unknown; type?: unknown };
     const retryAfterMs = retryAfterFromHeaders(error.headers);
+    const message = typeof body.message === "string" ? body.message : error.message;
     return vendorErrorEvent({
       status: typeof error.status === "number" ? error.status : null,
       // OpenAI's error code, or its type when there is no code; local servers often send neither.
       code: typeof body.code === "string" ? body.code : typeof body.type === "string" ? body.type : null,
-      message: typeof body.message === "string" ? body.message : error.message,
+      message: error.status === 404 ? `${message} ${notFoundHint(endpoint)}` : message,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
   }
   return disconnectEvent(error);
+}
+
+/**
+ * A 404 from an OpenAI-compatible server nearly always means a base URL without its `/v1` (or
+ * with a path the server does not serve), or a model the server does not know: say which URL
+ * was asked, and the likely fix.
+ */
+function notFoundHint(endpoint: string): string {
+  const url = new URL(endpoint);
+  const basePath = url.pathname.replace(/\/(chat\/completions|responses)$/, "");
+  if (!/\/v\d+[a-z]*$/.test(basePath)) {
+    return `(POST ${endpoint}). OpenAI-compatible servers serve their API under /v1: try --base-url ${url.origin}${basePath}/v1.`;
+  }
+  return `(POST ${endpoint}). Check that the server serves the OpenAI API at this URL and knows the model (agentwire --list-models --provider … lists what it serves).`;
 }
 
 /** An error the API reported inside a stream (Responses `error` / `response.failed`). */

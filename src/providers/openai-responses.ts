@@ -41,7 +41,7 @@ async function* streamResponses(client: OpenAI, request: ProviderRequest, signal
       yield { type: "error", kind: "disconnect", status: null, retryable: true, message: "The model stream ended before response.completed." };
     }
   } catch (error) {
-    yield toOpenAIErrorEvent(error, signal);
+    yield toOpenAIErrorEvent(error, signal, `${client.baseURL}/responses`);
   }
 }
 

@@ -27,6 +27,16 @@ describe("local and OpenAI-compatible servers", () => {
     expect(workspace.server.requests.map((request) => "tools" in (request.body as object))).toEqual([true, false]);
   });
 
+  it("a base URL without /v1: the 404 names the URL asked and the fix", async () => {
+    workspace = await createWorkspace("text");
+    const { url } = workspace.server;
+    const run = await runAgentwire(["-p", "hi", ...STREAM, "--provider", "ollama", "--model", "llama3.1:8b", "--base-url", url], { workspace });
+    expect(run.code).toBe(1);
+    const result = results(run.events)[0]!;
+    expect(result).toMatchObject({ is_error: true, api_error_status: 404 });
+    expect(result.errors![0]).toContain(`(POST ${url}/chat/completions). OpenAI-compatible servers serve their API under /v1: try --base-url ${url}/v1.`);
+  });
+
   it("a model without a list price: cost 0 and one unknown_model_price warning per session", async () => {
     workspace = await createWorkspace("multi-turn");
     const stdin = ["First?", "Second?"].map((text) => `${JSON.stringify({ type: "user", content: text })}\n`).join("");
