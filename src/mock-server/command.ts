@@ -35,6 +35,7 @@ export async function runMockServerCommand(
   const scenario = await loadScenario(options.scenario);
   const server = await startMockServer({
     scenario,
+    scenarioName: options.scenario,
     port: options.port,
     host: options.host,
     recordFile: options.record,

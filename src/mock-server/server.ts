@@ -22,6 +22,8 @@ import { isErrorTurn, type ErrorTurn, type ResponseTurn, type Scenario, type Sce
 
 export interface MockServerOptions {
   scenario: Scenario;
+  /** Where the scenario came from (its file), named when the turns run out. */
+  scenarioName?: string;
   /** 0 (the default) picks a free port. */
   port?: number;
   /** Default "127.0.0.1": the server is for loopback use only. */
@@ -90,9 +92,12 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     const taken = isJsonObject ? takeTurn() : undefined;
     await record({ turn: taken?.index ?? null, method: request.method ?? "POST", path: request.url ?? "", headers: recordableHeaders(request), body, time: new Date().toISOString() });
     if (!taken) {
-      const [status, problem] = isJsonObject
-        ? [500, `Mock scenario has no more turns: all ${options.scenario.turns.length} scripted turns were already served`]
-        : [400, "Request body is not a JSON object"];
+      // 400, not 5xx: a client must not retry a script that has ended, it must stop and say so.
+      const turns = options.scenario.turns.length;
+      const problem = isJsonObject
+        ? `Replay scenario ${options.scenarioName ?? "(given inline)"} is exhausted: request ${requests.length} arrived, but it scripts ${turns} turn${turns === 1 ? "" : "s"}, all already served.`
+        : "Request body is not a JSON object";
+      const status = 400;
       log(problem);
       sendJson(response, status, errors.body(status, problem));
       return undefined;

@@ -29,11 +29,12 @@ export async function createWorkspace(scenarioName: string): Promise<Workspace> 
   const cwd = join(root, "repo");
   const home = join(root, "home");
   await import("node:fs/promises").then((fs) => Promise.all([fs.mkdir(cwd), fs.mkdir(home)]));
-  const serve = (scenario: Scenario): Promise<MockServer> => startMockServer({ scenario, log: () => {} });
+  const serve = (scenario: Scenario, name?: string): Promise<MockServer> => startMockServer({ scenario, ...(name ? { scenarioName: name } : {}), log: () => {} });
+  const fixture = join("fixtures", "scenarios", `${scenarioName}.json`);
   const workspace: Workspace = {
     cwd,
     home,
-    server: await serve(await loadScenario(join(ROOT, "fixtures", "scenarios", `${scenarioName}.json`))),
+    server: await serve(await loadScenario(join(ROOT, fixture)), fixture),
     async useScenario(scenario) {
       await workspace.server.close();
       workspace.server = await serve(scenarioSchema.parse(scenario));

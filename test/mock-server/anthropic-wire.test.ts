@@ -183,13 +183,14 @@ describe("mock server failures", () => {
     expect((error as APIError).type).toBe("overloaded_error");
   });
 
-  it("answers 500 with a clear message once the turns run out", async () => {
+  it("answers a non-retryable 400 with a clear message once the turns run out", async () => {
     const { client, server } = await serve({ turns: [{ text: "Only turn." }] });
     await client.messages.stream(question).finalMessage();
     const error = await captureError(client.messages.stream(question).finalMessage());
 
-    expect((error as APIError).status).toBe(500);
-    expect((error as APIError).message).toContain("no more turns");
+    expect((error as APIError).status).toBe(400);
+    expect((error as APIError).type).toBe("invalid_request_error");
+    expect((error as APIError).message).toContain("Replay scenario (given inline) is exhausted: request 2 arrived, but it scripts 1 turn, all already served.");
     expect(server.requests.map((request) => request.turn)).toEqual([0, null]);
   });
 
