@@ -12,16 +12,17 @@ const MAX_DELAY_MS = 32_000;
 const MAX_RETRY_AFTER_MS = 60_000;
 
 /**
- * Exponential backoff (500 ms · 2^(n-1), capped at 32 s) with up to 25 % jitter, as Claude Code
- * does; a `retry-after` from the server wins when present.
+ * Exponential backoff (500 ms · 2^(n-1)) with up to 25 % jitter, as Claude Code does, capped at
+ * 32 s after the jitter (jitter added to a capped delay made waits of 35–38 s); a `retry-after`
+ * from the server wins when present.
  */
 export function exponentialBackoff(maxRetries: number, random: () => number = Math.random): RetryPolicy {
   return {
     maxRetries,
     delayMs(attempt, retryAfterMs) {
       if (retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), MAX_RETRY_AFTER_MS);
-      const exponential = Math.min(BASE_DELAY_MS * 2 ** (attempt - 1), MAX_DELAY_MS);
-      return Math.round(exponential * (1 + 0.25 * random()));
+      const exponential = BASE_DELAY_MS * 2 ** (attempt - 1);
+      return Math.min(Math.round(exponential * (1 + 0.25 * random())), MAX_DELAY_MS);
     },
   };
 }

@@ -59,7 +59,7 @@ async function* streamAnthropic(
       yield { type: "error", kind: "disconnect", status: null, retryable: true, message: "The model stream ended before message_stop." };
     }
   } catch (error) {
-    yield toErrorEvent(error, signal);
+    yield toErrorEvent(error, signal, `${client.baseURL}/v1/messages`);
   }
 }
 
@@ -175,7 +175,7 @@ function normalizeStopReason(raw: string | null): StopReason {
   }
 }
 
-function toErrorEvent(error: unknown, signal: AbortSignal): ProviderEvent {
+function toErrorEvent(error: unknown, signal: AbortSignal, endpoint: string): ProviderEvent {
   if (signal.aborted || error instanceof APIUserAbortError) return abortedEvent();
   if (error instanceof APIError && !(error instanceof APIConnectionError)) {
     const retryAfterMs = retryAfterFromHeaders(error.headers);
@@ -186,7 +186,7 @@ function toErrorEvent(error: unknown, signal: AbortSignal): ProviderEvent {
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
   }
-  return disconnectEvent(error);
+  return disconnectEvent(error, endpoint);
 }
 
 function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreaming {

@@ -1,3 +1,4 @@
+import { VENDOR_BASE_URLS } from "./vendor-urls.js";
 import { randomUUID } from "node:crypto";
 import { ApiError, GoogleGenAI, type GenerateContentResponse, type GenerateContentResponseUsageMetadata, type Part } from "@google/genai";
 import { toGeminiRequest } from "./gemini-request.js";
@@ -86,7 +87,7 @@ async function* streamGemini(client: GoogleGenAI, options: GeminiProviderOptions
     // The connection can drop after the last chunk; a response that already has its finish
     // reason is complete.
     if (!signal.aborted && translator.hasStopReason()) yield* translator.finish();
-    else yield toErrorEvent(error, signal, failedResponseHeaders);
+    else yield toErrorEvent(error, signal, failedResponseHeaders, `${options.baseUrl ?? VENDOR_BASE_URLS.gemini}/v1beta/models/${request.model}:streamGenerateContent`);
   }
 }
 
@@ -247,11 +248,11 @@ interface GoogleErrorBody {
   details?: Array<{ "@type"?: string; reason?: string; retryDelay?: string }>;
 }
 
-function toErrorEvent(error: unknown, signal: AbortSignal, failedResponseHeaders: Headers | undefined): ProviderEvent {
+function toErrorEvent(error: unknown, signal: AbortSignal, failedResponseHeaders: Headers | undefined, endpoint: string): ProviderEvent {
   if (signal.aborted) return abortedEvent();
   // Not an API answer: the socket dropped (undici's TypeError "terminated"), the server was
   // unreachable, or the SDK found the SSE body cut off mid-event.
-  if (!(error instanceof ApiError)) return disconnectEvent(error);
+  if (!(error instanceof ApiError)) return disconnectEvent(error, endpoint);
   const body = parseErrorBody(error.message);
   const retryAfterMs = retryAfterFromHeaders(failedResponseHeaders) ?? retryDelayMs(body);
   return vendorErrorEvent({

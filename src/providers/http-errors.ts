@@ -65,7 +65,44 @@ export function abortedEvent(): ProviderEvent {
   return { type: "error", kind: "aborted", status: null, retryable: false, message: "Request aborted." };
 }
 
-/** The connection failed or dropped mid-stream (undici's TypeError "terminated", a reset socket). */
-export function disconnectEvent(error: unknown): ProviderEvent {
-  return { type: "error", kind: "disconnect", status: null, retryable: true, message: error instanceof Error ? error.message : String(error) };
+/**
+ * The connection failed or dropped mid-stream (undici's TypeError "terminated", a reset socket).
+ * The SDKs say only "Connection error."; the system error is deeper in the `cause` chain, and the
+ * message names it with the URL asked. A server that is not there — a refused connection on this
+ * machine, a host name that does not exist, a port fetch will not use — is not worth retrying for
+ * minutes: those fail at once. Anything else (a reset, a timeout, a remote refusal) is retried.
+ */
+export function disconnectEvent(error: unknown, endpoint: string): ProviderEvent {
+  const cause = systemError(error);
+  const detail = describeConnectionFailure(cause, endpoint);
+  if (detail) return { type: "error", kind: "disconnect", status: null, retryable: false, message: detail };
+  const message = error instanceof Error ? error.message : String(error);
+  const suffix = cause ? ` (${cause.code ?? cause.message}; ${endpoint})` : "";
+  return { type: "error", kind: "disconnect", status: null, retryable: true, message: `${message}${suffix}` };
+}
+
+/** The innermost error of a `cause` chain: undici's system error (`code` ECONNREFUSED, …) under the SDKs' wrappers. */
+function systemError(error: unknown): { code?: string; message: string } | undefined {
+  let current: unknown = error;
+  let innermost: { code?: string; message: string } | undefined;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++, current = current.cause) {
+    if (current !== error) innermost = { message: current.message, ...(typeof (current as NodeJS.ErrnoException).code === "string" ? { code: (current as NodeJS.ErrnoException).code! } : {}) };
+  }
+  return innermost;
+}
+
+function describeConnectionFailure(cause: { code?: string; message: string } | undefined, endpoint: string): string | undefined {
+  if (!cause) return undefined;
+  const url = new URL(endpoint);
+  if (cause.code === "ENOTFOUND") return `Cannot connect to ${endpoint}: the host name ${url.hostname} was not found (ENOTFOUND). Check the base URL.`;
+  if (cause.code === "ECONNREFUSED" && isThisMachine(url.hostname)) {
+    return `Cannot connect to ${endpoint}: connection refused (ECONNREFUSED). Is the server running on port ${url.port || (url.protocol === "https:" ? "443" : "80")}?`;
+  }
+  // The fetch standard's blocked ports (9, 25, 6000, …): undici refuses them before connecting.
+  if (cause.message === "bad port") return `Cannot connect to ${endpoint}: fetch refuses port ${url.port} (a blocked port: "bad port"). Use another port.`;
+  return undefined;
+}
+
+function isThisMachine(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || hostname === "0.0.0.0" || /^127\./.test(hostname);
 }

@@ -1,3 +1,4 @@
+import { VENDOR_BASE_URLS } from "./vendor-urls.js";
 import { z } from "zod";
 import { credentialFor } from "./credentials.js";
 import { openAIBaseUrl, type ProviderId } from "./registry.js";
@@ -33,7 +34,7 @@ export function modelListRequest(provider: ProviderId, env: Readonly<Record<stri
   if (provider === "anthropic") {
     if (credential.kind !== "api-key" && credential.kind !== "bearer") return undefined;
     return {
-      url: `${withoutTrailingSlash(baseUrl || env.ANTHROPIC_BASE_URL || "https://api.anthropic.com")}/v1/models?limit=1000`,
+      url: `${withoutTrailingSlash(baseUrl || env.ANTHROPIC_BASE_URL || VENDOR_BASE_URLS.anthropic)}/v1/models?limit=1000`,
       headers: { "anthropic-version": "2023-06-01", ...(credential.kind === "api-key" ? { "x-api-key": credential.value } : { authorization: `Bearer ${credential.value}` }) },
       read: readAnthropicModels,
     };
@@ -42,13 +43,13 @@ export function modelListRequest(provider: ProviderId, env: Readonly<Record<stri
     // A gcloud token takes seconds to fetch; listing asks only with a key.
     if (credential.kind !== "api-key") return undefined;
     return {
-      url: `${withoutTrailingSlash(baseUrl || env.GEMINI_BASE_URL || "https://generativelanguage.googleapis.com")}/v1beta/models?pageSize=1000`,
+      url: `${withoutTrailingSlash(baseUrl || env.GEMINI_BASE_URL || VENDOR_BASE_URLS.gemini)}/v1beta/models?pageSize=1000`,
       headers: { "x-goog-api-key": credential.value },
       read: readGeminiModels,
     };
   }
   if (credential.kind !== "api-key" && credential.kind !== "placeholder") return undefined;
-  const serverUrl = openAIBaseUrl({ provider, env, ...(baseUrl ? { baseUrl } : {}) }) ?? (provider === "openai" ? "https://api.openai.com/v1" : undefined);
+  const serverUrl = openAIBaseUrl({ provider, env, ...(baseUrl ? { baseUrl } : {}) }) ?? (provider === "openai" ? VENDOR_BASE_URLS.openai : undefined);
   if (!serverUrl) return undefined;
   return { url: `${withoutTrailingSlash(serverUrl)}/models`, headers: { authorization: `Bearer ${credential.value}` }, read: readOpenAIModels };
 }

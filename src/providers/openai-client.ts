@@ -46,7 +46,7 @@ export function toOpenAIErrorEvent(error: unknown, signal: AbortSignal, endpoint
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     });
   }
-  return disconnectEvent(error);
+  return disconnectEvent(error, endpoint);
 }
 
 /**

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { VENDOR_BASE_URLS } from "./vendor-urls.js";
 import { credentialFor, isOpenAICompatible, type OpenAICompatibleProviderId, type ProviderId } from "./credentials.js";
 import { chooseOpenAIApi, LOCAL_SERVER_BASE_URLS, type OpenAIApi } from "./openai-settings.js";
 import type { Provider, ProviderCapabilities } from "./types.js";
@@ -91,11 +93,11 @@ export function openAIBaseUrl(settings: ProviderSettings): string | undefined {
 function endpointOf(settings: ProviderSettings): string {
   switch (settings.provider) {
     case "anthropic":
-      return settings.baseUrl ?? (settings.env.ANTHROPIC_BASE_URL || "https://api.anthropic.com");
+      return settings.baseUrl ?? (settings.env.ANTHROPIC_BASE_URL || VENDOR_BASE_URLS.anthropic);
     case "gemini":
-      return settings.baseUrl ?? (settings.env.GEMINI_BASE_URL || "https://generativelanguage.googleapis.com");
+      return settings.baseUrl ?? (settings.env.GEMINI_BASE_URL || VENDOR_BASE_URLS.gemini);
     default:
-      return openAIBaseUrl(settings) ?? "https://api.openai.com/v1";
+      return openAIBaseUrl(settings) ?? VENDOR_BASE_URLS.openai;
   }
 }
 
@@ -124,11 +126,27 @@ export function isLocalServer(provider: ProviderId): boolean {
 
 /** A reason the settings cannot work at all (checked at start-up), or undefined. */
 export function providerSettingsError(settings: ProviderSettings): string | undefined {
+  const variable = settings.baseUrl ? undefined : BASE_URL_VARIABLES[settings.provider];
+  const value = variable === undefined ? undefined : settings.env[variable];
+  // Checked as --base-url is: a bad value would otherwise surface as a connection error per retry.
+  if (variable !== undefined && value && !HTTP_URL.safeParse(value).success) {
+    return `${variable} is not an http(s) URL: ${JSON.stringify(value)}. Set it to the API's address (e.g. http://127.0.0.1:8080${settings.provider === "anthropic" || settings.provider === "gemini" ? "" : "/v1"}) or unset it.`;
+  }
   if (settings.provider === "openai-compatible" && !openAIBaseUrl(settings)) {
     return "--provider openai-compatible needs the server's address: pass --base-url URL or set OPENAI_BASE_URL.";
   }
   return undefined;
 }
+
+/** The environment variable each provider takes its address from when `--base-url` is absent. */
+const BASE_URL_VARIABLES: Partial<Record<ProviderId, string>> = {
+  anthropic: "ANTHROPIC_BASE_URL",
+  gemini: "GEMINI_BASE_URL",
+  openai: "OPENAI_BASE_URL",
+  "openai-compatible": "OPENAI_BASE_URL",
+};
+
+const HTTP_URL = z.url({ protocol: /^https?$/ });
 
 /** Where the API key came from, for `system/init.apiKeySource`. */
 export function apiKeySource(provider: ProviderId, env: Readonly<Record<string, string | undefined>>): string {

@@ -10,9 +10,19 @@ describe("exponentialBackoff", () => {
     expect(delays).toEqual([500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 32_000, 32_000, 32_000]);
   });
 
+  it("never waits longer than the 32 s cap, jitter included", () => {
+    for (const sample of [0, 0.5, 0.999999]) {
+      const delays = [6, 7, 8, 9, 10].map((attempt) => exponentialBackoff(10, () => sample).delayMs(attempt, undefined));
+      expect(Math.max(...delays)).toBeLessThanOrEqual(32_000);
+    }
+    // Below the cap the jitter still spreads clients out: 16 s · 1.25 → 20 s, and 32 s · 1.x → 32 s.
+    expect(exponentialBackoff(10, () => 0.999999).delayMs(6, undefined)).toBe(20_000);
+    expect(exponentialBackoff(10, () => 0.5).delayMs(7, undefined)).toBe(32_000);
+  });
+
   it("adds at most 25 % jitter on top of the backoff", () => {
     const samples = [0, 0.1, 0.5, 0.9, 0.999999];
-    for (const attempt of [1, 3, 7, 12]) {
+    for (const attempt of [1, 3, 5]) {
       const base = Math.min(500 * 2 ** (attempt - 1), 32_000);
       const delays = samples.map((sample) => exponentialBackoff(10, () => sample).delayMs(attempt, undefined));
       for (const delay of delays) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifyVendorError } from "../../src/providers/http-errors.js";
+import { classifyVendorError, disconnectEvent } from "../../src/providers/http-errors.js";
 
 /** One mapping for every provider: each vendor's real failures, as its provider extracts them. */
 describe("classifyVendorError", () => {
@@ -34,4 +34,30 @@ describe("classifyVendorError", () => {
     [{ status: 429, code: null, message: "too many tokens per minute" }, "rate_limit"],
     [{ status: null, code: null, message: "something odd" }, "unknown"],
   ] as const)("%j → %s", (error, kind) => expect(classifyVendorError(error)).toBe(kind));
+});
+
+describe("disconnectEvent: what the SDKs call 'Connection error.'", () => {
+  // The shape undici and the SDKs produce: wrapper → TypeError "fetch failed" → system error.
+  const wrapped = (cause: Error): Error => new Error("Connection error.", { cause: new TypeError("fetch failed", { cause }) });
+  const systemError = (code: string, message: string): Error => Object.assign(new Error(message), { code });
+
+  it("a host name that does not exist fails at once, anywhere", () => {
+    const event = disconnectEvent(wrapped(systemError("ENOTFOUND", "getaddrinfo ENOTFOUND api.example.invalid")), "https://api.example.invalid/v1/messages");
+    expect(event).toMatchObject({
+      kind: "disconnect",
+      retryable: false,
+      message: "Cannot connect to https://api.example.invalid/v1/messages: the host name api.example.invalid was not found (ENOTFOUND). Check the base URL.",
+    });
+  });
+
+  it("a refusal is final on this machine, but retried from a remote host", () => {
+    expect(disconnectEvent(wrapped(systemError("ECONNREFUSED", "connect ECONNREFUSED")), "http://localhost:8080/v1/chat/completions")).toMatchObject({ retryable: false });
+    const remote = disconnectEvent(wrapped(systemError("ECONNREFUSED", "connect ECONNREFUSED 203.0.113.7:443")), "https://api.example.com/v1/messages");
+    expect(remote).toMatchObject({ retryable: true, message: "Connection error. (ECONNREFUSED; https://api.example.com/v1/messages)" });
+  });
+
+  it("a reset mid-stream is retried, and says what happened", () => {
+    expect(disconnectEvent(wrapped(systemError("ECONNRESET", "read ECONNRESET")), "http://127.0.0.1:8080/v1/messages")).toMatchObject({ retryable: true, message: expect.stringContaining("ECONNRESET") });
+    expect(disconnectEvent(new TypeError("terminated"), "http://127.0.0.1:8080/v1/messages")).toMatchObject({ retryable: true, message: "terminated" });
+  });
 });
