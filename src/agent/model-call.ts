@@ -26,6 +26,11 @@ export interface ModelCallDependencies {
   now: () => number;
   /** Debug diagnostics: each request and response; absent = none. */
   log?: DebugLog;
+  /**
+   * Longest silence between two stream events (or before the first) before the attempt is
+   * abandoned and retried like a dropped connection. Absent: no limit.
+   */
+  streamIdleTimeoutMs?: number;
 }
 
 /** The debug part of a logger (pino's satisfies it). */
@@ -54,13 +59,24 @@ export async function callModel(
       dependencies.log?.debug({ provider: provider.id, url: provider.endpoint, model: request.model, attempt, bytes: JSON.stringify(request).length, messages: request.messages.length, tools: request.tools.length }, "model request");
     }
     let failure: { kind: ProviderErrorKind; status: number | null; message: string; retryable: boolean; retryAfterMs?: number } | undefined;
-    for await (const event of provider.stream(request, signal)) {
-      if (event.type === "error") {
-        failure = event;
-        break;
+    // A stalled stream (headers and a few chunks, then silence) would otherwise hold the turn for
+    // as long as the HTTP client's body timeout: the watchdog cancels the attempt's own request.
+    const watchdog = new IdleWatchdog(dependencies.streamIdleTimeoutMs, signal);
+    try {
+      for await (const event of provider.stream(request, watchdog.signal)) {
+        watchdog.reset();
+        if (event.type === "error") {
+          failure = event;
+          break;
+        }
+        accumulator.apply(event);
+        emit({ type: "model_stream", event, response: accumulator });
       }
-      accumulator.apply(event);
-      emit({ type: "model_stream", event, response: accumulator });
+    } finally {
+      watchdog.dispose();
+    }
+    if (watchdog.fired && !signal.aborted) {
+      failure = { kind: "disconnect", status: null, message: `The model stream sent nothing for ${Math.round(watchdog.timeoutMs! / 1000)} s; the request was abandoned.`, retryable: true };
     }
     const elapsedMs = dependencies.now() - startedAt;
     dependencies.onApiTime(elapsedMs);
@@ -102,5 +118,43 @@ export async function callModel(
       emit({ type: "model_response_aborted", response: undefined, partialBlock: undefined });
       return { kind: "aborted", blocks: [] };
     }
+  }
+}
+
+/**
+ * Aborts its signal when `reset` has not been called for `timeoutMs`, or when `parent` aborts.
+ * `reset` runs per stream event, so it only records the time; the one timer re-arms itself for
+ * whatever is left of the window when it fires early.
+ */
+class IdleWatchdog {
+  readonly signal: AbortSignal;
+  fired = false;
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private lastActivity = performance.now();
+
+  constructor(
+    readonly timeoutMs: number | undefined,
+    parent: AbortSignal,
+  ) {
+    this.signal = timeoutMs === undefined ? parent : AbortSignal.any([parent, this.controller.signal]);
+    if (timeoutMs !== undefined) this.arm(timeoutMs);
+  }
+
+  reset(): void {
+    this.lastActivity = performance.now();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+  }
+
+  private arm(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      const idleMs = performance.now() - this.lastActivity;
+      if (idleMs < this.timeoutMs!) return this.arm(this.timeoutMs! - idleMs);
+      this.fired = true;
+      this.controller.abort(new Error("stream idle timeout"));
+    }, delayMs);
   }
 }

@@ -11,7 +11,7 @@ export { PermissionModeSchema } from "../../protocol/commands.js";
  * validates) plus what only the command line has. Prompts are resolved separately (they may come
  * from stdin or files).
  */
-export const RunConfigSchema = SessionSettingsSchema.omit({ systemPrompt: true, appendSystemPrompt: true, maxRetries: true }).extend({
+export const RunConfigSchema = SessionSettingsSchema.omit({ systemPrompt: true, appendSystemPrompt: true, maxRetries: true, streamIdleTimeoutMs: true }).extend({
   outputFormat: OutputFormatSchema,
   inputFormat: InputFormatSchema,
   /** `stdio`: ask the host with can_use_tool control requests. */

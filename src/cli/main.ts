@@ -125,6 +125,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   session = createSession({
     ...config,
     maxRetries: maxRetries(process.env),
+    ...streamIdleTimeout(process.env),
     ...promptSettings(command.promptFiles),
     env: process.env,
     onEvent: output,
@@ -303,6 +304,12 @@ function readPipedInput(waitMs: number): Promise<string | undefined> {
     };
     stdin.on("data", onData).once("end", onEnd).once("error", onEnd);
   });
+}
+
+/** AGENTWIRE_STREAM_IDLE_TIMEOUT_MS, when it is a positive whole number of milliseconds. */
+function streamIdleTimeout(env: NodeJS.ProcessEnv): { streamIdleTimeoutMs?: number } {
+  const value = Number(env.AGENTWIRE_STREAM_IDLE_TIMEOUT_MS);
+  return Number.isInteger(value) && value > 0 ? { streamIdleTimeoutMs: value } : {};
 }
 
 function maxRetries(env: NodeJS.ProcessEnv): number {

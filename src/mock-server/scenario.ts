@@ -28,6 +28,8 @@ const responseTurnSchema = z.strictObject({
   chunk_delay_ms: z.number().int().nonnegative().optional(),
   /** Destroy the socket once this many SSE frames were written (simulates a dropped stream). */
   disconnect_after_chunks: z.number().int().nonnegative().optional(),
+  /** Write this many SSE frames, then nothing more while keeping the connection open (a stalled stream). */
+  stall_after_chunks: z.number().int().nonnegative().optional(),
   /** Sent as an SSE `event: error` after the content blocks, instead of message_delta/stop. */
   stream_error: z.strictObject({ type: z.string().min(1), message: z.string() }).optional(),
   /** Overrides for the token estimates (input ≈ request chars / 4, output ≈ content chars / 4). */

@@ -219,8 +219,9 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
 }
 
 /**
- * Writes frames with the turn's pacing. Timers stop when the client goes away, and
- * `disconnect_after_chunks` destroys the socket to simulate a dropped stream.
+ * Writes frames with the turn's pacing. Timers stop when the client goes away,
+ * `disconnect_after_chunks` destroys the socket to simulate a dropped stream, and
+ * `stall_after_chunks` goes silent with the connection open until the client gives up.
  */
 async function writeSseFrames(response: ServerResponse, frames: string[], turn: ResponseTurn): Promise<void> {
   let clientGone = false;
@@ -230,7 +231,7 @@ async function writeSseFrames(response: ServerResponse, frames: string[], turn: 
   response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
   response.flushHeaders();
 
-  const frameCount = Math.min(frames.length, turn.disconnect_after_chunks ?? frames.length);
+  const frameCount = Math.min(frames.length, turn.stall_after_chunks ?? turn.disconnect_after_chunks ?? frames.length);
   for (let position = 0; position < frameCount; position += 1) {
     if (position > 0 && turn.chunk_delay_ms) await waitUnlessClosed(response, turn.chunk_delay_ms);
     if (clientGone) return;
@@ -241,6 +242,10 @@ async function writeSseFrames(response: ServerResponse, frames: string[], turn: 
     } else {
       response.write(frame);
     }
+  }
+  if (turn.stall_after_chunks !== undefined) {
+    if (!clientGone) await new Promise((resolve) => response.once("close", resolve));
+    return;
   }
   if (turn.disconnect_after_chunks !== undefined) response.socket?.destroy();
   else response.end();

@@ -30,6 +30,7 @@ export interface TurnWiring {
   maxTurns: number | undefined;
   maxThinkingTokens: number | undefined;
   maxRetries: number;
+  streamIdleTimeoutMs: number;
   provider: Provider;
   tools: readonly ToolDefinition[];
   accounting: SessionAccounting;
@@ -68,6 +69,7 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
   return {
     provider,
     retryPolicy: exponentialBackoff(wiring.maxRetries),
+    streamIdleTimeoutMs: wiring.streamIdleTimeoutMs,
     emit: wiring.emit,
     // An interrupt ends the wait early; the loop then sees the aborted signal.
     sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),

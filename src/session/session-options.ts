@@ -14,6 +14,12 @@ export const SessionIdSchema = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/
  * The data that configures a session: what the CLI's flags and the library's `options` both
  * come down to. Validated when a session is created.
  */
+/**
+ * Long enough for a slow first token (a big prompt, a reasoning model thinking before it streams),
+ * short enough that a stalled stream is noticed in minutes, not at the HTTP client's 5-10 min.
+ */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
+
 export const SessionSettingsSchema = z.object({
   /** Working directory for tools and sessions (absolute, or relative to the caller's cwd). */
   cwd: z.string().min(1),
@@ -32,6 +38,8 @@ export const SessionSettingsSchema = z.object({
   maxThinkingTokens: z.number().int().positive().optional(),
   /** Retries of a failed model request (rate limits, overload, dropped connections). */
   maxRetries: z.number().int().nonnegative().default(10),
+  /** Longest silence of a model stream before the attempt is abandoned and retried (AGENTWIRE_STREAM_IDLE_TIMEOUT_MS). */
+  streamIdleTimeoutMs: z.number().int().positive().default(DEFAULT_STREAM_IDLE_TIMEOUT_MS),
   includePartialMessages: z.boolean().default(false),
   /** Replaces the default system prompt. */
   systemPrompt: z.string().optional(),

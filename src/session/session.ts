@@ -134,6 +134,7 @@ export function createSession(options: SessionOptions): Session {
     maxTurns: settings.maxTurns,
     maxThinkingTokens: settings.maxThinkingTokens,
     maxRetries: settings.maxRetries,
+    streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
     includePartialMessages: settings.includePartialMessages,
     permissions: {
       mode: settings.permissionMode,
@@ -164,6 +165,7 @@ interface SessionCoreInput {
   maxTurns: number | undefined;
   maxThinkingTokens: number | undefined;
   maxRetries: number;
+  streamIdleTimeoutMs: number;
   includePartialMessages: boolean;
   permissions: PermissionState;
   toolOutputDirectory: string;
@@ -354,6 +356,7 @@ class SessionCore implements Session {
       maxTurns: this.input.maxTurns,
       maxThinkingTokens: this.maxThinkingTokens,
       maxRetries: this.input.maxRetries,
+      streamIdleTimeoutMs: this.input.streamIdleTimeoutMs,
       provider: this.input.provider,
       tools,
       accounting: this.input.accounting,
