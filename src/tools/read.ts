@@ -4,6 +4,7 @@ import { z } from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { resolveWorkspacePath } from "./paths.js";
+import { imageProblem } from "./image-check.js";
 
 const description = `Reads a file from the local filesystem.
 
@@ -128,16 +129,21 @@ export const createReadTool = () =>
     }
     try {
       const binary = await detectBinaryKind(handle);
+      let notAnImage: string | undefined;
       if (binary?.mediaType !== undefined && context.imageInput && fileStats.size <= MAX_IMAGE_BYTES) {
-        return imageResult(filePath, binary.mediaType, await readFile(filePath));
+        const bytes = await readFile(filePath);
+        notAnImage = await imageProblem(bytes, binary.mediaType);
+        if (notAnImage === undefined) return imageResult(filePath, binary.mediaType, bytes);
       }
       if (binary !== undefined) {
         const imageNote =
           binary.mediaType === undefined
             ? ""
-            : context.imageInput
-              ? ` It is too large to show as an image (over ${MAX_IMAGE_BYTES} bytes).`
-              : " The current model provider cannot be shown images in tool results.";
+            : notAnImage !== undefined
+              ? ` It is not a valid image (${notAnImage}), so it is not shown as one.`
+              : context.imageInput
+                ? ` It is too large to show as an image (over ${MAX_IMAGE_BYTES} bytes).`
+                : " The current model provider cannot be shown images in tool results.";
         // An error rather than a description with isError false, as Claude Code does: the model
         // asked for contents and did not get them, and the flag makes it change course (use Bash
         // with `file`, `xxd` or `strings`) instead of treating the description as the file text.

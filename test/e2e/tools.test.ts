@@ -147,6 +147,25 @@ describe("every tool through the replay server", () => {
     expect(JSON.stringify(workspace.server.requests[1]!.body)).not.toContain("sk-proj-abcdefghijklmnopqrstuvwxyz012345");
   });
 
+  it("Read sends a real image as an image block, and a file that only starts like one as an error, never an image", async () => {
+    workspace = await createWorkspace("text");
+    const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082", "hex");
+    await writeFile(join(workspace.cwd, "real.png"), png);
+    await writeFile(join(workspace.cwd, "broken.png"), png.subarray(0, 45));
+    await workspace.useScenario({ turns: [toolTurn("Read", { file_path: "broken.png" }), toolTurn("Read", { file_path: "real.png" }), { text: "ok" }] });
+    const run = await runAgentwire(["-p", "Look at the images", ...STREAM], { workspace });
+    expectWellFormedRun(run, 1);
+    const [broken, real] = toolResults(run.events);
+    expect(broken).toMatchObject({ isError: true, code: "not_a_file", content: expect.stringMatching(/broken\.png is a binary file \(PNG image, 45 bytes\).*It is not a valid image \(it is cut short/) });
+    expect(real).toMatchObject({ isError: false, content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: png.toString("base64") } }] });
+    // What the model API received: text for the broken file, an image for the real one.
+    type Block = { type: string; content?: unknown };
+    const lastRequest = workspace.server.requests.at(-1)!.body as { messages: Array<{ role: string; content: Block[] }> };
+    const results = lastRequest.messages.flatMap((message) => message.content.filter((block) => block.type === "tool_result"));
+    expect(typeof results[0]!.content === "string" || (results[0]!.content as Block[]).every((block) => block.type === "text")).toBe(true);
+    expect((results[1]!.content as Block[]).map((block) => block.type)).toEqual(["image"]);
+  });
+
   it("--add-dir lets tools use another directory", async () => {
     workspace = await createWorkspace("text");
     const extra = join(workspace.home, "extra");

@@ -173,7 +173,8 @@ describe("createReadTool()", () => {
     expect(result.content).toContain("(ZIP archive, 8 bytes)");
   });
 
-  const pngBytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+  // A real 1×1 PNG: signature, IHDR, IDAT, IEND.
+  const pngBytes = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082", "hex");
 
   it("returns an image as image content when the provider takes images", async () => {
     const filePath = await writeFixture("image.png", pngBytes);
@@ -181,7 +182,7 @@ describe("createReadTool()", () => {
     expect(result).toEqual({
       content: [{ type: "image", mediaType: "image/png", data: pngBytes.toString("base64") }],
       isError: false,
-      details: { type: "image", file: { filePath, base64: pngBytes.toString("base64"), type: "image/png", originalSize: 16 } },
+      details: { type: "image", file: { filePath, base64: pngBytes.toString("base64"), type: "image/png", originalSize: pngBytes.length } },
     });
   });
 
@@ -189,14 +190,41 @@ describe("createReadTool()", () => {
     const filePath = await writeFixture("image.png", pngBytes);
     const result = await createReadTool().execute({ file_path: filePath }, { ...makeContext(), imageInput: false });
     expect(result.code).toBe("not_a_file");
-    expect(result.content).toContain("(PNG image, 16 bytes), so Read does not show its contents. The current model provider cannot be shown images in tool results.");
+    expect(result.content).toContain(`(PNG image, ${pngBytes.length} bytes), so Read does not show its contents. The current model provider cannot be shown images in tool results.`);
   });
 
-  it("recognizes WebP images", async () => {
-    const webp = Buffer.concat([Buffer.from("RIFF"), Buffer.from([4, 0, 0, 0]), Buffer.from("WEBPVP8 ")]);
-    const filePath = await writeFixture("image.webp", webp);
-    const result = await createReadTool().execute({ file_path: filePath }, makeContext());
-    expect(result.content).toEqual([{ type: "image", mediaType: "image/webp", data: webp.toString("base64") }]);
+  it("recognizes WebP and GIF images", async () => {
+    for (const [name, mediaType, base64] of [
+      ["image.webp", "image/webp", "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA=="],
+      ["image.gif", "image/gif", "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"],
+    ]) {
+      const filePath = await writeFixture(name!, Buffer.from(base64!, "base64"));
+      const result = await createReadTool().execute({ file_path: filePath }, makeContext());
+      expect(result.content).toEqual([{ type: "image", mediaType, data: base64 }]);
+    }
+  });
+
+  it("a file that only starts like an image is a binary file, never an image block", async () => {
+    // A JPEG's head (SOI, a JFIF APP0, SOF0 of 1×1) without its end marker, as an interrupted copy leaves it.
+    const jpegHead = Buffer.from("ffd8ffe000104a46494600010100000100010000ffc0000b080001000101011100", "hex");
+    const cases: Array<[string, Buffer, RegExp]> = [
+      ["garbage.png", Buffer.concat([pngBytes.subarray(0, 8), Buffer.from("this is not an image at all")]), /header cannot be read/],
+      ["cut.png", pngBytes.subarray(0, 40), /cut short/],
+      ["cut.jpg", jpegHead, /cut short/],
+      ["cut.gif", Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64").subarray(0, 30), /cut short/],
+      ["cut.webp", Buffer.from("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==", "base64").subarray(0, 28), /cut short/],
+    ];
+    for (const [name, bytes, reason] of cases) {
+      const result = await createReadTool().execute({ file_path: await writeFixture(name, bytes) }, makeContext());
+      expect(result.isError, name).toBe(true);
+      expect(result.code, name).toBe("not_a_file");
+      expect(typeof result.content, name).toBe("string");
+      expect(result.content, name).toMatch(/is a binary file \((PNG|JPEG|GIF|WebP) image, \d+ bytes\).* It is not a valid image \(/);
+      expect(result.content, name).toMatch(reason);
+    }
+    // The same head with its end marker is accepted.
+    const whole = await createReadTool().execute({ file_path: await writeFixture("whole.jpg", Buffer.concat([jpegHead, Buffer.from("ffd9", "hex")])) }, makeContext());
+    expect(whole.isError).toBe(false);
   });
 
   it("refuses a path outside the workspace with outside_workspace, also through a symlink", async () => {
