@@ -82,7 +82,7 @@ export function encodeChatCompletion(turn: ResponseTurn, context: OpenAIResponse
 }
 
 /** The message text, with the tool calls printed into it when the turn says so. */
-function contentText(turn: ResponseTurn): string {
+export function contentText(turn: ResponseTurn): string {
   const mode = turn.quirks?.tool_calls_as_text;
   const calls = (turn.tool_calls ?? []).map((call) => ({ name: call.name, arguments: call.input }));
   if (!mode || calls.length === 0) return turn.text ?? "";

@@ -10,6 +10,7 @@ import {
 } from "./anthropic-sse.js";
 import { encodeGeminiStream, geminiErrorBody, geminiErrorStatus, geminiModelList } from "./gemini-sse.js";
 import { encodeChatCompletion, encodeChatCompletionStream } from "./openai-chat-sse.js";
+import { encodeOllamaChat, encodeOllamaChatStream, ollamaErrorBody } from "./ollama-ndjson.js";
 import { openAIErrorBody, openAIErrorTurnBody, openAIModelList } from "./openai-errors.js";
 import { encodeResponse, encodeResponsesStream } from "./openai-responses-sse.js";
 import { isErrorTurn, type ErrorTurn, type ResponseTurn, type Scenario, type ScenarioTurn } from "./scenario.js";
@@ -172,6 +173,24 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     return writeSseFrames(response, api === "chat" ? encodeChatCompletionStream(taken.turn, context) : encodeResponsesStream(taken.turn, context), taken.turn);
   }
 
+  /** Ollama's native chat API (`/api/chat`): NDJSON, streamed unless the request says `stream: false`. */
+  async function serveOllama(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const taken = await takeResponseTurn(request, response, {
+      body: (_status, message) => ollamaErrorBody(message),
+      turn: ({ error }) => ollamaErrorBody(error.message ?? `HTTP ${error.status}`),
+    });
+    if (!taken) return;
+    const { body, bodyText } = taken;
+    const fields = body as { model?: unknown; stream?: unknown };
+    const context = {
+      requestedModel: typeof fields.model === "string" ? fields.model : defaultModelId,
+      estimatedInputTokens: Math.max(1, Math.ceil(bodyText.length / 4)),
+      createdAt: new Date().toISOString(),
+    };
+    if (fields.stream === false) return sendJson(response, 200, encodeOllamaChat(taken.turn, context));
+    return writeSseFrames(response, encodeOllamaChatStream(taken.turn, context), taken.turn, "application/x-ndjson");
+  }
+
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = nextId("req");
     response.setHeader("request-id", requestId);
@@ -183,6 +202,7 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
     if (request.method === "GET" && pathname === "/v1/models") {
       return sendJson(response, 200, request.headers["anthropic-version"] ? modelList() : openAIModelList(mockModelIds));
     }
+    if (request.method === "POST" && pathname === "/api/chat") return serveOllama(request, response);
     if (request.method === "GET" && pathname === "/__requests") return sendJson(response, 200, requests);
     const geminiCall = /^\/v1beta\/models\/([^/:]+):streamGenerateContent$/.exec(pathname);
     if (request.method === "POST" && geminiCall) return serveGemini(request, response, decodeURIComponent(geminiCall[1]!));
@@ -223,12 +243,12 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
  * `disconnect_after_chunks` destroys the socket to simulate a dropped stream, and
  * `stall_after_chunks` goes silent with the connection open until the client gives up.
  */
-async function writeSseFrames(response: ServerResponse, frames: string[], turn: ResponseTurn): Promise<void> {
+async function writeSseFrames(response: ServerResponse, frames: string[], turn: ResponseTurn, contentType = "text/event-stream; charset=utf-8"): Promise<void> {
   let clientGone = false;
   response.once("close", () => {
     clientGone = true;
   });
-  response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  response.writeHead(200, { "content-type": contentType, "cache-control": "no-cache" });
   response.flushHeaders();
 
   const frameCount = Math.min(frames.length, turn.stall_after_chunks ?? turn.disconnect_after_chunks ?? frames.length);

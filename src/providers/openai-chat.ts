@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import { APIError } from "openai";
 import type {
+  ChatCompletionChunk,
   ChatCompletionContentPart,
   ChatCompletionCreateParamsStreaming,
   ChatCompletionMessageParam,
@@ -8,6 +9,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { Message, UserContentBlock } from "../conversation/messages.js";
 import { ChatStreamTranslator } from "./openai-chat-stream.js";
+import { ollamaChat, OllamaContextSizer, type OllamaNativeSettings } from "./ollama-native.js";
 import { createOpenAIClient, toOpenAIErrorEvent, type OpenAIConnection } from "./openai-client.js";
 import { isOpenAIReasoningModel, reasoningEffort } from "./openai-settings.js";
 import { isToolsUnsupportedMessage, ToolSupportTracker, type ToolSupportProbe } from "./tool-support.js";
@@ -24,6 +26,8 @@ export interface OpenAIChatProviderOptions extends OpenAIConnection {
   flavor: "openai" | "compatible";
   /** How a compatible server is asked whether a model takes tools (Ollama: `/api/show`). */
   toolSupportProbe?: ToolSupportProbe;
+  /** Ollama: requests go to its native `/api/chat`, which takes the context size (ollama-native.ts). */
+  ollamaNative?: OllamaNativeSettings;
 }
 
 /**
@@ -33,26 +37,33 @@ export interface OpenAIChatProviderOptions extends OpenAIConnection {
 export function createOpenAIChatProvider(options: OpenAIChatProviderOptions): Provider {
   const client = createOpenAIClient(options);
   const toolSupport = options.flavor === "compatible" ? new ToolSupportTracker(options.toolSupportProbe) : undefined;
+  const contextSizer = options.ollamaNative ? new OllamaContextSizer(options.ollamaNative.contextWindow) : undefined;
   return {
     id: options.id,
-    stream: (request, signal) => streamChat(client, options, toolSupport, request, signal),
+    stream: (request, signal) => streamChat(client, options, { toolSupport, contextSizer }, request, signal),
   };
 }
 
 async function* streamChat(
   client: OpenAI,
   options: OpenAIChatProviderOptions,
-  toolSupport: ToolSupportTracker | undefined,
+  state: { toolSupport: ToolSupportTracker | undefined; contextSizer: OllamaContextSizer | undefined },
   request: ProviderRequest,
   signal: AbortSignal,
 ): AsyncGenerator<ProviderEvent> {
+  const { toolSupport } = state;
   let sendTools = request.tools.length > 0;
   if (sendTools && toolSupport && !(await toolSupport.supportsTools(request.model, signal))) {
     sendTools = false;
     yield* toolsUnsupportedWarning(toolSupport, request.model);
   }
-  const create = (withTools: boolean) =>
-    client.chat.completions.create(toChatParams(request, options.flavor, withTools), { signal, headers: { "x-agentwire-session-id": request.sessionId } }).withResponse();
+  const native = options.ollamaNative && state.contextSizer ? { settings: options.ollamaNative, sizer: state.contextSizer } : undefined;
+  const endpoint = native ? `${native.settings.root}/api/chat` : `${client.baseURL}/chat/completions`;
+  const create = async (withTools: boolean): Promise<{ data: AsyncIterable<ChatCompletionChunk>; request_id: string | null; warning?: string | undefined }> => {
+    const params = toChatParams(request, options.flavor, withTools);
+    if (native) return ollamaChat(params, native.settings, native.sizer, signal);
+    return client.chat.completions.create(params, { signal, headers: { "x-agentwire-session-id": request.sessionId } }).withResponse();
+  };
   try {
     let response: Awaited<ReturnType<typeof create>>;
     try {
@@ -64,6 +75,7 @@ async function* streamChat(
       yield* toolsUnsupportedWarning(toolSupport, request.model);
       response = await create(false);
     }
+    if (response.warning) yield { type: "warning", code: "context_window_exceeded", message: response.warning };
     const translator = new ChatStreamTranslator({
       requestedModel: request.model,
       requestId: response.request_id ?? undefined,
@@ -79,7 +91,7 @@ async function* streamChat(
     }
     yield* translator.finish();
   } catch (error) {
-    yield toOpenAIErrorEvent(error, signal, `${client.baseURL}/chat/completions`);
+    yield toOpenAIErrorEvent(error, signal, endpoint);
   }
 }
 

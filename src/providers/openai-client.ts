@@ -56,6 +56,8 @@ export function toOpenAIErrorEvent(error: unknown, signal: AbortSignal, endpoint
  */
 function notFoundHint(endpoint: string): string {
   const url = new URL(endpoint);
+  // Ollama's native API: its own message says what is missing ("model 'x' not found").
+  if (url.pathname.endsWith("/api/chat")) return `(POST ${endpoint}).`;
   const basePath = url.pathname.replace(/\/(chat\/completions|responses)$/, "");
   if (!/\/v\d+[a-z]*$/.test(basePath)) {
     return `(POST ${endpoint}). OpenAI-compatible servers serve their API under /v1: try --base-url ${url.origin}${basePath}/v1.`;

@@ -15,6 +15,8 @@ export interface ProviderSettings {
   model?: string;
   /** `--openai-api`: forces Chat Completions or Responses for the OpenAI-family providers. */
   openaiApi?: OpenAIApi;
+  /** `--context-window`: what Ollama is asked to load the model with. */
+  contextWindow?: number | undefined;
 }
 
 /**
@@ -78,8 +80,18 @@ async function loadOpenAIFamily(settings: ProviderSettings, provider: OpenAIComp
     apiKey,
     baseUrl,
     flavor: provider === "openai" ? "openai" : "compatible",
-    ...(provider === "ollama" && baseUrl ? { toolSupportProbe: ollamaToolSupportProbe(baseUrl) } : {}),
+    ...(provider === "ollama" && baseUrl ? { toolSupportProbe: ollamaToolSupportProbe(baseUrl), ollamaNative: ollamaNativeSettings(baseUrl, settings) } : {}),
   });
+}
+
+/** Ollama is asked through its native API at the server's root (the OpenAI path without `/v1`). */
+function ollamaNativeSettings(baseUrl: string, settings: ProviderSettings) {
+  return {
+    root: baseUrl.replace(/\/+$/, "").replace(/\/v1$/, ""),
+    // Ollama's own default is 5 minutes; an agent that runs tools between requests would pay a reload.
+    keepAlive: settings.env.AGENTWIRE_OLLAMA_KEEP_ALIVE || "30m",
+    contextWindow: settings.contextWindow,
+  };
 }
 
 /** `--base-url`, else OPENAI_BASE_URL (OpenAI and generic servers), else the local server's usual address. */

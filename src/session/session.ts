@@ -92,6 +92,7 @@ export function createSession(options: SessionOptions): Session {
     model: settings.model,
     ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
     ...(settings.openaiApi ? { openaiApi: settings.openaiApi } : {}),
+    ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
   };
   const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettings);
   if (settingsError) throw new SessionSetupError(settingsError, "invalid_arguments");

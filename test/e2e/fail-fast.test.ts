@@ -42,12 +42,15 @@ describe("an endpoint that is not there fails at once, saying which and why", ()
     expect(results(run.events)[0]!.errors![0]).toMatch(/Cannot connect to http:\/\/127\.0\.0\.1:9\/v1\/messages: fetch refuses port 9/);
   });
 
-  it("the same for an OpenAI-compatible local server", async () => {
+  it("the same for local servers: an OpenAI-compatible one and Ollama", async () => {
     workspace = await createWorkspace("text");
-    const url = `http://127.0.0.1:${await closedPort()}/v1`;
-    const run = await runAgentwire([...STREAM, "--provider", "ollama", "--model", "llama3.1:8b", "--base-url", url], { workspace });
-    expect(run.code).toBe(1);
-    expect(results(run.events)[0]!.errors![0]).toContain(`Cannot connect to ${url}/chat/completions: connection refused (ECONNREFUSED). Is the server running on port ${new URL(url).port}?`);
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/v1`;
+    const llamacpp = await runAgentwire([...STREAM, "--provider", "llamacpp", "--model", "qwen2.5-coder-7b", "--base-url", url], { workspace });
+    expect(llamacpp.code).toBe(1);
+    expect(results(llamacpp.events)[0]!.errors![0]).toContain(`Cannot connect to ${url}/chat/completions: connection refused (ECONNREFUSED). Is the server running on port ${port}?`);
+    const ollama = await runAgentwire([...STREAM, "--provider", "ollama", "--model", "llama3.1:8b", "--base-url", url], { workspace });
+    expect(results(ollama.events)[0]!.errors![0]).toContain(`Cannot connect to http://127.0.0.1:${port}/api/chat: connection refused (ECONNREFUSED).`);
   });
 
   it.each([

@@ -30,7 +30,7 @@ describe("local and OpenAI-compatible servers", () => {
   it("a base URL without /v1: the 404 names the URL asked and the fix", async () => {
     workspace = await createWorkspace("text");
     const { url } = workspace.server;
-    const run = await runAgentwire(["-p", "hi", ...STREAM, "--provider", "ollama", "--model", "llama3.1:8b", "--base-url", url], { workspace });
+    const run = await runAgentwire(["-p", "hi", ...STREAM, "--provider", "llamacpp", "--model", "qwen2.5-coder-7b", "--base-url", url], { workspace });
     expect(run.code).toBe(1);
     const result = results(run.events)[0]!;
     expect(result).toMatchObject({ is_error: true, api_error_status: 404 });
@@ -72,5 +72,47 @@ describe("local and OpenAI-compatible servers", () => {
     expect(noKey.code).toBe(1);
     expect(results(noKey.events)[0]!.errors![0]).toMatch(/OPENAI_API_KEY is not set/);
     expect(workspace.server.requests).toHaveLength(0);
+  });
+});
+
+describe("Ollama through its native API", () => {
+  type OllamaBody = { model: string; stream: boolean; keep_alive: string; options: { num_ctx: number }; messages: Array<Record<string, unknown>>; tools?: unknown[] };
+
+  it("asks for a context that fits the run and keeps the model loaded; no /v1 needed", async () => {
+    workspace = await createWorkspace("read");
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(`${workspace.cwd}/hello.txt`, "Hello, world!\n");
+    const run = await runAgentwire(["-p", "What is in hello.txt?", ...STREAM, "--provider", "ollama", "--model", "qwen2.5-coder:7b", "--base-url", workspace.server.url], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(workspace.server.requests.map((request) => request.path)).toEqual(["/api/chat", "/api/chat"]);
+    const [first, second] = workspace.server.requests.map((request) => request.body as OllamaBody);
+    // The system prompt and tool schemas alone are several thousand tokens: more than Ollama's default.
+    expect(first!.options.num_ctx).toBe(16_384);
+    expect(first!.keep_alive).toBe("30m");
+    expect(first!.stream).toBe(true);
+    expect(first!.tools!.length).toBeGreaterThan(0);
+    // The second request carries the call with object arguments and the result naming its tool.
+    const assistant = second!.messages.find((message) => message.role === "assistant")!;
+    expect(assistant.tool_calls).toEqual([{ id: expect.any(String), function: { name: "Read", arguments: { file_path: "hello.txt" } } }]);
+    expect(second!.messages.find((message) => message.role === "tool")).toMatchObject({ tool_name: "Read", content: expect.stringContaining("Hello, world!") });
+    expect(second!.options.num_ctx).toBe(16_384);
+  });
+
+  it("--context-window is the context asked for; a longer prompt gets one warning; keep_alive can be set", async () => {
+    workspace = await createWorkspace("multi-turn");
+    const stdin = ["First?", "Second?"].map((text) => `${JSON.stringify({ type: "user", content: text })}\n`).join("");
+    const run = await runAgentwire(["--input-format", "stream-json", ...STREAM, ...local(workspace.server.url, "llama3.1:8b"), "--context-window", "2048"], {
+      workspace,
+      stdin,
+      env: { AGENTWIRE_OLLAMA_KEEP_ALIVE: "-1" },
+    });
+    expectWellFormedRun(run, 2);
+    const bodies = workspace.server.requests.map((request) => request.body as OllamaBody);
+    expect(bodies.map((body) => [body.options.num_ctx, body.keep_alive])).toEqual([
+      [2048, "-1"],
+      [2048, "-1"],
+    ]);
+    const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning");
+    expect(warnings).toEqual([expect.objectContaining({ code: "context_window_exceeded", message: expect.stringMatching(/more than --context-window 2048: Ollama will drop the start of the conversation/) })]);
   });
 });

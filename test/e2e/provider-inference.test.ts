@@ -52,7 +52,7 @@ describe("provider inference from API keys", () => {
     const run = await runAgentwire([...STREAM, "--model", "llama3.1:8b", "--base-url", `${workspace.server.url}/v1`], { workspace });
     expectWellFormedRun(run, 1);
     expect(run.events[0]).toMatchObject({ provider: "ollama", model: "llama3.1:8b" });
-    expect(workspace.server.requests.map((request) => request.path)).toContain("/v1/chat/completions");
+    expect(workspace.server.requests.map((request) => request.path)).toContain("/api/chat");
   });
 
   it("--model still decides: a Claude model stays with anthropic when only an OpenAI key is set", async () => {
