@@ -3,7 +3,7 @@
 // Dependencies point one way: consumers (cli, the library API in api/, mock-server) on top, then the
 // stdin/stdout adapter (server), the session core (session), the loop (agent), the parts the
 // loop drives (providers, tools, permissions, skills, sessions), and at the bottom the data every
-// layer shares (conversation), small leaf utilities (paths, version) and the public wire
+// layer shares (conversation), small leaf utilities (paths, text, version) and the public wire
 // contract (protocol/, which imports nothing from src/).
 //
 // Each folder lists the folders it may import; anything else under src/ or protocol/ is a
@@ -13,15 +13,17 @@
 const layers = {
   conversation: [],
   paths: [],
+  text: [],
   version: [],
   providers: ["conversation", "version"],
   tools: ["conversation", "paths", "version"],
   permissions: ["conversation", "paths"],
-  skills: ["conversation", "paths"],
+  // Skills build on the tools: the Skill tool is one, and skill scripts run through Bash.
+  skills: ["conversation", "paths", "text", "tools"],
   sessions: ["conversation", "version"],
-  agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "version"],
-  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "paths", "version"],
-  server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "paths", "version"],
+  agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
+  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "paths", "text", "version"],
+  server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "paths", "text", "version"],
   api: ["conversation", "providers", "permissions", "session", "paths", "version"],
   "mock-server": [],
 };

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
 import { chooseModel } from "../providers/model-choice.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
+import { editDistance } from "../text/edit-distance.js";
 import { parseToolNames } from "../tools/registry.js";
 
 /** What the command line asks for. */
@@ -12,6 +13,8 @@ export type ParsedCommand =
   | { kind: "version" }
   | { kind: "run"; config: RunConfig; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[]; isStart: boolean }
   | { kind: "list-tools"; config: RunConfig }
+  | { kind: "list-skills"; config: RunConfig }
+  | { kind: "llms-txt"; config: RunConfig; helpText: string }
   | { kind: "list-models"; outputFormat: OutputFormat; provider?: ProviderId; baseUrl?: string }
   | { kind: "mock-server"; port: number; scenario: string; host: string; record?: string }
   | { kind: "error"; message: string };
@@ -60,6 +63,14 @@ const RUN_OPTIONS = {
   "add-dir": { type: "string", array: true, description: "Another directory tools may use besides the working directory (repeatable)" },
   "list-tools": { type: "boolean", default: false, description: "Print each tool's name and description (JSON schemas with --output-format json), then exit" },
   "list-models": { type: "boolean", default: false, description: "Print the models of each provider (live where a key is set), then exit; --provider picks one" },
+  skills: { type: "boolean", default: true, description: "Discover SKILL.md skills (--no-skills to turn off)" },
+  "skills-dir": { type: "string", array: true, description: "Another folder of skills, after the project's and before the user's (repeatable)" },
+  "default-skills": { type: "boolean", default: true, description: "Install the bundled skills into $AGENTWIRE_HOME/skills on first run (--no-default-skills to skip)" },
+  "skill-ranking": { type: "string", choices: ["bm25", "llm"], default: "bm25", description: "How skills are ranked against the prompt when their listing does not fit (llm: the model re-ranks the top 20)" },
+  "skill-listing-budget": { type: "number", description: "Characters for the skill listing (default: 1% of the model's context window x 4)" },
+  "tool-profile": { type: "string", choices: ["default", "compact"], default: "default", description: "compact: Bash, Read, Write and Skill with short definitions, for small local models" },
+  "list-skills": { type: "boolean", default: false, description: "Print the skills this run would use (JSON with --output-format json), then exit" },
+  "llms-txt": { type: "boolean", default: false, description: "Print agentwire's full documentation for LLMs as one markdown document, then exit" },
   debug: { type: "boolean", default: false, description: "Debug logging on stderr" },
   help: { alias: "h", type: "boolean", default: false, description: "Show help" },
   version: { alias: "v", type: "boolean", default: false, description: "Show version" },
@@ -194,11 +205,19 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     // Relative --add-dir paths are relative to where agentwire was started, like --cwd.
     addDirs: ((parsed["add-dir"] ?? []) as string[]).map((directory) => resolve(processCwd, directory)),
     debug: parsed.debug,
+    skills: parsed.skills,
+    skillsDirs: ((parsed["skills-dir"] ?? []) as string[]).map((directory) => resolve(processCwd, directory)),
+    skillRanking: parsed["skill-ranking"],
+    skillListingBudget: parsed["skill-listing-budget"],
+    toolProfile: parsed["tool-profile"],
+    defaultSkills: parsed["default-skills"],
   };
   const config = RunConfigSchema.safeParse(candidate);
   if (!config.success) return { kind: "error", message: formatIssues(config.error) };
 
   if (parsed["list-tools"]) return { kind: "list-tools", config: config.data };
+  if (parsed["list-skills"]) return { kind: "list-skills", config: config.data };
+  if (parsed["llms-txt"]) return { kind: "llms-txt", config: config.data, helpText: await parser.getHelp() };
   const ignoredFlags = Object.keys(ACCEPTED_BUT_IGNORED).filter((name) => parsed[name] !== undefined);
   return {
     kind: "run",
@@ -343,19 +362,6 @@ function closestOption(typed: string): string | undefined {
   return best?.name;
 }
 
-/** Levenshtein distance with adjacent transpositions counted as one edit (`modle` ↔ `model`). */
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = rows[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      let distance = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, substitution);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = distance;
-    }
-  }
-  return rows[a.length]![b.length]!;
-}
 
 function formatIssues(error: z.ZodError): string {
   return error.issues.map((issue) => `--${issue.path.join(".").replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: ${issue.message}`).join("\n");
