@@ -179,6 +179,8 @@ export const WarningEventSchema = z.strictObject({
   subtype: z.literal("warning"),
   code: z.string().min(1),
   message: z.string(),
+  /** The file the warning is about (a skill's SKILL.md), when it is about one. */
+  path: z.string().optional(),
   session_id: SessionId,
   uuid: Uuid,
 });

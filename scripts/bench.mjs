@@ -5,6 +5,7 @@
 //   toolTurns   ten Read/Bash tool turns against an instant model: exit, agentwire's time per turn
 //   bigOutput   a Bash command printing 5 MB: exit and peak RSS
 //   longSession one stream-json process answering N turns (BENCH_TURNS, default 1000): RSS curve
+//   skills      1,000 installed skills: first-line delta, BM25 ranking p95, first-request bytes per tool profile
 //   grep        (BENCH_GREP=1) scripts/bench-tools.mjs on a generated tree: rg, built-in, grep -r
 // NODE_EXTRA_CA_CERTS is removed from the children: it adds ~70 ms to every Node start.
 import { spawn, execFileSync } from "node:child_process";
@@ -170,6 +171,72 @@ report.longSession = await new Promise((resolve) => {
   send();
 });
 long.close();
+
+// --- skills: 1,000 installed, ranking, request size per tool profile --------------------------
+const fixture = JSON.parse(readFileSync(join(root, "test/fixtures/skills/ranking.json"), "utf8"));
+const manyHome = join(workdir, "home-1000-skills");
+const noneHome = join(workdir, "home-no-skills");
+await mkdir(join(noneHome, "skills"), { recursive: true });
+for (let index = 0; index < 1000; index++) {
+  const base = fixture.skills[index % fixture.skills.length];
+  const name = `${base.name}-${index}`;
+  await mkdir(join(manyHome, "skills", name), { recursive: true });
+  await writeFile(join(manyHome, "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${JSON.stringify(base.description)}\nwhen_to_use: ${JSON.stringify(base.when_to_use)}\n---\n\nSteps.\n`);
+}
+const skillServer = await startReplayServer(workdir, "skills", { turns: [{ text: "ok", repeat: true }] });
+const withSkills = [];
+const withoutSkills = [];
+for (let run = 0; run < runs; run++) {
+  withoutSkills.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: { ...childEnv(skillServer.url), AGENTWIRE_HOME: noneHome } }));
+  withSkills.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: { ...childEnv(skillServer.url), AGENTWIRE_HOME: manyHome } }));
+}
+skillServer.close();
+// The ranking itself, in process: the catalog module bundled on its own.
+const { build } = await import("esbuild");
+const catalogModule = join(workdir, "catalog.mjs");
+await build({
+  entryPoints: [join(root, "src/skills/catalog.ts")],
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  outfile: catalogModule,
+  // The YAML parser is CommonJS: give the ESM bundle a require().
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  logLevel: "warning",
+});
+const { SkillCatalog } = await import(catalogModule);
+const catalog = SkillCatalog.discover([{ directory: join(manyHome, "skills"), source: "user" }]);
+await catalog.rank("warm up");
+const rankTimes = [];
+for (let round = 0; round < 5; round++) {
+  for (const { query } of fixture.queries) {
+    const started = performance.now();
+    await catalog.rank(query);
+    rankTimes.push(performance.now() - started);
+  }
+}
+rankTimes.sort((a, b) => a - b);
+const requestBytes = async (extraArgs) => {
+  const recordFile = join(workdir, `record-${extraArgs.join("")}.jsonl`);
+  const scenario = join(workdir, "profile.json");
+  await writeFile(scenario, JSON.stringify({ turns: [{ text: "ok" }] }));
+  const server = spawn(process.execPath, [bin, "mock-server", "--port", "0", "--scenario", scenario, "--record", recordFile], { env, stdio: ["ignore", "pipe", "ignore"] });
+  const url = await new Promise((resolve) => server.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]).url)));
+  await timeProcess([bin, "-p", "hi", "--cwd", project, ...extraArgs], { env: { ...childEnv(url), AGENTWIRE_HOME: noneHome } });
+  server.kill();
+  const body = JSON.parse(readFileSync(recordFile, "utf8").split("\n")[0]).body;
+  return { request_bytes: JSON.stringify(body).length, tool_definition_bytes: JSON.stringify(body.tools ?? []).length };
+};
+report.skills = {
+  installed: 1000,
+  first_line_ms_without: median(withoutSkills.map((mark) => mark.firstLine)),
+  first_line_ms_with_1000: median(withSkills.map((mark) => mark.firstLine)),
+  first_line_delta_ms: Math.round((median(withSkills.map((mark) => mark.firstLine)) - median(withoutSkills.map((mark) => mark.firstLine))) * 10) / 10,
+  exit_ms_with_1000: median(withSkills.map((mark) => mark.exit)),
+  rank_p50_ms: Math.round(rankTimes[Math.floor(rankTimes.length * 0.5)] * 100) / 100,
+  rank_p95_ms: Math.round(rankTimes[Math.floor(rankTimes.length * 0.95)] * 100) / 100,
+  first_request: { default_profile: await requestBytes([]), compact_profile: await requestBytes(["--tool-profile", "compact"]) },
+};
 
 // --- Grep on a generated tree (slow to build: opt-in) ------------------------------------------
 if (process.env.BENCH_GREP === "1") {

@@ -47,6 +47,6 @@ export type AgentEvent =
    */
   | { type: "user_notice"; text: string; synthetic?: true }
   /** Something the consumer should know that is not an error (e.g. a model without a known price). */
-  | { type: "warning"; code: string; message: string }
+  | { type: "warning"; code: string; message: string; path?: string }
   /** A message became part of the conversation history (persist it). */
   | { type: "message_committed"; message: Message };

@@ -31,6 +31,8 @@ export interface ModelCallDependencies {
    * abandoned and retried like a dropped connection. Absent: no limit.
    */
   streamIdleTimeoutMs?: number;
+  /** Called once per model request, before its first attempt (the session's fit check). */
+  beforeRequest?: (request: ProviderRequest) => void;
 }
 
 /** The debug part of a logger (pino's satisfies it). */
@@ -50,6 +52,7 @@ export async function callModel(
   signal: AbortSignal,
 ): Promise<ModelCallOutcome> {
   const { provider, retryPolicy, emit } = dependencies;
+  dependencies.beforeRequest?.(request);
   for (let attempt = 1; ; attempt++) {
     emit({ type: "model_request_start", attempt });
     const accumulator = new ResponseAccumulator();

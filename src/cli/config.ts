@@ -17,6 +17,8 @@ export const RunConfigSchema = SessionSettingsSchema.omit({ systemPrompt: true, 
   /** `stdio`: ask the host with can_use_tool control requests. */
   permissionPromptTool: z.string().optional(),
   debug: z.boolean(),
+  /** Install the bundled skills into $AGENTWIRE_HOME/skills when that folder does not exist yet. */
+  defaultSkills: z.boolean(),
 });
 
 export type RunConfig = z.infer<typeof RunConfigSchema>;

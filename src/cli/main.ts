@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { join, resolve } from "node:path";
 import type { ApiRetryEvent, OutputEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
@@ -17,6 +18,7 @@ import { buildFailureResult } from "../session/result.js";
 import { createSession, type Session } from "../session/session.js";
 import { SessionSetupError } from "../session/session-options.js";
 import { chooseBuiltinTools } from "../session/tool-selection.js";
+import { installDefaultSkills } from "../skills/default-skills.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 
 const DEFAULT_MAX_RETRIES = 10;
@@ -53,6 +55,9 @@ class StartupError extends Error {
   }
 }
 
+/** The installed package's root (the bundle is dist/cli.js): where protocol/ and skills/ are. */
+const PACKAGE_ROOT = new URL("../", import.meta.url);
+
 async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now();
   const parsed = await parseArguments(argv, process.cwd(), process.env);
@@ -78,6 +83,18 @@ async function main(argv: string[]): Promise<number> {
         if (error instanceof SessionSetupError) return reportStartupFailure(argv, new StartupError(error.message, error.terminalReason), startedAt);
         throw error;
       }
+    case "list-skills": {
+      const { listSkills } = await import("./list-skills.js");
+      const listing = await listSkills({ ...parsed.config, cwd: resolve(parsed.config.cwd) }, process.env);
+      process.stderr.write(listing.stderr);
+      process.stdout.write(listing.stdout);
+      return 0;
+    }
+    case "llms-txt": {
+      const { llmsTxt } = await import("./llms-txt.js");
+      process.stdout.write(llmsTxt(parsed.helpText, PACKAGE_ROOT));
+      return 0;
+    }
     case "list-models": {
       // Loaded on demand, like the mock server: ordinary runs never need it.
       const { collectModelListings, formatModelListings } = await import("./list-models.js");
@@ -99,6 +116,7 @@ async function main(argv: string[]): Promise<number> {
 async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Promise<number> {
   const config = { ...command.config, cwd: resolve(command.config.cwd) };
   const log = await createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, process.stderr.isTTY === true);
+  if (config.skills && config.defaultSkills) installBundledSkills(log);
   if (command.ignoredFlags.length > 0) process.stderr.write(`${describeIgnoredFlags(command.ignoredFlags)}\n`);
 
   const writeLine = createLineWriter(process.stdout);
@@ -172,6 +190,18 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   if (stdoutClosed) return EXIT_CODES.STDOUT_CLOSED;
   if (signals.received) return EXIT_CODES[signals.received];
   return last?.is_error ? 1 : 0;
+}
+
+/** A first run gets the bundled skills in $AGENTWIRE_HOME/skills, and one line saying so. */
+function installBundledSkills(log: Logger): void {
+  const target = join(process.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"), "skills");
+  try {
+    const installed = installDefaultSkills(fileURLToPath(new URL("skills", PACKAGE_ROOT)), target);
+    if (installed.length > 0) process.stderr.write(`agentwire: installed the default skills (${installed.join(", ")}) into ${target}; --no-default-skills skips this.\n`);
+  } catch (error) {
+    // An unwritable AGENTWIRE_HOME is reported once by the session (session_not_persisted).
+    log.debug({ err: error, target }, "default skills not installed");
+  }
 }
 
 /** One sentence for every flag a Claude Code host passed that agentwire does not act on yet. */

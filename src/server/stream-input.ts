@@ -29,6 +29,8 @@ import { loadSdkMcpServers } from "./sdk-mcp-tools.js";
 import { toUserMessage } from "../session/user-input.js";
 import { buildFailureResult } from "../session/result.js";
 
+type Answer = { response: OutputEvent; afterwards?: () => void };
+
 export interface StreamInputOptions {
   input: Readable;
   session: Session;
@@ -62,6 +64,8 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
 
   // Set while initialize is still loading the host's in-process MCP tools; turns wait for it.
   let initializing: Promise<void> = Promise.resolve();
+  // Control answers that are written once ready (initialize); EOF waits for them.
+  let answersSent: Promise<void> = Promise.resolve();
   const runQueue = async (): Promise<void> => {
     await initializing;
     for (let next = queue.shift(); next && !session.closed; next = queue.shift()) {
@@ -102,6 +106,8 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
     // stdin destroyed by a signal, or a broken pipe: stop reading, finish what was queued.
     log.debug({ err: error }, "stdin closed");
   }
+  // Answers still being prepared (initialize) go out before the end; they wait on nobody.
+  await answersSent;
   // Nobody can answer questions any more: pending and future ones fail (deny) instead of hanging.
   options.host?.close();
   options.frames?.close();
@@ -148,9 +154,16 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
         session.interrupt();
         return;
       case "control_request": {
-        const { response, afterwards } = answerControlRequest(command);
-        output(response);
-        afterwards?.();
+        const answered = answerControlRequest(command);
+        const send = ({ response, afterwards }: Answer): void => {
+          output(response);
+          afterwards?.();
+        };
+        if (!(answered instanceof Promise)) return send(answered);
+        // An answer that waits (initialize reads the skills' descriptions) still precedes any turn.
+        const sent = answered.then(send);
+        initializing = Promise.all([initializing, sent]).then(() => undefined);
+        answersSent = Promise.all([answersSent, sent]).then(() => undefined);
         return;
       }
       case "control_response":
@@ -180,7 +193,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   }
 
   /** The answer, and what to do once it is written (Claude Code answers before announcing effects). */
-  function answerControlRequest(command: ControlRequestCommand): { response: OutputEvent; afterwards?: () => void } {
+  function answerControlRequest(command: ControlRequestCommand): Answer | Promise<Answer> {
     const success = (response: Record<string, unknown>, afterwards?: () => void) => ({
       response: { type: "control_response", response: { subtype: "success", request_id: command.request_id, response } } satisfies OutputEvent,
       ...(afterwards ? { afterwards } : {}),
@@ -204,8 +217,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
             (error: unknown) => log.warn(`could not load the host's MCP servers: ${(error as Error).message}`),
           );
         }
-        const answer: InitializeResponse = {
-          commands: [],
+        const answer: Omit<InitializeResponse, "commands"> = {
           models: options.models,
           agents: [],
           account: {},
@@ -216,7 +228,8 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
           current_permission_mode: session.permissionMode,
           ...(Object.keys(hooks).length > 0 ? { hooks_applied: true as const } : {}),
         };
-        return success(answer);
+        // The user-invocable skills are the session's commands (`/name args`).
+        return session.skillCommands().then((commands) => success({ commands, ...answer } satisfies InitializeResponse));
       }
       case "set_permission_mode": {
         const request = SetPermissionModeRequestSchema.safeParse(command.request);

@@ -9,7 +9,7 @@ import type { ToolUseBlock } from "../conversation/messages.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { hasKnownPrice, modelLimits } from "../providers/models.js";
-import type { Provider } from "../providers/types.js";
+import type { Provider, ProviderRequest } from "../providers/types.js";
 import { targetPath } from "../permissions/rules.js";
 import type { PermissionState } from "../permissions/permission-updates.js";
 import type { ToolContext, ToolDefinition, ToolLog } from "../tools/define-tool.js";
@@ -49,6 +49,8 @@ export interface TurnWiring {
   beforeStop: LoopDependencies["beforeStop"];
   /** Once per session and model: a model without a list price is counted as 0 USD. */
   onUnpricedModel: (model: string) => void;
+  /** For a local model with a small known window: the warning for a request that will not fit. */
+  contextFit: ((request: ProviderRequest) => string | undefined) | undefined;
 }
 
 export function turnSettings(wiring: TurnWiring): TurnSettings {
@@ -70,6 +72,14 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
     provider,
     retryPolicy: exponentialBackoff(wiring.maxRetries),
     streamIdleTimeoutMs: wiring.streamIdleTimeoutMs,
+    ...(wiring.contextFit
+      ? {
+          beforeRequest: (request: ProviderRequest) => {
+            const warning = wiring.contextFit!(request);
+            if (warning) wiring.emit({ type: "warning", code: "context_window_exceeded", message: warning });
+          },
+        }
+      : {}),
     emit: wiring.emit,
     // An interrupt ends the wait early; the loop then sees the aborted signal.
     sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),

@@ -59,6 +59,16 @@ export const SessionSettingsSchema = z.object({
   sessionId: z.uuid().optional(),
   /** Write the session to disk, so it can be resumed. */
   persistSession: z.boolean().default(true),
+  /** Discover SKILL.md skills (`--no-skills` turns it off). */
+  skills: z.boolean().default(true),
+  /** More folders of skills (`--skills-dir`), after the project's and before the user's. */
+  skillsDirs: z.array(z.string().min(1)).default([]),
+  /** `llm`: the session's model re-ranks the 20 best BM25 matches when the listing does not fit. */
+  skillRanking: z.enum(["bm25", "llm"]).default("bm25"),
+  /** Room for the skill listing, in characters (default: 1 % of the model's context window × 4). */
+  skillListingBudget: z.number().int().positive().optional(),
+  /** `compact`: Bash, Read, Write and Skill, short and thin, for small models. */
+  toolProfile: z.enum(["default", "compact"]).default("default"),
 });
 
 export type SessionSettings = z.input<typeof SessionSettingsSchema>;

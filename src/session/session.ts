@@ -13,8 +13,9 @@ import type { Message, ToolUseBlock, UserMessage } from "../conversation/message
 import type { PermissionMode } from "../permissions/policy.js";
 import { applyPermissionUpdates, type PermissionState } from "../permissions/permission-updates.js";
 import { parseRuleList } from "../permissions/rules.js";
-import { apiKeySource, createProvider, providerSettingsError } from "../providers/registry.js";
-import type { Provider } from "../providers/types.js";
+import { apiKeySource, createProvider, isLocalServer, providerSettingsError } from "../providers/registry.js";
+import type { Provider, ProviderRequest } from "../providers/types.js";
+import { contextFitCheck, SMALL_CONTEXT_WINDOW } from "./context-fit.js";
 import type { SessionStore } from "../sessions/store.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { findTool } from "../tools/registry.js";
@@ -27,6 +28,12 @@ import { SessionSettingsSchema, SessionSetupError, type SessionLogger, type Sess
 import { createTranslationState, toStreamJson } from "./stream-json.js";
 import { createToolAuthorizer, type HostApproval } from "./tool-authorizer.js";
 import { chooseBuiltinTools } from "./tool-selection.js";
+import { discoverSkills, type SkillCatalog } from "../skills/catalog.js";
+import type { Skill } from "../skills/catalog.js";
+import { createSkillTool, SKILL_READ_RULES_KEY, TURN_SKILL_RULES_KEY } from "../skills/skill-tool.js";
+import { rerankWithModel } from "./skill-rerank.js";
+import { skillPrompt } from "./skill-turn.js";
+import { modelLimits } from "../providers/models.js";
 
 /**
  * A conversation with a model: runs user turns one at a time, emits every protocol event through
@@ -60,6 +67,8 @@ export interface Session {
   /** Tools of an MCP server; offered from the next model request on, replacing same-named ones. */
   addMcpServer(name: string, tools: ToolDefinition[]): void;
   mcpServerStatus(): Array<{ name: string; status: string }>;
+  /** The user-invocable skills, as the `initialize` answer lists commands. */
+  skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>>;
   /** Resolves when no turn is running. */
   whenIdle(): Promise<void>;
   /** No further turns; interrupts the running one, waits for its result, removes private temp files. */
@@ -85,7 +94,17 @@ export function createSession(options: SessionOptions): Session {
   for (const directory of addDirs) {
     if (!isDirectory(directory)) throw new SessionSetupError(`--add-dir directory does not exist: ${directory}`, "invalid_arguments");
   }
-  const tools = options.toolDefinitions ?? chooseBuiltinTools(settings);
+  const home = options.home ?? (options.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"));
+  const skills = discoverSkills({
+    enabled: settings.skills,
+    cwd,
+    addDirs,
+    skillsDirs: settings.skillsDirs.map((directory) => resolve(cwd, directory)),
+    agentwireHome: home,
+    userHome: options.env.HOME || homedir(),
+  });
+  const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
+  const tools = options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools);
   const providerSettings = {
     provider: settings.provider,
     env: options.env,
@@ -97,7 +116,6 @@ export function createSession(options: SessionOptions): Session {
   const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettings);
   if (settingsError) throw new SessionSetupError(settingsError, "invalid_arguments");
 
-  const home = options.home ?? (options.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"));
   const opened = openSession({
     home,
     cwd,
@@ -145,7 +163,20 @@ export function createSession(options: SessionOptions): Session {
     },
     toolOutputDirectory,
     ownsOutputDirectory,
+    skills,
+    skillRanking: settings.skillRanking,
+    // Ollama checks its own requests against the context it asks for (ollama-native.ts).
+    contextFit:
+      isLocalServer(settings.provider) && settings.provider !== "ollama" && settings.contextWindow !== undefined && settings.contextWindow <= SMALL_CONTEXT_WINDOW
+        ? contextFitCheck(settings.contextWindow)
+        : undefined,
+    skillListingBudget: settings.skillListingBudget ?? defaultListingBudget(settings.model, settings.contextWindow),
   });
+}
+
+/** 1 % of the model's context window, at about 4 characters per token. */
+function defaultListingBudget(model: string, contextWindow: number | undefined): number {
+  return Math.round((contextWindow ?? modelLimits(model).contextWindow) * 0.01 * 4);
 }
 
 interface SessionCoreInput {
@@ -171,10 +202,16 @@ interface SessionCoreInput {
   permissions: PermissionState;
   toolOutputDirectory: string;
   ownsOutputDirectory: boolean;
+  skills: SkillCatalog;
+  skillRanking: "bm25" | "llm";
+  contextFit: ((request: ProviderRequest) => string | undefined) | undefined;
+  skillListingBudget: number;
 }
 
 class SessionCore implements Session {
   private readonly unpricedModelsWarned = new Set<string>();
+  /** The skills' metadata has been read and its problems reported. */
+  private skillsChecked = false;
   /** Why the session file could not be written, once it could not; nothing is written after. */
   private persistenceFailure: string | undefined;
   private readonly toolState = new Map<string, unknown>();
@@ -250,6 +287,11 @@ class SessionCore implements Session {
     return this.mcpServers.map((name) => ({ name, status: "connected" }));
   }
 
+  async skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>> {
+    const { skills } = await this.input.skills.load();
+    return skills.filter((skill) => skill.userInvocable).map((skill) => ({ name: skill.name, description: skill.description, argumentHint: skill.argumentHint ?? "" }));
+  }
+
   whenIdle(): Promise<void> {
     return this.turnDone.then(() => undefined);
   }
@@ -278,11 +320,11 @@ class SessionCore implements Session {
       model: this.currentModel,
       provider: this.input.provider.id,
       permissionMode: this.permissions.mode,
-      slash_commands: [],
+      slash_commands: this.input.skills.names,
       apiKeySource: this.input.apiKeySource,
       output_style: "default",
       agents: [],
-      skills: [],
+      skills: this.input.skills.names,
       plugins: [],
       claude_code_version: CLAUDE_CODE_VERSION,
       protocol_version: PROTOCOL_VERSION,
@@ -320,8 +362,9 @@ class SessionCore implements Session {
       if (this.isClosed) return failure("internal_error", "The session is closed; no further turns run.");
       const submitted = await runUserPromptSubmitHooks(this.hooks, this.hookBase(), prompt, controller.signal);
       if (!submitted.allow) return failure("hook_blocked", submitted.message);
+      const withSkills = await this.prepareSkills(submitted.prompt, emit, controller.signal);
       const wiring = this.turnWiring(emit, controller.signal);
-      const outcome = await runTurn(this.input.history, submitted.prompt, turnSettings(wiring), loopDependencies(wiring), controller.signal).catch((error: unknown) => {
+      const outcome = await runTurn(this.input.history, withSkills, turnSettings(wiring), loopDependencies(wiring), controller.signal).catch((error: unknown) => {
         // A bug must still end the turn with a result, never a silent hang.
         this.input.log.error({ err: error }, "turn failed");
         return undefined;
@@ -342,8 +385,46 @@ class SessionCore implements Session {
       onEvent(result);
       return result;
     } finally {
+      // A skill's allowed-tools last only as long as the turn that loaded it.
+      this.toolState.delete(TURN_SKILL_RULES_KEY);
       this.currentTurn = undefined;
     }
+  }
+
+  /**
+   * Reads the skills' metadata on the first turn (reporting each broken skill once), drops the
+   * Skill tool when no skill turned out to be model-invocable, and returns the prompt with the
+   * listing and any `/skill` expansion.
+   */
+  private async prepareSkills(prompt: UserMessage, emit: (event: AgentEvent) => void, signal: AbortSignal): Promise<UserMessage> {
+    const catalog = this.input.skills;
+    if (catalog.entries.length === 0) return prompt;
+    const { skills, problems } = await catalog.load();
+    if (!this.skillsChecked) {
+      this.skillsChecked = true;
+      for (const problem of problems) {
+        const what = problem.code === "skill_skipped" ? "was skipped" : "was loaded with a fix";
+        emit({ type: "warning", code: problem.code, message: `The skill at ${problem.path} ${what}: ${problem.reason}.`, path: problem.path });
+      }
+      if (!skills.some((skill) => skill.modelInvocable)) this.tools = this.tools.filter((tool) => tool.name !== "Skill");
+    }
+    const rerank =
+      this.input.skillRanking === "llm"
+        ? (promptText: string, candidates: Skill[]) =>
+            rerankWithModel({ provider: this.input.provider, model: this.currentModel, sessionId: this.sessionId, promptText, candidates, signal, onUsage: (usage, model) => this.input.accounting.addUsage(usage, model) })
+        : undefined;
+    return skillPrompt({ catalog, prompt, sessionState: this.toolState, budgetChars: this.input.skillListingBudget, ...(rerank ? { rerank } : {}) });
+  }
+
+  /**
+   * The session's permissions, plus reading the folders of loaded skills, plus the allowed-tools
+   * of skills loaded in the running turn. Allow rules only: deny rules, plan mode and the risk
+   * sentinel still come first.
+   */
+  private effectivePermissions(): PermissionState {
+    const skillRules = [...((this.toolState.get(SKILL_READ_RULES_KEY) as string[] | undefined) ?? []), ...((this.toolState.get(TURN_SKILL_RULES_KEY) as string[] | undefined) ?? [])];
+    if (skillRules.length === 0) return this.permissions;
+    return { ...this.permissions, rules: { ...this.permissions.rules, allow: [...this.permissions.rules.allow, ...parseRuleList(skillRules)] } };
   }
 
   /** The session's state as this turn's loop sees it. */
@@ -361,14 +442,14 @@ class SessionCore implements Session {
       provider: this.input.provider,
       tools,
       accounting: this.input.accounting,
-      permissions: () => this.permissions,
+      permissions: () => this.effectivePermissions(),
       toolOutputDirectory: this.input.toolOutputDirectory,
       toolState: this.toolState,
       log: { warn: (message) => this.input.log.warn(message) },
       debugLog: this.input.log,
       emit,
       authorizeToolCall: createToolAuthorizer({
-        permissions: () => this.permissions,
+        permissions: () => this.effectivePermissions(),
         traitsOf: (name) => findTool(tools, name) ?? { kind: "other" },
         askHost: this.hostApproval(),
         hooks: this.hooks,
@@ -376,6 +457,7 @@ class SessionCore implements Session {
       }),
       afterToolCall: (call, result, signal) => runPostToolUseHooks(this.hooks, this.hookBase(), call, result, signal),
       beforeStop: (resultText, alreadyContinued) => runStopHooks(this.hooks, this.hookBase(), resultText, alreadyContinued, turnSignal),
+      contextFit: this.input.contextFit,
       onUnpricedModel: (model) => {
         if (this.unpricedModelsWarned.has(model)) return;
         this.unpricedModelsWarned.add(model);

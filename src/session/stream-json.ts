@@ -207,8 +207,8 @@ function translateProviderEvent(
   }
 }
 
-function warningLine(warning: { code: string; message: string }, context: TranslationContext): OutputEvent {
-  return { type: "system", subtype: "warning", code: warning.code, message: warning.message, session_id: context.sessionId, uuid: context.newUuid() };
+function warningLine(warning: { code: string; message: string; path?: string }, context: TranslationContext): OutputEvent {
+  return { type: "system", subtype: "warning", code: warning.code, message: warning.message, ...(warning.path ? { path: warning.path } : {}), session_id: context.sessionId, uuid: context.newUuid() };
 }
 
 /** Ends a response that stopped early: content_block_stop per open block, message_delta, message_stop. */

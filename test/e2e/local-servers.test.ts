@@ -116,3 +116,19 @@ describe("Ollama through its native API", () => {
     expect(warnings).toEqual([expect.objectContaining({ code: "context_window_exceeded", message: expect.stringMatching(/more than --context-window 2048: Ollama will drop the start of the conversation/) })]);
   });
 });
+
+describe("a local model with a small context window", () => {
+  it("warns when a request will not fit; the compact tool profile fits where the default does not", async () => {
+    workspace = await createWorkspace("text");
+    const args = ["-p", "hi", ...STREAM, "--provider", "llamacpp", "--model", "qwen2.5-coder-7b", "--base-url", `${workspace.server.url}/v1`, "--context-window", "4096"];
+    const full = await runAgentwire(args, { workspace });
+    expectWellFormedRun(full, 1);
+    const warnings = full.events.filter((event) => event.type === "system" && event.subtype === "warning");
+    expect(warnings).toEqual([expect.objectContaining({ code: "context_window_exceeded", message: expect.stringMatching(/more than the model's context window of 4096 \(--context-window\).*--tool-profile compact/) })]);
+
+    await workspace.useScenario({ turns: [{ text: "ok" }] });
+    const compact = await runAgentwire([...args, "--tool-profile", "compact"], { workspace });
+    expectWellFormedRun(compact, 1);
+    expect(compact.events.filter((event) => event.type === "system" && event.subtype === "warning")).toEqual([]);
+  });
+});

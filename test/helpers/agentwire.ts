@@ -28,7 +28,9 @@ export async function createWorkspace(scenarioName: string): Promise<Workspace> 
   const root = await mkdtemp(join(tmpdir(), "agentwire-e2e-"));
   const cwd = join(root, "repo");
   const home = join(root, "home");
-  await import("node:fs/promises").then((fs) => Promise.all([fs.mkdir(cwd), fs.mkdir(home)]));
+  // An existing (empty) skills folder: runs do not install the bundled skills, so every test sees
+  // only the skills it creates itself (the install has its own tests).
+  await import("node:fs/promises").then((fs) => Promise.all([fs.mkdir(cwd), fs.mkdir(join(home, ".agentwire", "skills"), { recursive: true })]));
   const serve = (scenario: Scenario, name?: string): Promise<MockServer> => startMockServer({ scenario, ...(name ? { scenarioName: name } : {}), log: () => {} });
   const fixture = join("fixtures", "scenarios", `${scenarioName}.json`);
   const workspace: Workspace = {

@@ -1,0 +1,178 @@
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { open } from "node:fs/promises";
+import path from "node:path";
+import { Bm25Index } from "./bm25.js";
+import { parseSkillMarkdown, splitFrontmatter, type SkillMetadata } from "./skill-md.js";
+
+/** Where a skill was found, in precedence order. */
+export type SkillSource = "project" | "add-dir" | "skills-dir" | "user";
+
+export interface SkillLocation {
+  directory: string;
+  source: SkillSource;
+}
+
+/** A skill folder found on disk: its name is its folder's. */
+export interface SkillEntry {
+  name: string;
+  /** The skill's base directory. */
+  directory: string;
+  file: string;
+  source: SkillSource;
+}
+
+export type Skill = SkillEntry & SkillMetadata;
+
+/** Something wrong with one skill: it was skipped, or loaded with a fix. */
+export interface SkillProblem {
+  code: "skill_skipped" | "skill_fixed";
+  path: string;
+  reason: string;
+}
+
+/** The three folder names an Agent Skills client looks in, agentwire's own first. */
+const PROJECT_SKILL_FOLDERS = [".agentwire/skills", ".agents/skills", ".claude/skills"];
+/** A frontmatter longer than this is read whole; shorter files are read in one go. */
+const HEAD_BYTES = 16 * 1024;
+
+/**
+ * Where skills are looked for, in precedence order (the first skill of a name wins): the
+ * project's folders from the cwd up to the repository root, each `--add-dir`'s, each
+ * `--skills-dir`, then the user's — so skills written for Claude Code, Codex or any Agent Skills
+ * client work unchanged.
+ */
+export function skillLocations(input: { cwd: string; addDirs: readonly string[]; skillsDirs: readonly string[]; agentwireHome: string; userHome: string }): SkillLocation[] {
+  const locations: SkillLocation[] = [];
+  for (const directory of projectDirectories(input.cwd)) {
+    for (const folder of PROJECT_SKILL_FOLDERS) locations.push({ directory: path.join(directory, folder), source: "project" });
+  }
+  for (const directory of input.addDirs) {
+    for (const folder of PROJECT_SKILL_FOLDERS) locations.push({ directory: path.join(directory, folder), source: "add-dir" });
+  }
+  for (const directory of input.skillsDirs) locations.push({ directory: path.resolve(directory), source: "skills-dir" });
+  locations.push(
+    { directory: path.join(input.agentwireHome, "skills"), source: "user" },
+    { directory: path.join(input.userHome, ".agents", "skills"), source: "user" },
+    { directory: path.join(input.userHome, ".claude", "skills"), source: "user" },
+  );
+  const seen = new Set<string>();
+  return locations.filter((location) => !seen.has(location.directory) && Boolean(seen.add(location.directory)));
+}
+
+/** The session's skills, or none when discovery is off (`--no-skills`). */
+export function discoverSkills(input: Parameters<typeof skillLocations>[0] & { enabled: boolean }): SkillCatalog {
+  return input.enabled ? SkillCatalog.discover(skillLocations(input)) : SkillCatalog.empty();
+}
+
+/** The cwd and its parents up to the repository root (the first with `.git`); the cwd alone outside a repository. */
+function projectDirectories(cwd: string): string[] {
+  const chain: string[] = [];
+  for (let directory = path.resolve(cwd); ; directory = path.dirname(directory)) {
+    chain.push(directory);
+    if (existsSync(path.join(directory, ".git"))) return chain;
+    if (path.dirname(directory) === directory) return [chain[0]!];
+  }
+}
+
+/**
+ * The skills of a session. Finding them is cheap and synchronous (folder listings only), so
+ * `system/init` can name them at once; their SKILL.md frontmatter is read and checked on first
+ * use (`load`), and a body only when the skill is invoked.
+ */
+export class SkillCatalog {
+  private loading: Promise<{ skills: Skill[]; problems: SkillProblem[] }> | undefined;
+  private index: Bm25Index | undefined;
+
+  private constructor(readonly entries: readonly SkillEntry[]) {}
+
+  static empty(): SkillCatalog {
+    return new SkillCatalog([]);
+  }
+
+  static discover(locations: readonly SkillLocation[]): SkillCatalog {
+    const byName = new Map<string, SkillEntry>();
+    for (const location of locations) {
+      for (const entry of skillFolders(location)) if (!byName.has(entry.name)) byName.set(entry.name, entry);
+    }
+    return new SkillCatalog([...byName.values()]);
+  }
+
+  get names(): string[] {
+    return this.entries.map((entry) => entry.name);
+  }
+
+  /** Every usable skill with its metadata, and what was wrong with the others. Read once. */
+  load(): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
+    this.loading ??= loadEntries(this.entries);
+    return this.loading;
+  }
+
+  /** Model-invocable skills, most relevant to `text` first (ties in discovery order). */
+  async rank(text: string): Promise<Array<{ skill: Skill; score: number }>> {
+    const invocable = (await this.load()).skills.filter((skill) => skill.modelInvocable);
+    this.index ??= new Bm25Index(
+      invocable.map((skill) => [
+        { text: skill.name.replaceAll("-", " "), weight: 3 },
+        { text: skill.description, weight: 1 },
+        { text: skill.whenToUse ?? "", weight: 1 },
+      ]),
+    );
+    return this.index.rank(text).map(({ index, score }) => ({ skill: invocable[index]!, score }));
+  }
+}
+
+function skillFolders(location: SkillLocation): SkillEntry[] {
+  let names: string[];
+  try {
+    names = readdirSync(location.directory);
+  } catch {
+    return [];
+  }
+  return names.sort().flatMap((name) => {
+    if (name.startsWith(".")) return [];
+    const directory = path.join(location.directory, name);
+    const file = path.join(directory, "SKILL.md");
+    try {
+      // Follows symlinks: a skill linked in from elsewhere counts.
+      if (!statSync(directory).isDirectory() || !existsSync(file)) return [];
+    } catch {
+      return [];
+    }
+    return [{ name, directory, file, source: location.source }];
+  });
+}
+
+async function loadEntries(entries: readonly SkillEntry[]): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
+  const results = await Promise.all(entries.map(async (entry) => ({ entry, parsed: await readSkill(entry) })));
+  const skills: Skill[] = [];
+  const problems: SkillProblem[] = [];
+  for (const { entry, parsed } of results) {
+    if (!parsed.ok) {
+      problems.push({ code: "skill_skipped", path: entry.file, reason: parsed.reason });
+      continue;
+    }
+    for (const note of parsed.notes) problems.push({ code: "skill_fixed", path: entry.file, reason: note });
+    skills.push({ ...entry, ...parsed.metadata });
+  }
+  return { skills, problems };
+}
+
+/** Reads the start of a SKILL.md (all of it when the frontmatter runs longer) and parses it. */
+async function readSkill(entry: SkillEntry): ReturnType<typeof parseSkillMarkdown> {
+  let text: string;
+  try {
+    const handle = await open(entry.file, "r");
+    try {
+      const head = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
+      text = head.subarray(0, bytesRead).toString("utf8");
+      // Positional reads leave the file position at 0, so this reads the whole file.
+      if (bytesRead === HEAD_BYTES && splitFrontmatter(text).frontmatter === undefined) text = (await handle.readFile()).toString("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    return { ok: false, reason: `SKILL.md cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+  return parseSkillMarkdown(text, entry.name);
+}

@@ -1,0 +1,108 @@
+import { z } from "zod";
+import type { ToolResult } from "../conversation/tool-result.js";
+import { editDistance } from "../text/edit-distance.js";
+import { defineTool, toolError, type ToolContext } from "../tools/define-tool.js";
+import type { Skill, SkillCatalog } from "./catalog.js";
+import { skillInstructions } from "./instructions.js";
+
+/** Claude Code's Skill tool (2.1.330), with agentwire's `query` for finding a skill by need. */
+const description = `Invoke a skill.
+
+A skill is a packaged set of instructions the user or project has set up for a particular kind of task (deploy steps, a review checklist, a repo-specific workflow). Available skills appear in a listing from the system with one-line descriptions. When the task at hand is one a listed skill covers, call this tool first — the skill's instructions load into the turn for you to follow in place of your default approach. Users may also ask for one by name (\`/<name>\`, or "slash command"); that's a request to invoke it.
+
+- \`skill\`: exact name from the listing, no leading slash.
+- \`args\`: optional arguments to pass through.
+- \`query\`: instead of \`skill\`, a few words about the task; returns the best-matching skills with their descriptions, for skills listed by name only or not listed at all.
+
+Only names from the listing (or that the user typed explicitly) are valid. If a \`<command-name>\` block is already present this turn, the skill is loaded — follow it directly rather than calling again.`;
+
+const inputSchema = z
+  .object({
+    skill: z.string().optional().describe("The name of a skill from the available-skills list. Do not guess names."),
+    args: z.string().optional().describe("Optional arguments for the skill"),
+    query: z.string().optional().describe("Instead of skill: words describing the task, to find matching skills"),
+  })
+  .strict()
+  .refine((input) => (input.skill === undefined) !== (input.query === undefined), { message: "give exactly one of skill and query" });
+
+/** ToolContext.sessionState key: names of the skills whose instructions this session has loaded. */
+export const LOADED_SKILLS_KEY = "skills.loaded";
+/** ToolContext.sessionState key: `allowed-tools` rules of the skills loaded during the running turn. */
+export const TURN_SKILL_RULES_KEY = "skills.turnRules";
+/**
+ * ToolContext.sessionState key: rules that let Read, Grep, Glob and LS into the folders of the
+ * skills loaded this session (a user's skills live outside the workspace), for the session.
+ */
+export const SKILL_READ_RULES_KEY = "skills.readRules";
+const QUERY_RESULTS = 5;
+
+/** The compact tool profile's wording: the same tool, for a small model's small context. */
+const COMPACT_DESCRIPTION = "Load a skill's instructions by exact name (skill, optional args), or find skills for a task (query). Use a listed skill before doing its task yourself.";
+
+export const createSkillTool = (catalog: SkillCatalog, options: { compact?: boolean } = {}) =>
+  defineTool({
+    name: "Skill",
+    description: options.compact ? COMPACT_DESCRIPTION : description,
+    inputSchema,
+    kind: "other",
+    // Loading instructions changes nothing outside the conversation: no permission needed.
+    sessionStateOnly: true,
+    async execute(input, context): Promise<ToolResult> {
+      if (input.query !== undefined) return findSkills(catalog, input.query);
+      const name = input.skill!.replace(/^\//, "");
+      const { skills } = await catalog.load();
+      const skill = skills.find((candidate) => candidate.name === name);
+      if (!skill || !skill.modelInvocable) return unknownSkill(name, skills);
+      return loadSkill(skill, input.args, context);
+    },
+  });
+
+/**
+ * Loads a skill's instructions into the conversation, once per session; a repeat says it is
+ * already there. Its `allowed-tools` apply until the running turn ends. Shared by the Skill tool
+ * and `/name` prompts.
+ */
+export async function loadSkill(skill: Skill, args: string | undefined, context: Pick<ToolContext, "sessionState">): Promise<ToolResult> {
+  const loaded = (context.sessionState.get(LOADED_SKILLS_KEY) as Set<string> | undefined) ?? new Set<string>();
+  context.sessionState.set(LOADED_SKILLS_KEY, loaded);
+  const rules = (context.sessionState.get(TURN_SKILL_RULES_KEY) as string[] | undefined) ?? [];
+  context.sessionState.set(TURN_SKILL_RULES_KEY, [...rules, ...skill.allowedTools]);
+  const readRules = (context.sessionState.get(SKILL_READ_RULES_KEY) as string[] | undefined) ?? [];
+  // `//` marks an absolute path in Claude Code's rule syntax; `Read(…)` covers the read-only tools.
+  const readRule = `Read(/${skill.directory}/**)`;
+  if (!readRules.includes(readRule)) context.sessionState.set(SKILL_READ_RULES_KEY, [...readRules, readRule]);
+  if (loaded.has(skill.name)) {
+    const again = args ? ` Apply them to: ${args}` : "";
+    return { content: `The ${skill.name} skill is already loaded in this conversation; follow its instructions above.${again}`, isError: false, details: { skill: skill.name, alreadyLoaded: true } };
+  }
+  let text: string;
+  try {
+    text = await skillInstructions(skill, args);
+  } catch (error) {
+    return toolError("io_error", `The ${skill.name} skill could not be loaded: ${(error as Error).message}`);
+  }
+  loaded.add(skill.name);
+  return { content: text, isError: false, details: { skill: skill.name, path: skill.file, allowedTools: skill.allowedTools } };
+}
+
+async function findSkills(catalog: SkillCatalog, query: string): Promise<ToolResult> {
+  const ranked = (await catalog.rank(query)).filter(({ score }) => score > 0).slice(0, QUERY_RESULTS);
+  if (ranked.length === 0) return { content: `No skill matches "${query}". Continue with the ordinary tools.`, isError: false, details: { query, matches: [] } };
+  const lines = ranked.map(({ skill }) => `- ${skill.name} (${skill.file}): ${skill.description}`);
+  return {
+    content: `Skills matching "${query}", best first; load one with {"skill": "<name>"}:\n${lines.join("\n")}`,
+    isError: false,
+    details: { query, matches: ranked.map(({ skill, score }) => ({ name: skill.name, path: skill.file, description: skill.description, score })) },
+  };
+}
+
+function unknownSkill(name: string, skills: readonly Skill[]): ToolResult {
+  const invocable = skills.filter((skill) => skill.modelInvocable).map((skill) => skill.name);
+  const closest = invocable
+    .map((candidate) => ({ candidate, distance: editDistance(name.toLowerCase(), candidate) }))
+    .sort((a, b) => a.distance - b.distance)
+    .slice(0, 3)
+    .map(({ candidate }) => candidate);
+  const hint = closest.length > 0 ? ` The closest names: ${closest.join(", ")}.` : " No skills are available in this session.";
+  return toolError("invalid_input", `<tool_use_error>Unknown skill: ${name}.${hint}</tool_use_error>`);
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import type { ToolDefinition } from "./define-tool.js";
+
+/**
+ * `--tool-profile compact`: for small local models, whose context cannot afford the ~17 KB of
+ * the default tool definitions. Bash, Read and Write with one-line descriptions and thin
+ * schemas (plus the Skill tool, which the skills module shortens itself); everything else is
+ * learnt from skills. Validation stays strict: a call with a field the thin schema lacks is an
+ * input error the model can act on, never guessed at.
+ */
+const COMPACT: Record<string, { description: string; inputSchema: z.ZodObject }> = {
+  Bash: {
+    description: "Run a shell command in the working directory and get its stdout and stderr. timeout in ms (default 120000).",
+    inputSchema: z.object({ command: z.string(), timeout: z.number().positive().max(600_000).optional() }).strict(),
+  },
+  Read: {
+    description: "Read a file: numbered lines (offset and limit page through long files), or an image.",
+    inputSchema: z.object({ file_path: z.string(), offset: z.number().int().nonnegative().optional(), limit: z.number().int().positive().optional() }).strict(),
+  },
+  Write: {
+    description: "Create or overwrite a file with content.",
+    inputSchema: z.object({ file_path: z.string(), content: z.string() }).strict(),
+  },
+};
+
+export const COMPACT_TOOL_NAMES = Object.keys(COMPACT);
+
+/** The compact form of a built-in tool: same behaviour, short description, thin schema. */
+export function compactTool(tool: ToolDefinition): ToolDefinition {
+  const compact = COMPACT[tool.name];
+  if (!compact) throw new Error(`${tool.name} has no compact form`);
+  return {
+    ...tool,
+    description: compact.description,
+    inputSchema: compact.inputSchema,
+    // The thin input is a valid full input; the full schema adds its defaults.
+    execute: (input, context) => tool.execute(tool.inputSchema.parse(input), context),
+  };
+}
