@@ -59,6 +59,8 @@ export const SessionSettingsSchema = z.object({
   sessionId: z.uuid().optional(),
   /** Write the session to disk, so it can be resumed. */
   persistSession: z.boolean().default(true),
+  /** Add AGENTS.md / CLAUDE.md memory files to the system prompt (`--no-memory-files` turns it off). */
+  memoryFiles: z.boolean().default(true),
   /** Discover SKILL.md skills (`--no-skills` turns it off). */
   skills: z.boolean().default(true),
   /** More folders of skills (`--skills-dir`), after the project's and before the user's. */

@@ -16,6 +16,7 @@ import { parseRuleList } from "../permissions/rules.js";
 import { apiKeySource, createProvider, isLocalServer, providerSettingsError } from "../providers/registry.js";
 import type { Provider, ProviderRequest } from "../providers/types.js";
 import { contextFitCheck, SMALL_CONTEXT_WINDOW } from "./context-fit.js";
+import { loadMemoryFiles } from "./memory-files.js";
 import type { SessionStore } from "../sessions/store.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { findTool } from "../tools/registry.js";
@@ -131,8 +132,10 @@ export function createSession(options: SessionOptions): Session {
   // the agentwire home (which keeps sessions), and private to this session object.
   const ownsOutputDirectory = options.toolOutputDirectory === undefined;
   const toolOutputDirectory = options.toolOutputDirectory ?? join(tmpdir(), `agentwire-${opened.sessionId}-${randomUUID().slice(0, 8)}`);
+  // A host that replaces the system prompt wants exactly that prompt: no memory files then.
+  const memory = settings.memoryFiles && settings.systemPrompt === undefined ? loadMemoryFiles({ cwd, agentwireHome: home }) : undefined;
   const systemPrompt = composeSystemPrompt(
-    settings.systemPrompt ?? defaultSystemPrompt({ cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }),
+    composeSystemPrompt(settings.systemPrompt ?? defaultSystemPrompt({ cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }), memory?.section || undefined),
     settings.appendSystemPrompt,
   );
   return new SessionCore({
@@ -164,6 +167,7 @@ export function createSession(options: SessionOptions): Session {
     toolOutputDirectory,
     ownsOutputDirectory,
     skills,
+    startupWarnings: (memory?.problems ?? []).map((problem) => ({ type: "warning" as const, code: "memory_file_cut", message: `The memory file ${problem.path}: ${problem.reason}.`, path: problem.path })),
     skillRanking: settings.skillRanking,
     // Ollama checks its own requests against the context it asks for (ollama-native.ts).
     contextFit:
@@ -203,6 +207,8 @@ interface SessionCoreInput {
   toolOutputDirectory: string;
   ownsOutputDirectory: boolean;
   skills: SkillCatalog;
+  /** Reported at the start of the first turn (memory files that were cut or unreadable). */
+  startupWarnings: AgentEvent[];
   skillRanking: "bm25" | "llm";
   contextFit: ((request: ProviderRequest) => string | undefined) | undefined;
   skillListingBudget: number;
@@ -397,6 +403,7 @@ class SessionCore implements Session {
    * listing and any `/skill` expansion.
    */
   private async prepareSkills(prompt: UserMessage, emit: (event: AgentEvent) => void, signal: AbortSignal): Promise<UserMessage> {
+    for (const warning of this.input.startupWarnings.splice(0)) emit(warning);
     const catalog = this.input.skills;
     if (catalog.entries.length === 0) return prompt;
     const { skills, problems } = await catalog.load();

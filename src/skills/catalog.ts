@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
+import { projectDirectories } from "../paths/project-directories.js";
 import { Bm25Index } from "./bm25.js";
 import { parseSkillMarkdown, splitFrontmatter, type SkillMetadata } from "./skill-md.js";
 
@@ -62,16 +63,6 @@ export function skillLocations(input: { cwd: string; addDirs: readonly string[];
 /** The session's skills, or none when discovery is off (`--no-skills`). */
 export function discoverSkills(input: Parameters<typeof skillLocations>[0] & { enabled: boolean }): SkillCatalog {
   return input.enabled ? SkillCatalog.discover(skillLocations(input)) : SkillCatalog.empty();
-}
-
-/** The cwd and its parents up to the repository root (the first with `.git`); the cwd alone outside a repository. */
-function projectDirectories(cwd: string): string[] {
-  const chain: string[] = [];
-  for (let directory = path.resolve(cwd); ; directory = path.dirname(directory)) {
-    chain.push(directory);
-    if (existsSync(path.join(directory, ".git"))) return chain;
-    if (path.dirname(directory) === directory) return [chain[0]!];
-  }
 }
 
 /**
