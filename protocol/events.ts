@@ -300,12 +300,13 @@ export const PermissionDenialSchema = z.strictObject({
   tool_input: z.record(z.string(), z.unknown()),
 });
 
-export const ResultSubtypeSchema = z.enum(["success", "error_max_turns", "error_during_execution"]);
+export const ResultSubtypeSchema = z.enum(["success", "error_max_turns", "error_max_budget_usd", "error_during_execution"]);
 
 /** Why the turn ended. The first four are Claude Code's values; the rest are agentwire's. */
 export const TerminalReasonSchema = z.enum([
   "completed",
   "max_turns",
+  "max_budget",
   "aborted_streaming",
   "aborted_tools",
   "api_error",

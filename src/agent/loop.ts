@@ -36,6 +36,8 @@ export interface LoopDependencies extends ModelCallDependencies {
   authorizeToolCall: (call: ToolUseBlock, signal: AbortSignal) => Promise<PermissionDecision>;
   /** Read-only calls may run concurrently with their read-only neighbours. */
   isReadOnlyTool: (name: string) => boolean;
+  /** `--max-budget-usd`: true once the session has spent its budget; absent = no budget. */
+  budgetSpent?: () => boolean;
   /**
    * Asked when the model wants to stop; a returned text is fed back as a user message and the
    * turn goes on (Stop hooks). `alreadyContinued` is true after such a continuation.
@@ -44,7 +46,7 @@ export interface LoopDependencies extends ModelCallDependencies {
   beforeStop?: (resultText: string, alreadyContinued: boolean) => Promise<string | undefined>;
 }
 
-export type TerminalReason = "completed" | "max_turns" | "aborted_streaming" | "aborted_tools" | "api_error";
+export type TerminalReason = "completed" | "max_turns" | "max_budget" | "aborted_streaming" | "aborted_tools" | "api_error";
 
 export interface TurnOutcome {
   terminalReason: TerminalReason;
@@ -91,6 +93,8 @@ export async function runTurn(
 
   for (;;) {
     if (settings.maxTurns !== undefined && modelRequests >= settings.maxTurns) return outcome("max_turns");
+    // No request starts over budget.
+    if (dependencies.budgetSpent?.()) return outcome("max_budget");
     modelRequests++;
     const response = await callModel(toRequest(messagesForProvider(history, dependencies.provider.id), settings), dependencies, signal);
 
@@ -131,6 +135,13 @@ export async function runTurn(
       continue;
     }
 
+    if (dependencies.budgetSpent?.()) {
+      // This response crossed the budget: its calls are answered without running, and the turn ends.
+      const unrun = calls.map((call) => budgetResult(call, dependencies.emit));
+      userLines += calls.length;
+      commit({ role: "user", content: unrun });
+      return outcome("max_budget");
+    }
     const results = await executeToolCalls(calls, dependencies, signal);
     userLines += calls.length;
     commit({ role: "user", content: results });
@@ -206,6 +217,12 @@ async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, si
 
 function interruptedToolResult(): ToolResult {
   return { content: TOOL_INTERRUPT_MARKER, isError: true, code: "aborted", details: `Error: ${TOOL_INTERRUPT_MARKER}` };
+}
+
+function budgetResult(call: ToolUseBlock, emit: (event: AgentEvent) => void): UserContentBlock {
+  const result: ToolResult = { content: "Not run: the session's budget (--max-budget-usd) is spent.", isError: true, code: "aborted", details: "Error: budget spent" };
+  emit({ type: "tool_result", toolUseId: call.id, toolName: call.name, result });
+  return { type: "tool_result", toolUseId: call.id, content: result.content, isError: true };
 }
 
 function abortedResult(call: ToolUseBlock, emit: (event: AgentEvent) => void): UserContentBlock {

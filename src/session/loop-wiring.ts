@@ -49,6 +49,8 @@ export interface TurnWiring {
   beforeStop: LoopDependencies["beforeStop"];
   /** Once per session and model: a model without a list price is counted as 0 USD. */
   onUnpricedModel: (model: string) => void;
+  /** `--max-budget-usd`: whether the budget is spent. */
+  budgetSpent: (() => boolean) | undefined;
   /** For a local model with a small known window: the warning for a request that will not fit. */
   contextFit: ((request: ProviderRequest) => string | undefined) | undefined;
 }
@@ -72,6 +74,7 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
     provider,
     retryPolicy: exponentialBackoff(wiring.maxRetries),
     streamIdleTimeoutMs: wiring.streamIdleTimeoutMs,
+    ...(wiring.budgetSpent ? { budgetSpent: wiring.budgetSpent } : {}),
     ...(wiring.contextFit
       ? {
           beforeRequest: (request: ProviderRequest) => {

@@ -9,6 +9,7 @@ export interface ResultContext {
   durationMs: number;
   accounting: SessionAccounting;
   maxTurns: number | undefined;
+  maxBudgetUsd: number | undefined;
   permissionDenials: ResultEvent["permission_denials"];
   newUuid: () => string;
 }
@@ -20,7 +21,7 @@ export interface ResultContext {
  */
 export function buildResultEvent(outcome: TurnOutcome, context: ResultContext): ResultEvent {
   const { accounting } = context;
-  const ending = endingFields(outcome, context.maxTurns);
+  const ending = endingFields(outcome, context.maxTurns, context.maxBudgetUsd);
   return {
     type: "result",
     subtype: ending.subtype,
@@ -43,12 +44,15 @@ export function buildResultEvent(outcome: TurnOutcome, context: ResultContext): 
 function endingFields(
   outcome: TurnOutcome,
   maxTurns: number | undefined,
+  maxBudgetUsd: number | undefined,
 ): { subtype: ResultEvent["subtype"]; fields: Pick<ResultEvent, "result" | "errors" | "api_error_status" | "error_code"> } {
   switch (outcome.terminalReason) {
     case "completed":
       return { subtype: "success", fields: { result: outcome.resultText } };
     case "max_turns":
       return { subtype: "error_max_turns", fields: { errors: [`Reached maximum number of turns (${maxTurns ?? 0})`] } };
+    case "max_budget":
+      return { subtype: "error_max_budget_usd", fields: { errors: [`Reached maximum budget ($${maxBudgetUsd ?? 0})`] } };
     case "aborted_streaming":
     case "aborted_tools":
       return { subtype: "error_during_execution", fields: { errors: ["Interrupted by user"] } };

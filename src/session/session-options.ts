@@ -20,6 +20,9 @@ export const SessionIdSchema = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/
  */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
 
+/** Model requests per user turn when `--max-turns` is not given: a looping model stops here. */
+export const DEFAULT_MAX_TURNS = 200;
+
 export const SessionSettingsSchema = z.object({
   /** Working directory for tools and sessions (absolute, or relative to the caller's cwd). */
   cwd: z.string().min(1),
@@ -33,8 +36,10 @@ export const SessionSettingsSchema = z.object({
   openaiApi: z.enum(["chat", "responses"]).optional(),
   /** The model's context window in tokens, for models agentwire does not know (local ones). */
   contextWindow: z.number().int().positive().optional(),
-  /** Most model requests per user turn. */
+  /** Most model requests per user turn (default DEFAULT_MAX_TURNS). */
   maxTurns: z.number().int().positive().optional(),
+  /** Stop when this process's requests have cost this much (`--max-budget-usd`). */
+  maxBudgetUsd: z.number().positive().optional(),
   maxThinkingTokens: z.number().int().positive().optional(),
   /** Retries of a failed model request (rate limits, overload, dropped connections). */
   maxRetries: z.number().int().nonnegative().default(10),

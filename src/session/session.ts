@@ -25,7 +25,7 @@ import { runPostToolUseHooks, runStopHooks, runUserPromptSubmitHooks, type Sessi
 import { loopDependencies, turnSettings, type TurnWiring } from "./loop-wiring.js";
 import { openSession } from "./open-session.js";
 import { buildApiErrorAssistantEvent, buildFailureResult, buildResultEvent } from "./result.js";
-import { SessionSettingsSchema, SessionSetupError, type SessionLogger, type SessionOptions, type ToolApprover } from "./session-options.js";
+import { DEFAULT_MAX_TURNS, SessionSettingsSchema, SessionSetupError, type SessionLogger, type SessionOptions, type ToolApprover } from "./session-options.js";
 import { createTranslationState, toStreamJson } from "./stream-json.js";
 import { createToolAuthorizer, type HostApproval } from "./tool-authorizer.js";
 import { chooseBuiltinTools } from "./tool-selection.js";
@@ -153,7 +153,9 @@ export function createSession(options: SessionOptions): Session {
     approve: options.approve,
     hooks: options.hooks,
     model: settings.model,
-    maxTurns: settings.maxTurns,
+    // A model looping on tool calls must not make thousands of requests; --max-turns overrides.
+    maxTurns: settings.maxTurns ?? DEFAULT_MAX_TURNS,
+    maxBudgetUsd: settings.maxBudgetUsd,
     maxThinkingTokens: settings.maxThinkingTokens,
     maxRetries: settings.maxRetries,
     streamIdleTimeoutMs: settings.streamIdleTimeoutMs,
@@ -199,6 +201,7 @@ interface SessionCoreInput {
   hooks: SessionHooks | undefined;
   model: string;
   maxTurns: number | undefined;
+  maxBudgetUsd: number | undefined;
   maxThinkingTokens: number | undefined;
   maxRetries: number;
   streamIdleTimeoutMs: number;
@@ -216,6 +219,8 @@ interface SessionCoreInput {
 
 class SessionCore implements Session {
   private readonly unpricedModelsWarned = new Set<string>();
+  /** The session's cost when this process opened it: the budget counts from here. */
+  private readonly costAtStart: number;
   /** The skills' metadata has been read and its problems reported. */
   private skillsChecked = false;
   /** Why the session file could not be written, once it could not; nothing is written after. */
@@ -232,6 +237,7 @@ class SessionCore implements Session {
   private isClosed = false;
 
   constructor(private readonly input: SessionCoreInput) {
+    this.costAtStart = input.accounting.totalCostUsd();
     this.permissions = input.permissions;
     this.currentModel = input.model;
     this.maxThinkingTokens = input.maxThinkingTokens;
@@ -384,6 +390,7 @@ class SessionCore implements Session {
           durationMs: Date.now() - startedAt,
           accounting,
           maxTurns: this.input.maxTurns,
+          maxBudgetUsd: this.input.maxBudgetUsd,
           permissionDenials,
           newUuid: randomUUID,
         }),
@@ -465,12 +472,20 @@ class SessionCore implements Session {
       afterToolCall: (call, result, signal) => runPostToolUseHooks(this.hooks, this.hookBase(), call, result, signal),
       beforeStop: (resultText, alreadyContinued) => runStopHooks(this.hooks, this.hookBase(), resultText, alreadyContinued, turnSignal),
       contextFit: this.input.contextFit,
+      budgetSpent: this.budgetSpent(),
       onUnpricedModel: (model) => {
         if (this.unpricedModelsWarned.has(model)) return;
         this.unpricedModelsWarned.add(model);
         emit({ type: "warning", code: "unknown_model_price", message: `No list price is known for model ${model}; its cost is counted as 0 USD (tokens are still reported).` });
       },
     };
+  }
+
+  /** `--max-budget-usd`: what this process has spent (a resumed session's earlier cost is not counted). */
+  private budgetSpent(): (() => boolean) | undefined {
+    const budget = this.input.maxBudgetUsd;
+    if (budget === undefined) return undefined;
+    return () => this.input.accounting.totalCostUsd() - this.costAtStart >= budget;
   }
 
   /** Questions the policy leaves open go to the approver; its "always allow" updates apply to the session. */
