@@ -13,7 +13,7 @@ import { PermissionModeSchema } from "./commands.js";
 // Hooks
 
 /** The hook events agentwire raises. */
-export const HookEventNameSchema = z.enum(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop"]);
+export const HookEventNameSchema = z.enum(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "PreCompact", "PostCompact"]);
 
 /** `initialize.hooks`: event name → matchers, each with the host's callback ids. */
 export const HookRegistrationsSchema = z.record(

@@ -94,9 +94,27 @@ export const ApiRetryEventSchema = z.strictObject({
 export const StatusEventSchema = z.strictObject({
   type: z.literal("system"),
   subtype: z.literal("status"),
-  status: z.literal("requesting").nullable(),
+  status: z.enum(["requesting", "compacting"]).nullable(),
   /** Present when the permission mode changed (set_permission_mode). */
   permissionMode: z.string().optional(),
+  /** After compacting (`status: null`): whether it worked, and why not. */
+  compact_result: z.enum(["success", "failed"]).optional(),
+  compact_error: z.string().optional(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+/** The conversation was compacted: what came before is summarized (or its old tool outputs stubbed). */
+export const CompactBoundaryEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("compact_boundary"),
+  compact_metadata: z.strictObject({
+    trigger: z.enum(["manual", "auto"]),
+    /** Estimated tokens of the conversation before and after. */
+    pre_tokens: z.number().int().nonnegative(),
+    post_tokens: z.number().int().nonnegative(),
+    duration_ms: z.number().int().nonnegative(),
+  }),
   session_id: SessionId,
   uuid: Uuid,
 });
@@ -408,6 +426,7 @@ export const SystemEventSchema = z.discriminatedUnion("subtype", [
   SystemInitEventSchema,
   ApiRetryEventSchema,
   StatusEventSchema,
+  CompactBoundaryEventSchema,
   PermissionDeniedEventSchema,
   PermissionRequestEventSchema,
   SessionStateChangedEventSchema,

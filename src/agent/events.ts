@@ -49,4 +49,19 @@ export type AgentEvent =
   /** Something the consumer should know that is not an error (e.g. a model without a known price). */
   | { type: "warning"; code: string; message: string; path?: string }
   /** A message became part of the conversation history (persist it). */
-  | { type: "message_committed"; message: Message };
+  | { type: "message_committed"; message: Message }
+  /** Compaction began (the conversation is too long for the model's context window, or /compact). */
+  | { type: "compaction_start" }
+  /**
+   * Compaction ended. On success the history now is `messages` (persist it: resume starts there);
+   * on failure the history is unchanged and `error` says why.
+   */
+  | {
+      type: "compaction_end";
+      trigger: "auto" | "manual";
+      preTokens: number;
+      postTokens: number;
+      durationMs: number;
+      messages: Message[] | undefined;
+      error?: string;
+    };

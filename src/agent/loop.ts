@@ -39,6 +39,12 @@ export interface LoopDependencies extends ModelCallDependencies {
   /** `--max-budget-usd`: true once the session has spent its budget; absent = no budget. */
   budgetSpent?: () => boolean;
   /**
+   * Keeps the conversation within the model's context window: before each request ("threshold")
+   * and after the server said it did not fit ("overflow"), it may compact `history` in place.
+   * Absent: no compaction. Contract: never throws.
+   */
+  maintainContext?: (history: Message[], cause: "threshold" | "overflow", signal: AbortSignal) => Promise<"unchanged" | "compacted" | "failed">;
+  /**
    * Asked when the model wants to stop; a returned text is fed back as a user message and the
    * turn goes on (Stop hooks). `alreadyContinued` is true after such a continuation.
    * Contract: never throws.
@@ -83,6 +89,8 @@ export async function runTurn(
   let stopReason: string | null = null;
   let continuedByStopHook = false;
   let continuations = 0;
+  // Compactions that did not make the conversation fit, in a row; at MAX_COMPACTION_FAILURES the turn ends.
+  let compactionFailures = 0;
   const outcome = (terminalReason: TerminalReason, extra: Partial<TurnOutcome> = {}): TurnOutcome => ({
     terminalReason,
     stopReason,
@@ -95,12 +103,24 @@ export async function runTurn(
     if (settings.maxTurns !== undefined && modelRequests >= settings.maxTurns) return outcome("max_turns");
     // No request starts over budget.
     if (dependencies.budgetSpent?.()) return outcome("max_budget");
+    if ((await dependencies.maintainContext?.(history, "threshold", signal)) === "failed") compactionFailures++;
+    if (compactionFailures >= MAX_COMPACTION_FAILURES) return outcome("api_error", { error: CONTEXT_EXHAUSTED });
     modelRequests++;
     const response = await callModel(toRequest(messagesForProvider(history, dependencies.provider.id), settings), dependencies, signal);
 
     if (response.kind === "failed") {
+      // Too long for the model after all: compact and ask again, until compacting stops helping.
+      if (response.errorKind === "context_length" && dependencies.maintainContext && !signal.aborted) {
+        compactionFailures++;
+        if (compactionFailures >= MAX_COMPACTION_FAILURES) return outcome("api_error", { error: CONTEXT_EXHAUSTED });
+        if ((await dependencies.maintainContext(history, "overflow", signal)) === "compacted") {
+          modelRequests--;
+          continue;
+        }
+      }
       return outcome("api_error", { error: { kind: response.errorKind, status: response.status, message: response.message } });
     }
+    if (response.kind === "completed") compactionFailures = 0;
     if (response.kind === "aborted") {
       stopReason = null;
       if (response.blocks.length > 0) commit({ role: "assistant", content: response.blocks, provider: dependencies.provider.id });
@@ -153,6 +173,14 @@ export async function runTurn(
     }
   }
 }
+
+/** Compactions in a row that may fail to make the conversation fit before the turn gives up. */
+const MAX_COMPACTION_FAILURES = 3;
+const CONTEXT_EXHAUSTED = {
+  kind: "context_length" as const,
+  status: null,
+  message: `The conversation does not fit the model's context window, and compacting it did not help ${MAX_COMPACTION_FAILURES} times in a row. Start a new session, or /compact with instructions to keep less.`,
+};
 
 function toRequest(history: Message[], settings: TurnSettings): ProviderRequest {
   return {

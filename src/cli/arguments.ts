@@ -64,6 +64,8 @@ const RUN_OPTIONS = {
   "add-dir": { type: "string", array: true, description: "Another directory tools may use besides the working directory (repeatable)" },
   "list-tools": { type: "boolean", default: false, description: "Print each tool's name and description (JSON schemas with --output-format json), then exit" },
   "list-models": { type: "boolean", default: false, description: "Print the models of each provider (live where a key is set), then exit; --provider picks one" },
+  "auto-compact": { type: "boolean", default: true, description: "Compact the conversation when it nears the model's context window, or overflows it (--no-auto-compact: only /compact does)" },
+  "auto-compact-threshold": { type: "number", description: "Compact at this percentage of the context window (default: the window minus the output reserve and a safety margin; env AGENTWIRE_AUTOCOMPACT_PCT)" },
   "memory-files": { type: "boolean", default: true, description: "Add AGENTS.md and CLAUDE.md (repository root to cwd, and $AGENTWIRE_HOME/AGENTS.md) to the context (--no-memory-files to turn off)" },
   skills: { type: "boolean", default: true, description: "Discover SKILL.md skills (--no-skills to turn off)" },
   "skills-dir": { type: "string", array: true, description: "Another folder of skills, after the project's and before the user's (repeatable)" },
@@ -209,6 +211,8 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     debug: parsed.debug,
     skills: parsed.skills,
     memoryFiles: parsed["memory-files"],
+    autoCompact: parsed["auto-compact"],
+    autoCompactPercent: parsed["auto-compact-threshold"] ?? numberFrom(env.AGENTWIRE_AUTOCOMPACT_PCT),
     skillsDirs: ((parsed["skills-dir"] ?? []) as string[]).map((directory) => resolve(processCwd, directory)),
     skillRanking: parsed["skill-ranking"],
     skillListingBudget: parsed["skill-listing-budget"],
@@ -294,6 +298,13 @@ async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
   } catch (error) {
     return { kind: "error", message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** A number from an environment variable, or undefined when unset or not a number (then the schema reports a bad flag value only). */
+function numberFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : undefined;
 }
 
 /** Single-letter aliases of RUN_OPTIONS: after `-p` they are flags, not its value. */

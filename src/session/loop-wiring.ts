@@ -51,6 +51,7 @@ export interface TurnWiring {
   onUnpricedModel: (model: string) => void;
   /** `--max-budget-usd`: whether the budget is spent. */
   budgetSpent: (() => boolean) | undefined;
+  maintainContext: LoopDependencies["maintainContext"];
   /** For a local model with a small known window: the warning for a request that will not fit. */
   contextFit: ((request: ProviderRequest) => string | undefined) | undefined;
 }
@@ -75,6 +76,7 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
     retryPolicy: exponentialBackoff(wiring.maxRetries),
     streamIdleTimeoutMs: wiring.streamIdleTimeoutMs,
     ...(wiring.budgetSpent ? { budgetSpent: wiring.budgetSpent } : {}),
+    ...(wiring.maintainContext ? { maintainContext: wiring.maintainContext } : {}),
     ...(wiring.contextFit
       ? {
           beforeRequest: (request: ProviderRequest) => {

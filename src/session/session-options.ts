@@ -66,6 +66,10 @@ export const SessionSettingsSchema = z.object({
   persistSession: z.boolean().default(true),
   /** Add AGENTS.md / CLAUDE.md memory files to the system prompt (`--no-memory-files` turns it off). */
   memoryFiles: z.boolean().default(true),
+  /** Compact the conversation when it nears the context window or overflows it (`--no-auto-compact`). */
+  autoCompact: z.boolean().default(true),
+  /** Compact at this share of the context window instead of the default threshold (AGENTWIRE_AUTOCOMPACT_PCT). */
+  autoCompactPercent: z.number().min(1).max(100).optional(),
   /** Discover SKILL.md skills (`--no-skills` turns it off). */
   skills: z.boolean().default(true),
   /** More folders of skills (`--skills-dir`), after the project's and before the user's. */

@@ -6,7 +6,7 @@ import type { PermissionResult } from "../../protocol/control.js";
 import type { OutputEvent, ResultEvent, SystemInitEvent } from "../../protocol/events.js";
 import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../protocol/version.js";
 import type { AgentEvent } from "../agent/events.js";
-import { runTurn, type PermissionDecision } from "../agent/loop.js";
+import { runTurn, type PermissionDecision, type TurnOutcome } from "../agent/loop.js";
 import { composeSystemPrompt, defaultSystemPrompt } from "../agent/system-prompt.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
@@ -19,10 +19,10 @@ import { contextFitCheck, SMALL_CONTEXT_WINDOW } from "./context-fit.js";
 import { loadMemoryFiles } from "./memory-files.js";
 import type { SessionStore } from "../sessions/store.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
-import { findTool } from "../tools/registry.js";
+import { findTool, toolInputJsonSchema } from "../tools/registry.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 import { runPostToolUseHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks } from "./hook-runners.js";
-import { loopDependencies, turnSettings, type TurnWiring } from "./loop-wiring.js";
+import { loopDependencies, MAX_OUTPUT_TOKENS_CAP, turnSettings, type TurnWiring } from "./loop-wiring.js";
 import { openSession } from "./open-session.js";
 import { buildApiErrorAssistantEvent, buildFailureResult, buildResultEvent } from "./result.js";
 import { DEFAULT_MAX_TURNS, SessionSettingsSchema, SessionSetupError, type SessionLogger, type SessionOptions, type ToolApprover } from "./session-options.js";
@@ -31,7 +31,9 @@ import { createToolAuthorizer, type HostApproval } from "./tool-authorizer.js";
 import { chooseBuiltinTools } from "./tool-selection.js";
 import { discoverSkills, type SkillCatalog } from "../skills/catalog.js";
 import type { Skill } from "../skills/catalog.js";
-import { createSkillTool, SKILL_READ_RULES_KEY, TURN_SKILL_RULES_KEY } from "../skills/skill-tool.js";
+import { createSkillTool, LOADED_SKILLS_KEY, SKILL_READ_RULES_KEY, TURN_SKILL_RULES_KEY } from "../skills/skill-tool.js";
+import { skillInstructions } from "../skills/instructions.js";
+import { ContextKeeper } from "./context-keeper.js";
 import { rerankWithModel } from "./skill-rerank.js";
 import { skillPrompt } from "./skill-turn.js";
 import { modelLimits } from "../providers/models.js";
@@ -169,6 +171,12 @@ export function createSession(options: SessionOptions): Session {
     toolOutputDirectory,
     ownsOutputDirectory,
     skills,
+    compaction: {
+      automatic: settings.autoCompact,
+      thresholdPercent: settings.autoCompactPercent,
+      contextWindow: settings.contextWindow ?? modelLimits(settings.model).contextWindow,
+      maxOutputTokens: Math.min(modelLimits(settings.model).maxOutputTokens, MAX_OUTPUT_TOKENS_CAP),
+    },
     startupWarnings: (memory?.problems ?? []).map((problem) => ({ type: "warning" as const, code: "memory_file_cut", message: `The memory file ${problem.path}: ${problem.reason}.`, path: problem.path })),
     skillRanking: settings.skillRanking,
     // Ollama checks its own requests against the context it asks for (ollama-native.ts).
@@ -210,6 +218,7 @@ interface SessionCoreInput {
   toolOutputDirectory: string;
   ownsOutputDirectory: boolean;
   skills: SkillCatalog;
+  compaction: { automatic: boolean; thresholdPercent: number | undefined; contextWindow: number; maxOutputTokens: number };
   /** Reported at the start of the first turn (memory files that were cut or unreadable). */
   startupWarnings: AgentEvent[];
   skillRanking: "bm25" | "llm";
@@ -219,6 +228,7 @@ interface SessionCoreInput {
 
 class SessionCore implements Session {
   private readonly unpricedModelsWarned = new Set<string>();
+  private readonly contextKeeper: ContextKeeper;
   /** The session's cost when this process opened it: the budget counts from here. */
   private readonly costAtStart: number;
   /** The skills' metadata has been read and its problems reported. */
@@ -238,6 +248,18 @@ class SessionCore implements Session {
 
   constructor(private readonly input: SessionCoreInput) {
     this.costAtStart = input.accounting.totalCostUsd();
+    this.contextKeeper = new ContextKeeper({
+      ...input.compaction,
+      provider: input.provider,
+      sessionId: input.sessionId,
+      model: () => this.currentModel,
+      system: input.systemPrompt,
+      toolSpecs: () => this.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
+      onUsage: (usage, model) => input.accounting.addUsage(usage, model),
+      hooks: () => this.hooks,
+      hookBase: () => this.hookBase(),
+      extraContext: () => this.loadedSkillInstructions(),
+    });
     this.permissions = input.permissions;
     this.currentModel = input.model;
     this.maxThinkingTokens = input.maxThinkingTokens;
@@ -362,6 +384,10 @@ class SessionCore implements Session {
     const permissionDenials: ResultEvent["permission_denials"] = [];
     const emit = (event: AgentEvent): void => {
       if (event.type === "message_committed") this.persist("message", () => this.input.store?.appendMessage(event.message), emit);
+      if (event.type === "compaction_end" && event.messages) {
+        const messages = event.messages;
+        this.persist("compaction", () => this.input.store?.appendCompaction(event.trigger, event.preTokens, event.postTokens, messages), emit);
+      }
       if (event.type === "tool_permission_denied") permissionDenials.push({ tool_name: event.toolName, tool_use_id: event.toolUseId, tool_input: event.input });
       for (const line of toStreamJson(event, translationState, translationContext)) onEvent(line);
     };
@@ -372,6 +398,8 @@ class SessionCore implements Session {
     };
     try {
       if (this.isClosed) return failure("internal_error", "The session is closed; no further turns run.");
+      const command = sessionCommand(prompt);
+      if (command) return await this.runSessionCommand(command, emit, controller.signal, startedAt, permissionDenials);
       const submitted = await runUserPromptSubmitHooks(this.hooks, this.hookBase(), prompt, controller.signal);
       if (!submitted.allow) return failure("hook_blocked", submitted.message);
       const withSkills = await this.prepareSkills(submitted.prompt, emit, controller.signal);
@@ -473,12 +501,59 @@ class SessionCore implements Session {
       beforeStop: (resultText, alreadyContinued) => runStopHooks(this.hooks, this.hookBase(), resultText, alreadyContinued, turnSignal),
       contextFit: this.input.contextFit,
       budgetSpent: this.budgetSpent(),
+      maintainContext: (history, cause, signal) => this.contextKeeper.maintain(history, cause, signal, emit),
       onUnpricedModel: (model) => {
         if (this.unpricedModelsWarned.has(model)) return;
         this.unpricedModelsWarned.add(model);
         emit({ type: "warning", code: "unknown_model_price", message: `No list price is known for model ${model}; its cost is counted as 0 USD (tokens are still reported).` });
       },
     };
+  }
+
+  /**
+   * `/compact [instructions]` and `/clear`: handled by the session, not the model. The turn ends
+   * with a result saying what happened; `/clear` starts the conversation over in the same
+   * session (the file keeps what came before).
+   */
+  private async runSessionCommand(
+    command: { name: "compact" | "clear"; args: string },
+    emit: (event: AgentEvent) => void,
+    signal: AbortSignal,
+    startedAt: number,
+    permissionDenials: ResultEvent["permission_denials"],
+  ): Promise<ResultEvent> {
+    const history = this.input.history;
+    let outcome: TurnOutcome;
+    if (command.name === "clear") {
+      const before = history.length;
+      history.length = 0;
+      this.toolState.delete(LOADED_SKILLS_KEY);
+      this.persist("compaction", () => this.input.store?.appendCompaction("clear", 0, 0, []), emit);
+      outcome = { terminalReason: "completed", stopReason: null, numTurns: 0, resultText: `Cleared the conversation (${before} messages); the session goes on from here.` };
+    } else {
+      const state = history.length === 0 ? "unchanged" : await this.contextKeeper.compact(history, { trigger: "manual", instructions: command.args || undefined, force: true }, signal, emit);
+      outcome =
+        state === "compacted"
+          ? { terminalReason: "completed", stopReason: null, numTurns: 0, resultText: "Compacted the conversation." }
+          : state === "unchanged"
+            ? { terminalReason: "completed", stopReason: null, numTurns: 0, resultText: "Nothing to compact yet." }
+            : { terminalReason: "api_error", stopReason: null, numTurns: 0, resultText: "", error: { kind: "unknown", status: null, message: "Compacting the conversation failed; it is unchanged." } };
+    }
+    this.persist("turn_end", () => this.input.store?.appendTurnEnd(this.input.accounting.totalCostUsd(), this.input.accounting.modelUsageSnapshot()), emit);
+    const result = this.withPersistence(
+      buildResultEvent(outcome, { sessionId: this.sessionId, durationMs: Date.now() - startedAt, accounting: this.input.accounting, maxTurns: this.input.maxTurns, maxBudgetUsd: this.input.maxBudgetUsd, permissionDenials, newUuid: randomUUID }),
+    );
+    this.input.onEvent(result);
+    return result;
+  }
+
+  /** The instructions of the skills loaded this session, for what survives a summary. */
+  private async loadedSkillInstructions(): Promise<string[]> {
+    const loaded = this.toolState.get(LOADED_SKILLS_KEY) as Set<string> | undefined;
+    if (!loaded || loaded.size === 0) return [];
+    const { skills } = await this.input.skills.load();
+    const bodies = await Promise.all(skills.filter((skill) => loaded.has(skill.name)).map((skill) => skillInstructions(skill, undefined).catch(() => "")));
+    return bodies.filter((body) => body !== "").map((body) => `# A skill loaded earlier in this session\n\n${body}`);
   }
 
   /** `--max-budget-usd`: what this process has spent (a resumed session's earlier cost is not counted). */
@@ -533,7 +608,7 @@ class SessionCore implements Session {
    * goes on, nothing retries a failing mkdir per message, and each result says the session was
    * not saved.
    */
-  private persist(entry: "message" | "turn_end", write: () => void, emit: (event: AgentEvent) => void): void {
+  private persist(entry: "message" | "turn_end" | "compaction", write: () => void, emit: (event: AgentEvent) => void): void {
     const store = this.input.store;
     if (!store || this.persistenceFailure !== undefined) return;
     try {
@@ -553,6 +628,13 @@ class SessionCore implements Session {
   private withPersistence(result: ResultEvent): ResultEvent {
     return this.persistenceFailure === undefined ? result : { ...result, session_persisted: false };
   }
+}
+
+/** `/compact [instructions]` or `/clear` as the whole prompt, or undefined. */
+function sessionCommand(prompt: UserMessage): { name: "compact" | "clear"; args: string } | undefined {
+  if (prompt.content.length !== 1 || prompt.content[0]!.type !== "text") return undefined;
+  const match = /^\/(compact|clear)(?:\s+([\s\S]*))?$/.exec(prompt.content[0]!.text.trim());
+  return match ? { name: match[1] as "compact" | "clear", args: match[2]?.trim() ?? "" } : undefined;
 }
 
 /** A one-line description of a call for permission prompts. */

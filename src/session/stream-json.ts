@@ -42,6 +42,28 @@ export function createTranslationState(): TranslationState {
 export function toStreamJson(event: AgentEvent, state: TranslationState, context: TranslationContext): OutputEvent[] {
   const partial = context.includePartialMessages;
   switch (event.type) {
+    case "compaction_start":
+      return [{ type: "system", subtype: "status", status: "compacting", session_id: context.sessionId, uuid: context.newUuid() }];
+    case "compaction_end": {
+      const done = {
+        type: "system" as const,
+        subtype: "status" as const,
+        status: null,
+        compact_result: event.messages ? ("success" as const) : ("failed" as const),
+        ...(event.error ? { compact_error: event.error } : {}),
+        session_id: context.sessionId,
+        uuid: context.newUuid(),
+      };
+      if (!event.messages) return [done];
+      const boundary: OutputEvent = {
+        type: "system",
+        subtype: "compact_boundary",
+        compact_metadata: { trigger: event.trigger, pre_tokens: event.preTokens, post_tokens: event.postTokens, duration_ms: Math.round(event.durationMs) },
+        session_id: context.sessionId,
+        uuid: context.newUuid(),
+      };
+      return [boundary, done];
+    }
     case "model_request_start":
       Object.assign(state, createTranslationState(), { requestStartedAt: context.now() });
       return partial ? [{ type: "system", subtype: "status", status: "requesting", session_id: context.sessionId, uuid: context.newUuid() }] : [];

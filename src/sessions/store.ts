@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
@@ -7,11 +7,16 @@ import { MessageSchema, type Message } from "../conversation/messages.js";
 import { ModelUsageEntrySchema } from "../../protocol/events.js";
 
 /**
- * Sessions are append-only JSONL files: a header line, then one line per committed message and
- * one per finished turn (cumulative cost, which `--resume` reads back). Writes are synchronous
- * appends of whole lines, so a crash can at worst truncate the last line, which load tolerates.
+ * Sessions are append-only JSONL files: a header line, then one line per committed message, one
+ * per finished turn (cumulative cost, which `--resume` reads back) and, from version 2, one per
+ * compaction (the conversation as it continues; the messages before it stay in the file for
+ * export and audit). Writes are synchronous appends of whole lines, so a crash can at worst
+ * truncate the last line, which load tolerates.
+ *
+ * Versions: 1 had no compaction entries, so every version-1 file is a valid version-2 file; its
+ * header is upgraded in place (the digit, same length) before the first version-2 entry.
  */
-export const SESSION_FILE_VERSION = 1;
+export const SESSION_FILE_VERSION = 2;
 
 const HeaderSchema = z.object({
   type: z.literal("session"),
@@ -28,7 +33,16 @@ const TurnEndEntrySchema = z.object({
   model_usage: z.record(z.string(), ModelUsageEntrySchema),
   timestamp: z.string(),
 });
-const EntrySchema = z.discriminatedUnion("type", [MessageEntrySchema, TurnEndEntrySchema]);
+const CompactionEntrySchema = z.object({
+  type: z.literal("compaction"),
+  trigger: z.enum(["auto", "manual", "clear"]),
+  pre_tokens: z.number(),
+  post_tokens: z.number(),
+  /** The whole conversation from here on (a summary and what was kept; empty after /clear). */
+  messages: z.array(MessageSchema),
+  timestamp: z.string(),
+});
+const EntrySchema = z.discriminatedUnion("type", [MessageEntrySchema, TurnEndEntrySchema, CompactionEntrySchema]);
 
 export type SessionModelUsage = z.infer<typeof TurnEndEntrySchema>["model_usage"];
 
@@ -57,6 +71,7 @@ export function projectKey(cwd: string): string {
 
 export class SessionStore {
   private headerWritten: boolean;
+  private headerUpgraded = false;
   /** Whether a resumed file's end has been checked for a line cut short by a crash. */
   private endingChecked: boolean;
 
@@ -84,6 +99,28 @@ export class SessionStore {
 
   appendMessage(message: Message): void {
     this.append({ type: "message", message, timestamp: new Date().toISOString() });
+  }
+
+  /** The conversation continues from `messages` (compaction, or an empty one after /clear). */
+  appendCompaction(trigger: "auto" | "manual" | "clear", preTokens: number, postTokens: number, messages: Message[]): void {
+    this.upgradeHeader();
+    this.append({ type: "compaction", trigger, pre_tokens: preTokens, post_tokens: postTokens, messages, timestamp: new Date().toISOString() });
+  }
+
+  /** A version-1 file gets a version-2 header before its first compaction entry (a same-length rewrite). */
+  private upgradeHeader(): void {
+    if (!this.headerWritten || this.headerUpgraded) return;
+    this.headerUpgraded = true;
+    const descriptor = openSync(this.file, "r+");
+    try {
+      const head = Buffer.alloc(256);
+      const { length } = head.subarray(0, readSync(descriptor, head, 0, head.length, 0));
+      const line = head.subarray(0, length).toString("utf8");
+      const match = /"version":1(?=[,}])/.exec(line.split("\n")[0] ?? "");
+      if (match) writeSync(descriptor, Buffer.from(`"version":${SESSION_FILE_VERSION}`), 0, undefined, Buffer.byteLength(line.slice(0, match.index)));
+    } finally {
+      closeSync(descriptor);
+    }
   }
 
   appendTurnEnd(totalCostUsd: number, modelUsage: SessionModelUsage): void {
@@ -167,6 +204,7 @@ export function loadSession(home: string, cwd: string, sessionId: string): Loade
       return;
     }
     if (entry.data.type === "message") history.push(entry.data.message);
+    else if (entry.data.type === "compaction") history.splice(0, history.length, ...entry.data.messages);
     else {
       modelUsage = entry.data.model_usage;
       totalCostUsd = entry.data.total_cost_usd;

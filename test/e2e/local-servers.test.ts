@@ -48,10 +48,10 @@ describe("local and OpenAI-compatible servers", () => {
     expect(results(run.events)[1]!.modelUsage["mock-model"]!.inputTokens).toBeGreaterThan(0);
   });
 
-  it("a context-length error is not retried and the result says so", async () => {
+  it("with automatic compaction off, a context-length error is not retried and the result says so", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ error: { status: 400, code: "context_length_exceeded", message: "Your input exceeds the context window of this model." } }] });
-    const run = await runAgentwire(["-p", "hi", ...STREAM, "--model", "gpt-4.1", "--base-url", `${workspace.server.url}/v1`], { workspace, env: { OPENAI_API_KEY: "k" } });
+    const run = await runAgentwire(["-p", "hi", ...STREAM, "--model", "gpt-4.1", "--base-url", `${workspace.server.url}/v1`, "--no-auto-compact"], { workspace, env: { OPENAI_API_KEY: "k" } });
     expectWellFormedRun(run, 1);
     expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "result/error_during_execution"]);
     expect(run.events[0]).toMatchObject({ provider: "openai" });
@@ -101,7 +101,8 @@ describe("Ollama through its native API", () => {
   it("--context-window is the context asked for; a longer prompt gets one warning; keep_alive can be set", async () => {
     workspace = await createWorkspace("multi-turn");
     const stdin = ["First?", "Second?"].map((text) => `${JSON.stringify({ type: "user", content: text })}\n`).join("");
-    const run = await runAgentwire(["--input-format", "stream-json", ...STREAM, ...local(workspace.server.url, "llama3.1:8b"), "--context-window", "2048"], {
+    // Compaction would kick in at this window; this test is about what Ollama is asked for.
+    const run = await runAgentwire(["--input-format", "stream-json", ...STREAM, ...local(workspace.server.url, "llama3.1:8b"), "--context-window", "2048", "--no-auto-compact"], {
       workspace,
       stdin,
       env: { AGENTWIRE_OLLAMA_KEEP_ALIVE: "-1" },

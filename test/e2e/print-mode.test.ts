@@ -305,7 +305,7 @@ describe("print mode (-p) against the replay server", () => {
     const key = workspace.cwd.replace(/[^a-zA-Z0-9]/g, "-");
     const file = join(workspace.home, ".agentwire", "projects", key, `${sessionId}.jsonl`);
     const lines = (await readFile(file, "utf8")).trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; version?: number });
-    expect(lines[0]).toMatchObject({ type: "session", version: 1, session_id: sessionId, cwd: workspace.cwd });
+    expect(lines[0]).toMatchObject({ type: "session", version: 2, session_id: sessionId, cwd: workspace.cwd });
     expect(lines.filter((line) => line.type === "message")).toHaveLength(4);
     expect(lines.at(-1)!.type).toBe("turn_end");
     await mkdir(join(workspace.cwd, "unused"), { recursive: true });

@@ -1,0 +1,114 @@
+import type { AgentEvent } from "../agent/events.js";
+import { conversationFromSummary, estimateTokens, stubOldToolOutputs, summarizeConversation } from "../agent/compaction.js";
+import type { Message } from "../conversation/messages.js";
+import type { Provider, ToolSpec, Usage } from "../providers/types.js";
+import type { SessionHooks } from "./hook-runners.js";
+
+/** After compacting, the conversation should take at most this share of the threshold. */
+const TARGET_SHARE = 0.6;
+/** The safety margin below the window, at most this many tokens (Claude Code keeps ~13 K). */
+const MAX_BUFFER_TOKENS = 13_000;
+
+export interface ContextKeeperInput {
+  provider: Provider;
+  sessionId: string;
+  model: () => string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** `--auto-compact-threshold` / AGENTWIRE_AUTOCOMPACT_PCT: a share of the window; undefined = the default. */
+  thresholdPercent: number | undefined;
+  /** `--no-auto-compact`: only `/compact` compacts. */
+  automatic: boolean;
+  system: string;
+  toolSpecs: () => ToolSpec[];
+  onUsage: (usage: Usage, model: string) => void;
+  hooks: () => SessionHooks | undefined;
+  hookBase: () => Record<string, unknown>;
+  /** What must survive a summary besides it (the instructions of skills loaded this session). */
+  extraContext: () => Promise<string[]>;
+}
+
+/**
+ * The session's side of compaction: when the conversation is compacted (over the threshold —
+ * the window minus the output reserve minus a safety margin — or after an overflow), the events
+ * and hooks around it, and the two phases of src/agent/compaction.ts.
+ */
+export class ContextKeeper {
+  /** Estimated tokens above which a request triggers compaction. */
+  readonly threshold: number;
+
+  constructor(private readonly input: ContextKeeperInput) {
+    const window = input.contextWindow;
+    const reserve = Math.min(input.maxOutputTokens, Math.floor(window * 0.2));
+    const buffer = Math.min(MAX_BUFFER_TOKENS, Math.floor(window * 0.1));
+    this.threshold = input.thresholdPercent !== undefined ? Math.floor((window * input.thresholdPercent) / 100) : window - reserve - buffer;
+  }
+
+  /** The loop's hook (LoopDependencies.maintainContext). */
+  async maintain(history: Message[], cause: "threshold" | "overflow", signal: AbortSignal, emit: (event: AgentEvent) => void): Promise<"unchanged" | "compacted" | "failed"> {
+    if (!this.input.automatic || signal.aborted) return "unchanged";
+    // The prompt alone: there is nothing before it to compact; if the server refuses it, the
+    // overflow path still summarizes it as a last resort.
+    if (cause === "threshold" && (history.length <= 1 || this.estimate(history) <= this.threshold)) return "unchanged";
+    return this.compact(history, { trigger: "auto", instructions: undefined, force: cause === "overflow" }, signal, emit);
+  }
+
+  /**
+   * Compacts `history` in place: old tool outputs first; a summary when that is not enough (or
+   * always, for `/compact`). Emits `compaction_start` / `compaction_end`, runs PreCompact and
+   * PostCompact hooks. Contract: never throws; a failure leaves the history as it was.
+   */
+  async compact(
+    history: Message[],
+    options: { trigger: "auto" | "manual"; instructions: string | undefined; force: boolean },
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+  ): Promise<"unchanged" | "compacted" | "failed"> {
+    const startedAt = performance.now();
+    const preTokens = this.estimate(history);
+    emit({ type: "compaction_start" });
+    const end = (messages: Message[] | undefined, error?: string): "compacted" | "failed" => {
+      emit({ type: "compaction_end", trigger: options.trigger, preTokens, postTokens: messages ? this.estimate(messages) : preTokens, durationMs: performance.now() - startedAt, messages, ...(error ? { error } : {}) });
+      return messages ? "compacted" : "failed";
+    };
+    try {
+      await this.runHook("PreCompact", { trigger: options.trigger, custom_instructions: options.instructions ?? null }, signal);
+      const target = Math.floor(this.threshold * TARGET_SHARE);
+      const stubbed = stubOldToolOutputs(history);
+      let next: Message[];
+      let summaryText = "";
+      if (stubbed && options.trigger === "auto" && !options.force && this.estimate(stubbed) <= target) {
+        next = stubbed;
+        summaryText = "Old tool outputs were replaced by stubs; the conversation is otherwise unchanged.";
+      } else {
+        const summary = await summarizeConversation(stubbed ?? history, {
+          provider: this.input.provider,
+          model: this.input.model(),
+          sessionId: this.input.sessionId,
+          contextWindow: this.input.contextWindow,
+          instructions: options.instructions,
+          signal,
+          onUsage: this.input.onUsage,
+        });
+        if ("error" in summary) return end(undefined, summary.error);
+        summaryText = summary.summary;
+        next = conversationFromSummary(stubbed ?? history, summary.summary, await this.input.extraContext(), target);
+      }
+      history.splice(0, history.length, ...next);
+      await this.runHook("PostCompact", { trigger: options.trigger, compact_summary: summaryText }, signal);
+      return end(next);
+    } catch (error) {
+      return end(undefined, (error as Error).message);
+    }
+  }
+
+  private estimate(messages: readonly Message[]): number {
+    return estimateTokens(this.input.system, this.input.toolSpecs(), messages);
+  }
+
+  private async runHook(event: "PreCompact" | "PostCompact", fields: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+    const hooks = this.input.hooks();
+    if (!hooks?.has(event)) return;
+    await hooks.run(event, { ...this.input.hookBase(), hook_event_name: event, ...fields }, { signal });
+  }
+}
