@@ -83,6 +83,8 @@ export const InitializeRequestSchema = z.looseObject({
   sdkMcpServers: z.array(z.string()).optional(),
   /** The MCP handshake the SDK ran for us: `{name: {initializeResult, toolsListResult?}}`. */
   sdkMcpServerManifests: z.record(z.string(), z.unknown()).optional(),
+  /** The SDK's `outputFormat: {type: "json_schema", schema}`: the answer's JSON Schema. */
+  jsonSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const InterruptRequestSchema = z.looseObject({ subtype: z.literal("interrupt") });

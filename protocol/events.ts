@@ -318,16 +318,17 @@ export const PermissionDenialSchema = z.strictObject({
   tool_input: z.record(z.string(), z.unknown()),
 });
 
-export const ResultSubtypeSchema = z.enum(["success", "error_max_turns", "error_max_budget_usd", "error_during_execution"]);
+export const ResultSubtypeSchema = z.enum(["success", "error_max_turns", "error_max_budget_usd", "error_max_structured_output_retries", "error_during_execution"]);
 
-/** Why the turn ended. The first four are Claude Code's values; the rest are agentwire's. */
+/** Why the turn ended. The first seven are values of the Agent SDK's `TerminalReason`; the rest are agentwire's. */
 export const TerminalReasonSchema = z.enum([
   "completed",
   "max_turns",
-  "max_budget",
+  "budget_exhausted",
   "aborted_streaming",
   "aborted_tools",
   "api_error",
+  "structured_output_retry_exhausted",
   "invalid_arguments",
   "invalid_input",
   "session_not_found",
@@ -359,6 +360,8 @@ export const ResultEventSchema = z.strictObject({
   result: z.string().optional(),
   /** Human-readable reasons; present when subtype is an error. */
   errors: z.array(z.string()).optional(),
+  /** `--json-schema` / `outputFormat`: the answer, valid against the schema; present on success. */
+  structured_output: z.unknown().optional(),
   session_id: SessionId,
   total_cost_usd: z.number().nonnegative(),
   usage: ResultUsageSchema,

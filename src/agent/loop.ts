@@ -50,9 +50,15 @@ export interface LoopDependencies extends ModelCallDependencies {
    * Contract: never throws.
    */
   beforeStop?: (resultText: string, alreadyContinued: boolean) => Promise<string | undefined>;
+  /**
+   * `--json-schema`: the turn is answered by calling this tool (a successful call ends it, see
+   * `ToolResult.endTurn`). Stopping without it, or calling it with input the schema rejects,
+   * costs one of `maxRetries` more attempts; then the turn ends as `structured_output_retry_exhausted`.
+   */
+  structuredOutput?: { toolName: string; maxRetries: number };
 }
 
-export type TerminalReason = "completed" | "max_turns" | "max_budget" | "aborted_streaming" | "aborted_tools" | "api_error";
+export type TerminalReason = "completed" | "max_turns" | "budget_exhausted" | "aborted_streaming" | "aborted_tools" | "api_error" | "structured_output_retry_exhausted";
 
 export interface TurnOutcome {
   terminalReason: TerminalReason;
@@ -63,6 +69,8 @@ export interface TurnOutcome {
   /** Text of the last text block of the last assistant message. */
   resultText: string;
   error?: { kind: string; status: number | null; message: string };
+  /** The input of the successful end-turn call (`--json-schema`'s answer). */
+  structuredOutput?: unknown;
 }
 
 /**
@@ -91,6 +99,9 @@ export async function runTurn(
   let continuations = 0;
   // Compactions that did not make the conversation fit, in a row; at MAX_COMPACTION_FAILURES the turn ends.
   let compactionFailures = 0;
+  // Responses that should have answered with the structured-output tool and did not.
+  let structuredOutputMisses = 0;
+  const structured = dependencies.structuredOutput;
   const outcome = (terminalReason: TerminalReason, extra: Partial<TurnOutcome> = {}): TurnOutcome => ({
     terminalReason,
     stopReason,
@@ -102,7 +113,7 @@ export async function runTurn(
   for (;;) {
     if (settings.maxTurns !== undefined && modelRequests >= settings.maxTurns) return outcome("max_turns");
     // No request starts over budget.
-    if (dependencies.budgetSpent?.()) return outcome("max_budget");
+    if (dependencies.budgetSpent?.()) return outcome("budget_exhausted");
     if ((await dependencies.maintainContext?.(history, "threshold", signal)) === "failed") compactionFailures++;
     if (compactionFailures >= MAX_COMPACTION_FAILURES) return outcome("api_error", { error: CONTEXT_EXHAUSTED });
     modelRequests++;
@@ -145,6 +156,15 @@ export async function runTurn(
       commit({ role: "user", content: [{ type: "text", text: OUTPUT_LIMIT_NUDGE }] });
       continue;
     }
+    if (calls.length === 0 && structured && !signal.aborted) {
+      // The answer must come through the tool: remind the model, a few times.
+      if (++structuredOutputMisses > structured.maxRetries) return outcome("structured_output_retry_exhausted");
+      const reminder = structuredOutputReminder(structured.toolName);
+      userLines++;
+      dependencies.emit({ type: "user_notice", text: reminder, synthetic: true });
+      commit({ role: "user", content: [{ type: "text", text: reminder }] });
+      continue;
+    }
     if (calls.length === 0) {
       const feedback = await dependencies.beforeStop?.(resultText, continuedByStopHook);
       if (feedback === undefined || signal.aborted) return outcome("completed");
@@ -160,11 +180,16 @@ export async function runTurn(
       const unrun = calls.map((call) => budgetResult(call, dependencies.emit));
       userLines += calls.length;
       commit({ role: "user", content: unrun });
-      return outcome("max_budget");
+      return outcome("budget_exhausted");
     }
-    const results = await executeToolCalls(calls, dependencies, signal);
+    const settled = await executeToolCalls(calls, dependencies, signal);
     userLines += calls.length;
-    commit({ role: "user", content: results });
+    commit({ role: "user", content: settled.map(({ call, result }) => ({ type: "tool_result", toolUseId: call.id, content: result.content, isError: result.isError })) });
+    const ending = settled.find(({ result }) => result.endTurn !== undefined);
+    if (ending && !signal.aborted) return outcome("completed", { structuredOutput: ending.result.endTurn!.output });
+    if (structured && settled.some(({ call, result }) => call.name === structured.toolName && result.isError)) {
+      if (++structuredOutputMisses > structured.maxRetries) return outcome("structured_output_retry_exhausted");
+    }
     if (signal.aborted) {
       userLines++;
       dependencies.emit({ type: "user_notice", text: INTERRUPT_MARKER });
@@ -198,6 +223,10 @@ function isToolUse(block: AssistantContentBlock): block is ToolUseBlock {
   return block.type === "tool_use";
 }
 
+function structuredOutputReminder(toolName: string): string {
+  return `You have not given your answer in the required format yet: call the ${toolName} tool with it now.`;
+}
+
 /**
  * Runs the calls of one response and returns their results in the order the model asked.
  * Consecutive read-only calls run concurrently; anything else runs alone. A call that has not
@@ -207,8 +236,8 @@ async function executeToolCalls(
   calls: ToolUseBlock[],
   dependencies: LoopDependencies,
   signal: AbortSignal,
-): Promise<UserContentBlock[]> {
-  const results: UserContentBlock[] = [];
+): Promise<Array<{ call: ToolUseBlock; result: ToolResult }>> {
+  const results: Array<{ call: ToolUseBlock; result: ToolResult }> = [];
   let index = 0;
   while (index < calls.length) {
     const batch = [calls[index]!];
@@ -222,7 +251,7 @@ async function executeToolCalls(
     settled.forEach((result, position) => {
       const call = batch[position]!;
       dependencies.emit({ type: "tool_result", toolUseId: call.id, toolName: call.name, result });
-      results.push({ type: "tool_result", toolUseId: call.id, content: result.content, isError: result.isError });
+      results.push({ call, result });
     });
   }
   return results;

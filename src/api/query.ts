@@ -29,7 +29,7 @@ export type CanUseTool = (
 export type QueryUserMessage = string | z.input<typeof UserMessageCommandSchema> | z.input<typeof SimpleUserCommandSchema>;
 
 /** The data options, validated at the boundary; unknown keys (other Agent SDK options) are ignored. */
-const QueryDataOptionsSchema = z.looseObject({
+const QueryDataOptionsShape = {
   cwd: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
   provider: SessionSettingsSchema.shape.provider.optional(),
@@ -53,10 +53,14 @@ const QueryDataOptionsSchema = z.looseObject({
   sessionId: SessionSettingsSchema.shape.sessionId,
   persistSession: z.boolean().optional(),
   includePartialMessages: z.boolean().optional(),
+  /** The answer's JSON Schema: the result carries it as `structured_output` (the Agent SDK's option). */
+  outputFormat: z.looseObject({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) }).optional(),
   env: z.record(z.string(), z.string().optional()).optional(),
-});
+};
+const QueryDataOptionsSchema = z.looseObject(QueryDataOptionsShape);
 
-export interface QueryOptions extends Omit<z.input<typeof QueryDataOptionsSchema>, "env"> {
+// From the plain object: a loose object's index signature would erase every named key under Omit.
+export interface QueryOptions extends Omit<z.input<z.ZodObject<typeof QueryDataOptionsShape>>, "env"> {
   /** Credentials and endpoints (`ANTHROPIC_API_KEY`, `OPENAI_BASE_URL`, …). Default: `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Aborting interrupts the running turn (it still ends with its `result`) and ends the query. */
@@ -117,6 +121,12 @@ export function query(input: { prompt: string | AsyncIterable<QueryUserMessage>;
   const drive = async (): Promise<void> => {
     try {
       session = startSession(options, queue);
+      const outputSchema = options.outputFormat?.schema;
+      if (outputSchema) {
+        await session.setOutputSchema(outputSchema).catch((error: Error) => {
+          throw new SessionSetupError(`Invalid option outputFormat.schema: not a valid JSON Schema: ${error.message}`, "invalid_arguments");
+        });
+      }
     } catch (error) {
       if (error instanceof SessionSetupError) endWithError(error.message, error.terminalReason);
       else endWithError(`agentwire could not start the session: ${(error as Error).message}`, "internal_error");

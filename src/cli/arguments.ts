@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import yargs, { type Options } from "yargs";
 import { z } from "zod";
@@ -72,6 +73,7 @@ const RUN_OPTIONS = {
   "default-skills": { type: "boolean", default: true, description: "Install the bundled skills into $AGENTWIRE_HOME/skills on first run (--no-default-skills to skip)" },
   "skill-ranking": { type: "string", choices: ["bm25", "llm"], default: "bm25", description: "How skills are ranked against the prompt when their listing does not fit (llm: the model re-ranks the top 20)" },
   "skill-listing-budget": { type: "number", description: "Characters for the skill listing (default: 1% of the model's context window x 4)" },
+  "json-schema": { type: "string", description: "Answer with JSON valid against this JSON Schema (inline JSON or a file): in the result's structured_output" },
   "tool-profile": { type: "string", choices: ["default", "compact"], default: "default", description: "compact: Bash, Read, Write and Skill with short definitions, for small local models" },
   "list-skills": { type: "boolean", default: false, description: "Print the skills this run would use (JSON with --output-format json), then exit" },
   "llms-txt": { type: "boolean", default: false, description: "Print agentwire's full documentation for LLMs as one markdown document, then exit" },
@@ -103,7 +105,6 @@ const ACCEPTED_BUT_IGNORED: Record<string, Options> = {
   effort: { type: "string" },
   agent: { type: "string" },
   betas: { type: "string" },
-  "json-schema": { type: "string" },
   "permission-prompts": { type: "string" },
   "allow-dangerously-skip-permissions": { type: "boolean" },
   "fork-session": { type: "boolean" },
@@ -183,6 +184,8 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   if ("error" in choice) return { kind: "error", message: choice.error };
   const { provider, model } = choice;
 
+  const outputSchema = typeof parsed["json-schema"] === "string" ? readJsonSchema(parsed["json-schema"], processCwd) : undefined;
+  if (outputSchema && "error" in outputSchema) return { kind: "error", message: outputSchema.error };
   const skipPermissions = parsed["dangerously-skip-permissions"] === true;
   const candidate = {
     outputFormat,
@@ -218,6 +221,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     skillListingBudget: parsed["skill-listing-budget"],
     toolProfile: parsed["tool-profile"],
     defaultSkills: parsed["default-skills"],
+    outputSchema: outputSchema?.schema,
   };
   const config = RunConfigSchema.safeParse(candidate);
   if (!config.success) return { kind: "error", message: formatIssues(config.error) };
@@ -298,6 +302,27 @@ async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
   } catch (error) {
     return { kind: "error", message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** `--json-schema`: inline JSON (as Claude Code takes it), or the path of a file holding it. */
+function readJsonSchema(value: string, processCwd: string): { schema: Record<string, unknown> } | { error: string } {
+  const inline = value.trimStart().startsWith("{");
+  let text = value;
+  if (!inline) {
+    try {
+      text = readFileSync(resolve(processCwd, value), "utf8");
+    } catch (error) {
+      return { error: `--json-schema: not inline JSON, and not a readable file: ${(error as Error).message}` };
+    }
+  }
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch (error) {
+    return { error: `--json-schema${inline ? "" : ` (${value})`} is not valid JSON: ${(error as Error).message}` };
+  }
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return { error: "--json-schema must be a JSON object (a JSON Schema)." };
+  return { schema: schema as Record<string, unknown> };
 }
 
 /** A number from an environment variable, or undefined when unset or not a number (then the schema reports a bad flag value only). */

@@ -19,6 +19,8 @@ export const RunConfigSchema = SessionSettingsSchema.omit({ systemPrompt: true, 
   debug: z.boolean(),
   /** Install the bundled skills into $AGENTWIRE_HOME/skills when that folder does not exist yet. */
   defaultSkills: z.boolean(),
+  /** `--json-schema`: the answer's JSON Schema (compiled when the session starts). */
+  outputSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -152,6 +152,11 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     toolOutputDirectory,
     logger: log,
   });
+  if (config.outputSchema) {
+    await session.setOutputSchema(config.outputSchema).catch((error: Error) => {
+      throw new SessionSetupError(`--json-schema is not a valid JSON Schema: ${error.message}`, "invalid_arguments");
+    });
+  }
 
   // The prompt is read once the settings are known to work: a bad flag fails before stdin is read.
   // Piped input to a prompt argument is read while the init line goes out: a host that leaves
@@ -245,6 +250,8 @@ function writeFinalOutput(config: RunConfig, last: ResultEvent | undefined): voi
     return;
   }
   if (last.is_error) process.stderr.write(`Error: ${(last.errors ?? ["unknown error"]).join("; ")}\n`);
+  // With --json-schema the answer is the structured output, ready for jq.
+  else if (last.structured_output !== undefined) process.stdout.write(`${JSON.stringify(last.structured_output)}\n`);
   else process.stdout.write(`${last.result ?? ""}\n`);
 }
 

@@ -37,4 +37,9 @@ export interface ToolResult {
    * Code's shape for that tool. For errors Claude Code sends the string "Error: <message>".
    */
   details?: unknown;
+  /**
+   * The turn ends with this call's result, without asking the model again (Claude Code's
+   * end-turn tools, e.g. StructuredOutput); `output` becomes the result's `structured_output`.
+   */
+  endTurn?: { output: unknown };
 }

@@ -228,8 +228,14 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
           current_permission_mode: session.permissionMode,
           ...(Object.keys(hooks).length > 0 ? { hooks_applied: true as const } : {}),
         };
+        // The SDK's `outputFormat` arrives here; turns wait until its tool is built.
+        const outputSchema = request.data.jsonSchema ? session.setOutputSchema(request.data.jsonSchema) : Promise.resolve();
+        initializing = Promise.all([initializing, outputSchema.catch(() => undefined)]).then(() => undefined);
         // The user-invocable skills are the session's commands (`/name args`).
-        return session.skillCommands().then((commands) => success({ commands, ...answer } satisfies InitializeResponse));
+        return outputSchema.then(
+          () => session.skillCommands().then((commands) => success({ commands, ...answer } satisfies InitializeResponse)),
+          (error: Error) => failure(`initialize: jsonSchema is not a valid JSON Schema: ${error.message}`),
+        );
       }
       case "set_permission_mode": {
         const request = SetPermissionModeRequestSchema.safeParse(command.request);

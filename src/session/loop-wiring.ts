@@ -52,6 +52,7 @@ export interface TurnWiring {
   /** `--max-budget-usd`: whether the budget is spent. */
   budgetSpent: (() => boolean) | undefined;
   maintainContext: LoopDependencies["maintainContext"];
+  structuredOutput: LoopDependencies["structuredOutput"];
   /** For a local model with a small known window: the warning for a request that will not fit. */
   contextFit: ((request: ProviderRequest) => string | undefined) | undefined;
 }
@@ -77,6 +78,7 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
     streamIdleTimeoutMs: wiring.streamIdleTimeoutMs,
     ...(wiring.budgetSpent ? { budgetSpent: wiring.budgetSpent } : {}),
     ...(wiring.maintainContext ? { maintainContext: wiring.maintainContext } : {}),
+    ...(wiring.structuredOutput ? { structuredOutput: wiring.structuredOutput } : {}),
     ...(wiring.contextFit
       ? {
           beforeRequest: (request: ProviderRequest) => {

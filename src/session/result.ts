@@ -1,5 +1,6 @@
 import type { AssistantEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
 import { apiErrorCode } from "./error-codes.js";
+import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output.js";
 import { messageUsage, resultUsage } from "./wire-usage.js";
 import type { TurnOutcome } from "../agent/loop.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
@@ -45,13 +46,21 @@ function endingFields(
   outcome: TurnOutcome,
   maxTurns: number | undefined,
   maxBudgetUsd: number | undefined,
-): { subtype: ResultEvent["subtype"]; fields: Pick<ResultEvent, "result" | "errors" | "api_error_status" | "error_code"> } {
+): { subtype: ResultEvent["subtype"]; fields: Pick<ResultEvent, "result" | "errors" | "api_error_status" | "error_code" | "structured_output"> } {
   switch (outcome.terminalReason) {
     case "completed":
-      return { subtype: "success", fields: { result: outcome.resultText } };
+      return {
+        subtype: "success",
+        fields: { result: outcome.resultText, ...(outcome.structuredOutput === undefined ? {} : { structured_output: outcome.structuredOutput }) },
+      };
+    case "structured_output_retry_exhausted":
+      return {
+        subtype: "error_max_structured_output_retries",
+        fields: { errors: [`The model did not give a valid answer with the ${STRUCTURED_OUTPUT_TOOL} tool after ${MAX_STRUCTURED_OUTPUT_RETRIES + 1} attempts`] },
+      };
     case "max_turns":
       return { subtype: "error_max_turns", fields: { errors: [`Reached maximum number of turns (${maxTurns ?? 0})`] } };
-    case "max_budget":
+    case "budget_exhausted":
       return { subtype: "error_max_budget_usd", fields: { errors: [`Reached maximum budget ($${maxBudgetUsd ?? 0})`] } };
     case "aborted_streaming":
     case "aborted_tools":

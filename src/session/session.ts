@@ -20,6 +20,7 @@ import { loadMemoryFiles } from "./memory-files.js";
 import type { SessionStore } from "../sessions/store.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { findTool, toolInputJsonSchema } from "../tools/registry.js";
+import { createStructuredOutputTool, MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 import { runPostToolUseHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks } from "./hook-runners.js";
 import { loopDependencies, MAX_OUTPUT_TOKENS_CAP, turnSettings, type TurnWiring } from "./loop-wiring.js";
@@ -67,6 +68,12 @@ export interface Session {
   setMaxThinkingTokens(tokens: number | undefined): void;
   /** Hooks the host registered (`initialize`). */
   setHooks(hooks: SessionHooks): void;
+  /**
+   * The JSON Schema each turn's answer must match (`--json-schema`, the SDK's `outputFormat`):
+   * the model answers with the StructuredOutput tool and the result carries `structured_output`.
+   * Undefined turns it off. Rejects with an `OutputSchemaError` when the schema does not compile.
+   */
+  setOutputSchema(schema: Record<string, unknown> | undefined): Promise<void>;
   /** Tools of an MCP server; offered from the next model request on, replacing same-named ones. */
   addMcpServer(name: string, tools: ToolDefinition[]): void;
   mcpServerStatus(): Array<{ name: string; status: string }>;
@@ -244,6 +251,8 @@ class SessionCore implements Session {
   private maxThinkingTokens: number | undefined;
   private hooks: SessionHooks | undefined;
   private tools: ToolDefinition[];
+  /** `setOutputSchema`: the StructuredOutput tool being built, or the error its schema gave. */
+  private outputTool: Promise<ToolDefinition | Error> | undefined;
   private isClosed = false;
 
   constructor(private readonly input: SessionCoreInput) {
@@ -310,6 +319,13 @@ class SessionCore implements Session {
 
   setHooks(hooks: SessionHooks): void {
     this.hooks = hooks;
+  }
+
+  async setOutputSchema(schema: Record<string, unknown> | undefined): Promise<void> {
+    const tool = schema === undefined ? undefined : createStructuredOutputTool(schema).catch((error: Error) => error);
+    this.outputTool = tool;
+    const built = await tool;
+    if (built instanceof Error) throw built;
   }
 
   addMcpServer(name: string, tools: ToolDefinition[]): void {
@@ -391,7 +407,7 @@ class SessionCore implements Session {
       if (event.type === "tool_permission_denied") permissionDenials.push({ tool_name: event.toolName, tool_use_id: event.toolUseId, tool_input: event.input });
       for (const line of toStreamJson(event, translationState, translationContext)) onEvent(line);
     };
-    const failure = (terminalReason: "hook_blocked" | "internal_error", message: string): ResultEvent => {
+    const failure = (terminalReason: "hook_blocked" | "internal_error" | "invalid_arguments", message: string): ResultEvent => {
       const result = this.withPersistence(buildFailureResult({ sessionId: this.sessionId, terminalReason, message, durationMs: Date.now() - startedAt, newUuid: randomUUID }));
       onEvent(result);
       return result;
@@ -402,8 +418,10 @@ class SessionCore implements Session {
       if (command) return await this.runSessionCommand(command, emit, controller.signal, startedAt, permissionDenials);
       const submitted = await runUserPromptSubmitHooks(this.hooks, this.hookBase(), prompt, controller.signal);
       if (!submitted.allow) return failure("hook_blocked", submitted.message);
+      const outputTool = await this.outputTool;
+      if (outputTool instanceof Error) return failure("invalid_arguments", `The output schema is not valid JSON Schema: ${outputTool.message}`);
       const withSkills = await this.prepareSkills(submitted.prompt, emit, controller.signal);
-      const wiring = this.turnWiring(emit, controller.signal);
+      const wiring = this.turnWiring(emit, controller.signal, outputTool);
       const outcome = await runTurn(this.input.history, withSkills, turnSettings(wiring), loopDependencies(wiring), controller.signal).catch((error: unknown) => {
         // A bug must still end the turn with a result, never a silent hang.
         this.input.log.error({ err: error }, "turn failed");
@@ -470,8 +488,8 @@ class SessionCore implements Session {
   }
 
   /** The session's state as this turn's loop sees it. */
-  private turnWiring(emit: (event: AgentEvent) => void, turnSignal: AbortSignal): TurnWiring {
-    const tools = this.tools;
+  private turnWiring(emit: (event: AgentEvent) => void, turnSignal: AbortSignal, outputTool: ToolDefinition | undefined): TurnWiring {
+    const tools = outputTool ? [...this.tools, outputTool] : this.tools;
     return {
       sessionId: this.sessionId,
       cwd: this.cwd,
@@ -500,6 +518,7 @@ class SessionCore implements Session {
       afterToolCall: (call, result, signal) => runPostToolUseHooks(this.hooks, this.hookBase(), call, result, signal),
       beforeStop: (resultText, alreadyContinued) => runStopHooks(this.hooks, this.hookBase(), resultText, alreadyContinued, turnSignal),
       contextFit: this.input.contextFit,
+      structuredOutput: outputTool ? { toolName: STRUCTURED_OUTPUT_TOOL, maxRetries: MAX_STRUCTURED_OUTPUT_RETRIES } : undefined,
       budgetSpent: this.budgetSpent(),
       maintainContext: (history, cause, signal) => this.contextKeeper.maintain(history, cause, signal, emit),
       onUnpricedModel: (model) => {

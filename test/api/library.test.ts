@@ -164,6 +164,17 @@ describe("query()", () => {
     expect(resultsOf(unknown)[0]).toMatchObject({ terminal_reason: "session_not_found" });
   });
 
+  it("outputFormat: the answer is the result's structured_output; a schema that does not compile is an error result", async () => {
+    const where = await place({ turns: [{ tool_calls: [{ name: "StructuredOutput", input: { ok: true } }] }] });
+    const schema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
+    const events = await collect(query({ prompt: "ok?", options: anthropicOptions(where, { outputFormat: { type: "json_schema", schema } }) }));
+    expect(resultsOf(events)[0]).toMatchObject({ subtype: "success", structured_output: { ok: true } });
+    const broken = await collect(query({ prompt: "ok?", options: anthropicOptions(where, { outputFormat: { type: "json_schema", schema: { type: "nonsense" } } }) }));
+    expect(sequence(broken)).toEqual(["result/error_during_execution"]);
+    expect(resultsOf(broken)[0]).toMatchObject({ terminal_reason: "invalid_arguments" });
+    expect(resultsOf(broken)[0]!.errors?.[0]).toMatch(/outputFormat\.schema: not a valid JSON Schema/);
+  });
+
   it("runs two sessions at once with different cwds and providers without interference", async () => {
     const anthropicPlace = await place({ turns: [{ tool_calls: [{ name: "Read", input: { file_path: "which.txt" } }], chunk_delay_ms: 5 }, { text: "anthropic done" }] });
     const openaiPlace = await place({ turns: [{ tool_calls: [{ name: "Read", input: { file_path: "which.txt" } }], chunk_delay_ms: 5 }, { text: "openai done" }] });

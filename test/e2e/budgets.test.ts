@@ -22,7 +22,7 @@ describe("--max-budget-usd", () => {
     const run = await runAgentwire(["-p", "go", ...STREAM, "--max-budget-usd", "1", "--dangerously-skip-permissions"], { workspace });
     expectWellFormedRun(run, 1);
     expect(run.code).toBe(1);
-    expect(results(run.events)[0]).toMatchObject({ subtype: "error_max_budget_usd", is_error: true, terminal_reason: "max_budget", errors: ["Reached maximum budget ($1)"] });
+    expect(results(run.events)[0]).toMatchObject({ subtype: "error_max_budget_usd", is_error: true, terminal_reason: "budget_exhausted", errors: ["Reached maximum budget ($1)"] });
     expect(results(run.events)[0]!.total_cost_usd).toBeGreaterThan(1);
     expect(existsSync(join(workspace.cwd, "ran.txt"))).toBe(false);
     expect(workspace.server.requests).toHaveLength(1);

@@ -126,6 +126,16 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     expect(resultsOf(messages)).toEqual([expect.objectContaining({ subtype: "success", is_error: false, result: "Hello! I am the mock model. 2 + 2 = 4." })]);
   });
 
+  it("outputFormat json_schema: the answer comes back as structured_output", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "StructuredOutput", input: { answer: 4 } }] }] });
+    const schema = { type: "object", properties: { answer: { type: "integer" } }, required: ["answer"] };
+    const messages = await collect(query({ prompt: "2 + 2?", options: sdkOptions(provider, { outputFormat: { type: "json_schema", schema } }) }));
+    expectProtocolLines(messages);
+    expect(resultsOf(messages)).toEqual([expect.objectContaining({ subtype: "success", structured_output: { answer: 4 } })]);
+    expect(requestShape(workspace.server.requests[0]!.body).toolSchemas.StructuredOutput).toMatchObject(schema);
+  });
+
   it("a Read tool round trip", async () => {
     workspace = await createWorkspace("read");
     await writeFile(join(workspace.cwd, "hello.txt"), "Hello, world!\n");
