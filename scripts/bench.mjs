@@ -5,6 +5,8 @@
 //   toolTurns   ten Read/Bash tool turns against an instant model: exit, agentwire's time per turn
 //   bigOutput   a Bash command printing 5 MB: exit and peak RSS
 //   longSession one stream-json process answering N turns (BENCH_TURNS, default 1000): RSS curve
+//   resumeLarge --resume of a 100 MB session file (BENCH_SESSION_MB) with a compaction near its end vs a tiny one
+//   compaction  300 turns (BENCH_COMPACTION_TURNS) with a 32k context window: compactions, tokens, time each
 //   skills      1,000 installed skills: first-line delta, BM25 ranking p95, first-request bytes per tool profile
 //   grep        (BENCH_GREP=1) scripts/bench-tools.mjs on a generated tree: rg, built-in, grep -r
 // NODE_EXTRA_CA_CERTS is removed from the children: it adds ~70 ms to every Node start.
@@ -171,6 +173,94 @@ report.longSession = await new Promise((resolve) => {
   send();
 });
 long.close();
+
+// --- resuming a very large session file -------------------------------------------------------
+// Written as agentwire writes it: a header, message lines (~20 KB each), turn ends, and one
+// compaction 20 messages before the end. Resume reads from the end back to that compaction.
+const sessionMb = Number(process.env.BENCH_SESSION_MB ?? 100);
+const resumeHome = join(workdir, "home-resume");
+const sessionDirectory = join(resumeHome, "projects", project.replace(/[^a-zA-Z0-9]/g, "-"));
+await mkdir(sessionDirectory, { recursive: true });
+const writeSession = async (id, megabytes) => {
+  const now = new Date().toISOString();
+  const lines = [JSON.stringify({ type: "session", version: 2, session_id: id, cwd: project, created_at: now, agentwire_version: "bench" })];
+  const filler = "lorem ipsum dolor sit amet ".repeat(740);
+  const message = (role, index) => JSON.stringify({ type: "message", message: { role, content: [{ type: "text", text: `${role} ${index}: ${filler}` }] }, timestamp: now });
+  const turnEnd = JSON.stringify({ type: "turn_end", total_cost_usd: 1.5, model_usage: {}, timestamp: now });
+  const target = megabytes * 1024 * 1024;
+  let bytes = lines[0].length;
+  for (let index = 0; bytes < target; index++) {
+    const pair = [message("user", index), message("assistant", index), turnEnd];
+    lines.push(...pair);
+    bytes += pair.reduce((sum, line) => sum + line.length + 1, 0);
+  }
+  const compaction = JSON.stringify({ type: "compaction", trigger: "auto", pre_tokens: 150000, post_tokens: 9000, messages: [{ role: "user", content: [{ type: "text", text: "Summary of the session so far." }] }], timestamp: now });
+  lines.splice(lines.length - 30, 0, compaction);
+  await writeFile(join(sessionDirectory, `${id}.jsonl`), `${lines.join("\n")}\n`);
+  return bytes;
+};
+const largeId = "00000000-0000-4000-8000-00000000b1c0";
+const smallId = "00000000-0000-4000-8000-00000000b1c1";
+const largeBytes = await writeSession(largeId, sessionMb);
+await writeSession(smallId, 0.5);
+const resumeServer = await startReplayServer(workdir, "resume", { turns: [{ text: "resumed", repeat: true }] });
+const resumeRuns = { large: [], small: [] };
+for (let run = 0; run < Math.min(runs, 5); run++) {
+  for (const [name, id] of [["large", largeId], ["small", smallId]]) {
+    const args = [bin, "-p", "go on", "--resume", id, "--output-format", "stream-json", "--cwd", project, "--no-session-persistence"];
+    resumeRuns[name].push(await timeProcess(args, { env: { ...childEnv(resumeServer.url), AGENTWIRE_HOME: resumeHome } }));
+  }
+}
+resumeServer.close();
+const summarize = (marks) => ({ first_line_ms: median(marks.map((mark) => mark.firstLine)), exit_ms: median(marks.map((mark) => mark.exit)), peak_rss_mib: median(marks.map((mark) => mark.peakRssMiB)) });
+report.resumeLarge = { file_mib: Math.round(largeBytes / 1024 / 1024), large: summarize(resumeRuns.large), small_half_mib: summarize(resumeRuns.small) };
+
+// --- compaction over a long conversation with a small window -----------------------------------
+const compactionTurns = Number(process.env.BENCH_COMPACTION_TURNS ?? 300);
+const compactionServer = await startReplayServer(workdir, "compaction", { turns: [{ text: `An answer of about a thousand characters. ${"detail ".repeat(120)}`, repeat: true }] });
+report.compaction = await new Promise((resolve) => {
+  const child = spawn(process.execPath, [bin, "--input-format", "stream-json", "--output-format", "stream-json", "--cwd", project, "--no-session-persistence", "--context-window", "32000"], {
+    env: childEnv(compactionServer.url),
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  const boundaries = [];
+  let done = 0;
+  let buffer = "";
+  let peak = 0;
+  const poll = setInterval(() => (peak = Math.max(peak, memoryOf(child.pid, "VmHWM"))), 20);
+  const started = performance.now();
+  const send = () => child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: `Question ${done + 1}: ${"context ".repeat(250)}` } })}\n`);
+  child.stdout.on("data", (chunk) => {
+    buffer += chunk;
+    let newline;
+    while ((newline = buffer.indexOf("\n")) !== -1) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      if (line.includes('"subtype":"compact_boundary"')) boundaries.push(JSON.parse(line).compact_metadata);
+      if (!line.includes('"type":"result"')) continue;
+      done++;
+      if (done < compactionTurns) send();
+      else child.stdin.end();
+    }
+  });
+  child.on("close", () => {
+    clearInterval(poll);
+    const durations = boundaries.map((boundary) => boundary.duration_ms).sort((a, b) => a - b);
+    resolve({
+      turns: done,
+      context_window: 32000,
+      compactions: boundaries.length,
+      pre_tokens_median: median(boundaries.map((boundary) => boundary.pre_tokens)),
+      post_tokens_median: median(boundaries.map((boundary) => boundary.post_tokens)),
+      ms_per_compaction_median: median(durations),
+      ms_per_compaction_max: durations.at(-1) ?? 0,
+      seconds: Math.round(performance.now() - started) / 1000,
+      peak_rss_mib: mib(peak),
+    });
+  });
+  send();
+});
+compactionServer.close();
 
 // --- skills: 1,000 installed, ranking, request size per tool profile --------------------------
 const fixture = JSON.parse(readFileSync(join(root, "test/fixtures/skills/ranking.json"), "utf8"));

@@ -50,6 +50,8 @@ const QueryDataOptionsShape = {
   additionalDirectories: z.array(z.string().min(1)).optional(),
   resume: SessionSettingsSchema.shape.resume,
   continue: z.boolean().optional(),
+  /** With `resume`/`continue`: continue in a new session that starts as a copy. */
+  forkSession: z.boolean().optional(),
   sessionId: SessionSettingsSchema.shape.sessionId,
   persistSession: z.boolean().optional(),
   includePartialMessages: z.boolean().optional(),
@@ -202,6 +204,7 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
     ...(data.tools ? { tools: data.tools } : {}),
     ...(data.resume ? { resume: data.resume } : {}),
     continue: data.continue ?? false,
+    forkSession: data.forkSession ?? false,
     ...(data.sessionId ? { sessionId: data.sessionId } : {}),
     persistSession: data.persistSession ?? true,
     env,

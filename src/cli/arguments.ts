@@ -49,6 +49,7 @@ const RUN_OPTIONS = {
   resume: { alias: "r", type: "string", description: "Resume a session by id" },
   continue: { alias: "c", type: "boolean", default: false, description: "Continue the most recent session in this directory" },
   "session-id": { type: "string", description: "Use this UUID for a new session" },
+  "fork-session": { type: "boolean", default: false, description: "With --resume or --continue: continue in a new session that starts as a copy (the original is left as it was)" },
   "session-persistence": { type: "boolean", default: true, description: "Write the session to disk (--no-session-persistence to disable)" },
   "permission-mode": {
     type: "string",
@@ -107,7 +108,6 @@ const ACCEPTED_BUT_IGNORED: Record<string, Options> = {
   betas: { type: "string" },
   "permission-prompts": { type: "string" },
   "allow-dangerously-skip-permissions": { type: "boolean" },
-  "fork-session": { type: "boolean" },
   "resume-session-at": { type: "string" },
   "project-config-root": { type: "string" },
   "plugin-dir": { type: "string", array: true },
@@ -143,7 +143,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     .usage(
       isStart
         ? "agentwire start --provider P --model M --cwd DIR [--verbose]\n\nA persistent session: stream-json commands on stdin until EOF, stream-json events on stdout."
-        : "agentwire [-p] [prompt] [options]\nagentwire start [options]\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
+        : "agentwire [-p] [prompt] [options]\nagentwire start [options]\nagentwire sessions list|show|export|import|delete\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
     )
     // Built-in help/version off first: agentwire defines its own, and yargs warns otherwise.
     .help(false)
@@ -202,6 +202,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     includePartialMessages: parsed["include-partial-messages"],
     resume: parsed.resume,
     continue: parsed.continue,
+    forkSession: parsed["fork-session"],
     sessionId: parsed["session-id"],
     persistSession: parsed["session-persistence"],
     permissionMode: skipPermissions ? "bypassPermissions" : parsed["permission-mode"],
@@ -279,6 +280,7 @@ function checkCombinations(input: { parsed: Record<string, unknown>; inputFormat
     return "--append-system-prompt and --append-system-prompt-file cannot be used together.";
   }
   if (parsed.resume === "") return "--resume needs a session id.";
+  if (parsed["fork-session"] && parsed.resume === undefined && !parsed.continue) return "--fork-session needs --resume or --continue: it copies an existing session.";
   return undefined;
 }
 

@@ -60,6 +60,10 @@ const PACKAGE_ROOT = new URL("../", import.meta.url);
 
 async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now();
+  if (argv[0] === "sessions" || (argv[0] === "help" && argv[1] === "sessions")) {
+    const { runSessionsCommand } = await import("./sessions-command.js");
+    return runSessionsCommand(argv[0] === "help" ? ["--help"] : argv.slice(1), process.cwd(), process.env);
+  }
   const parsed = await parseArguments(argv, process.cwd(), process.env);
   switch (parsed.kind) {
     case "help":

@@ -1,6 +1,9 @@
 import { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message } from "../conversation/messages.js";
-import { loadSession, newestSessionId, newSessionId, SessionNotFoundError, sessionExists, SessionStore } from "../sessions/store.js";
+import { loadSession, SessionNotFoundError } from "../sessions/load-session.js";
+import { hostname } from "node:os";
+import { acquireSessionLock } from "../sessions/session-lock.js";
+import { newestSessionId, newSessionId, sessionExists, SessionStore } from "../sessions/store.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 import { SessionSetupError } from "./session-options.js";
 
@@ -28,6 +31,8 @@ export function openSession(input: {
   sessionId: string | undefined;
   persist: boolean;
   contextWindow: number | undefined;
+  /** `--fork-session`: the resumed conversation continues in a new session; the old file is left as it was. */
+  fork?: boolean;
 }): OpenedSession {
   if (input.sessionId && sessionExists(input.home, input.cwd, input.sessionId)) {
     throw new SessionSetupError(`Session ID ${input.sessionId} is already in use.`, "invalid_arguments");
@@ -41,12 +46,37 @@ export function openSession(input: {
     if (error instanceof SessionNotFoundError) throw new SessionSetupError(error.message, "session_not_found");
     throw error;
   }
-  const sessionId = loaded?.sessionId ?? input.sessionId ?? newSessionId();
+  const fork = input.fork && loaded ? { from: loaded.sessionId, messages: loaded.history, totalCostUsd: loaded.totalCostUsd, modelUsage: loaded.modelUsage } : undefined;
+  const sessionId = (fork ? undefined : loaded?.sessionId) ?? input.sessionId ?? newSessionId();
+  let store: SessionStore | undefined;
+  if (input.persist) {
+    store = SessionStore.create(input.home, input.cwd, sessionId, AGENTWIRE_VERSION, fork);
+    const holder = lockOrReportLater(store.file);
+    if (holder) {
+      throw new SessionSetupError(
+        `Session ${sessionId} is in use by another agentwire process (pid ${holder.pid}${holder.host === hostname() ? "" : ` on ${holder.host}`}): two writers would mix their conversations in one file. Wait for it to finish, or add --fork-session to continue a copy.`,
+        "invalid_arguments",
+      );
+    }
+  }
   return {
     sessionId,
     history: loaded?.history ?? [],
     accounting: new SessionAccounting(loaded ? { modelUsage: loaded.modelUsage, totalCostUsd: loaded.totalCostUsd } : undefined, { contextWindow: input.contextWindow }),
-    store: input.persist ? SessionStore.create(input.home, input.cwd, sessionId, AGENTWIRE_VERSION) : undefined,
+    store,
     diagnostics: loaded?.diagnostics ?? [],
   };
+}
+
+/**
+ * The session's lock; when the folder cannot be written at all (AGENTWIRE_HOME is a file, a full
+ * disk) nobody else can write it either, and the store reports the failure on its first write
+ * (`session_not_persisted`) while the session goes on.
+ */
+function lockOrReportLater(file: string): ReturnType<typeof acquireSessionLock> {
+  try {
+    return acquireSessionLock(file);
+  } catch {
+    return undefined;
+  }
 }

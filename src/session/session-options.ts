@@ -60,6 +60,8 @@ export const SessionSettingsSchema = z.object({
   resume: SessionIdSchema.optional(),
   /** Continue the most recent session of the working directory. */
   continue: z.boolean().default(false),
+  /** With `resume`/`continue`: go on in a new session that starts as a copy; the old one stays as it was. */
+  forkSession: z.boolean().default(false),
   /** The id of a new session (fails if it exists). */
   sessionId: z.uuid().optional(),
   /** Write the session to disk, so it can be resumed. */

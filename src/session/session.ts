@@ -134,6 +134,7 @@ export function createSession(options: SessionOptions): Session {
     sessionId: settings.sessionId,
     persist: settings.persistSession,
     contextWindow: settings.contextWindow,
+    fork: settings.forkSession,
   });
   const log = options.logger ?? silentLogger;
   for (const diagnostic of opened.diagnostics) log.warn({ session: opened.sessionId }, diagnostic);
@@ -356,6 +357,7 @@ class SessionCore implements Session {
     this.isClosed = true;
     this.interrupt();
     await this.whenIdle();
+    this.input.store?.close();
     if (this.input.ownsOutputDirectory) rmSync(this.input.toolOutputDirectory, { recursive: true, force: true });
   }
 

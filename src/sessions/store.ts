@@ -1,100 +1,65 @@
 import { randomUUID } from "node:crypto";
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, statSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
-import { MessageSchema, type Message } from "../conversation/messages.js";
-import { ModelUsageEntrySchema } from "../../protocol/events.js";
+import type { Message } from "../conversation/messages.js";
+import { releaseSessionLock } from "./session-lock.js";
+import { fileExists, projectKey, SESSION_FILE_VERSION, sessionFile, type SessionHeader, type SessionModelUsage } from "./session-file.js";
 
-/**
- * Sessions are append-only JSONL files: a header line, then one line per committed message, one
- * per finished turn (cumulative cost, which `--resume` reads back) and, from version 2, one per
- * compaction (the conversation as it continues; the messages before it stay in the file for
- * export and audit). Writes are synchronous appends of whole lines, so a crash can at worst
- * truncate the last line, which load tolerates.
- *
- * Versions: 1 had no compaction entries, so every version-1 file is a valid version-2 file; its
- * header is upgraded in place (the digit, same length) before the first version-2 entry.
- */
-export const SESSION_FILE_VERSION = 2;
-
-const HeaderSchema = z.object({
-  type: z.literal("session"),
-  version: z.number().int(),
-  session_id: z.string(),
-  cwd: z.string(),
-  created_at: z.string(),
-  agentwire_version: z.string(),
-});
-const MessageEntrySchema = z.object({ type: z.literal("message"), message: MessageSchema, timestamp: z.string() });
-const TurnEndEntrySchema = z.object({
-  type: z.literal("turn_end"),
-  total_cost_usd: z.number(),
-  model_usage: z.record(z.string(), ModelUsageEntrySchema),
-  timestamp: z.string(),
-});
-const CompactionEntrySchema = z.object({
-  type: z.literal("compaction"),
-  trigger: z.enum(["auto", "manual", "clear"]),
-  pre_tokens: z.number(),
-  post_tokens: z.number(),
-  /** The whole conversation from here on (a summary and what was kept; empty after /clear). */
-  messages: z.array(MessageSchema),
-  timestamp: z.string(),
-});
-const EntrySchema = z.discriminatedUnion("type", [MessageEntrySchema, TurnEndEntrySchema, CompactionEntrySchema]);
-
-export type SessionModelUsage = z.infer<typeof TurnEndEntrySchema>["model_usage"];
-
-export interface LoadedSession {
-  sessionId: string;
-  history: Message[];
-  modelUsage: SessionModelUsage;
+export interface SessionFork {
+  from: string;
+  messages: Message[];
   totalCostUsd: number;
-  /** Problems found while loading (skipped lines, repaired history); never fatal. */
-  diagnostics: string[];
+  modelUsage: SessionModelUsage;
 }
 
-export class SessionNotFoundError extends Error {
-  readonly code = "session_not_found";
-}
-
-/** `~/.agentwire` unless AGENTWIRE_HOME says otherwise. */
-export function agentwireHome(env: NodeJS.ProcessEnv): string {
-  return env.AGENTWIRE_HOME || join(homedir(), ".agentwire");
-}
-
-/** Claude Code's project key: every non-alphanumeric character of the cwd becomes "-". */
-export function projectKey(cwd: string): string {
-  return cwd.replace(/[^a-zA-Z0-9]/g, "-");
-}
-
+/** Writes one session's file (see session-file.ts for its format). */
 export class SessionStore {
   private headerWritten: boolean;
   private headerUpgraded = false;
   /** Whether a resumed file's end has been checked for a line cut short by a crash. */
   private endingChecked: boolean;
+  /** A fork's copied conversation and cost, written with the header. */
+  private seed: unknown[];
 
   constructor(
     readonly file: string,
-    private readonly header: z.infer<typeof HeaderSchema>,
+    private readonly header: SessionHeader,
     existing: boolean,
+    seed: unknown[] = [],
   ) {
     this.headerWritten = existing;
     this.endingChecked = !existing;
+    this.seed = seed;
   }
 
-  static create(home: string, cwd: string, sessionId: string, agentwireVersion: string): SessionStore {
+  /**
+   * The store of a new or resumed session. `fork`: a new session that starts as a copy of
+   * another's conversation and cost (`--fork-session`); the copy is written with the first entry.
+   */
+  static create(home: string, cwd: string, sessionId: string, agentwireVersion: string, fork?: SessionFork): SessionStore {
     const file = sessionFile(home, cwd, sessionId);
-    const header = {
-      type: "session" as const,
+    const now = new Date().toISOString();
+    const header: SessionHeader = {
+      type: "session",
       version: SESSION_FILE_VERSION,
       session_id: sessionId,
       cwd,
-      created_at: new Date().toISOString(),
+      created_at: now,
       agentwire_version: agentwireVersion,
+      ...(fork ? { forked_from: fork.from } : {}),
     };
-    return new SessionStore(file, header, fileExists(file));
+    const seed = fork
+      ? [
+          ...fork.messages.map((message) => ({ type: "message", message, timestamp: now })),
+          { type: "turn_end", total_cost_usd: fork.totalCostUsd, model_usage: fork.modelUsage, timestamp: now },
+        ]
+      : [];
+    return new SessionStore(file, header, fileExists(file), seed);
+  }
+
+  /** Gives up the session's lock (see session-lock.ts), if this process holds it. */
+  close(): void {
+    releaseSessionLock(this.file);
   }
 
   appendMessage(message: Message): void {
@@ -138,15 +103,12 @@ export class SessionStore {
     }
     if (!this.headerWritten) {
       mkdirSync(join(this.file, ".."), { recursive: true, mode: 0o700 });
-      text = `${JSON.stringify(this.header)}\n${text}`;
+      text = [this.header, ...this.seed].map((line) => `${JSON.stringify(line)}\n`).join("") + text;
       this.headerWritten = true;
+      this.seed = [];
     }
     appendFileSync(this.file, text, { mode: 0o600 });
   }
-}
-
-export function sessionFile(home: string, cwd: string, sessionId: string): string {
-  return join(home, "projects", projectKey(cwd), `${sessionId}.jsonl`);
 }
 
 export function sessionExists(home: string, cwd: string, sessionId: string): boolean {
@@ -168,79 +130,6 @@ export function newestSessionId(home: string, cwd: string): string | undefined {
   return newest?.name.slice(0, -".jsonl".length);
 }
 
-export function loadSession(home: string, cwd: string, sessionId: string): LoadedSession {
-  const file = sessionFile(home, cwd, sessionId);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    throw new SessionNotFoundError(`No conversation found with session ID: ${sessionId} (looked in ${file})`);
-  }
-  const lines = text.split("\n");
-  const diagnostics: string[] = [];
-  const history: Message[] = [];
-  let modelUsage: SessionModelUsage = {};
-  let totalCostUsd = 0;
-  const lastContentIndex = lines.findLastIndex((line) => line.trim() !== "");
-  lines.forEach((line, index) => {
-    if (line.trim() === "") return;
-    const isLast = index === lastContentIndex;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      diagnostics.push(isLast ? `ignored a truncated last line (${line.length} characters)` : `skipped unreadable line ${index + 1}`);
-      return;
-    }
-    if (index === 0) {
-      const header = HeaderSchema.safeParse(value);
-      if (!header.success) diagnostics.push("the header line is not a valid session header");
-      else if (header.data.version > SESSION_FILE_VERSION) diagnostics.push(`session file version ${header.data.version} is newer than this agentwire (${SESSION_FILE_VERSION})`);
-      return;
-    }
-    const entry = EntrySchema.safeParse(value);
-    if (!entry.success) {
-      diagnostics.push(`skipped invalid entry on line ${index + 1}`);
-      return;
-    }
-    if (entry.data.type === "message") history.push(entry.data.message);
-    else if (entry.data.type === "compaction") history.splice(0, history.length, ...entry.data.messages);
-    else {
-      modelUsage = entry.data.model_usage;
-      totalCostUsd = entry.data.total_cost_usd;
-    }
-  });
-  return { sessionId, history: repairHistory(history, diagnostics), modelUsage, totalCostUsd, diagnostics };
-}
-
-/**
- * A session that ended mid-tool (crash, kill) has tool_use blocks without results; the API
- * rejects such a history, so each gets an error result saying what happened.
- */
-function repairHistory(history: Message[], diagnostics: string[]): Message[] {
-  const answered = new Set(
-    history.flatMap((message) => (message.role === "user" ? message.content.flatMap((block) => (block.type === "tool_result" ? [block.toolUseId] : [])) : [])),
-  );
-  const repaired: Message[] = [];
-  history.forEach((message, position) => {
-    repaired.push(message);
-    if (message.role !== "assistant") return;
-    const missing = message.content.filter((block) => block.type === "tool_use" && !answered.has(block.id));
-    if (missing.length === 0) return;
-    diagnostics.push(`added results for ${missing.length} tool call(s) that never finished`);
-    const results = missing.map((block) => ({
-      type: "tool_result" as const,
-      toolUseId: block.type === "tool_use" ? block.id : "",
-      content: "The session ended before this tool call finished; it may or may not have run.",
-      isError: true,
-    }));
-    const next = history[position + 1];
-    if (next?.role === "user") next.content.unshift(...results);
-    else repaired.push({ role: "user", content: results });
-  });
-  return repaired;
-}
-
 export function newSessionId(): string {
   return randomUUID();
 }
@@ -256,13 +145,5 @@ function endsWithNewline(file: string): boolean {
     return last[0] === 0x0a;
   } finally {
     closeSync(descriptor);
-  }
-}
-
-function fileExists(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
   }
 }

@@ -10,7 +10,7 @@ import { loadScenario, scenarioSchema, type Scenario } from "../../src/mock-serv
 import { startMockServer, type MockServer } from "../../src/mock-server/server.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const BIN = join(ROOT, "bin", "agentwire");
+export const BIN = join(ROOT, "bin", "agentwire");
 
 export interface Workspace {
   /** Working directory given to agentwire (--cwd). */

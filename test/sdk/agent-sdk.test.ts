@@ -223,6 +223,16 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     expect(requestShape(workspace.server.requests[1]!.body).turns).toBe(3);
   });
 
+  it("forkSession: the resumed conversation goes on under a new id", async () => {
+    workspace = await createWorkspace("multi-turn");
+    const first = await collect(query({ prompt: "First?", options: sdkOptions(provider) }));
+    const sessionId = resultsOf(first)[0]!.session_id;
+    const second = await collect(query({ prompt: "Second?", options: sdkOptions(provider, { resume: sessionId, forkSession: true }) }));
+    expect(resultsOf(second)[0]).toMatchObject({ result: "Second answer." });
+    expect(resultsOf(second)[0]!.session_id).not.toBe(sessionId);
+    expect(requestShape(workspace.server.requests[1]!.body).turns).toBe(3);
+  });
+
   it("abort via AbortController leaves no process behind", async () => {
     workspace = await createWorkspace("interrupt");
     const abortController = new AbortController();

@@ -3,17 +3,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message } from "../../src/conversation/messages.js";
-import {
-  SESSION_FILE_VERSION,
-  SessionNotFoundError,
-  SessionStore,
-  agentwireHome,
-  loadSession,
-  newestSessionId,
-  projectKey,
-  sessionExists,
-  sessionFile,
-} from "../../src/sessions/store.js";
+import { loadSession, SessionNotFoundError } from "../../src/sessions/load-session.js";
+import { agentwireHome, projectKey, SESSION_FILE_VERSION, sessionFile } from "../../src/sessions/session-file.js";
+import { newestSessionId, sessionExists, SessionStore } from "../../src/sessions/store.js";
 
 const CWD = "/work/some.project";
 const FIRST_ID = "00000000-0000-4000-8000-000000000001";
@@ -136,7 +128,7 @@ describe("loadSession", () => {
     const loaded = loadSession(home, CWD, FIRST_ID);
 
     expect(loaded.history).toEqual([userText("kept"), assistantText("also kept")]);
-    expect(loaded.diagnostics).toEqual([`ignored a truncated last line (${truncated.length} characters)`]);
+    expect(loaded.diagnostics).toEqual([`ignored a truncated last line (${truncated.length} bytes)`]);
   });
 
   it("skips unreadable and invalid lines in the middle", () => {
@@ -149,7 +141,40 @@ describe("loadSession", () => {
     const loaded = loadSession(home, CWD, FIRST_ID);
 
     expect(loaded.history).toEqual([userText("one"), assistantText("two")]);
-    expect(loaded.diagnostics).toEqual(["skipped unreadable line 3", "skipped invalid entry on line 4"]);
+    const lines = readFileSync(store.file, "utf8").split("\n");
+    const offsetOfLine = (index: number) => Buffer.byteLength(lines.slice(0, index).join("\n")) + 1;
+    expect(loaded.diagnostics).toEqual([`skipped an unreadable line at byte ${offsetOfLine(2)}`, `skipped an invalid entry at byte ${offsetOfLine(3)}`]);
+  });
+
+  it("continues from the last compaction without reading what lies before it", () => {
+    const store = SessionStore.create(home, CWD, FIRST_ID, "1.0.0");
+    store.appendMessage(userText("old question"));
+    // Lines before the compaction would give diagnostics if they were parsed.
+    appendFileSync(store.file, "garbage that nobody reads\n");
+    store.appendTurnEnd(1, MODEL_USAGE);
+    store.appendCompaction("auto", 1000, 100, [userText("summary of the old question")]);
+    store.appendMessage(assistantText("newer answer"));
+    store.appendMessage(userText("newest question"));
+
+    const loaded = loadSession(home, CWD, FIRST_ID);
+
+    expect(loaded.history).toEqual([userText("summary of the old question"), assistantText("newer answer"), userText("newest question")]);
+    // The cost comes from the last turn_end, even one written before the compaction.
+    expect(loaded.totalCostUsd).toBe(1);
+    expect(loaded.diagnostics).toEqual([]);
+  });
+
+  it("takes the last turn_end after the compaction, and an empty conversation after /clear", () => {
+    const store = SessionStore.create(home, CWD, FIRST_ID, "1.0.0");
+    store.appendMessage(userText("q"));
+    store.appendTurnEnd(1, MODEL_USAGE);
+    store.appendCompaction("clear", 0, 0, []);
+    store.appendTurnEnd(2, MODEL_USAGE);
+
+    const loaded = loadSession(home, CWD, FIRST_ID);
+
+    expect(loaded.history).toEqual([]);
+    expect(loaded.totalCostUsd).toBe(2);
   });
 
   it("throws SessionNotFoundError for an unknown id", () => {

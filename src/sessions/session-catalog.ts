@@ -1,0 +1,133 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { readLinesBackward } from "./lines-backward.js";
+import { HeaderSchema, projectKey, TurnEndEntrySchema, type SessionHeader } from "./session-file.js";
+
+/** One stored session, as `agentwire sessions list` shows it. */
+export interface SessionSummary {
+  sessionId: string;
+  cwd: string;
+  file: string;
+  createdAt: string;
+  /** When the file was last written. */
+  updatedAt: string;
+  bytes: number;
+  /** The first user message, shortened: what the session was about. */
+  title: string;
+  totalCostUsd: number;
+  forkedFrom?: string;
+}
+
+const TITLE_CHARS = 80;
+// Enough for the header and the first prompt of any ordinary session; the rest is not read.
+const HEAD_BYTES = 256 * 1024;
+
+/** The sessions of one working directory (or of every one), newest first. */
+export function listSessions(home: string, cwd: string | undefined): SessionSummary[] {
+  const projects = join(home, "projects");
+  const directories = cwd === undefined ? readDirectory(projects).map((name) => join(projects, name)) : [join(projects, projectKey(cwd))];
+  return directories
+    .flatMap((directory) => readDirectory(directory).filter((name) => name.endsWith(".jsonl")).map((name) => join(directory, name)))
+    .flatMap((file) => {
+      const summary = summarizeSession(file);
+      return summary ? [summary] : [];
+    })
+    .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : -1));
+}
+
+/** A session's file by id: in the working directory's project first, then in any project. */
+export function findSessionFile(home: string, sessionId: string, cwd: string | undefined): string | undefined {
+  const name = `${sessionId}.jsonl`;
+  const projects = join(home, "projects");
+  const candidates = [...(cwd === undefined ? [] : [projectKey(cwd)]), ...readDirectory(projects)].map((project) => join(projects, project, name));
+  return candidates.find((file) => {
+    try {
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Reads the head (header, first prompt) and the tail (last cost) of a session file; undefined when it is not one. */
+export function summarizeSession(file: string): SessionSummary | undefined {
+  const head = readHead(file);
+  const lines = head.split("\n");
+  let header: SessionHeader;
+  try {
+    const parsed = HeaderSchema.safeParse(JSON.parse(lines[0] ?? ""));
+    if (!parsed.success) return undefined;
+    header = parsed.data;
+  } catch {
+    return undefined;
+  }
+  const stats = statSync(file);
+  return {
+    sessionId: header.session_id,
+    cwd: header.cwd,
+    file,
+    createdAt: header.created_at,
+    updatedAt: stats.mtime.toISOString(),
+    bytes: stats.size,
+    title: firstPrompt(lines.slice(1)),
+    totalCostUsd: lastCost(file),
+    ...(header.forked_from ? { forkedFrom: header.forked_from } : {}),
+  };
+}
+
+function firstPrompt(lines: string[]): string {
+  for (const line of lines) {
+    if (!line.startsWith('{"type":"message"')) continue;
+    try {
+      const entry = JSON.parse(line) as { message?: { role?: string; content?: Array<{ type?: string; text?: string }> } };
+      if (entry.message?.role !== "user") continue;
+      const text = entry.message.content?.find((block) => block.type === "text")?.text;
+      if (!text) continue;
+      const oneLine = text.replace(/\s+/g, " ").trim();
+      return oneLine.length > TITLE_CHARS ? `${oneLine.slice(0, TITLE_CHARS - 1)}…` : oneLine;
+    } catch {
+      // A first message longer than the head that was read: no title.
+    }
+  }
+  return "";
+}
+
+const TURN_END_PREFIX = Buffer.from('{"type":"turn_end"');
+
+function lastCost(file: string): number {
+  let cost = 0;
+  readLinesBackward(file, (line) => {
+    if (!line.subarray(0, TURN_END_PREFIX.length).equals(TURN_END_PREFIX)) return true;
+    const entry = TurnEndEntrySchema.safeParse(safeJson(line.toString("utf8")));
+    if (!entry.success) return true;
+    cost = entry.data.total_cost_usd;
+    return false;
+  });
+  return cost;
+}
+
+function readHead(file: string): string {
+  const descriptor = openSync(file, "r");
+  try {
+    const buffer = Buffer.alloc(HEAD_BYTES);
+    return buffer.subarray(0, readSync(descriptor, buffer, 0, HEAD_BYTES, 0)).toString("utf8");
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function readDirectory(directory: string): string[] {
+  try {
+    return readdirSync(directory);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,73 @@
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { MessageSchema } from "../conversation/messages.js";
+import { ModelUsageEntrySchema } from "../../protocol/events.js";
+
+/**
+ * Sessions are append-only JSONL files: a header line, then one line per committed message, one
+ * per finished turn (cumulative cost, which `--resume` reads back) and, from version 2, one per
+ * compaction (the conversation as it continues; the messages before it stay in the file for
+ * export and audit). Writes are synchronous appends of whole lines, so a crash can at worst
+ * truncate the last line, which load tolerates.
+ *
+ * Versions: 1 had no compaction entries, so every version-1 file is a valid version-2 file; its
+ * header is upgraded in place (the digit, same length) before the first version-2 entry.
+ */
+export const SESSION_FILE_VERSION = 2;
+
+export const HeaderSchema = z.object({
+  type: z.literal("session"),
+  version: z.number().int(),
+  session_id: z.string(),
+  cwd: z.string(),
+  created_at: z.string(),
+  agentwire_version: z.string(),
+  /** `--fork-session`: the session this one was copied from. */
+  forked_from: z.string().optional(),
+});
+const MessageEntrySchema = z.object({ type: z.literal("message"), message: MessageSchema, timestamp: z.string() });
+export const TurnEndEntrySchema = z.object({
+  type: z.literal("turn_end"),
+  total_cost_usd: z.number(),
+  model_usage: z.record(z.string(), ModelUsageEntrySchema),
+  timestamp: z.string(),
+});
+const CompactionEntrySchema = z.object({
+  type: z.literal("compaction"),
+  trigger: z.enum(["auto", "manual", "clear"]),
+  pre_tokens: z.number(),
+  post_tokens: z.number(),
+  /** The whole conversation from here on (a summary and what was kept; empty after /clear). */
+  messages: z.array(MessageSchema),
+  timestamp: z.string(),
+});
+export const EntrySchema = z.discriminatedUnion("type", [MessageEntrySchema, TurnEndEntrySchema, CompactionEntrySchema]);
+
+export type SessionModelUsage = z.infer<typeof TurnEndEntrySchema>["model_usage"];
+
+/** `~/.agentwire` unless AGENTWIRE_HOME says otherwise. */
+export function agentwireHome(env: NodeJS.ProcessEnv): string {
+  return env.AGENTWIRE_HOME || join(homedir(), ".agentwire");
+}
+
+/** Claude Code's project key: every non-alphanumeric character of the cwd becomes "-". */
+export function projectKey(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, "-");
+}
+
+export type SessionHeader = z.infer<typeof HeaderSchema>;
+export type SessionEntry = z.infer<typeof EntrySchema>;
+
+export function sessionFile(home: string, cwd: string, sessionId: string): string {
+  return join(home, "projects", projectKey(cwd), `${sessionId}.jsonl`);
+}
+
+export function fileExists(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
