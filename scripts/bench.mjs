@@ -224,6 +224,7 @@ report.compaction = await new Promise((resolve) => {
     stdio: ["pipe", "pipe", "ignore"],
   });
   const boundaries = [];
+  let errorResults = 0;
   let done = 0;
   let buffer = "";
   let peak = 0;
@@ -239,6 +240,7 @@ report.compaction = await new Promise((resolve) => {
       if (line.includes('"subtype":"compact_boundary"')) boundaries.push(JSON.parse(line).compact_metadata);
       if (!line.includes('"type":"result"')) continue;
       done++;
+      if (line.includes('"is_error":true')) errorResults++;
       if (done < compactionTurns) send();
       else child.stdin.end();
     }
@@ -248,6 +250,7 @@ report.compaction = await new Promise((resolve) => {
     const durations = boundaries.map((boundary) => boundary.duration_ms).sort((a, b) => a - b);
     resolve({
       turns: done,
+      error_results: errorResults,
       context_window: 32000,
       compactions: boundaries.length,
       pre_tokens_median: median(boundaries.map((boundary) => boundary.pre_tokens)),

@@ -130,6 +130,7 @@ function toJson(summary: SessionSummary): Record<string, unknown> {
     created_at: summary.createdAt,
     updated_at: summary.updatedAt,
     bytes: summary.bytes,
+    turns: summary.turns,
     total_cost_usd: summary.totalCostUsd,
     ...(summary.forkedFrom ? { forked_from: summary.forkedFrom } : {}),
     file: summary.file,
@@ -142,11 +143,12 @@ function formatTable(sessions: SessionSummary[], all: boolean, cwd: string): str
     session.sessionId,
     session.updatedAt.slice(0, 16).replace("T", " "),
     formatBytes(session.bytes),
+    String(session.turns),
     `$${session.totalCostUsd.toFixed(2)}`,
     ...(all ? [session.cwd] : []),
     session.title || "(no prompt)",
   ]);
-  const header = ["ID", "UPDATED", "SIZE", "COST", ...(all ? ["CWD"] : []), "FIRST PROMPT"];
+  const header = ["ID", "UPDATED", "SIZE", "TURNS", "COST", ...(all ? ["CWD"] : []), "FIRST PROMPT"];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
   const format = (row: string[]) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ");
   return `${[format(header), ...rows.map(format)].join("\n")}\n`;

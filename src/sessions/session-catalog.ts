@@ -14,6 +14,8 @@ export interface SessionSummary {
   bytes: number;
   /** The first user message, shortened: what the session was about. */
   title: string;
+  /** Finished turns (user messages answered). */
+  turns: number;
   totalCostUsd: number;
   forkedFrom?: string;
 }
@@ -62,6 +64,7 @@ export function summarizeSession(file: string): SessionSummary | undefined {
     return undefined;
   }
   const stats = statSync(file);
+  const { turns, totalCostUsd } = countTurns(file);
   return {
     sessionId: header.session_id,
     cwd: header.cwd,
@@ -70,7 +73,8 @@ export function summarizeSession(file: string): SessionSummary | undefined {
     updatedAt: stats.mtime.toISOString(),
     bytes: stats.size,
     title: firstPrompt(lines.slice(1)),
-    totalCostUsd: lastCost(file),
+    turns,
+    totalCostUsd,
     ...(header.forked_from ? { forkedFrom: header.forked_from } : {}),
   };
 }
@@ -94,16 +98,20 @@ function firstPrompt(lines: string[]): string {
 
 const TURN_END_PREFIX = Buffer.from('{"type":"turn_end"');
 
-function lastCost(file: string): number {
-  let cost = 0;
+/** Every line is looked at, but only the last turn_end is parsed (for the cumulative cost). */
+function countTurns(file: string): { turns: number; totalCostUsd: number } {
+  let turns = 0;
+  let totalCostUsd: number | undefined;
   readLinesBackward(file, (line) => {
     if (!line.subarray(0, TURN_END_PREFIX.length).equals(TURN_END_PREFIX)) return true;
-    const entry = TurnEndEntrySchema.safeParse(safeJson(line.toString("utf8")));
-    if (!entry.success) return true;
-    cost = entry.data.total_cost_usd;
-    return false;
+    turns++;
+    if (totalCostUsd === undefined) {
+      const entry = TurnEndEntrySchema.safeParse(safeJson(line.toString("utf8")));
+      if (entry.success) totalCostUsd = entry.data.total_cost_usd;
+    }
+    return true;
   });
-  return cost;
+  return { turns, totalCostUsd: totalCostUsd ?? 0 };
 }
 
 function readHead(file: string): string {

@@ -44,13 +44,13 @@ describe("agentwire sessions", () => {
     const table = await sessions(["list"]);
     expect(table.code).toBe(0);
     const rows = table.stdout.trim().split("\n");
-    expect(rows[0]).toMatch(/^ID\s+UPDATED\s+SIZE\s+COST\s+FIRST PROMPT$/);
+    expect(rows[0]).toMatch(/^ID\s+UPDATED\s+SIZE\s+TURNS\s+COST\s+FIRST PROMPT$/);
     expect(rows[1]).toContain(second.sessionId);
     expect(rows[1]).toContain("Write the release notes");
     expect(rows[2]).toContain(first.sessionId);
     const json = JSON.parse((await sessions(["list", "--output-format", "json"])).stdout) as Array<Record<string, unknown>>;
     expect(json.map((entry) => entry.session_id)).toEqual([second.sessionId, first.sessionId]);
-    expect(json[0]).toMatchObject({ cwd: workspace.cwd, title: "Write the release notes", file: second.file });
+    expect(json[0]).toMatchObject({ cwd: workspace.cwd, title: "Write the release notes", turns: 1, file: second.file });
     expect(json[0]!.total_cost_usd).toBeGreaterThan(0);
     // Another directory has none of its own; --all finds them.
     const elsewhere = await sessions(["list", "--cwd", workspace.home]);
