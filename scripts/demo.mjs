@@ -5,7 +5,7 @@
 // temporary directory.
 //
 // stdout: agentwire's stream-json output, line for line, unchanged (pipe it into jq).
-// stderr: a one-line human-readable summary per event, then the files the agent created.
+// stderr: the same events as `agentwire render` shows them, then the files the agent created.
 // Exit code: agentwire's.
 
 import { spawn } from "node:child_process";
@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { outputWidth, TranscriptRenderer, wantsColor } from "../dist/index.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "bin", "agentwire");
@@ -72,24 +73,16 @@ async function main() {
   );
   const exited = exitOf(agent);
 
-  const toolNames = new Map();
-  let thinkingProgress = 0;
+  const renderer = new TranscriptRenderer({ width: outputWidth(process.stderr, process.env), color: wantsColor(process.stderr, process.env) });
   for await (const line of createInterface({ input: agent.stdout, crlfDelay: Infinity })) {
     process.stdout.write(`${line}\n`);
-    let event;
+    let item;
     try {
-      event = JSON.parse(line);
+      item = { kind: "event", event: JSON.parse(line) };
     } catch {
-      note(`! stdout line is not JSON: ${clip(line, 80)}`);
-      continue;
+      item = { kind: "invalid", text: line };
     }
-    if (event.type === "system" && event.subtype === "thinking_tokens") {
-      // Progress estimates arrive one per streamed delta; fold them into the thinking line.
-      thinkingProgress += 1;
-      continue;
-    }
-    note(describe(event, toolNames, thinkingProgress));
-    thinkingProgress = 0;
+    for (const text of renderer.render(item)) note(text);
   }
 
   const { code, signal } = await exited;
@@ -141,65 +134,6 @@ async function startMockServer() {
   return { url: first.url, log: () => log };
 }
 
-/** One line a person can read, for one stream-json event. */
-function describe(event, toolNames, thinkingProgress) {
-  switch (event.type) {
-    case "system":
-      return describeSystem(event);
-    case "assistant": {
-      const block = event.message?.content?.[0] ?? {};
-      if (event.error) return `assistant: API error ${event.api_error_status ?? ""} ${quote(block.text ?? "")}`;
-      const aborted = event.aborted ? " (aborted)" : "";
-      switch (block.type) {
-        case "text":
-          return `assistant: text ${quote(block.text)}${aborted}`;
-        case "thinking": {
-          const progress = thinkingProgress ? ` (after ${thinkingProgress} thinking_tokens progress events)` : "";
-          return `assistant: thinking ${quote(block.thinking)}${progress}${aborted}`;
-        }
-        case "tool_use":
-          toolNames.set(block.id, block.name);
-          return `tool_use ${block.name} ${clip(JSON.stringify(block.input), 90)}`;
-        default:
-          return `assistant: ${block.type} block`;
-      }
-    }
-    case "user": {
-      const block = event.message?.content?.[0] ?? {};
-      if (block.type === "tool_result") {
-        const text = resultText(block.content);
-        const name = toolNames.get(block.tool_use_id) ?? "?";
-        return block.is_error ? `tool_result ${name} error: ${quote(text)}` : `tool_result ${name} ok (${text.length} chars)`;
-      }
-      return `user: ${block.type ?? "message"} ${quote(block.text ?? "")}`;
-    }
-    case "result": {
-      const cost = typeof event.total_cost_usd === "number" ? `$${event.total_cost_usd.toFixed(6)}` : "n/a";
-      const outcome = event.is_error ? `${event.subtype} (error: ${(event.errors ?? [event.result ?? event.terminal_reason]).join("; ")})` : event.subtype;
-      return `result ${outcome} in ${event.duration_ms} ms, ${event.num_turns} turns, cost ${cost}`;
-    }
-    case "control_response":
-      return `control_response ${event.response?.subtype} for ${event.response?.request_id}`;
-    case "stream_event":
-      return `stream_event ${event.event?.type}`;
-    default:
-      return `${event.type}${event.subtype ? `/${event.subtype}` : ""}`;
-  }
-}
-
-function describeSystem(event) {
-  switch (event.subtype) {
-    case "init":
-      return `→ init model=${event.model} tools=${(event.tools ?? []).join(",")} permissionMode=${event.permissionMode} session=${event.session_id}`;
-    case "api_retry":
-      return `api_retry attempt ${event.attempt}/${event.max_retries} in ${event.retry_delay_ms} ms (${event.error_status ?? "no status"} ${event.error})`;
-    case "permission_denied":
-      return `permission_denied ${event.tool_name}: ${quote(event.message ?? "")}`;
-    default:
-      return `system/${event.subtype}`;
-  }
-}
-
 /** Lists what the agent left in its working directory, and where the session was saved. */
 async function showFiles(dir, home) {
   const files = (await walk(dir)).filter((file) => !file.startsWith(home));
@@ -209,7 +143,7 @@ async function showFiles(dir, home) {
     note(`--- ${relative(dir, file)} (${Buffer.byteLength(content)} bytes)`);
     process.stderr.write(content.endsWith("\n") || content === "" ? content : `${content}\n`);
   }
-  for (const file of await walk(home)) {
+  for (const file of (await walk(join(home, "projects"))).filter((path) => path.endsWith(".jsonl"))) {
     const lines = (await readFile(file, "utf8")).split("\n").filter(Boolean).length;
     note(`session saved to ${relative(dir, file)} (${lines} lines; removed with the temporary directory)`);
   }
@@ -229,20 +163,6 @@ async function walk(dir) {
     else if ((await stat(path)).isFile()) files.push(path);
   }
   return files;
-}
-
-function resultText(content) {
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("");
-  return "";
-}
-
-function quote(text) {
-  return JSON.stringify(clip(String(text), 80));
-}
-
-function clip(text, max) {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function signalNumber(signal) {

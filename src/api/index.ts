@@ -9,3 +9,5 @@ export type { SessionHooks } from "../session/hook-runners.js";
 export type { SessionLogger } from "../session/session-options.js";
 export type { OutputEvent, ResultEvent, SystemInitEvent, AssistantEvent, UserEvent } from "../../protocol/events.js";
 export type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
+export { TranscriptRenderer, renderTranscript, type RenderItem, type RenderOptions } from "../render/transcript-renderer.js";
+export { outputWidth, wantsColor } from "../render/style.js";

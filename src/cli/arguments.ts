@@ -143,7 +143,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     .usage(
       isStart
         ? "agentwire start --provider P --model M --cwd DIR [--verbose]\n\nA persistent session: stream-json commands on stdin until EOF, stream-json events on stdout."
-        : "agentwire [-p] [prompt] [options]\nagentwire start [options]\nagentwire sessions list|show|export|import|delete\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
+        : "agentwire [-p] [prompt] [options]\nagentwire start [options]\nagentwire sessions list|show|export|import|delete\nagentwire render [SESSION_ID|FILE]\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
     )
     // Built-in help/version off first: agentwire defines its own, and yargs warns otherwise.
     .help(false)

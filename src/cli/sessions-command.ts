@@ -7,7 +7,8 @@ import { findSessionFile, listSessions, type SessionSummary } from "../sessions/
 import { agentwireHome } from "../sessions/session-file.js";
 import { sessionLockHolder } from "../sessions/session-lock.js";
 import { exportSessionJson, importSession, SessionImportError } from "../sessions/session-transfer.js";
-import { writeTranscript } from "../sessions/session-transcript.js";
+import { writeRendered } from "../render/render-stream.js";
+import { outputWidth, wantsColor } from "../render/style.js";
 
 const USAGE = `agentwire sessions <command>
 
@@ -80,7 +81,7 @@ export async function runSessionsCommand(argv: string[], processCwd: string, env
       const file = sessionFileOf(target!);
       if (!file) return fail(`No session ${target} in ${home}/projects (agentwire sessions list --all shows them).`);
       if (command === "show") {
-        await writeTranscript(file, process.stdout);
+        await writeRendered(createReadStream(file), process.stdout, { width: outputWidth(process.stdout, env), color: wantsColor(process.stdout, env) });
         return 0;
       }
       if (command === "delete") {

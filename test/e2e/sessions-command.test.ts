@@ -63,9 +63,8 @@ describe("agentwire sessions", () => {
     const { sessionId, file } = await startSession("What is 2 + 2?", "Four.");
     const shown = await sessions(["show", sessionId]);
     expect(shown.code).toBe(0);
-    expect(shown.stdout).toContain(`Session ${sessionId}`);
-    expect(shown.stdout).toContain("user: What is 2 + 2?");
-    expect(shown.stdout).toContain("assistant: Four.");
+    expect(shown.stdout).toContain(`● session ${sessionId} · ${workspace.cwd}`);
+    expect(shown.stdout).toContain("> What is 2 + 2?\nFour.\n");
     expect(shown.stdout).toMatch(/── end of turn · session cost \$\d/);
 
     const jsonl = await sessions(["export", sessionId]);

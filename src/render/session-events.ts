@@ -1,0 +1,52 @@
+import type { Message } from "../conversation/messages.js";
+import { EntrySchema, HeaderSchema } from "../sessions/session-file.js";
+import type { RenderItem } from "./transcript-renderer.js";
+
+/**
+ * A session file's lines as the renderer's input: the header as an `init`, each message as the
+ * stream-json event it was sent as (snake_case block fields, as on the wire), compactions as
+ * `compact_boundary`, turn ends as a separator. Session files keep no structured patch, so an
+ * edit is shown from its own old and new text.
+ */
+export function sessionLineToItems(value: unknown): RenderItem[] {
+  const header = HeaderSchema.safeParse(value);
+  if (header.success) {
+    const { session_id, cwd, created_at, forked_from } = header.data;
+    return [
+      { kind: "event", event: { type: "system", subtype: "init", session_id, cwd } },
+      { kind: "note", text: `created ${created_at}${forked_from ? ` · forked from ${forked_from}` : ""}` },
+    ];
+  }
+  const entry = EntrySchema.safeParse(value);
+  if (!entry.success) return [{ kind: "event", event: value }];
+  switch (entry.data.type) {
+    case "message":
+      return [{ kind: "event", event: messageEvent(entry.data.message) }];
+    case "turn_end":
+      return [{ kind: "note", text: `── end of turn · session cost $${entry.data.total_cost_usd.toFixed(4)} ──` }, { kind: "note", text: "" }];
+    case "compaction": {
+      const { trigger, pre_tokens, post_tokens, messages } = entry.data;
+      if (trigger === "clear") return [{ kind: "note", text: "── /clear: the conversation starts over ──" }];
+      // The first message of the continued conversation is the summary; the rest are repeats.
+      const summary = messages[0];
+      return [
+        { kind: "event", event: { type: "system", subtype: "compact_boundary", compact_metadata: { trigger, pre_tokens, post_tokens } } },
+        ...(summary ? [{ kind: "event" as const, event: { ...messageEvent(summary), isSynthetic: true } }] : []),
+      ];
+    }
+  }
+}
+
+function messageEvent(message: Message): Record<string, unknown> {
+  const content = message.content.map((block) => {
+    switch (block.type) {
+      case "tool_result":
+        return { type: "tool_result", tool_use_id: block.toolUseId, content: block.content, is_error: block.isError };
+      case "image":
+        return { type: "image" };
+      default:
+        return block;
+    }
+  });
+  return { type: message.role, message: { role: message.role, content } };
+}

@@ -1,0 +1,328 @@
+import { isAbsolute, relative } from "node:path";
+import { AssistantShape, BashResultShape, PatchResultShape, PermissionRequestShape, ReadResultShape, ResultShape, SystemShape, UserShape, type ToolResult, type ToolUse } from "./event-shapes.js";
+import { renderMarkdown } from "./markdown.js";
+import { createStyle, type Style } from "./style.js";
+import { wrapText } from "./wrap.js";
+
+export interface RenderOptions {
+  /** Columns to wrap to. */
+  width: number;
+  /** ANSI colours (only on a TTY, never with NO_COLOR: the caller decides, see wantsColor). */
+  color: boolean;
+}
+
+/** One line of input: a parsed JSON value, a line that was not JSON, or a caller's own remark (dimmed). */
+export type RenderItem = { kind: "event"; event: unknown } | { kind: "invalid"; text: string } | { kind: "note"; text: string };
+
+const DIFF_LINES = 40;
+const CREATED_LINES = 10;
+const FAILED_OUTPUT_LINES = 20;
+
+/**
+ * Turns stream-json events (agentwire's or the real Claude Code's) into readable lines: assistant
+ * text as light markdown, thinking folded to one dim line, each tool call on one line with its
+ * key argument and its result summarized under it (Edit/MultiEdit/Write as a unified diff, errors
+ * in full), retries, permission denials and compactions visible, and a closing line per turn with
+ * outcome, turns, tokens, cost and time. A pure transformation (no I/O, no environment): the
+ * `render` command, `-p` progress and the chat all print what it returns. Never throws on odd
+ * input: an unknown or malformed line is shown dimmed.
+ */
+export class TranscriptRenderer {
+  private readonly style: Style;
+  private readonly width: number;
+  private readonly calls = new Map<string, ToolUse>();
+  private lastCallId: string | undefined;
+  private cwd: string | undefined;
+
+  constructor(options: RenderOptions) {
+    this.style = createStyle(options.color);
+    this.width = Math.max(40, options.width);
+  }
+
+  render(item: RenderItem): string[] {
+    if (item.kind === "invalid") return [this.style.dim(`? ${clip(item.text, this.width - 2)}`)];
+    if (item.kind === "note") return [this.style.dim(item.text)];
+    try {
+      return this.renderEvent(item.event);
+    } catch {
+      return [this.style.dim(`? ${clip(JSON.stringify(item.event) ?? String(item.event), this.width - 2)}`)];
+    }
+  }
+
+  private renderEvent(event: unknown): string[] {
+    const type = typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
+    switch (type) {
+      case "assistant": {
+        const parsed = AssistantShape.safeParse(event);
+        return parsed.success ? this.assistant(parsed.data) : this.unknown(event);
+      }
+      case "user": {
+        const parsed = UserShape.safeParse(event);
+        return parsed.success ? this.user(parsed.data) : this.unknown(event);
+      }
+      case "result": {
+        const parsed = ResultShape.safeParse(event);
+        return parsed.success ? this.result(parsed.data) : this.unknown(event);
+      }
+      case "system": {
+        const parsed = SystemShape.safeParse(event);
+        return parsed.success ? this.system(parsed.data) : this.unknown(event);
+      }
+      case "control_request": {
+        const parsed = PermissionRequestShape.safeParse(event);
+        if (!parsed.success) return [];
+        const { tool_name, input, decision_reason } = parsed.data.request;
+        return [this.style.yellow(`? ${tool_name} ${this.keyArgument(tool_name, input)} needs approval${decision_reason ? `: ${decision_reason}` : ""}`)];
+      }
+      // Deltas repeat what the complete assistant line shows; progress and control answers are for programs.
+      case "stream_event":
+      case "tool_progress":
+      case "control_response":
+      case "control_cancel_request":
+      case "keep_alive":
+        return [];
+      default:
+        return this.unknown(event);
+    }
+  }
+
+  private unknown(event: unknown): string[] {
+    return [this.style.dim(`? ${clip(JSON.stringify(event) ?? String(event), this.width - 2)}`)];
+  }
+
+  private assistant(event: ReturnType<typeof AssistantShape.parse>): string[] {
+    const indent = event.parent_tool_use_id ? "  " : "";
+    const lines: string[] = [];
+    for (const block of event.message.content) {
+      if (event.error && block.type === "text") {
+        lines.push(this.style.red(`✗ ${(block as { text: string }).text}`));
+        continue;
+      }
+      switch (block.type) {
+        case "text":
+          lines.push(...renderMarkdown((block as { text: string }).text, this.width - indent.length, this.style).map((line) => indent + line));
+          break;
+        case "thinking": {
+          const thinking = (block as { thinking: string }).thinking.replace(/\s+/g, " ").trim();
+          lines.push(this.style.dim(`${indent}✻ ${clip(thinking === "" ? "Thinking…" : `Thinking: ${thinking}`, this.width - indent.length - 2)}`));
+          break;
+        }
+        case "tool_use": {
+          const call = block as ToolUse;
+          this.calls.set(call.id, call);
+          this.lastCallId = call.id;
+          lines.push(`${indent}${this.style.bold(`⏺ ${call.name}`)} ${clip(this.keyArgument(call.name, call.input), this.width - indent.length - call.name.length - 3)}`);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    return lines;
+  }
+
+  private user(event: ReturnType<typeof UserShape.parse>): string[] {
+    const content = event.message.content;
+    if (typeof content === "string") return this.userText(content, event.isSynthetic === true);
+    const lines: string[] = [];
+    for (const block of content) {
+      if (block.type === "tool_result") lines.push(...this.toolResult(block as ToolResult, event.tool_use_result));
+      else if (block.type === "text") lines.push(...this.userText((block as { text: string }).text, event.isSynthetic === true));
+    }
+    return lines;
+  }
+
+  /** A prompt (session files, replayed input) or a notice (interrupt markers, nudges), dimmed when synthetic. */
+  private userText(text: string, synthetic: boolean): string[] {
+    const wrapped = wrapText(text.replace(/\n+/g, " "), this.width, "> ", "  ");
+    return synthetic || text.startsWith("[Request interrupted") ? wrapped.map((line) => this.style.dim(line)) : ["", ...wrapped.map((line) => this.style.bold(line))];
+  }
+
+  private toolResult(block: ToolResult, details: unknown): string[] {
+    const call = this.calls.get(block.tool_use_id);
+    // Results of parallel calls arrive after all the calls: name the call again.
+    const named = call && block.tool_use_id !== this.lastCallId ? `${call.name} ${clip(this.keyArgument(call.name, call.input), 40)}: ` : "";
+    const text = resultText(block.content);
+    if (block.is_error) {
+      const bash = BashResultShape.safeParse(details);
+      if (bash.success && bash.data.exitCode !== undefined) return this.failedCommand(named, bash.data);
+      const message = text.replace(/<\/?tool_use_error>/g, "").trim();
+      const [first = "", ...rest] = message.split("\n");
+      return [
+        ...wrapText(`${named}${first}`, this.width, "  ⎿ ", "    ").map((line) => this.style.red(line)),
+        ...rest.flatMap((line) => wrapText(line, this.width, "    ")).map((line) => this.style.red(line)),
+      ];
+    }
+    const patch = PatchResultShape.safeParse(details);
+    if (patch.success) return this.diff(named, call, patch.data);
+    if (call && (call.name === "Edit" || call.name === "MultiEdit") && details === undefined) return this.editFromInput(named, call);
+    return [this.style.dim(`  ⎿ ${named}${this.summary(call?.name, text, details)}`)];
+  }
+
+  /** A command that failed: its exit code, then the end of its output, where the error usually is. */
+  private failedCommand(named: string, result: ReturnType<typeof BashResultShape.parse>): string[] {
+    const output = [result.stdout, result.stderr].filter((part) => part.trim() !== "").join("\n").replace(/\n+$/, "");
+    const lines = output === "" ? [] : output.split("\n");
+    const shown = lines.slice(-FAILED_OUTPUT_LINES);
+    return [
+      this.style.red(`  ⎿ ${named}exit ${result.exitCode}${result.interrupted ? " (interrupted)" : ""}`),
+      ...(lines.length > shown.length ? [this.style.dim(`    … ${lines.length - shown.length} earlier lines`)] : []),
+      ...shown.flatMap((line) => wrapText(line, this.width, "    ")).map((line) => this.style.red(line)),
+    ];
+  }
+
+  private summary(toolName: string | undefined, text: string, details: unknown): string {
+    const bash = BashResultShape.safeParse(details);
+    if (bash.success) {
+      const output = [bash.data.stdout, bash.data.stderr].filter((part) => part !== "").join("\n");
+      const exit = bash.data.exitCode !== undefined && bash.data.exitCode !== 0 ? `exit ${bash.data.exitCode}, ` : "";
+      return output === "" ? `${exit}no output` : `${exit}${plural(countLines(output), "line")} of output`;
+    }
+    const read = ReadResultShape.safeParse(details);
+    if (read.success) return read.data.type === "image" ? "read an image" : `read ${plural(read.data.file.numLines ?? countLines(text), "line")}`;
+    if (text === "") return "done";
+    if (toolName === "Read") return `read ${plural(countLines(text), "line")}`;
+    const lines = countLines(text);
+    return lines === 1 ? clip(text, this.width - 8) : `${plural(lines, "line")}`;
+  }
+
+  private diff(named: string, call: ToolUse | undefined, patch: ReturnType<typeof PatchResultShape.parse>): string[] {
+    const path = this.displayPath(patch.filePath ?? String(call?.input.file_path ?? ""));
+    if (patch.structuredPatch.length === 0 && patch.content !== undefined) {
+      // A new file: its first lines, all added.
+      const lines = patch.content.replace(/\n$/, "").split("\n");
+      return [
+        this.style.dim(`  ⎿ ${named}created ${path} (${plural(lines.length, "line")})`),
+        ...lines.slice(0, CREATED_LINES).map((line) => this.style.green(`    +${line}`)),
+        ...(lines.length > CREATED_LINES ? [this.style.dim(`    … ${lines.length - CREATED_LINES} more lines`)] : []),
+      ];
+    }
+    const added = patch.structuredPatch.reduce((sum, hunk) => sum + hunk.lines.filter((line) => line.startsWith("+")).length, 0);
+    const removed = patch.structuredPatch.reduce((sum, hunk) => sum + hunk.lines.filter((line) => line.startsWith("-")).length, 0);
+    const body = patch.structuredPatch.flatMap((hunk) => [
+      this.style.cyan(`    @@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`),
+      ...hunk.lines.map((line) => this.diffLine(line)),
+    ]);
+    return [
+      this.style.dim(`  ⎿ ${named}updated ${path}: +${added} -${removed}`),
+      ...body.slice(0, DIFF_LINES),
+      ...(body.length > DIFF_LINES ? [this.style.dim(`    … ${body.length - DIFF_LINES} more diff lines`)] : []),
+    ];
+  }
+
+  /** A session file keeps no structured patch: the edit's own old and new text. */
+  private editFromInput(named: string, call: ToolUse): string[] {
+    const edits = Array.isArray(call.input.edits) ? (call.input.edits as Array<Record<string, unknown>>) : [call.input];
+    const body = edits.flatMap((edit) => [
+      ...String(edit.old_string ?? "").split("\n").map((line) => this.diffLine(`-${line}`)),
+      ...String(edit.new_string ?? "").split("\n").map((line) => this.diffLine(`+${line}`)),
+    ]);
+    return [this.style.dim(`  ⎿ ${named}updated ${this.displayPath(String(call.input.file_path ?? ""))}`), ...body.slice(0, DIFF_LINES), ...(body.length > DIFF_LINES ? [this.style.dim(`    … ${body.length - DIFF_LINES} more diff lines`)] : [])];
+  }
+
+  private diffLine(line: string): string {
+    const shown = `    ${clip(line, this.width - 4)}`;
+    if (line.startsWith("+")) return this.style.green(shown);
+    if (line.startsWith("-")) return this.style.red(shown);
+    return this.style.dim(shown);
+  }
+
+  private result(event: ReturnType<typeof ResultShape.parse>): string[] {
+    const usage = event.usage;
+    const input = (usage?.input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0);
+    const output = usage?.output_tokens ?? 0;
+    const facts = [
+      event.num_turns === undefined ? undefined : plural(event.num_turns, "turn"),
+      usage ? `${formatCount(input + output)} tokens (${formatCount(input)} in, ${formatCount(output)} out)` : undefined,
+      event.total_cost_usd === undefined ? undefined : `$${event.total_cost_usd.toFixed(4)}`,
+      event.duration_ms === undefined ? undefined : `${(event.duration_ms / 1000).toFixed(1)} s`,
+    ].filter((fact): fact is string => fact !== undefined);
+    const failed = event.is_error === true || event.subtype !== "success";
+    const outcome = failed ? `✗ ${event.subtype === "success" ? "error" : event.subtype}${event.errors?.length ? `: ${event.errors.join("; ")}` : event.result ? `: ${event.result}` : ""}` : "✓ success";
+    const denials = (event.permission_denials ?? []).map((denial) => this.style.red(`  ✗ denied: ${denial.tool_name} ${clip(this.keyArgument(denial.tool_name, denial.tool_input ?? {}), 60)}`));
+    const structured = event.structured_output === undefined ? [] : [this.style.cyan(clip(JSON.stringify(event.structured_output), this.width))];
+    const line = [outcome, ...facts].join(" · ");
+    return [...structured, ...denials, failed ? this.style.red(line) : this.style.green(line), ""];
+  }
+
+  private system(event: ReturnType<typeof SystemShape.parse>): string[] {
+    switch (event.subtype) {
+      case "init": {
+        this.cwd = event.cwd;
+        const facts = [event.model, event.provider, event.cwd, event.permissionMode].filter(Boolean).join(" · ");
+        return [this.style.dim(`● session ${event.session_id ?? "?"} · ${facts}`)];
+      }
+      case "api_retry":
+        return [this.style.yellow(`↻ model API failed (${typeof event.error === "string" ? event.error : "error"}${event.error_status ? `, HTTP ${event.error_status}` : ""}); retry ${event.attempt ?? "?"} of ${event.max_retries ?? "?"} in ${((event.retry_delay_ms ?? 0) / 1000).toFixed(1)} s`)];
+      case "permission_denied":
+        // The call's error result follows with the same reason: show it once, there.
+        if (event.tool_use_id && this.calls.has(event.tool_use_id)) return [];
+        return [this.style.red(`✗ ${event.tool_name ?? "tool"} denied${event.message ? `: ${event.message}` : ""}`)];
+      case "warning":
+        return wrapText(`⚠ ${event.message ?? ""}`, this.width, "", "  ").map((line) => this.style.yellow(line));
+      case "input_error":
+        return [this.style.yellow(`⚠ bad input: ${event.message ?? (typeof event.error === "object" ? event.error.message : event.error) ?? ""}`)];
+      case "status":
+        return event.status === "compacting" ? [this.style.dim("… compacting the conversation")] : [];
+      case "compact_boundary": {
+        const metadata = event.compact_metadata;
+        return [this.style.dim(`── compacted (${metadata?.trigger ?? "auto"}): ${formatCount(metadata?.pre_tokens ?? 0)} → ${formatCount(metadata?.post_tokens ?? 0)} tokens${metadata?.duration_ms === undefined ? "" : ` in ${metadata.duration_ms} ms`} ──`)];
+      }
+      case "error":
+        return [this.style.red(`✗ ${event.message ?? "error"}`)];
+      default:
+        // Hooks, session state, thinking progress and the like are for programs.
+        return [];
+    }
+  }
+
+  /** The one argument that says what a call does: its path, command, pattern, URL… */
+  private keyArgument(toolName: string, input: Record<string, unknown>): string {
+    const string = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
+    const path = string("file_path") ?? string("notebook_path");
+    if (path) return this.displayPath(path);
+    const command = string("command");
+    if (command) return command.split("\n")[0]! + (command.includes("\n") ? " …" : "");
+    const pattern = string("pattern");
+    if (pattern) return `${pattern}${string("path") ? ` in ${this.displayPath(string("path")!)}` : ""}`;
+    const named = string("path") ?? string("url") ?? string("query") ?? string("skill") ?? string("description");
+    if (named) return toolName === "LS" || toolName === "Glob" ? this.displayPath(named) : named;
+    if (toolName === "TodoWrite" && Array.isArray(input.todos)) return plural(input.todos.length, "item");
+    return clip(JSON.stringify(input), 80);
+  }
+
+  private displayPath(path: string): string {
+    if (!this.cwd || !isAbsolute(path)) return path;
+    const inside = relative(this.cwd, path);
+    return inside === "" ? "." : inside.startsWith("..") ? path : inside;
+  }
+}
+
+function resultText(content: ToolResult["content"]): string {
+  if (content === undefined) return "";
+  if (typeof content === "string") return content;
+  return content.map((block) => (block.type === "text" ? (block.text ?? "") : `[${block.type}]`)).join("\n");
+}
+
+function countLines(text: string): number {
+  return text.replace(/\n$/, "").split("\n").length;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+function formatCount(value: number): string {
+  return value.toLocaleString("en-US");
+}
+
+function clip(text: string, max: number): string {
+  const oneLine = text.replace(/\s*\n\s*/g, " ");
+  return oneLine.length > max ? `${oneLine.slice(0, Math.max(1, max - 1))}…` : oneLine;
+}
+
+/** Every line of a whole transcript (tests, `agentwire render` of a file). */
+export function renderTranscript(items: Iterable<RenderItem>, options: RenderOptions): string[] {
+  const renderer = new TranscriptRenderer(options);
+  return [...items].flatMap((item) => renderer.render(item));
+}
