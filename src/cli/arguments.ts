@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import yargs, { type Options } from "yargs";
 import { z } from "zod";
-import { InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
 import { chooseModel } from "../providers/model-choice.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
 import { editDistance } from "../text/edit-distance.js";
@@ -31,7 +31,10 @@ const RUN_OPTIONS = {
   print: { alias: "p", type: "string", description: "Run headless and print the response (prompt as value, as a positional, or on stdin)" },
   "output-format": { type: "string", choices: OutputFormatSchema.options, default: "text", description: "Output format" },
   "input-format": { type: "string", choices: InputFormatSchema.options, default: "text", description: "Input format (stream-json: one command per stdin line)" },
-  verbose: { type: "boolean", default: false, description: "Claude Code compatibility; stream-json output is always complete" },
+  verbose: { type: "boolean", default: false, description: "Text output: show the run's progress on stderr (on by default when stderr is a terminal); stream-json output is always complete" },
+  "output-last-message": { type: "string", description: "Also write the final answer to this file" },
+  "event-dialect": { type: "string", choices: EventDialectSchema.options, default: "claude", description: "stream-json events: Claude Code's (claude), or the seed design's flat list (flat; protocol/README-flat.md)" },
+  "approval-timeout": { type: "number", default: DEFAULT_APPROVAL_TIMEOUT_SECONDS, description: "Seconds an approval question waits for the host's answer before the call is denied" },
   model: { type: "string", description: "Model id or alias (opus, sonnet, haiku)" },
   provider: { type: "string", choices: [...PROVIDER_IDS], description: "Model provider (default: inferred from --model, else from the API key that is set)" },
   "base-url": { type: "string", description: "Endpoint of the model API (OpenAI-compatible servers: http://host:port/v1)" },
@@ -223,6 +226,10 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     toolProfile: parsed["tool-profile"],
     defaultSkills: parsed["default-skills"],
     outputSchema: outputSchema?.schema,
+    verbose: parsed.verbose,
+    outputLastMessage: typeof parsed["output-last-message"] === "string" ? resolve(processCwd, parsed["output-last-message"]) : undefined,
+    eventDialect: parsed["event-dialect"],
+    approvalTimeoutMs: Math.round((parsed["approval-timeout"] as number) * 1000),
   };
   const config = RunConfigSchema.safeParse(candidate);
   if (!config.success) return { kind: "error", message: formatIssues(config.error) };

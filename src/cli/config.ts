@@ -3,6 +3,9 @@ import { SessionSettingsSchema } from "../session/session-options.js";
 
 export const OutputFormatSchema = z.enum(["text", "json", "stream-json"]);
 export const InputFormatSchema = z.enum(["text", "stream-json"]);
+export const EventDialectSchema = z.enum(["claude", "flat"]);
+/** Five minutes: long enough for a person to read the question, short enough that CI does not hang. */
+export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
 
 export { PermissionModeSchema } from "../../protocol/commands.js";
 
@@ -21,6 +24,14 @@ export const RunConfigSchema = SessionSettingsSchema.omit({ systemPrompt: true, 
   defaultSkills: z.boolean(),
   /** `--json-schema`: the answer's JSON Schema (compiled when the session starts). */
   outputSchema: z.record(z.string(), z.unknown()).optional(),
+  /** Text mode: the run's progress on stderr (also on by default when stderr is a terminal). */
+  verbose: z.boolean(),
+  /** `--output-last-message FILE`: the final answer is also written to this file (absolute path). */
+  outputLastMessage: z.string().optional(),
+  /** stream-json: Claude Code's events, or the flat list of the seed design (protocol/flat-events.ts). */
+  eventDialect: EventDialectSchema,
+  /** `start` approval frames: how long a question waits for the host before it is denied. */
+  approvalTimeoutMs: z.number().int().positive(),
 });
 
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { join, resolve } from "node:path";
-import type { ApiRetryEvent, OutputEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
+import type { OutputEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
 import { parseArguments, type ParsedCommand } from "./arguments.js";
 import type { RunConfig } from "./config.js";
 import { createLogger, type Logger } from "./log.js";
+import { createTextProgress } from "./text-progress.js";
 import { formatToolList } from "./list-tools.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { controlApprover, FrameApprovals } from "../server/host-approvals.js";
@@ -129,16 +130,13 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
 
   const writeLine = createLineWriter(process.stdout);
   const results: ResultEvent[] = [];
+  // In text and json modes stdout holds only the answer; what happens meanwhile goes to stderr.
+  const detailedProgress = config.outputFormat === "text" && (config.verbose || process.stderr.isTTY === true);
+  const progress = config.outputFormat === "stream-json" ? undefined : await createTextProgress({ detailed: detailedProgress, stderr: process.stderr, stdoutIsTerminal: process.stdout.isTTY === true, env: process.env });
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
-    if (config.outputFormat === "stream-json") {
-      if (!stdoutClosed) writeLine(event);
-    } else if (event.type === "system" && event.subtype === "api_retry") {
-      // In text and json modes stdout holds only the answer; a wait must still not look like a hang.
-      process.stderr.write(`${describeRetry(event)}\n`);
-    } else if (event.type === "system" && event.subtype === "warning") {
-      process.stderr.write(`agentwire: warning: ${event.message}\n`);
-    }
+    if (progress) progress(event);
+    else if (!stdoutClosed) writeLine(event);
   };
   // Control requests to the host need a host that reads stdout and writes stdin: stream-json both ways.
   const host = config.inputFormat === "stream-json" ? new HostChannel(output) : undefined;
@@ -199,7 +197,8 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   }
   signals.dispose();
   const last = results.at(-1);
-  if (!stdoutClosed) writeFinalOutput(config, last);
+  if (!stdoutClosed) writeFinalOutput(config, last, { errorShown: detailedProgress });
+  if (config.outputLastMessage && last) writeLastMessage(config.outputLastMessage, last, log);
   if (stdoutClosed) return EXIT_CODES.STDOUT_CLOSED;
   if (signals.received) return EXIT_CODES[signals.received];
   return last?.is_error ? 1 : 0;
@@ -225,12 +224,6 @@ function describeIgnoredFlags(flags: string[]): string {
   return `agentwire: ${list} ${verb} accepted for Claude Code compatibility but ${names.length === 1 ? "has" : "have"} no effect yet.`;
 }
 
-/** One readable line for a retry, e.g. "agentwire: the model API failed (rate_limit, HTTP 429); retry 1 of 10 in 1.0 s". */
-function describeRetry(event: ApiRetryEvent): string {
-  const status = event.error_status === null ? "" : `, HTTP ${event.error_status}`;
-  return `agentwire: the model API failed (${event.error}${status}); retry ${event.attempt} of ${event.max_retries} in ${(event.retry_delay_ms / 1000).toFixed(1)} s`;
-}
-
 /** `--system-prompt[-file]` and `--append-system-prompt[-file]` as session settings. */
 function promptSettings(files: Extract<ParsedCommand, { kind: "run" }>["promptFiles"]): { systemPrompt?: string; appendSystemPrompt?: string } {
   const systemPrompt = readPromptSource(files.systemPrompt, files.systemPromptFile);
@@ -250,17 +243,38 @@ function approvalChannel(config: RunConfig, isStart: boolean): "control" | "fram
   return "none";
 }
 
-/** `json` prints only the last result; `text` prints its text (errors go to stderr). */
-function writeFinalOutput(config: RunConfig, last: ResultEvent | undefined): void {
+/** `json` prints only the last result; `text` prints its text (errors go to stderr, unless the progress showed them). */
+function writeFinalOutput(config: RunConfig, last: ResultEvent | undefined, progress: { errorShown: boolean }): void {
   if (!last || config.outputFormat === "stream-json") return;
   if (config.outputFormat === "json") {
     createLineWriter(process.stdout)(last);
     return;
   }
-  if (last.is_error) process.stderr.write(`Error: ${(last.errors ?? ["unknown error"]).join("; ")}\n`);
-  // With --json-schema the answer is the structured output, ready for jq.
-  else if (last.structured_output !== undefined) process.stdout.write(`${JSON.stringify(last.structured_output)}\n`);
-  else process.stdout.write(`${last.result ?? ""}\n`);
+  if (last.is_error) {
+    if (!progress.errorShown) process.stderr.write(`Error: ${(last.errors ?? ["unknown error"]).join("; ")}\n`);
+  } else process.stdout.write(`${finalAnswer(last)}\n`);
+}
+
+/** With --json-schema the answer is the structured output, ready for jq. */
+function finalAnswer(result: ResultEvent): string {
+  return result.structured_output !== undefined ? JSON.stringify(result.structured_output) : (result.result ?? "");
+}
+
+/**
+ * `--output-last-message FILE` (as Codex has it): the answer of a successful last turn, whatever
+ * the output format. A failed turn has no answer: the file is not written, and stderr says why.
+ */
+function writeLastMessage(file: string, last: ResultEvent, log: Logger): void {
+  if (last.is_error) {
+    process.stderr.write(`agentwire: the last turn failed; ${file} was not written.\n`);
+    return;
+  }
+  try {
+    writeFileSync(file, `${finalAnswer(last)}\n`);
+  } catch (error) {
+    process.stderr.write(`agentwire: could not write ${file}: ${(error as Error).message}\n`);
+    log.debug({ err: error }, "--output-last-message");
+  }
 }
 
 function reportStartupFailure(argv: string[], error: StartupError, startedAt: number): number {
