@@ -126,6 +126,22 @@ const ACCEPTED_BUT_IGNORED: Record<string, Options> = {
   "managed-settings-in-initialize": { type: "boolean" },
 };
 
+/** `agentwire start --help`: the approval frames a host must answer, so it never stalls on one. */
+const START_EPILOGUE = [
+  "Approvals: a tool call that needs permission prints one stdout line and waits",
+  "for the answer on stdin (ID is the call's tool_use id):",
+  '  stdout {"type":"system","subtype":"permission_request","id":ID,',
+  '          "tool_name":"Write","input":{…},"reason":"…",…}',
+  '  stdin  {"type":"tool_approval","id":ID,"approved":true}',
+  '     or  {"type":"tool_approval","id":ID,"approved":false,"message":"why"}',
+  '  ("updated_input":{…} with approved:true runs the call with that input).',
+  `Unanswered after --approval-timeout seconds (default ${DEFAULT_APPROVAL_TIMEOUT_SECONDS}), a question is denied`,
+  "with that reason, as are open questions when stdin closes or the turn is",
+  "interrupted; system/permission_denied and an error tool_result follow.",
+  "--permission-mode acceptEdits|bypassPermissions and --allowedTools ask less.",
+  "--event-dialect flat: simpler events, described in protocol/README-flat.md.",
+].join("\n");
+
 const MOCK_SERVER_OPTIONS = {
   port: { type: "number", default: 0, description: "Port to listen on (0 = any free port)" },
   host: { type: "string", default: "127.0.0.1", description: "Loopback address to bind" },
@@ -148,6 +164,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
         ? "agentwire start --provider P --model M --cwd DIR [--verbose]\n\nA persistent session: stream-json commands on stdin until EOF, stream-json events on stdout."
         : "agentwire [-p] [prompt] [options]\nagentwire start [options]\nagentwire sessions list|show|export|import|delete\nagentwire render [SESSION_ID|FILE]\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
     )
+    .epilogue(isStart ? START_EPILOGUE : "")
     // Built-in help/version off first: agentwire defines its own, and yargs warns otherwise.
     .help(false)
     .version(false)
@@ -189,6 +206,8 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
 
   const outputSchema = typeof parsed["json-schema"] === "string" ? readJsonSchema(parsed["json-schema"], processCwd) : undefined;
   if (outputSchema && "error" in outputSchema) return { kind: "error", message: outputSchema.error };
+  const approvalTimeout = parsed["approval-timeout"] as number;
+  if (!(approvalTimeout > 0)) return { kind: "error", message: "--approval-timeout must be a positive number of seconds (a question nobody answers is then denied)." };
   const skipPermissions = parsed["dangerously-skip-permissions"] === true;
   const candidate = {
     outputFormat,
@@ -229,7 +248,8 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     verbose: parsed.verbose,
     outputLastMessage: typeof parsed["output-last-message"] === "string" ? resolve(processCwd, parsed["output-last-message"]) : undefined,
     eventDialect: parsed["event-dialect"],
-    approvalTimeoutMs: Math.round((parsed["approval-timeout"] as number) * 1000),
+    // Node timers hold at most 2^31-1 ms (~24.8 days); a longer wait would fire at once.
+    approvalTimeoutMs: Math.min(2_147_483_647, Math.max(1, Math.round(approvalTimeout * 1000))),
   };
   const config = RunConfigSchema.safeParse(candidate);
   if (!config.success) return { kind: "error", message: formatIssues(config.error) };

@@ -142,7 +142,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   const host = config.inputFormat === "stream-json" ? new HostChannel(output) : undefined;
   const approvals = approvalChannel(config, command.isStart);
   let session: Session | undefined;
-  const frames = approvals === "frames" ? new FrameApprovals(output, () => session?.sessionId ?? "") : undefined;
+  const frames = approvals === "frames" ? new FrameApprovals(output, () => session?.sessionId ?? "", config.approvalTimeoutMs) : undefined;
   // Bash's full outputs live in a folder of this process, removed at exit whatever the exit path.
   const toolOutputDirectory = join(tmpdir(), `agentwire-${randomUUID().slice(0, 8)}-${process.pid}`);
   process.once("exit", () => rmSync(toolOutputDirectory, { recursive: true, force: true }));

@@ -32,7 +32,8 @@ export function controlApprover(host: HostChannel): ToolApprover {
 /**
  * agentwire's simple approval frames (`agentwire start`, --permission-mode interactive): each
  * question is a `system/permission_request` line, answered by a `tool_approval` stdin line with
- * the same id. When stdin closes, open and later questions are denied at once.
+ * the same id. When stdin closes, open and later questions are denied at once; a question left
+ * unanswered for `timeoutMs` is denied, so a host that never answers cannot stall the session.
  */
 export class FrameApprovals {
   private readonly pending = new PendingAnswers<PermissionResult>();
@@ -40,10 +41,12 @@ export class FrameApprovals {
   constructor(
     private readonly output: (event: OutputEvent) => void,
     private readonly sessionId: () => string,
+    private readonly timeoutMs: number,
   ) {}
 
   readonly approve: ToolApprover = async (request: ApprovalRequest, signal: AbortSignal) => {
-    const answer = this.pending.wait(request.toolUseId, signal);
+    const expired = AbortSignal.timeout(this.timeoutMs);
+    const answer = this.pending.wait(request.toolUseId, AbortSignal.any([signal, expired]));
     if (!this.pending.isClosed && !signal.aborted) {
       this.output({
         type: "system",
@@ -57,7 +60,10 @@ export class FrameApprovals {
       });
     }
     return answer.catch((error: unknown): PermissionResult => {
-      if (error instanceof UnansweredError && error.reason === "aborted") return { behavior: "deny", message: "Interrupted before approval." };
+      if (error instanceof UnansweredError && error.reason === "aborted") {
+        if (expired.aborted && !signal.aborted) return { behavior: "deny", message: `No answer to the approval question within ${formatSeconds(this.timeoutMs)}; the call was denied (agentwire start --approval-timeout SECONDS changes the wait).` };
+        return { behavior: "deny", message: "Interrupted before approval." };
+      }
       return { behavior: "deny", message: "The host closed its input before answering; the call was not approved." };
     });
   };
@@ -71,4 +77,9 @@ export class FrameApprovals {
   close(): void {
     this.pending.close("The host closed its input; nobody can approve this call.");
   }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return seconds >= 60 && seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? "" : "s"}` : `${seconds} s`;
 }

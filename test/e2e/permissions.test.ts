@@ -290,6 +290,34 @@ describe("no hangs and no lost turns around questions", () => {
     expect(existsSync(join(workspace.cwd, "made.txt"))).toBe(false);
   });
 
+  it("a question nobody answers is denied after --approval-timeout; the session goes on serving", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [...writeTurns().turns, { text: "Second answer." }] });
+    const child = spawnAgentwire(["start", "--cwd", workspace.cwd, "--approval-timeout", "0.3"], { workspace });
+    const exited = waitForExit(child);
+    child.stdin.write(userLine("Make a file"));
+    const asked = Date.now();
+    await waitForEvent(child, (event) => event.type === "system" && event.subtype === "permission_request");
+    const denied = await waitForEvent(child, (event) => event.type === "system" && event.subtype === "permission_denied");
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(250);
+    expect(denied).toMatchObject({ tool_name: "Write", message: expect.stringContaining("No answer to the approval question within 0.3 s; the call was denied") });
+    await waitForEvent(child, (event) => event.type === "result");
+    child.stdin.write(userLine("And now?"));
+    await waitForEvent(child, (event) => event.type === "result" && event.result === "Second answer.");
+    child.stdin.end();
+    const run = await exited;
+    expectWellFormedRun(run, 2);
+    expect(existsSync(join(workspace.cwd, "made.txt"))).toBe(false);
+  });
+
+  it("start --help documents the approval frames and the timeout", async () => {
+    workspace = await createWorkspace("text");
+    const help = await runAgentwire(["start", "--help"], { workspace });
+    expect(help.stdout).toContain('{"type":"tool_approval","id":ID,"approved":true}');
+    expect(help.stdout).toContain("--approval-timeout seconds (default 300)");
+    expect((await runAgentwire(["start", "--approval-timeout", "0"], { workspace })).stderr).toMatch(/approval/i);
+  });
+
   it("an interrupt while a PreToolUse hook is unanswered ends the turn instead of asking again", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario(writeTurns());
