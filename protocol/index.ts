@@ -4,4 +4,5 @@ export * from "./events.js";
 export { PROTOCOL_VERSION } from "./version.js";
 export { readEvents, type ReadResult } from "./reader.js";
 export { readLines, MAX_LINE_BYTES, type LineEvent } from "./lines.js";
-export { protocolJsonSchema } from "./json-schema.js";
+export * from "./flat-events.js";
+export { protocolJsonSchema, flatJsonSchema } from "./json-schema.js";

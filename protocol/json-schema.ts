@@ -2,6 +2,7 @@ import { z } from "zod";
 import { InputCommandSchema } from "./commands.js";
 import { CONTROL_PAYLOAD_SCHEMAS } from "./control.js";
 import { OutputEventSchema } from "./events.js";
+import { FlatEventSchema } from "./flat-events.js";
 import { PROTOCOL_VERSION } from "./version.js";
 
 /**
@@ -32,4 +33,15 @@ function controlPayloadDefinitions(): Record<string, unknown> {
     definitions[`ControlResponse_${subtype}`] = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" });
   }
   return definitions;
+}
+
+/** The flat dialect (protocol/flat-schema.json): every stdout line with --event-dialect flat is one FlatEvent. */
+export function flatJsonSchema(): Record<string, unknown> {
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "agentwire stream-json, flat dialect",
+    description: "With --output-format stream-json --event-dialect flat, every stdout line is one FlatEvent (see protocol/README-flat.md). stdin takes the same InputCommand lines as the default dialect (protocol/schema.json).",
+    "x-protocol-version": PROTOCOL_VERSION,
+    $defs: { FlatEvent: z.toJSONSchema(FlatEventSchema, { target: "draft-2020-12", unrepresentable: "any" }) },
+  };
 }

@@ -296,6 +296,7 @@ function checkCombinations(input: { parsed: Record<string, unknown>; inputFormat
   if (parsed["include-partial-messages"] && outputFormat !== "stream-json") {
     return "--include-partial-messages requires --output-format=stream-json.";
   }
+  if (parsed["event-dialect"] === "flat" && outputFormat !== "stream-json") return "--event-dialect flat requires --output-format=stream-json.";
   if (parsed.resume !== undefined && parsed.continue) return "--resume and --continue cannot be used together.";
   if (parsed["session-id"] !== undefined && (parsed.resume !== undefined || parsed.continue)) {
     return "--session-id cannot be combined with --resume or --continue.";

@@ -133,10 +133,13 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   // In text and json modes stdout holds only the answer; what happens meanwhile goes to stderr.
   const detailedProgress = config.outputFormat === "text" && (config.verbose || process.stderr.isTTY === true);
   const progress = config.outputFormat === "stream-json" ? undefined : await createTextProgress({ detailed: detailedProgress, stderr: process.stderr, stdoutIsTerminal: process.stdout.isTTY === true, env: process.env });
+  const flat = config.outputFormat === "stream-json" && config.eventDialect === "flat" ? (await import("../server/flat-dialect.js")).createFlatTranslator() : undefined;
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
     if (progress) progress(event);
-    else if (!stdoutClosed) writeLine(event);
+    else if (stdoutClosed) return;
+    else if (flat) for (const line of flat(event)) writeLine(line);
+    else writeLine(event);
   };
   // Control requests to the host need a host that reads stdout and writes stdin: stream-json both ways.
   const host = config.inputFormat === "stream-json" ? new HostChannel(output) : undefined;
@@ -148,6 +151,8 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   process.once("exit", () => rmSync(toolOutputDirectory, { recursive: true, force: true }));
   session = createSession({
     ...config,
+    // The flat dialect streams text as deltas, whatever --include-partial-messages says.
+    includePartialMessages: config.includePartialMessages || flat !== undefined,
     maxRetries: maxRetries(process.env),
     ...streamIdleTimeout(process.env),
     ...promptSettings(command.promptFiles),
@@ -277,27 +282,30 @@ function writeLastMessage(file: string, last: ResultEvent, log: Logger): void {
   }
 }
 
-function reportStartupFailure(argv: string[], error: StartupError, startedAt: number): number {
+async function reportStartupFailure(argv: string[], error: StartupError, startedAt: number): Promise<number> {
   process.stderr.write(`Error: ${error.message}\n`);
   const format = requestedOutputFormat(argv);
   if (format === "stream-json" || format === "json") {
-    createLineWriter(process.stdout)(
-      buildFailureResult({
-        sessionId: randomUUID(),
-        terminalReason: error.terminalReason,
-        message: error.message,
-        durationMs: Date.now() - startedAt,
-        newUuid: randomUUID,
-      }),
-    );
+    const result = buildFailureResult({
+      sessionId: randomUUID(),
+      terminalReason: error.terminalReason,
+      message: error.message,
+      durationMs: Date.now() - startedAt,
+      newUuid: randomUUID,
+    });
+    const flat = format === "stream-json" && optionValue(argv, "--event-dialect") === "flat";
+    createLineWriter(process.stdout)(flat ? (await import("../server/flat-dialect.js")).flatResult(result) : result);
   }
   return 1;
 }
 
 /** Best-effort look at argv when it could not be parsed, so even that failure is reported in-protocol. */
 function requestedOutputFormat(argv: string[]): string | undefined {
-  if (argv[0] === "start") return "stream-json";
-  const index = argv.findIndex((argument) => argument === "--output-format" || argument.startsWith("--output-format="));
+  return argv[0] === "start" ? "stream-json" : optionValue(argv, "--output-format");
+}
+
+function optionValue(argv: string[], name: string): string | undefined {
+  const index = argv.findIndex((argument) => argument === name || argument.startsWith(`${name}=`));
   if (index === -1) return undefined;
   const argument = argv[index]!;
   return argument.includes("=") ? argument.slice(argument.indexOf("=") + 1) : argv[index + 1];

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InputCommandSchema } from "../../protocol/commands.js";
 import { OutputEventSchema } from "../../protocol/events.js";
-import { protocolJsonSchema } from "../../protocol/json-schema.js";
+import { flatJsonSchema, protocolJsonSchema } from "../../protocol/json-schema.js";
 import { resolveModelAlias } from "../../src/providers/models.js";
 import { ROOT } from "../helpers/agentwire.js";
 
@@ -13,6 +13,7 @@ describe("protocol", () => {
   it("protocol/schema.json is generated from the current zod schemas (run npm run protocol:schema)", () => {
     const committed = JSON.parse(readFileSync(join(ROOT, "protocol", "schema.json"), "utf8")) as unknown;
     expect(committed).toEqual(protocolJsonSchema());
+    expect(JSON.parse(readFileSync(join(ROOT, "protocol", "flat-schema.json"), "utf8"))).toEqual(flatJsonSchema());
   });
 
   it("the model aliases the docs name resolve as the docs say", () => {
