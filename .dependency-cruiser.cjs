@@ -1,6 +1,6 @@
 // The layering of agentwire, enforced by `npm test` (test/architecture.test.ts).
 //
-// Dependencies point one way: consumers (cli, the library API in api/, mock-server) on top, then the
+// Dependencies point one way: consumers (cli, chat, the library API in api/, mock-server) on top, then the
 // stdin/stdout adapter (server), the session core (session), the loop (agent), the parts the
 // loop drives (providers, tools, permissions, skills, sessions), and at the bottom the data every
 // layer shares (conversation), small leaf utilities (paths, text, version) and the public wire
@@ -24,7 +24,11 @@ const layers = {
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
   session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "paths", "text", "version"],
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "paths", "text", "version"],
-  api: ["conversation", "providers", "permissions", "session", "paths", "version"],
+  // People-facing views of the event stream (render, sessions show, -p progress, chat).
+  render: ["conversation", "sessions"],
+  api: ["conversation", "providers", "permissions", "session", "sessions", "render", "paths", "version"],
+  // The interactive chat: a consumer of the library API and the renderer, nothing below them.
+  chat: ["api", "render"],
   "mock-server": [],
 };
 
