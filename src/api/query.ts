@@ -172,7 +172,8 @@ export function query(input: { prompt: string | AsyncIterable<QueryUserMessage>;
 
 /** Validates the options and creates the session whose events go to `queue`. */
 function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Session {
-  const parsed = QueryDataOptionsSchema.safeParse(options);
+  // process.env is not a plain object (its prototype is not Object.prototype): checked as a copy.
+  const parsed = QueryDataOptionsSchema.safeParse(options.env ? { ...options, env: { ...options.env } } : options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new SessionSetupError(`Invalid option ${issue?.path.join(".") || "(options)"}: ${issue?.message ?? "invalid"}`, "invalid_arguments");

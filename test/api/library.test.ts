@@ -81,6 +81,15 @@ describe("query()", () => {
     expect(where.server.requests).toHaveLength(1);
   });
 
+  it("takes process.env as it is (an object whose prototype is not Object.prototype)", async () => {
+    const where = await place({ turns: [{ text: "Hello from the library." }] });
+    const { env } = anthropicOptions(where);
+    // process.env's own kind of object: not a plain object, as zod's record check wants.
+    const processLikeEnv = Object.assign(Object.create({ inherited: true }) as Record<string, string>, env);
+    const events = await collect(query({ prompt: "Hi", options: { ...anthropicOptions(where), env: processLikeEnv } }));
+    expect(resultsOf(events)[0]).toMatchObject({ subtype: "success", result: "Hello from the library." });
+  });
+
   it("runs a tool round trip in the given cwd", async () => {
     const where = await place({ turns: [{ tool_calls: [{ name: "Read", input: { file_path: "notes.txt" } }] }, { text: "It says hi." }] });
     await writeFile(join(where.cwd, "notes.txt"), "hi\n");
