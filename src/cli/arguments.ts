@@ -12,7 +12,7 @@ import { parseToolNames } from "../tools/registry.js";
 export type ParsedCommand =
   | { kind: "help"; text: string }
   | { kind: "version" }
-  | { kind: "run"; config: RunConfig; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[]; isStart: boolean }
+  | { kind: "run"; config: RunConfig; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[]; isStart: boolean; printFlag: boolean }
   | { kind: "list-tools"; config: RunConfig }
   | { kind: "list-skills"; config: RunConfig }
   | { kind: "llms-txt"; config: RunConfig; helpText: string }
@@ -162,7 +162,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     .usage(
       isStart
         ? "agentwire start --provider P --model M --cwd DIR [--verbose]\n\nA persistent session: stream-json commands on stdin until EOF, stream-json events on stdout."
-        : "agentwire [-p] [prompt] [options]\nagentwire start [options]\nagentwire sessions list|show|export|import|delete\nagentwire render [SESSION_ID|FILE]\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
+        : "agentwire [-p] [prompt] [options]\nagentwire chat [options]   (also: agentwire alone at a terminal)\nagentwire start [options]\nagentwire sessions list|show|export|import|delete\nagentwire render [SESSION_ID|FILE]\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
     )
     .epilogue(isStart ? START_EPILOGUE : "")
     // Built-in help/version off first: agentwire defines its own, and yargs warns otherwise.
@@ -270,6 +270,8 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     }),
     ignoredFlags,
     isStart,
+    // -p/--print was given (with or without a prompt): a headless run even at a terminal.
+    printFlag: parsed.print !== undefined,
   };
 }
 

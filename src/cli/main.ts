@@ -69,7 +69,8 @@ async function main(argv: string[]): Promise<number> {
     const { runRenderCommand } = await import("./render-command.js");
     return runRenderCommand(argv[0] === "help" ? ["--help"] : argv.slice(1), process.cwd(), process.env);
   }
-  const parsed = await parseArguments(argv, process.cwd(), process.env);
+  const chatCommand = argv[0] === "chat";
+  const parsed = await parseArguments(chatCommand ? argv.slice(1) : argv, process.cwd(), process.env);
   switch (parsed.kind) {
     case "help":
       process.stdout.write(`${parsed.text}\n`);
@@ -113,6 +114,10 @@ async function main(argv: string[]): Promise<number> {
     }
     case "run":
       try {
+        if (wantsChat(chatCommand, parsed)) {
+          const { runChatCommand } = await import("./chat-command.js");
+          return await runChatCommand(parsed, process.env);
+        }
         return await runHeadless(parsed);
       } catch (error) {
         if (error instanceof SessionSetupError) return reportStartupFailure(argv, new StartupError(error.message, error.terminalReason), startedAt);
@@ -120,6 +125,16 @@ async function main(argv: string[]): Promise<number> {
         throw error;
       }
   }
+}
+
+/**
+ * `agentwire chat …`, and `agentwire` with no prompt and no -p at a terminal, as Claude Code:
+ * a person typing, not a program piping.
+ */
+function wantsChat(chatCommand: boolean, command: Extract<ParsedCommand, { kind: "run" }>): boolean {
+  if (command.isStart || command.config.inputFormat !== "text" || command.config.outputFormat !== "text") return false;
+  if (chatCommand) return true;
+  return !command.printFlag && command.prompt === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true;
 }
 
 async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Promise<number> {

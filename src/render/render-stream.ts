@@ -6,8 +6,9 @@ import { TranscriptRenderer, type RenderItem, type RenderOptions } from "./trans
 /**
  * Renders a JSONL stream line by line as it arrives (a live run piped in, a large file): stream-json
  * events, or a session file, recognised by its header line. Malformed lines are shown, not fatal.
+ * Yields the rendered lines of each input line together.
  */
-export async function writeRendered(input: AsyncIterable<Uint8Array | string>, output: Writable, options: RenderOptions): Promise<void> {
+export async function* renderStream(input: AsyncIterable<Uint8Array | string>, options: RenderOptions): AsyncGenerator<string[]> {
   const renderer = new TranscriptRenderer(options);
   let sessionFile: boolean | undefined;
   for await (const line of readLines(input)) {
@@ -26,6 +27,13 @@ export async function writeRendered(input: AsyncIterable<Uint8Array | string>, o
       }
     }
     const text = items.flatMap((item) => renderer.render(item));
-    if (text.length > 0 && !output.write(`${text.join("\n")}\n`)) await new Promise((done) => output.once("drain", done));
+    if (text.length > 0) yield text;
+  }
+}
+
+/** renderStream to a writable (stdout), respecting its back-pressure. */
+export async function writeRendered(input: AsyncIterable<Uint8Array | string>, output: Writable, options: RenderOptions): Promise<void> {
+  for await (const lines of renderStream(input, options)) {
+    if (!output.write(`${lines.join("\n")}\n`)) await new Promise((done) => output.once("drain", done));
   }
 }

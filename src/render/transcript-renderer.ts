@@ -276,6 +276,11 @@ export class TranscriptRenderer {
     }
   }
 
+  /** A call in a few words: the tool and its key argument ("Write notes.txt", "Bash npm test"). */
+  describeCall(toolName: string, input: Record<string, unknown>): string {
+    return `${toolName} ${clip(this.keyArgument(toolName, input), this.width - toolName.length - 10)}`;
+  }
+
   /** The one argument that says what a call does: its path, command, pattern, URL… */
   private keyArgument(toolName: string, input: Record<string, unknown>): string {
     const string = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);

@@ -1,0 +1,33 @@
+import { createReadStream } from "node:fs";
+import { renderStream } from "../render/render-stream.js";
+import type { RenderOptions } from "../render/transcript-renderer.js";
+import { findSessionFile, listSessions as listSessionFiles, type SessionSummary } from "../sessions/session-catalog.js";
+import { agentwireHome } from "../sessions/session-file.js";
+
+export type { SessionSummary };
+
+interface SessionLookup {
+  /** The working directory whose sessions are meant (default: process.cwd()). */
+  cwd?: string;
+  /** Where AGENTWIRE_HOME is read (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** `$AGENTWIRE_HOME`, or `~/.agentwire`: where sessions, skills and the chat history live. */
+export function agentwireHomeDirectory(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return agentwireHome(env);
+}
+
+/** The stored sessions of a working directory (`all`: of every one), newest first: what `resume` takes. */
+export function listSessions(options: SessionLookup & { all?: boolean } = {}): SessionSummary[] {
+  return listSessionFiles(agentwireHome(options.env ?? process.env), options.all ? undefined : (options.cwd ?? process.cwd()));
+}
+
+/** A stored session as readable lines (`agentwire render ID`); undefined when there is no such session. */
+export async function renderSession(sessionId: string, options: SessionLookup & RenderOptions): Promise<string[] | undefined> {
+  const file = findSessionFile(agentwireHome(options.env ?? process.env), sessionId, options.cwd ?? process.cwd());
+  if (!file) return undefined;
+  const lines: string[] = [];
+  for await (const rendered of renderStream(createReadStream(file), options)) lines.push(...rendered);
+  return lines;
+}
