@@ -132,7 +132,9 @@ async function main(argv: string[]): Promise<number> {
  * a person typing, not a program piping.
  */
 function wantsChat(chatCommand: boolean, command: Extract<ParsedCommand, { kind: "run" }>): boolean {
-  if (command.isStart || command.config.inputFormat !== "text" || command.config.outputFormat !== "text") return false;
+  const streams = command.config.inputFormat !== "text" || command.config.outputFormat !== "text";
+  if (chatCommand && streams) throw new StartupError("agentwire chat is for a person at a terminal; --input-format and --output-format do not apply (agentwire start is the stream-json session).", "invalid_arguments");
+  if (command.isStart || streams) return false;
   if (chatCommand) return true;
   return !command.printFlag && command.prompt === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true;
 }

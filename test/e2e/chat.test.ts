@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentwireEnv, BIN, createWorkspace, type Workspace } from "../helpers/agentwire.js";
+import { agentwireEnv, BIN, createWorkspace, runAgentwire, type Workspace } from "../helpers/agentwire.js";
 import { HAS_SCRIPT, plainScreen, spawnInPty, type PtySession } from "../helpers/pty.js";
 
 let workspace: Workspace | undefined;
@@ -164,5 +164,12 @@ describe("agentwire chat with piped input", () => {
     expect(code).toBe(0);
     expect(stdout).not.toMatch(/\u001b/);
     expect(stdout).toMatch(/> write it\n[^]*\? Allow Write piped\.txt\?[^]*✗ Write denied[^]*Written\.[^]*Permission mode: default/);
+  });
+
+  it("refuses stream formats: the chat is for people, start is for programs", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["chat", "--output-format", "stream-json"], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("agentwire chat is for a person at a terminal");
   });
 });
