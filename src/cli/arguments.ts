@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import yargs, { type Options } from "yargs";
+import type { Options } from "yargs";
 import { z } from "zod";
+import { FlagError, parseFlags } from "./flag-parser.js";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
 import { chooseModel } from "../providers/model-choice.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
@@ -157,36 +158,14 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   // `agentwire help [start|mock-server]`, as git and npm have it, rather than a prompt "help".
   if (first === "help") return parseArguments([...rest.slice(0, 1), "--help"], processCwd, env);
   const isStart = first === "start";
-  const parser = yargs(promptValueAsAssignment(isStart ? rest : argv))
-    .scriptName("agentwire")
-    .usage(
-      isStart
-        ? "agentwire start --provider P --model M --cwd DIR [--verbose]\n\nA persistent session: stream-json commands on stdin until EOF, stream-json events on stdout."
-        : "agentwire [-p] [prompt] [options]\nagentwire chat [options]   (also: agentwire alone at a terminal)\nagentwire start [options]\nagentwire sessions list|show|export|import|delete\nagentwire render [SESSION_ID|FILE]\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
-    )
-    .epilogue(isStart ? START_EPILOGUE : "")
-    // Built-in help/version off first: agentwire defines its own, and yargs warns otherwise.
-    .help(false)
-    .version(false)
-    .options(isStart ? START_OPTIONS : RUN_OPTIONS)
-    .options(Object.fromEntries(Object.entries(ACCEPTED_BUT_IGNORED).map(([name, options]) => [name, { ...options, hidden: true }])))
-    // Options only: positional words are the prompt (`agentwire -p --verbose "prompt"`).
-    .strictOptions()
-    .exitProcess(false)
-    .fail((message, error) => {
-      throw error ?? new Error(message);
-    })
-    // greedy-arrays off: a list flag takes one value per occurrence (`--add-dir A --add-dir B`),
-    // so `--add-dir A "prompt"` does not swallow the prompt.
-    .parserConfiguration({ "duplicate-arguments-array": true, "greedy-arrays": false, "strip-aliased": true });
-
+  const table = { ...(isStart ? START_OPTIONS : RUN_OPTIONS), ...ACCEPTED_BUT_IGNORED };
   let parsed: Record<string, unknown>;
   try {
-    parsed = lastValueWins((await parser.parseAsync()) as Record<string, unknown>);
+    parsed = parseFlags(promptValueAsAssignment(isStart ? rest : argv), table).values;
   } catch (error) {
     return { kind: "error", message: describeParseError(error) };
   }
-  if (parsed.help) return { kind: "help", text: await parser.getHelp() };
+  if (parsed.help) return { kind: "help", text: await helpText(isStart) };
   if (parsed.version) return { kind: "version" };
 
   const positionals = (parsed._ as Array<string | number>).map(String);
@@ -256,7 +235,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
 
   if (parsed["list-tools"]) return { kind: "list-tools", config: config.data };
   if (parsed["list-skills"]) return { kind: "list-skills", config: config.data };
-  if (parsed["llms-txt"]) return { kind: "llms-txt", config: config.data, helpText: await parser.getHelp() };
+  if (parsed["llms-txt"]) return { kind: "llms-txt", config: config.data, helpText: await helpText(false) };
   const ignoredFlags = Object.keys(ACCEPTED_BUT_IGNORED).filter((name) => parsed[name] !== undefined);
   return {
     kind: "run",
@@ -314,7 +293,28 @@ function checkCombinations(input: { parsed: Record<string, unknown>; inputFormat
   return undefined;
 }
 
+/**
+ * `--help`: formatted by yargs from the same option tables, loaded only here (the build writes the
+ * texts to dist/, and bin/agentwire prints those without loading the bundle at all).
+ */
+async function helpText(isStart: boolean): Promise<string> {
+  const { default: yargs } = await import("yargs");
+  return yargs([])
+    .scriptName("agentwire")
+    .usage(
+      isStart
+        ? "agentwire start --provider P --model M --cwd DIR [--verbose]\n\nA persistent session: stream-json commands on stdin until EOF, stream-json events on stdout."
+        : "agentwire [-p] [prompt] [options]\nagentwire chat [options]   (also: agentwire alone at a terminal)\nagentwire start [options]\nagentwire sessions list|show|export|import|delete\nagentwire render [SESSION_ID|FILE]\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
+    )
+    .epilogue(isStart ? START_EPILOGUE : "")
+    .help(false)
+    .version(false)
+    .options(isStart ? START_OPTIONS : RUN_OPTIONS)
+    .getHelp();
+}
+
 async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
+  const { default: yargs } = await import("yargs");
   const wantsHelp = argv.includes("--help") || argv.includes("-h");
   const parser = yargs(argv)
     .scriptName("agentwire mock-server")
@@ -397,21 +397,10 @@ function isDashPrompt(argument: string): boolean {
   return argument.startsWith("-") && !argument.startsWith("--") && !SHORT_FLAGS.has(argument);
 }
 
-/** A single-value flag given twice keeps its last value, as in Claude Code; list flags accumulate. */
-function lastValueWins(parsed: Record<string, unknown>): Record<string, unknown> {
-  const options: Record<string, Options> = { ...RUN_OPTIONS, ...ACCEPTED_BUT_IGNORED };
-  return Object.fromEntries(
-    Object.entries(parsed).map(([name, value]) => [name, Array.isArray(value) && name !== "_" && options[name] !== undefined && !options[name]!.array ? value.at(-1) : value]),
-  );
-}
-
-/** yargs reports `--bogus-flag` as "Unknown arguments: bogus-flag, bogusFlag"; name each flag once, as typed. */
+/** An unknown flag is named as typed, with the nearest documented one when it looks mistyped. */
 function describeParseError(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const unknown = /^Unknown arguments?: (.+)$/.exec(message);
-  if (!unknown) return message;
-  const names = unknown[1]!.split(", ");
-  const typed = names.filter((name) => !names.some((other) => other !== name && other.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()) === name));
+  if (!(error instanceof FlagError) || error.unknown.length === 0) return error instanceof Error ? error.message : String(error);
+  const typed = error.unknown;
   const flags = typed.map((name) => (name.length === 1 ? `-${name}` : `--${name}`));
   const suggestions = typed.flatMap((name) => {
     const suggestion = closestOption(name);

@@ -1,6 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
+
+type IgnoreFactory = () => Ignore;
+let ignoreFactory: IgnoreFactory | undefined;
+
+/** The `ignore` package, loaded on the first walk: parsing it cost every start ~7 ms, also runs that never list a folder. */
+async function loadIgnore(): Promise<IgnoreFactory> {
+  ignoreFactory ??= (await import("ignore")).default;
+  return ignoreFactory;
+}
 
 /**
  * Answers "would git ignore this path?" for the tools that walk directories (Glob, Grep without
@@ -17,13 +26,17 @@ export class GitignoreFilter {
   private readonly rulesByFolder = new Map<string, { matcher: Ignore; lines: string[] }>();
   private readonly folderVerdicts = new Map<string, boolean>();
 
-  private constructor(private readonly repositoryRoot: string | undefined) {}
+  private constructor(
+    private readonly repositoryRoot: string | undefined,
+    private readonly ignore: IgnoreFactory,
+  ) {}
 
   /** Finds the repository that contains `searchRoot` (absolute), if any. */
-  static forSearchRoot(searchRoot: string): GitignoreFilter {
+  static async forSearchRoot(searchRoot: string): Promise<GitignoreFilter> {
+    const ignore = await loadIgnore();
     for (let folder = searchRoot; ; folder = path.dirname(folder)) {
-      if (existsSync(path.join(folder, ".git"))) return new GitignoreFilter(folder);
-      if (path.dirname(folder) === folder) return new GitignoreFilter(undefined);
+      if (existsSync(path.join(folder, ".git"))) return new GitignoreFilter(folder, ignore);
+      if (path.dirname(folder) === folder) return new GitignoreFilter(undefined, ignore);
     }
   }
 
@@ -105,7 +118,7 @@ export class GitignoreFilter {
       } catch {
         // No .gitignore here (the common case) or unreadable: no rules.
       }
-      rules = { matcher: ignore().add(lines), lines };
+      rules = { matcher: this.ignore().add(lines), lines };
       this.rulesByFolder.set(relativeFolder, rules);
     }
     return rules;
@@ -113,7 +126,7 @@ export class GitignoreFilter {
 }
 
 /** Patterns in .gitignore syntax (LS's `ignore` input) as a matcher of relative posix paths. */
-export function ignorePatterns(patterns: readonly string[]): (relativePath: string, isDirectory: boolean) => boolean {
-  const matcher = ignore().add([...patterns]);
+export async function ignorePatterns(patterns: readonly string[]): Promise<(relativePath: string, isDirectory: boolean) => boolean> {
+  const matcher = (await loadIgnore())().add([...patterns]);
   return (relativePath, isDirectory) => patterns.length > 0 && matcher.ignores(relativePath + (isDirectory ? "/" : ""));
 }

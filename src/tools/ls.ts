@@ -51,7 +51,7 @@ export const createLsTool = () =>
       return toolError("file_not_found", `Directory does not exist: ${root}. Note: your current working directory is ${context.cwd}.`);
     }
 
-    const { entries, truncated } = await listTree(root, ignorePatterns(input.ignore ?? []), context.signal);
+    const { entries, truncated } = await listTree(root, await ignorePatterns(input.ignore ?? []), context.signal);
     const lines = [`- ${root}${root.endsWith(path.sep) ? "" : path.sep}`];
     for (const entry of sortAsTree(entries)) {
       const name = path.posix.basename(entry.path);
@@ -69,7 +69,7 @@ export const createLsTool = () =>
 
 /** Breadth first, so a capped listing shows the upper levels completely. */
 async function listTree(root: string, ignoredByInput: (relativePath: string, isDirectory: boolean) => boolean, signal: AbortSignal): Promise<{ entries: ListedEntry[]; truncated: boolean }> {
-  const gitignore = GitignoreFilter.forSearchRoot(root);
+  const gitignore = await GitignoreFilter.forSearchRoot(root);
   const entries: ListedEntry[] = [];
   let level = [""];
   for (let depth = 0; level.length > 0; depth += 1) {

@@ -28,7 +28,7 @@ export interface WalkOptions {
  */
 export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkedFile> {
   const { default: fastGlob } = await import("fast-glob");
-  const filter = GitignoreFilter.forSearchRoot(options.root);
+  const filter = await GitignoreFilter.forSearchRoot(options.root);
   const stream = fastGlob.stream(options.patterns, {
     cwd: options.root,
     absolute: true,
