@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PermissionModeSchema } from "./permission-mode.js";
 
 /**
  * Every line agentwire accepts on stdin with `--input-format stream-json`. Unknown extra fields
@@ -58,8 +59,7 @@ export const ToolApprovalCommandSchema = z.strictObject({
   updated_input: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** Claude Code's permission modes plus agentwire's simple names (`interactive`, `auto`, `deny`). */
-export const PermissionModeSchema = z.enum(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"]);
+export { PermissionModeSchema } from "./permission-mode.js";
 
 /** Simple frame: change the permission mode for the next tool calls. */
 export const SetPermissionModeCommandSchema = z.strictObject({

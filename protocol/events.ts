@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ModelUsageEntrySchema } from "./model-usage.js";
 
 /**
  * Every line agentwire writes to stdout, as zod schemas. Shapes follow what Claude Code 2.1.330
@@ -301,16 +302,7 @@ export const ResultUsageSchema = z.strictObject({
   fallback_credit: z.unknown().nullable(),
 });
 
-export const ModelUsageEntrySchema = z.strictObject({
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  cacheReadInputTokens: z.number().int().nonnegative(),
-  cacheCreationInputTokens: z.number().int().nonnegative(),
-  webSearchRequests: z.number().int().nonnegative(),
-  costUSD: z.number().nonnegative(),
-  contextWindow: z.number().int().nonnegative(),
-  maxOutputTokens: z.number().int().nonnegative(),
-});
+export { ModelUsageEntrySchema } from "./model-usage.js";
 
 export const PermissionDenialSchema = z.strictObject({
   tool_name: z.string(),

@@ -1,4 +1,4 @@
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
 
 /**
  * Diagnostics go to stderr (fd 2), never stdout: stdout is the protocol. Level from
@@ -7,6 +7,8 @@ import { pino, type Logger } from "pino";
  * a host capturing stderr) they stay one JSON object per line.
  */
 export async function createLogger(level: string | undefined, stderrIsTerminal: boolean): Promise<Logger> {
+  // Imported here, not at the top: the CLI's other commands (render, sessions, --version) never log.
+  const { default: pino } = await import("pino");
   const options = { level: level ?? "warn", base: { name: "agentwire" } };
   if (!stderrIsTerminal) return pino(options, pino.destination({ fd: 2, sync: true }));
   const { default: pretty } = await import("pino-pretty");

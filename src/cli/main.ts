@@ -11,9 +11,6 @@ import { createLogger, type Logger } from "./log.js";
 import { createTextProgress } from "./text-progress.js";
 import { formatToolList } from "./list-tools.js";
 import { createLineWriter } from "../server/jsonl.js";
-import { controlApprover, FrameApprovals } from "../server/host-approvals.js";
-import { HostChannel } from "../server/host-channel.js";
-import { serveStreamInput } from "../server/stream-input.js";
 import { toUserMessage } from "../session/user-input.js";
 import { buildFailureResult } from "../session/result.js";
 import { createSession, type Session } from "../session/session.js";
@@ -159,10 +156,13 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     else writeLine(event);
   };
   // Control requests to the host need a host that reads stdout and writes stdin: stream-json both ways.
-  const host = config.inputFormat === "stream-json" ? new HostChannel(output) : undefined;
+  // The stdin command side (host channel, approvals, the command router) only for stream-json input:
+  // a -p run never loads it, nor the protocol schemas it validates commands with.
+  const streamInput = config.inputFormat === "stream-json" ? await loadStreamInput() : undefined;
+  const host = streamInput ? new streamInput.HostChannel(output) : undefined;
   const approvals = approvalChannel(config, command.isStart);
   let session: Session | undefined;
-  const frames = approvals === "frames" ? new FrameApprovals(output, () => session?.sessionId ?? "", config.approvalTimeoutMs) : undefined;
+  const frames = approvals === "frames" && streamInput ? new streamInput.FrameApprovals(output, () => session?.sessionId ?? "", config.approvalTimeoutMs) : undefined;
   // Bash's full outputs live in a folder of this process, removed at exit whatever the exit path.
   const toolOutputDirectory = join(tmpdir(), `agentwire-${randomUUID().slice(0, 8)}-${process.pid}`);
   process.once("exit", () => rmSync(toolOutputDirectory, { recursive: true, force: true }));
@@ -175,7 +175,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     ...promptSettings(command.promptFiles),
     env: process.env,
     onEvent: output,
-    ...(approvals === "control" && host ? { approve: controlApprover(host) } : {}),
+    ...(approvals === "control" && host && streamInput ? { approve: streamInput.controlApprover(host) } : {}),
     ...(frames ? { approve: frames.approve } : {}),
     toolOutputDirectory,
     logger: log,
@@ -204,8 +204,8 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   if (prompt !== undefined) {
     output(session.initEvent());
     await session.runTurn(toUserMessage(await prompt.text));
-  } else {
-    await serveStreamInput({
+  } else if (streamInput) {
+    await streamInput.serveStreamInput({
       input: process.stdin,
       session,
       output,
@@ -224,6 +224,15 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   if (stdoutClosed) return EXIT_CODES.STDOUT_CLOSED;
   if (signals.received) return EXIT_CODES[signals.received];
   return last?.is_error ? 1 : 0;
+}
+
+async function loadStreamInput() {
+  const [{ HostChannel }, { controlApprover, FrameApprovals }, { serveStreamInput }] = await Promise.all([
+    import("../server/host-channel.js"),
+    import("../server/host-approvals.js"),
+    import("../server/stream-input.js"),
+  ]);
+  return { HostChannel, controlApprover, FrameApprovals, serveStreamInput };
 }
 
 /** A first run gets the bundled skills in $AGENTWIRE_HOME/skills, and one line saying so. */

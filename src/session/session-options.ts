@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PermissionModeSchema } from "../../protocol/commands.js";
+import { PermissionModeSchema } from "../../protocol/permission-mode.js";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent, TerminalReason } from "../../protocol/events.js";
 import { PROVIDER_IDS } from "../providers/registry.js";

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { MessageSchema } from "../conversation/messages.js";
-import { ModelUsageEntrySchema } from "../../protocol/events.js";
+import { ModelUsageEntrySchema } from "../../protocol/model-usage.js";
 
 /**
  * Sessions are append-only JSONL files: a header line, then one line per committed message, one

@@ -1,0 +1,8 @@
+import { z } from "zod";
+
+/**
+ * Claude Code's permission modes plus agentwire's simple names (`interactive`, `auto`, `deny`).
+ * In a file of its own so that the session core can use it without building every stdin command
+ * schema at start-up.
+ */
+export const PermissionModeSchema = z.enum(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"]);
