@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { ApiErrorCodeSchema, ControlCancelRequestEventSchema, ControlRequestEventSchema, ControlResponseEventSchema, PermissionRequestEventSchema, ResultSubtypeSchema, TerminalReasonSchema } from "./events.js";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { InputCommandSchema } from "./commands.js";
 import { CONTROL_PAYLOAD_SCHEMAS } from "./control.js";
 import { OutputEventSchema } from "./events.js";

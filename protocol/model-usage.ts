@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * One model's usage in `result.modelUsage` (and in session files' `turn_end`). In a file of its

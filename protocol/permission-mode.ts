@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Claude Code's permission modes plus agentwire's simple names (`interactive`, `auto`, `deny`).

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { PermissionModeSchema, SimpleUserCommandSchema, UserMessageCommandSchema } from "../../protocol/commands.js";
 import { PermissionResultSchema, type PermissionResult, type PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent } from "../../protocol/events.js";

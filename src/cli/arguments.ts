@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Options } from "yargs";
-import { z } from "zod";
+import * as z from "zod";
 import { FlagError, parseFlags } from "./flag-parser.js";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
 import { chooseModel } from "../providers/model-choice.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { SessionSettingsSchema } from "../session/session-options.js";
 
 export const OutputFormatSchema = z.enum(["text", "json", "stream-json"]);

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The conversation as agentwire keeps it: provider-neutral, persisted in session files, and

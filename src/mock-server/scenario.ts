@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Scenario files script the model side of a conversation for the replay server: one turn per

@@ -1,5 +1,5 @@
 import { VENDOR_BASE_URLS } from "./vendor-urls.js";
-import { z } from "zod";
+import * as z from "zod";
 import { credentialFor } from "./credentials.js";
 import { openAIBaseUrl, type ProviderId } from "./registry.js";
 

@@ -1,6 +1,6 @@
 import { APIError } from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Ollama's native chat API (`POST /api/chat`, newline-delimited JSON). Its OpenAI-compatible

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The parts of stream-json events the renderer reads, as loose schemas: it renders agentwire's

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { McpMessageResponseSchema } from "../../protocol/control.js";
 import type { ImageBlock, TextBlock } from "../conversation/messages.js";
 import { defineTool, toolError, type ToolDefinition } from "../tools/define-tool.js";

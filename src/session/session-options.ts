@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { PermissionModeSchema } from "../../protocol/permission-mode.js";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent, TerminalReason } from "../../protocol/events.js";

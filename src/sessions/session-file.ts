@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { MessageSchema } from "../conversation/messages.js";
 import { ModelUsageEntrySchema } from "../../protocol/model-usage.js";
 

@@ -3,7 +3,7 @@ import { createReadStream, mkdirSync, readFileSync, writeFileSync } from "node:f
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
-import { z } from "zod";
+import * as z from "zod";
 import { EntrySchema, HeaderSchema, SESSION_FILE_VERSION, sessionFile, type SessionHeader } from "./session-file.js";
 
 /**

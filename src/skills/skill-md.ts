@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The SKILL.md format of the open Agent Skills specification (agentskills.io): YAML frontmatter

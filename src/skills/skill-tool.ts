@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { editDistance } from "../text/edit-distance.js";
 import { defineTool, toolError, type ToolContext } from "../tools/define-tool.js";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { access, constants as fileConstants, readFile, rm, stat } from "node:fs/promises";
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { CommandOutput, createSpoolFile, HEAD_LINES, TAIL_LINES } from "./command-output.js";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolContext } from "./define-tool.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { editFile, editSuccessText } from "./edit-file.js";

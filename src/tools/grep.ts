@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { searchWithBuiltin } from "./builtin-search.js";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolDefinition } from "./define-tool.js";

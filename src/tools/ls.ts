@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { GitignoreFilter, ignorePatterns } from "./gitignore-filter.js";

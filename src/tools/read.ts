@@ -1,6 +1,6 @@
 import { open, readFile, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { resolveWorkspacePath } from "./paths.js";

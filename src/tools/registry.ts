@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { createBashTool } from "./bash.js";
 import type { ToolDefinition } from "./define-tool.js";
 import { createEditTool } from "./edit.js";

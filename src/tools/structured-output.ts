@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { defineTool, type ToolDefinition } from "./define-tool.js";
 
