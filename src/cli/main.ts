@@ -138,7 +138,7 @@ function wantsChat(chatCommand: boolean, command: Extract<ParsedCommand, { kind:
 
 async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Promise<number> {
   const config = { ...command.config, cwd: resolve(command.config.cwd) };
-  const log = await createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, process.stderr.isTTY === true);
+  const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, process.stderr.isTTY === true);
   if (config.skills && config.defaultSkills) installBundledSkills(log);
   if (command.ignoredFlags.length > 0) process.stderr.write(`${describeIgnoredFlags(command.ignoredFlags)}\n`);
 
