@@ -7,7 +7,7 @@ import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema
 import { chooseModel } from "../providers/model-choice.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
 import { editDistance } from "../text/edit-distance.js";
-import { parseToolNames } from "../tools/registry.js";
+import { parseToolNames } from "../tools/select-tools.js";
 
 /** What the command line asks for. */
 export type ParsedCommand =

@@ -9,13 +9,12 @@ import { parseArguments, type ParsedCommand } from "./arguments.js";
 import type { RunConfig } from "./config.js";
 import { createLogger, type Logger } from "./log.js";
 import { createTextProgress } from "./text-progress.js";
-import { formatToolList } from "./list-tools.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { toUserMessage } from "../session/user-input.js";
 import { buildFailureResult } from "../session/result.js";
-import { createSession, type Session } from "../session/session.js";
-import { SessionSetupError } from "../session/session-options.js";
-import { chooseBuiltinTools } from "../session/tool-selection.js";
+import type { Session } from "../session/session.js";
+import { initEventBeforeSession, prepareSession } from "../session/prepare-session.js";
+import { SessionSetupError, type SessionOptions } from "../session/session-options.js";
 import { installDefaultSkills } from "../skills/default-skills.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 
@@ -84,6 +83,8 @@ async function main(argv: string[]): Promise<number> {
       return reportStartupFailure(argv, new StartupError(parsed.message, "invalid_arguments"), startedAt);
     case "list-tools":
       try {
+        // Both build every tool: loaded only for this listing.
+        const [{ chooseBuiltinTools }, { formatToolList }] = await Promise.all([import("../session/session-tools.js"), import("./list-tools.js")]);
         process.stdout.write(formatToolList(chooseBuiltinTools(parsed.config), parsed.config.outputFormat));
         return 0;
       } catch (error) {
@@ -140,6 +141,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   const config = { ...command.config, cwd: resolve(command.config.cwd) };
   const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, process.stderr.isTTY === true);
   if (config.skills && config.defaultSkills) installBundledSkills(log);
+
   if (command.ignoredFlags.length > 0) process.stderr.write(`${describeIgnoredFlags(command.ignoredFlags)}\n`);
 
   const writeLine = createLineWriter(process.stdout);
@@ -166,7 +168,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   // Bash's full outputs live in a folder of this process, removed at exit whatever the exit path.
   const toolOutputDirectory = join(tmpdir(), `agentwire-${randomUUID().slice(0, 8)}-${process.pid}`);
   process.once("exit", () => rmSync(toolOutputDirectory, { recursive: true, force: true }));
-  session = createSession({
+  const sessionOptions: SessionOptions = {
     ...config,
     // The flat dialect streams text as deltas, whatever --include-partial-messages says.
     includePartialMessages: config.includePartialMessages || flat !== undefined,
@@ -179,7 +181,15 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     ...(frames ? { approve: frames.approve } : {}),
     toolOutputDirectory,
     logger: log,
-  });
+  };
+  const prepared = prepareSession(sessionOptions);
+  // A prompt run announces its session before the tools', the loop's and the providers' code
+  // loads (~25 ms): a host sees the session start at once. Not when something the session code
+  // checks could still refuse the run (a --json-schema), nor before a prompt from stdin arrived.
+  const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema;
+  if (announcedEarly) output(initEventBeforeSession(prepared));
+  const { createSession } = await import("../session/session.js");
+  session = createSession(sessionOptions, prepared);
   if (config.outputSchema) {
     await session.setOutputSchema(config.outputSchema).catch((error: Error) => {
       throw new SessionSetupError(`--json-schema is not a valid JSON Schema: ${error.message}`, "invalid_arguments");
@@ -202,7 +212,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   };
 
   if (prompt !== undefined) {
-    output(session.initEvent());
+    if (!announcedEarly) output(session.initEvent());
     await session.runTurn(toUserMessage(await prompt.text));
   } else if (streamInput) {
     await streamInput.serveStreamInput({

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { PermissionUpdate } from "../../protocol/control.js";
 import type { PermissionMode, PermissionRules } from "./policy.js";
-import { parseRule, type PermissionRule } from "./rules.js";
+import { parseRule, type PermissionRule } from "./rule-syntax.js";
 
 /** What a session's permission decisions depend on, and what a host's answers may change. */
 export interface PermissionState {

@@ -4,7 +4,8 @@ import { isReadOnlyCommand } from "./bash-classifier.js";
 import { pathsOutsideRoots } from "./command-paths.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
-import { allowRulesCover, anyRuleMatches, commandOf, targetPath, type PermissionRule } from "./rules.js";
+import { allowRulesCover, anyRuleMatches, commandOf, targetPath } from "./rules.js";
+import type { PermissionRule } from "./rule-syntax.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
 
 /**

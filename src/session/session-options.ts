@@ -85,6 +85,8 @@ export const SessionSettingsSchema = z.object({
 });
 
 export type SessionSettings = z.input<typeof SessionSettingsSchema>;
+/** The settings once validated, defaults filled in. */
+export type CheckedSessionSettings = z.output<typeof SessionSettingsSchema>;
 
 /** A permission question for whoever can answer it (a host, a person, a library callback). */
 export interface ApprovalRequest {

@@ -1,10 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { rmSync, statSync } from "node:fs";
-import { homedir, platform, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { rmSync } from "node:fs";
+import { platform, tmpdir } from "node:os";
+import { join } from "node:path";
 import type { PermissionResult } from "../../protocol/control.js";
 import type { OutputEvent, ResultEvent, SystemInitEvent } from "../../protocol/events.js";
-import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../protocol/version.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runTurn, type PermissionDecision, type TurnOutcome } from "../agent/loop.js";
 import { composeSystemPrompt, defaultSystemPrompt } from "../agent/system-prompt.js";
@@ -12,8 +11,8 @@ import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
 import type { PermissionMode } from "../permissions/policy.js";
 import { applyPermissionUpdates, type PermissionState } from "../permissions/permission-updates.js";
-import { parseRuleList } from "../permissions/rules.js";
-import { apiKeySource, createProvider, isLocalServer, providerSettingsError } from "../providers/registry.js";
+import { parseRuleList } from "../permissions/rule-syntax.js";
+import { createProvider, isLocalServer } from "../providers/registry.js";
 import type { Provider, ProviderRequest } from "../providers/types.js";
 import { contextFitCheck, SMALL_CONTEXT_WINDOW } from "./context-fit.js";
 import { loadMemoryFiles } from "./memory-files.js";
@@ -21,16 +20,16 @@ import type { SessionStore } from "../sessions/store.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { findTool, toolInputJsonSchema } from "../tools/registry.js";
 import { createStructuredOutputTool, MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output.js";
-import { AGENTWIRE_VERSION } from "../version.js";
 import { runPostToolUseHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks } from "./hook-runners.js";
 import { loopDependencies, MAX_OUTPUT_TOKENS_CAP, turnSettings, type TurnWiring } from "./loop-wiring.js";
-import { openSession } from "./open-session.js";
 import { buildApiErrorAssistantEvent, buildFailureResult, buildResultEvent } from "./result.js";
-import { DEFAULT_MAX_TURNS, SessionSettingsSchema, SessionSetupError, type SessionLogger, type SessionOptions, type ToolApprover } from "./session-options.js";
+import { DEFAULT_MAX_TURNS, type SessionLogger, type SessionOptions, type ToolApprover } from "./session-options.js";
 import { createTranslationState, toStreamJson } from "./stream-json.js";
 import { createToolAuthorizer, type HostApproval } from "./tool-authorizer.js";
-import { chooseBuiltinTools } from "./tool-selection.js";
-import { discoverSkills, type SkillCatalog } from "../skills/catalog.js";
+import { chooseBuiltinTools } from "./session-tools.js";
+import { buildInitEvent } from "./init-event.js";
+import { keySourceOf, prepareSession, providerSettingsOf, type PreparedSession } from "./prepare-session.js";
+import type { SkillCatalog } from "../skills/catalog.js";
 import type { Skill } from "../skills/catalog.js";
 import { createSkillTool, LOADED_SKILLS_KEY, SKILL_READ_RULES_KEY, TURN_SKILL_RULES_KEY } from "../skills/skill-tool.js";
 import { skillInstructions } from "../skills/instructions.js";
@@ -91,51 +90,10 @@ export interface Session {
  * request). Free of `process.*`: the environment, the output sink, approvals and logging come in
  * through `options`. Throws a `SessionSetupError` when the settings cannot work.
  */
-export function createSession(options: SessionOptions): Session {
-  const parsed = SessionSettingsSchema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new SessionSetupError(`Invalid session option ${issue?.path.join(".") || "(options)"}: ${issue?.message ?? "invalid"}`, "invalid_arguments");
-  }
-  const settings = parsed.data;
-  const cwd = resolve(settings.cwd);
-  if (!isDirectory(cwd)) throw new SessionSetupError(`Working directory does not exist: ${cwd}`, "invalid_arguments");
-  const addDirs = settings.addDirs.map((directory) => resolve(cwd, directory));
-  for (const directory of addDirs) {
-    if (!isDirectory(directory)) throw new SessionSetupError(`--add-dir directory does not exist: ${directory}`, "invalid_arguments");
-  }
-  const home = options.home ?? (options.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"));
-  const skills = discoverSkills({
-    enabled: settings.skills,
-    cwd,
-    addDirs,
-    skillsDirs: settings.skillsDirs.map((directory) => resolve(cwd, directory)),
-    agentwireHome: home,
-    userHome: options.env.HOME || homedir(),
-  });
+export function createSession(options: SessionOptions, prepared: PreparedSession = prepareSession(options)): Session {
+  const { settings, cwd, addDirs, home, skills, opened } = prepared;
   const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
   const tools = options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools);
-  const providerSettings = {
-    provider: settings.provider,
-    env: options.env,
-    model: settings.model,
-    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
-    ...(settings.openaiApi ? { openaiApi: settings.openaiApi } : {}),
-    ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
-  };
-  const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettings);
-  if (settingsError) throw new SessionSetupError(settingsError, "invalid_arguments");
-
-  const opened = openSession({
-    home,
-    cwd,
-    resume: settings.resume,
-    continue: settings.continue,
-    sessionId: settings.sessionId,
-    persist: settings.persistSession,
-    contextWindow: settings.contextWindow,
-    fork: settings.forkSession,
-  });
   const log = options.logger ?? silentLogger;
   for (const diagnostic of opened.diagnostics) log.warn({ session: opened.sessionId }, diagnostic);
   // Bash's full outputs: disposable and possibly gigabytes, so in the OS temp folder rather than
@@ -152,8 +110,8 @@ export function createSession(options: SessionOptions): Session {
     sessionId: opened.sessionId,
     cwd,
     systemPrompt,
-    provider: options.providerInstance ?? createProvider(providerSettings),
-    apiKeySource: options.providerInstance ? "none" : apiKeySource(settings.provider, options.env),
+    provider: options.providerInstance ?? createProvider(providerSettingsOf(settings, options.env)),
+    apiKeySource: keySourceOf(prepared),
     tools,
     history: opened.history,
     accounting: opened.accounting,
@@ -362,27 +320,17 @@ class SessionCore implements Session {
   }
 
   initEvent(): SystemInitEvent {
-    return {
-      type: "system",
-      subtype: "init",
+    return buildInitEvent({
       cwd: this.cwd,
-      session_id: this.sessionId,
-      tools: this.tools.map((tool) => tool.name),
-      mcp_servers: this.mcpServerStatus(),
+      sessionId: this.sessionId,
+      toolNames: this.tools.map((tool) => tool.name),
+      mcpServers: this.mcpServerStatus(),
       model: this.currentModel,
       provider: this.input.provider.id,
       permissionMode: this.permissions.mode,
-      slash_commands: this.input.skills.names,
+      skillNames: this.input.skills.names,
       apiKeySource: this.input.apiKeySource,
-      output_style: "default",
-      agents: [],
-      skills: this.input.skills.names,
-      plugins: [],
-      claude_code_version: CLAUDE_CODE_VERSION,
-      protocol_version: PROTOCOL_VERSION,
-      agentwire_version: AGENTWIRE_VERSION,
-      uuid: randomUUID(),
-    };
+    });
   }
 
   runTurn(prompt: UserMessage): Promise<ResultEvent> {
@@ -663,14 +611,6 @@ function describeCall(call: ToolUseBlock): string {
   const input = call.input;
   const subject = input.command ?? input.file_path ?? input.path ?? input.pattern;
   return typeof subject === "string" ? subject : call.name;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 const silentLogger: SessionLogger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -4,6 +4,7 @@ import { editDistance } from "../text/edit-distance.js";
 import { defineTool, toolError, type ToolContext } from "../tools/define-tool.js";
 import type { Skill, SkillCatalog } from "./catalog.js";
 import { skillInstructions } from "./instructions.js";
+import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 
 /** Claude Code's Skill tool (2.1.330), with agentwire's `query` for finding a skill by need. */
 const description = `Invoke a skill.
@@ -44,9 +45,8 @@ export const createSkillTool = (catalog: SkillCatalog, options: { compact?: bool
     name: "Skill",
     description: options.compact ? COMPACT_DESCRIPTION : description,
     inputSchema,
-    kind: "other",
     // Loading instructions changes nothing outside the conversation: no permission needed.
-    sessionStateOnly: true,
+    ...SKILL_TOOL_TRAITS,
     async execute(input, context): Promise<ToolResult> {
       if (input.query !== undefined) return findSkills(catalog, input.query);
       const name = input.skill!.replace(/^\//, "");

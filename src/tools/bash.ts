@@ -9,6 +9,7 @@ import type { ToolContext } from "./define-tool.js";
 import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
 import { releaseProcessGroupIfEmpty, superviseProcessGroup } from "./process-supervisor.js";
+import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Executes a shell command and returns its output (stdout, then stderr).
 
@@ -78,8 +79,7 @@ export const createBashTool = () =>
   name: "Bash",
   description,
   inputSchema,
-  kind: "execute",
-  commandField: "command",
+  ...BUILTIN_TOOL_TRAITS.Bash,
   async execute(input, context): Promise<ToolResult> {
     const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
     const shell = await chooseShell();

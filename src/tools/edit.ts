@@ -2,6 +2,7 @@ import * as z from "zod";
 import { defineTool } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { editFile, editSuccessText } from "./edit-file.js";
+import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Replaces text in an existing file: old_string with new_string.
 
@@ -27,8 +28,7 @@ export const createEditTool = () =>
   name: "Edit",
   description,
   inputSchema,
-  kind: "edit",
-  pathField: "file_path",
+  ...BUILTIN_TOOL_TRAITS.Edit,
   async execute(input, context): Promise<ToolResult> {
     const outcome = await editFile(context, input.file_path, [
       { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all },

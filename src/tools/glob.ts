@@ -5,6 +5,7 @@ import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { displayPath, resolveWorkspacePath } from "./paths.js";
 import { splitAbsolutePattern, walkFiles } from "./walk-files.js";
+import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Finds files by name pattern, fast on large trees. Returns matching paths, newest first (by modification time).
 
@@ -34,9 +35,7 @@ export const createGlobTool = () =>
   name: "Glob",
   description,
   inputSchema,
-  kind: "read",
-  pathField: "path",
-  pathDefaultsToCwd: true,
+  ...BUILTIN_TOOL_TRAITS.Glob,
   async execute(input, context): Promise<ToolResult> {
     const startedAt = Date.now();
     const split = path.isAbsolute(input.pattern) ? splitAbsolutePattern(input.pattern) : undefined;

@@ -7,6 +7,7 @@ import type { ToolResult } from "../conversation/tool-result.js";
 import { displayPath, resolveWorkspacePath } from "./paths.js";
 import { findRipgrep, searchWithRipgrep } from "./ripgrep-search.js";
 import type { FileMatches, TextSearchRequest } from "./text-search.js";
+import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Searches file contents with a regular expression, fast on large trees (uses ripgrep when it is installed). Prefer it over running grep or rg through Bash.
 
@@ -73,9 +74,7 @@ export function createGrepTool(options: GrepToolOptions): ToolDefinition<typeof 
     name: "Grep",
     description,
     inputSchema,
-    kind: "read",
-    pathField: "path",
-    pathDefaultsToCwd: true,
+    ...BUILTIN_TOOL_TRAITS.Grep,
     async execute(input, context): Promise<ToolResult> {
       const resolved = await resolveWorkspacePath(context, input.path ?? context.cwd);
       if (resolved.refusal) return resolved.refusal;

@@ -6,6 +6,7 @@ import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { GitignoreFilter, ignorePatterns } from "./gitignore-filter.js";
 import { resolveWorkspacePath } from "./paths.js";
+import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Lists a directory as an indented tree: folders (marked with a trailing /) and files, sorted by name, folders before files.
 
@@ -36,9 +37,7 @@ export const createLsTool = () =>
   name: "LS",
   description,
   inputSchema,
-  kind: "read",
-  pathField: "path",
-  pathDefaultsToCwd: true,
+  ...BUILTIN_TOOL_TRAITS.LS,
   async execute(input, context): Promise<ToolResult> {
     const resolved = await resolveWorkspacePath(context, input.path ?? context.cwd);
     if (resolved.refusal) return resolved.refusal;

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { defineTool } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { editFile, editSuccessText } from "./edit-file.js";
+import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Makes several replacements in one file in a single call: all of them, or none.
 
@@ -31,8 +32,7 @@ export const createMultiEditTool = () =>
   name: "MultiEdit",
   description,
   inputSchema,
-  kind: "edit",
-  pathField: "file_path",
+  ...BUILTIN_TOOL_TRAITS.MultiEdit,
   async execute(input, context): Promise<ToolResult> {
     const outcome = await editFile(
       context,

@@ -5,6 +5,7 @@ import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { resolveWorkspacePath } from "./paths.js";
 import { imageProblem } from "./image-check.js";
+import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Reads a file from the local filesystem.
 
@@ -89,8 +90,7 @@ export const createReadTool = () =>
   name: "Read",
   description,
   inputSchema,
-  kind: "read",
-  pathField: "file_path",
+  ...BUILTIN_TOOL_TRAITS.Read,
   async execute(input, context): Promise<ToolResult> {
     const resolved = await resolveWorkspacePath(context, input.file_path);
     if (resolved.refusal) return resolved.refusal;

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { defineTool } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
+import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Keeps a task list for the current session, which the user sees (GUIs render it). Send the whole list every time; it replaces the previous one.
 
@@ -35,8 +36,7 @@ export const createTodoWriteTool = () =>
   name: "TodoWrite",
   description,
   inputSchema,
-  kind: "other",
-  sessionStateOnly: true,
+  ...BUILTIN_TOOL_TRAITS.TodoWrite,
   async execute(input, context): Promise<ToolResult> {
     const previous = context.sessionState.get(TODOS_STATE_KEY);
     const oldTodos = Array.isArray(previous) ? (previous as Todo[]) : [];

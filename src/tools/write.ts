@@ -8,6 +8,7 @@ import { applyLineEnding, detectLineEnding, toLf } from "./line-endings.js";
 import { resolveWorkspacePath } from "./paths.js";
 import { REDACTION_MARKER_PREFIX } from "./redact-secrets.js";
 import { structuredPatch } from "./structured-patch.js";
+import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Writes a file to the local filesystem, overwriting it if one exists.
 
@@ -28,8 +29,7 @@ export const createWriteTool = () =>
   name: "Write",
   description,
   inputSchema,
-  kind: "edit",
-  pathField: "file_path",
+  ...BUILTIN_TOOL_TRAITS.Write,
   async execute(input, context): Promise<ToolResult> {
     const resolved = await resolveWorkspacePath(context, input.file_path);
     if (resolved.refusal) return resolved.refusal;

@@ -48,6 +48,14 @@ describe("the agentwire package", () => {
     expect(Object.values(metafile.outputs).some((output) => Object.keys(output.inputs).some((input) => input.includes("node_modules/@anthropic-ai/sdk/")))).toBe(true);
   });
 
+  it("starts the CLI without the tools', the loop's, the session core's or the logger's code: they load after system/init", async () => {
+    const metafile = JSON.parse(await readFile(join(ROOT, "dist", "metafile.json"), "utf8")) as Metafile;
+    const inputs = staticClosure(metafile, "dist/cli.js");
+    expect(inputs).toEqual(expect.arrayContaining(["src/session/prepare-session.ts", "src/session/init-event.ts", "src/skills/catalog.ts"]));
+    const late = inputs.filter((input) => /^src\/(tools\/(bash|read|grep|edit|registry)|agent\/loop|session\/session|permissions\/shell-syntax)\.ts$/.test(input) || /node_modules\/(pino|yargs|ajv)\//.test(input));
+    expect(late, "dist/cli.js loads these before its first line").toEqual([]);
+  });
+
   it("runs the README's library example against the replay server", async () => {
     const readme = await readFile(join(ROOT, "README.md"), "utf8");
     const example = /<!-- library-example:[^>]*-->\n```js\n([\s\S]*?)```/.exec(readme)?.[1];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { whatWouldAllow } from "../../src/permissions/permission-hint.js";
 import { decidePermission, type PermissionMode, type PermissionVerdict } from "../../src/permissions/policy.js";
-import { parseRuleList } from "../../src/permissions/rules.js";
+import { parseRuleList } from "../../src/permissions/rule-syntax.js";
 import { traitsOf } from "../helpers/tool-traits.js";
 
 const cwd = "/work/project";

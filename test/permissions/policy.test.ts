@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decidePermission, type PermissionMode, type PermissionRules } from "../../src/permissions/policy.js";
-import { parseRuleList } from "../../src/permissions/rules.js";
+import { parseRuleList } from "../../src/permissions/rule-syntax.js";
 import { traitsOf } from "../helpers/tool-traits.js";
 
 const cwd = "/work/project";

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { allowRulesCover, anyRuleMatches, parseRule, parseRuleList } from "../../src/permissions/rules.js";
+import { allowRulesCover, anyRuleMatches } from "../../src/permissions/rules.js";
+import { parseRule, parseRuleList } from "../../src/permissions/rule-syntax.js";
 import { traitsOf } from "../helpers/tool-traits.js";
 
 const cwd = "/work/project";

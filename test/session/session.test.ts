@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent } from "../../protocol/events.js";
 import { applyPermissionUpdates } from "../../src/permissions/permission-updates.js";
-import { parseRuleList } from "../../src/permissions/rules.js";
+import { parseRuleList } from "../../src/permissions/rule-syntax.js";
 import { createSession } from "../../src/session/session.js";
 import { SessionSetupError, type SessionOptions } from "../../src/session/session-options.js";
 import { toUserMessage } from "../../src/session/user-input.js";

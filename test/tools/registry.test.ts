@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { builtinTools, parseToolNames, selectTools, toolInputJsonSchema } from "../../src/tools/registry.js";
+import { builtinTools, toolInputJsonSchema } from "../../src/tools/registry.js";
+import { parseToolNames, selectTools } from "../../src/tools/select-tools.js";
 
 const names = (selection: ReturnType<typeof selectTools>) => ("tools" in selection ? selection.tools.map((tool) => tool.name) : selection);
 

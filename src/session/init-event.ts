@@ -1,0 +1,41 @@
+import { randomUUID } from "node:crypto";
+import type { SystemInitEvent } from "../../protocol/events.js";
+import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../protocol/version.js";
+import { AGENTWIRE_VERSION } from "../version.js";
+
+export interface SessionFacts {
+  cwd: string;
+  sessionId: string;
+  toolNames: string[];
+  mcpServers: Array<{ name: string; status: string }>;
+  model: string;
+  provider: string;
+  permissionMode: SystemInitEvent["permissionMode"];
+  skillNames: string[];
+  apiKeySource: string;
+}
+
+/** `system/init` in Claude Code's shape: one builder for the session and the CLI's early announcement. */
+export function buildInitEvent(facts: SessionFacts): SystemInitEvent {
+  return {
+    type: "system",
+    subtype: "init",
+    cwd: facts.cwd,
+    session_id: facts.sessionId,
+    tools: facts.toolNames,
+    mcp_servers: facts.mcpServers,
+    model: facts.model,
+    provider: facts.provider,
+    permissionMode: facts.permissionMode,
+    slash_commands: facts.skillNames,
+    apiKeySource: facts.apiKeySource,
+    output_style: "default",
+    agents: [],
+    skills: facts.skillNames,
+    plugins: [],
+    claude_code_version: CLAUDE_CODE_VERSION,
+    protocol_version: PROTOCOL_VERSION,
+    agentwire_version: AGENTWIRE_VERSION,
+    uuid: randomUUID(),
+  };
+}

@@ -1,0 +1,115 @@
+import { statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import type { SystemInitEvent } from "../../protocol/events.js";
+import { apiKeySource, providerSettingsError } from "../providers/registry.js";
+import { discoverSkills, type SkillCatalog } from "../skills/catalog.js";
+import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
+import { buildInitEvent } from "./init-event.js";
+import { openSession, type OpenedSession } from "./open-session.js";
+import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";
+import { chooseToolNames } from "./tool-selection.js";
+
+/** What a session starts from, checked: the first half of `createSession`. */
+export interface PreparedSession {
+  options: SessionOptions;
+  settings: CheckedSessionSettings;
+  cwd: string;
+  addDirs: string[];
+  home: string;
+  skills: SkillCatalog;
+  /** The built-in tools (and the Skill tool) the session offers, as `chooseBuiltinTools` builds them. */
+  toolNames: string[];
+  opened: OpenedSession;
+}
+
+/**
+ * Validates the settings, checks the directories and the provider settings, finds the skills,
+ * chooses the tools by name and opens (resumes or starts) the stored session: every check that can refuse a session, and
+ * nothing that needs the tools', the loop's or a provider's code. The CLI announces the session
+ * (`initEventBeforeSession`) between this and `createSession`, so a host sees `system/init`
+ * before that code has loaded. Throws a `SessionSetupError`.
+ */
+export function prepareSession(options: SessionOptions): PreparedSession {
+  const parsed = SessionSettingsSchema.safeParse(options);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SessionSetupError(`Invalid session option ${issue?.path.join(".") || "(options)"}: ${issue?.message ?? "invalid"}`, "invalid_arguments");
+  }
+  const settings = parsed.data;
+  const cwd = resolve(settings.cwd);
+  if (!isDirectory(cwd)) throw new SessionSetupError(`Working directory does not exist: ${cwd}`, "invalid_arguments");
+  const addDirs = settings.addDirs.map((directory) => resolve(cwd, directory));
+  for (const directory of addDirs) {
+    if (!isDirectory(directory)) throw new SessionSetupError(`--add-dir directory does not exist: ${directory}`, "invalid_arguments");
+  }
+  const home = options.home ?? (options.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"));
+  const skills = discoverSkills({
+    enabled: settings.skills,
+    cwd,
+    addDirs,
+    skillsDirs: settings.skillsDirs.map((directory) => resolve(cwd, directory)),
+    agentwireHome: home,
+    userHome: options.env.HOME || homedir(),
+  });
+  const skillTool = skills.entries.length > 0 ? [{ name: "Skill", traits: SKILL_TOOL_TRAITS }] : [];
+  const toolNames = chooseToolNames(settings, skillTool);
+  const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettingsOf(settings, options.env));
+  if (settingsError) throw new SessionSetupError(settingsError, "invalid_arguments");
+  const opened = openSession({
+    home,
+    cwd,
+    resume: settings.resume,
+    continue: settings.continue,
+    sessionId: settings.sessionId,
+    persist: settings.persistSession,
+    contextWindow: settings.contextWindow,
+    fork: settings.forkSession,
+  });
+  return { options, settings, cwd, addDirs, home, skills, toolNames, opened };
+}
+
+/** The provider-facing part of the settings, as `createProvider` and its checks take it. */
+export function providerSettingsOf(settings: CheckedSessionSettings, env: SessionOptions["env"]) {
+  return {
+    provider: settings.provider,
+    env,
+    model: settings.model,
+    ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+    ...(settings.openaiApi ? { openaiApi: settings.openaiApi } : {}),
+    ...(settings.contextWindow ? { contextWindow: settings.contextWindow } : {}),
+  };
+}
+
+/** The API key's origin as `system/init.apiKeySource` reports it. */
+export function keySourceOf(prepared: PreparedSession): string {
+  return prepared.options.providerInstance ? "none" : apiKeySource(prepared.settings.provider, prepared.options.env);
+}
+
+/**
+ * The `system/init` the session built from `prepared` will report, from names alone: the same
+ * tool choice (`chooseToolNames`) and skills the session uses. For sessions with the built-in
+ * tools (not `toolDefinitions`) and no MCP servers yet, which is every CLI start
+ * (test/session/prepare-session.test.ts compares the two).
+ */
+export function initEventBeforeSession(prepared: PreparedSession): SystemInitEvent {
+  return buildInitEvent({
+    cwd: prepared.cwd,
+    sessionId: prepared.opened.sessionId,
+    toolNames: prepared.toolNames,
+    mcpServers: [],
+    model: prepared.settings.model,
+    provider: prepared.settings.provider,
+    permissionMode: prepared.settings.permissionMode,
+    skillNames: prepared.skills.names,
+    apiKeySource: keySourceOf(prepared),
+  });
+}
+
+function isDirectory(directory: string): boolean {
+  try {
+    return statSync(directory).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,34 @@
+import type { ToolTraits } from "../conversation/tool-traits.js";
+
+/**
+ * The built-in tools' names and traits, alphabetical as Claude Code sends its tools. Kept apart
+ * from the tools' code, which each tool module spreads into its definition, so a caller that
+ * only needs to name a session's tools (the CLI's early `system/init`, tool selection by rules)
+ * never loads the implementations.
+ */
+export const BUILTIN_TOOL_TRAITS = {
+  Bash: { kind: "execute", commandField: "command" },
+  Edit: { kind: "edit", pathField: "file_path" },
+  Glob: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
+  Grep: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
+  LS: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
+  MultiEdit: { kind: "edit", pathField: "file_path" },
+  Read: { kind: "read", pathField: "file_path" },
+  TodoWrite: { kind: "other", sessionStateOnly: true },
+  Write: { kind: "edit", pathField: "file_path" },
+} as const satisfies Record<string, ToolTraits>;
+
+export type BuiltinToolName = keyof typeof BUILTIN_TOOL_TRAITS;
+
+/** The Skill tool's traits: loading instructions changes nothing outside the conversation. */
+export const SKILL_TOOL_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
+
+/** A tool as selection and permission rules see it: its name and what kind of thing it does. */
+export interface ToolDescriptor {
+  name: string;
+  traits: ToolTraits;
+}
+
+export function builtinToolDescriptors(): ToolDescriptor[] {
+  return Object.entries(BUILTIN_TOOL_TRAITS).map(([name, traits]) => ({ name, traits }));
+}

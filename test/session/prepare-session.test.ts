@@ -1,0 +1,90 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { SystemInitEvent } from "../../protocol/events.js";
+import { initEventBeforeSession, prepareSession } from "../../src/session/prepare-session.js";
+import { createSession } from "../../src/session/session.js";
+import { SessionSetupError, type SessionOptions } from "../../src/session/session-options.js";
+import { toUserMessage } from "../../src/session/user-input.js";
+import { FakeProvider, textTurn } from "../helpers/fake-provider.js";
+
+// The CLI prints `system/init` from the prepared session before the session's code loads; the
+// session reports its own `system/init` later (stream-json hosts, the library). Both must agree.
+let root: string | undefined;
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+async function project(): Promise<{ cwd: string; home: string }> {
+  root = await mkdtemp(join(tmpdir(), "agentwire-prepare-"));
+  const cwd = join(root, "project");
+  await mkdir(cwd);
+  return { cwd, home: join(root, "home") };
+}
+
+function options(cwd: string, home: string, extra: Partial<SessionOptions> = {}): SessionOptions {
+  return { cwd, home, provider: "anthropic", model: "claude-opus-5-5", env: { HOME: join(cwd, "..") }, onEvent: () => undefined, persistSession: false, ...extra };
+}
+
+const withoutUuid = ({ uuid: _uuid, ...rest }: SystemInitEvent) => rest;
+
+async function bothInits(sessionOptions: SessionOptions) {
+  const prepared = prepareSession(sessionOptions);
+  const early = initEventBeforeSession(prepared);
+  const session = createSession(sessionOptions, prepared);
+  const late = session.initEvent();
+  await session.close();
+  return { early: withoutUuid(early), late: withoutUuid(late) };
+}
+
+describe("the CLI's early system/init", () => {
+  const cases: Array<[string, Partial<SessionOptions>]> = [
+    ["the defaults", {}],
+    ["--tools Read Bash", { tools: ["Read", "Bash"] }],
+    ["--disallowedTools Edit (the whole edit family)", { disallowedTools: ["Edit"] }],
+    ["--disallowedTools with a specifier (the tool stays)", { disallowedTools: ["Bash(rm:*)", "Grep"] }],
+    ["--tool-profile compact", { toolProfile: "compact" }],
+    ["plan mode, an API key and another provider", { permissionMode: "plan", provider: "openai", model: "gpt-5", env: { OPENAI_API_KEY: "sk-test" } }],
+    ["a local server", { provider: "ollama", model: "qwen3:8b" }],
+  ];
+  for (const [name, extra] of cases) {
+    it(`matches the session's own for ${name}`, async () => {
+      const { cwd, home } = await project();
+      const { early, late } = await bothInits(options(cwd, home, extra));
+      expect(early).toEqual(late);
+      expect(early.tools.length).toBeGreaterThan(0);
+    });
+  }
+
+  it("names the Skill tool and the skills when skills are installed, in both", async () => {
+    const { cwd, home } = await project();
+    const skill = join(cwd, ".claude", "skills", "deploy");
+    await mkdir(skill, { recursive: true });
+    await writeFile(join(skill, "SKILL.md"), "---\nname: deploy\ndescription: Project deploy steps.\n---\n\nRun the deploy script.\n");
+    const { early, late } = await bothInits(options(cwd, home));
+    expect(early).toEqual(late);
+    expect(early.tools).toContain("Skill");
+    expect(early.skills).toEqual(["deploy"]);
+    const { early: compact } = await bothInits(options(cwd, home, { toolProfile: "compact" }));
+    expect(compact.tools).toEqual(["Bash", "Read", "Skill", "Write"]);
+  });
+
+  it("carries the resumed session's id, as the session does", async () => {
+    const { cwd, home } = await project();
+    const first = createSession({ ...options(cwd, home), persistSession: true, providerInstance: new FakeProvider([textTurn("Hello.")]) });
+    await first.runTurn(toUserMessage("hi"));
+    await first.close();
+    const { early, late } = await bothInits({ ...options(cwd, home), persistSession: true, resume: first.sessionId });
+    expect(early.session_id).toBe(first.sessionId);
+    expect(early).toEqual(late);
+  });
+
+  it("refuses, before anything is announced, what the session would refuse", async () => {
+    const { cwd, home } = await project();
+    expect(() => prepareSession(options(join(cwd, "missing"), home))).toThrow(SessionSetupError);
+    expect(() => prepareSession(options(cwd, home, { tools: ["Frobnicate"] }))).toThrow(/Unknown tool name in --tools: Frobnicate/);
+    expect(() => prepareSession(options(cwd, home, { resume: "00000000-0000-4000-8000-000000000000" }))).toThrow(SessionSetupError);
+  });
+});
