@@ -108,8 +108,9 @@ describe("exit paths", () => {
     const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "start it" } })}\n`);
     await waitForEvent(child, (event) => event.type === "result");
-    // The call returned at once, and the job runs on between turns.
-    expect(pidsRunning(marker)).toHaveLength(1);
+    // The call returned at once, and the job runs on between turns (the shell's forked child
+    // may exec the job a moment after the call returned: wait for it to appear).
+    expect(await until(() => pidsRunning(marker).length === 1, 2_000)).toBe(true);
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "and now?" } })}\n`);
     await waitForEvent(child, (event) => event.type === "result" && event.result === "still here");
     expect(pidsRunning(marker)).toHaveLength(1);
@@ -126,7 +127,7 @@ describe("exit paths", () => {
     const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "start it" } })}\n`);
     await waitForEvent(child, (event) => event.type === "result");
-    expect(pidsRunning(marker)).toHaveLength(1);
+    expect(await until(() => pidsRunning(marker).length === 1, 2_000)).toBe(true);
     child.kill("SIGKILL");
     expect(await until(() => pidsRunning(marker).length === 0, 2_000), "the background job dies with agentwire").toBe(true);
   });
