@@ -8,7 +8,7 @@ import { defineTool, toolError } from "./define-tool.js";
 import type { ToolContext } from "./define-tool.js";
 import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
-import { releaseProcessGroupIfEmpty, superviseProcessGroup } from "./process-supervisor.js";
+import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Executes a shell command and returns its output (stdout, then stderr).
@@ -23,8 +23,6 @@ const description = `Executes a shell command and returns its output (stdout, th
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
-/** Time a process group gets to exit after SIGTERM before SIGKILL. */
-const KILL_GRACE_MS = 1_000;
 /** How often a running command reports progress. */
 const PROGRESS_INTERVAL_MS = 1_000;
 /** ToolContext.sessionState key holding the directory the previous command ended in. */
@@ -118,7 +116,7 @@ export const createBashTool = () =>
     const stop = (reason: StopReason): void => {
       if (stopReason !== undefined || subprocess.pid === undefined) return;
       stopReason = reason;
-      killProcessGroup(subprocess.pid);
+      stopProcessGroup(subprocess.pid);
     };
     const timeoutTimer = setTimeout(() => stop("timeout"), timeoutMs);
     const onAbort = (): void => stop("aborted");
@@ -257,22 +255,6 @@ async function readFinalDirectory(finalDirectoryFile: string): Promise<string | 
   } catch {
     return undefined;
   }
-}
-
-/** SIGTERM the whole group, then SIGKILL whatever ignored it. Errors mean the group is gone. */
-function killProcessGroup(processGroupId: number): void {
-  try {
-    process.kill(-processGroupId, "SIGTERM");
-  } catch {
-    return;
-  }
-  setTimeout(() => {
-    try {
-      process.kill(-processGroupId, "SIGKILL");
-    } catch {
-      // Everyone exited on SIGTERM.
-    }
-  }, KILL_GRACE_MS);
 }
 
 /** Shell convention: a process ended by signal N reports status 128 + N. */

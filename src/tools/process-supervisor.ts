@@ -69,3 +69,22 @@ function processGroupHasMembers(processGroupId: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/** How long a group gets between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 1_000;
+
+/** SIGTERM the whole group, then SIGKILL whatever ignored it. Errors mean the group is gone. */
+export function stopProcessGroup(processGroupId: number): void {
+  try {
+    process.kill(-processGroupId, "SIGTERM");
+  } catch {
+    return;
+  }
+  setTimeout(() => {
+    try {
+      process.kill(-processGroupId, "SIGKILL");
+    } catch {
+      // Everyone exited on SIGTERM.
+    }
+  }, KILL_GRACE_MS);
+}
