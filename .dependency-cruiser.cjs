@@ -20,10 +20,12 @@ const layers = {
   permissions: ["conversation", "paths"],
   // Skills build on the tools: the Skill tool is one, and skill scripts run through Bash.
   skills: ["conversation", "paths", "text", "tools"],
+  // MCP servers' tools are tools like the built-ins; stdio servers join the process supervisor.
+  mcp: ["conversation", "tools", "version"],
   sessions: ["conversation", "version"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
-  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "paths", "text", "version"],
-  server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "paths", "text", "version"],
+  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "text", "version"],
+  server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],
   // People-facing views of the event stream (render, sessions show, -p progress, chat).
   render: ["conversation", "sessions"],
   api: ["conversation", "providers", "permissions", "session", "sessions", "render", "paths", "version"],

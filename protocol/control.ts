@@ -152,7 +152,9 @@ export const InterruptResponseSchema = z.strictObject({ still_queued: z.array(z.
 export const SetPermissionModeResponseSchema = z.strictObject({ mode: PermissionModeSchema });
 export const SetModelResponseSchema = z.strictObject({ model: z.string() });
 export const SetMaxThinkingTokensResponseSchema = z.strictObject({});
-export const McpStatusResponseSchema = z.strictObject({ mcpServers: z.array(z.strictObject({ name: z.string(), status: z.string() })) });
+export const McpStatusResponseSchema = z.strictObject({
+  mcpServers: z.array(z.strictObject({ name: z.string(), status: z.string(), error: z.string().optional(), serverInfo: z.strictObject({ name: z.string(), version: z.string() }).optional() })),
+});
 
 /** The host's answer to `mcp_message`: the JSON-RPC response of its server. */
 export const McpMessageResponseSchema = z.looseObject({

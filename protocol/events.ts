@@ -59,7 +59,7 @@ export const SystemInitEventSchema = z.strictObject({
   cwd: z.string(),
   session_id: SessionId,
   tools: z.array(z.string()),
-  mcp_servers: z.array(z.strictObject({ name: z.string(), status: z.string() })),
+  mcp_servers: z.array(z.strictObject({ name: z.string(), status: z.string(), error: z.string().optional() })),
   model: z.string(),
   /** agentwire extension: which provider serves `model`. */
   provider: z.string(),

@@ -57,6 +57,8 @@ const QueryDataOptionsShape = {
   includePartialMessages: z.boolean().optional(),
   /** The answer's JSON Schema: the result carries it as `structured_output` (the Agent SDK's option). */
   outputFormat: z.looseObject({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) }).optional(),
+  /** MCP servers to start (stdio) or reach (http, sse), in the Agent SDK's format; in-process (`sdk`) servers are not supported here. */
+  mcpServers: SessionSettingsSchema.shape.mcpServers.optional(),
   env: z.record(z.string(), z.string().optional()).optional(),
 };
 const QueryDataOptionsSchema = z.looseObject(QueryDataOptionsShape);
@@ -141,6 +143,7 @@ export function query(input: { prompt: string | AsyncIterable<QueryUserMessage>;
     try {
       for await (const message of userMessages(input.prompt)) {
         if (closed) break;
+        await session.mcpReady();
         queue.push(session.initEvent());
         await session.runTurn(message);
       }
@@ -208,6 +211,7 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
     forkSession: data.forkSession ?? false,
     ...(data.sessionId ? { sessionId: data.sessionId } : {}),
     persistSession: data.persistSession ?? true,
+    ...(data.mcpServers ? { mcpServers: data.mcpServers } : {}),
     env,
     onEvent: (event) => queue.push(event),
     ...(options.canUseTool ? { approve: approverFor(options.canUseTool) } : {}),

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { Options } from "yargs";
 import * as z from "zod";
 import { FlagError, parseFlags } from "./flag-parser.js";
+import { gatherMcpServers } from "./mcp-sources.js";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
 import { chooseModel } from "../providers/model-choice.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
@@ -68,6 +69,8 @@ const RUN_OPTIONS = {
   // One string, not an array: a greedy array would swallow a prompt that follows (`--tools Read "prompt"`).
   tools: { type: "string", description: 'Tools the model may use: "Bash,Read", "default" (all), or "" (none)' },
   "add-dir": { type: "string", array: true, description: "Another directory tools may use besides the working directory (repeatable)" },
+  "mcp-config": { type: "string", array: true, description: 'MCP servers: a JSON file or JSON text {"mcpServers": {...}} in Claude Code\'s format (repeatable); the project\'s .mcp.json is read too' },
+  "strict-mcp-config": { type: "boolean", default: false, description: "Use only the servers of --mcp-config, not the project's .mcp.json" },
   "list-tools": { type: "boolean", default: false, description: "Print each tool's name and description (JSON schemas with --output-format json), then exit" },
   "list-models": { type: "boolean", default: false, description: "Print the models of each provider (live where a key is set), then exit; --provider picks one" },
   "auto-compact": { type: "boolean", default: true, description: "Compact the conversation when it nears the model's context window, or overflows it (--no-auto-compact: only /compact does)" },
@@ -100,8 +103,6 @@ const START_OPTIONS = {
  */
 const ACCEPTED_BUT_IGNORED: Record<string, Options> = {
   "setting-sources": { type: "string" },
-  "mcp-config": { type: "string", array: true },
-  "strict-mcp-config": { type: "boolean" },
   settings: { type: "string" },
   "fallback-model": { type: "string" },
   "task-budget": { type: "number" },
@@ -188,6 +189,9 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   const approvalTimeout = parsed["approval-timeout"] as number;
   if (!(approvalTimeout > 0)) return { kind: "error", message: "--approval-timeout must be a positive number of seconds (a question nobody answers is then denied)." };
   const skipPermissions = parsed["dangerously-skip-permissions"] === true;
+  const cwd = typeof parsed.cwd === "string" ? parsed.cwd : processCwd;
+  const mcp = gatherMcpServers({ values: (parsed["mcp-config"] ?? []) as string[], strict: parsed["strict-mcp-config"] === true, cwd: resolve(processCwd, cwd), processCwd, env });
+  if ("error" in mcp) return { kind: "error", message: mcp.error };
   const candidate = {
     outputFormat,
     inputFormat,
@@ -199,7 +203,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     maxTurns: parsed["max-turns"],
     maxBudgetUsd: parsed["max-budget-usd"],
     maxThinkingTokens: parsed["max-thinking-tokens"],
-    cwd: typeof parsed.cwd === "string" ? parsed.cwd : processCwd,
+    cwd,
     includePartialMessages: parsed["include-partial-messages"],
     resume: parsed.resume,
     continue: parsed.continue,
@@ -227,6 +231,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     verbose: parsed.verbose,
     outputLastMessage: typeof parsed["output-last-message"] === "string" ? resolve(processCwd, parsed["output-last-message"]) : undefined,
     eventDialect: parsed["event-dialect"],
+    mcpServers: mcp.servers,
     // Node timers hold at most 2^31-1 ms (~24.8 days); a longer wait would fire at once.
     approvalTimeoutMs: Math.min(2_147_483_647, Math.max(1, Math.round(approvalTimeout * 1000))),
   };

@@ -185,8 +185,9 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   const prepared = prepareSession(sessionOptions);
   // A prompt run announces its session before the tools', the loop's and the providers' code
   // loads (~25 ms): a host sees the session start at once. Not when something the session code
-  // checks could still refuse the run (a --json-schema), nor before a prompt from stdin arrived.
-  const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema;
+  // checks could still refuse the run (a --json-schema), nor before a prompt from stdin arrived,
+  // nor when MCP servers are configured (init lists them once they have started).
+  const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && Object.keys(config.mcpServers).length === 0;
   if (announcedEarly) output(initEventBeforeSession(prepared));
   const { createSession } = await import("../session/session.js");
   session = createSession(sessionOptions, prepared);
@@ -212,7 +213,10 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   };
 
   if (prompt !== undefined) {
-    if (!announcedEarly) output(session.initEvent());
+    if (!announcedEarly) {
+      await session.mcpReady();
+      output(session.initEvent());
+    }
     await session.runTurn(toUserMessage(await prompt.text));
   } else if (streamInput) {
     await streamInput.serveStreamInput({

@@ -1,35 +1,11 @@
 import * as z from "zod";
 import { McpMessageResponseSchema } from "../../protocol/control.js";
-import type { ImageBlock, TextBlock } from "../conversation/messages.js";
-import { defineTool, toolError, type ToolDefinition } from "../tools/define-tool.js";
-import { type ToolResult } from "../conversation/tool-result.js";
+import { mcpToolDefinition, McpToolsListResultSchema } from "../mcp/mcp-tools.js";
+import type { ToolDefinition } from "../tools/define-tool.js";
 import type { HostChannel } from "./host-channel.js";
 
 /** `initialize.sdkMcpServerManifests[name]`: the MCP handshake the Agent SDK ran for us. */
-const ManifestSchema = z.looseObject({
-  toolsListResult: z
-    .looseObject({
-      tools: z.array(
-        z.looseObject({
-          name: z.string().min(1),
-          description: z.string().optional(),
-          inputSchema: z.record(z.string(), z.unknown()).optional(),
-          annotations: z.looseObject({ readOnlyHint: z.boolean().optional() }).optional(),
-        }),
-      ),
-    })
-    .optional(),
-});
-
-const ToolsListResultSchema = z.looseObject({ tools: ManifestSchema.shape.toolsListResult.unwrap().shape.tools });
-
-const CallToolResultSchema = z.looseObject({
-  content: z
-    .array(z.looseObject({ type: z.string(), text: z.string().optional(), data: z.string().optional(), mimeType: z.string().optional() }))
-    .default([]),
-  isError: z.boolean().optional(),
-  structuredContent: z.unknown().optional(),
-});
+const ManifestSchema = z.looseObject({ toolsListResult: McpToolsListResultSchema.optional() });
 
 export interface SdkMcpServer {
   name: string;
@@ -51,43 +27,11 @@ export async function loadSdkMcpServers(channel: HostChannel, names: string[], m
   };
   return Promise.all(
     names.map(async (server) => {
-      const listed = (byName.success ? byName.data[server]?.toolsListResult : undefined) ?? ToolsListResultSchema.parse(await send(server, "tools/list", {}));
+      const listed = (byName.success ? byName.data[server]?.toolsListResult : undefined) ?? McpToolsListResultSchema.parse(await send(server, "tools/list", {}));
       return {
         name: server,
-        tools: listed.tools.map((tool) =>
-          defineTool({
-            name: `mcp__${server}__${tool.name}`,
-            description: tool.description ?? `Tool ${tool.name} of the ${server} MCP server.`,
-            // The server validates its own arguments; agentwire only checks that they are an object.
-            inputSchema: z.record(z.string(), z.unknown()),
-            inputJsonSchema: tool.inputSchema ?? { type: "object", properties: {} },
-            // Not read-only unless the server says so: anything else may change the world.
-            kind: tool.annotations?.readOnlyHint === true ? "read" : "other",
-            async execute(input, context): Promise<ToolResult> {
-              try {
-                return toToolResult(CallToolResultSchema.parse(await send(server, "tools/call", { name: tool.name, arguments: input }, context.signal)));
-              } catch (error) {
-                return toolError(context.signal.aborted ? "aborted" : "internal_error", `The ${server} MCP server could not run ${tool.name}: ${(error as Error).message}`);
-              }
-            },
-          }),
-        ),
+        tools: listed.tools.map((tool) => mcpToolDefinition(server, tool, (name, args, signal) => send(server, "tools/call", { name, arguments: args }, signal))),
       };
     }),
   );
-}
-
-function toToolResult(result: z.infer<typeof CallToolResultSchema>): ToolResult {
-  const parts: Array<TextBlock | ImageBlock> = result.content.flatMap((part): Array<TextBlock | ImageBlock> => {
-    if (part.type === "text" && part.text !== undefined) return [{ type: "text", text: part.text }];
-    if (part.type === "image" && part.data && part.mimeType) return [{ type: "image", mediaType: part.mimeType, data: part.data }];
-    return [{ type: "text", text: JSON.stringify(part) }];
-  });
-  const content = parts.every((part) => part.type === "text") ? parts.map((part) => (part as TextBlock).text).join("\n") : parts;
-  return {
-    content,
-    isError: result.isError === true,
-    ...(result.isError ? { code: "command_failed" as const } : {}),
-    details: result.structuredContent ?? result.content,
-  };
 }

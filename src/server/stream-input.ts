@@ -68,6 +68,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   let answersSent: Promise<void> = Promise.resolve();
   const runQueue = async (): Promise<void> => {
     await initializing;
+    await session.mcpReady();
     for (let next = queue.shift(); next && !session.closed; next = queue.shift()) {
       announceState("running");
       // Claude Code repeats system/init before every turn in stream-json input mode.

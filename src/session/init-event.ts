@@ -7,7 +7,7 @@ export interface SessionFacts {
   cwd: string;
   sessionId: string;
   toolNames: string[];
-  mcpServers: Array<{ name: string; status: string }>;
+  mcpServers: Array<{ name: string; status: string; error?: string }>;
   model: string;
   provider: string;
   permissionMode: SystemInitEvent["permissionMode"];

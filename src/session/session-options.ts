@@ -2,6 +2,7 @@ import * as z from "zod";
 import { PermissionModeSchema } from "../../protocol/permission-mode.js";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent, TerminalReason } from "../../protocol/events.js";
+import { McpServersSchema } from "../mcp/mcp-config.js";
 import { PROVIDER_IDS } from "../providers/registry.js";
 import type { Provider } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
@@ -82,6 +83,8 @@ export const SessionSettingsSchema = z.object({
   skillListingBudget: z.number().int().positive().optional(),
   /** `compact`: Bash, Read, Write and Skill, short and thin, for small models. */
   toolProfile: z.enum(["default", "compact"]).default("default"),
+  /** MCP servers in Claude Code's format (stdio commands, http/sse URLs); their tools are `mcp__<server>__<tool>`. */
+  mcpServers: McpServersSchema.default({}),
 });
 
 export type SessionSettings = z.input<typeof SessionSettingsSchema>;

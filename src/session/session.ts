@@ -11,7 +11,9 @@ import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
 import type { PermissionMode } from "../permissions/policy.js";
 import { applyPermissionUpdates, type PermissionState } from "../permissions/permission-updates.js";
-import { parseRuleList } from "../permissions/rule-syntax.js";
+import { parseRuleList, ruleCoversTool } from "../permissions/rule-syntax.js";
+import { McpServerPool, type McpServerStatus } from "../mcp/mcp-servers.js";
+import type { McpServers } from "../mcp/mcp-config.js";
 import { createProvider, isLocalServer } from "../providers/registry.js";
 import type { Provider, ProviderRequest } from "../providers/types.js";
 import { contextFitCheck, SMALL_CONTEXT_WINDOW } from "./context-fit.js";
@@ -75,7 +77,13 @@ export interface Session {
   setOutputSchema(schema: Record<string, unknown> | undefined): Promise<void>;
   /** Tools of an MCP server; offered from the next model request on, replacing same-named ones. */
   addMcpServer(name: string, tools: ToolDefinition[]): void;
-  mcpServerStatus(): Array<{ name: string; status: string }>;
+  /** The host's in-process servers and the configured ones (`mcpServers`), with their state. */
+  mcpServerStatus(): McpServerStatus[];
+  /**
+   * Resolves once every configured MCP server has connected or failed, or their start-up
+   * timeout has passed: `system/init` lists them as they are then. At once when there are none.
+   */
+  mcpReady(): Promise<void>;
   /** The user-invocable skills, as the `initialize` answer lists commands. */
   skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>>;
   /** Resolves when no turn is running. */
@@ -109,6 +117,8 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   return new SessionCore({
     sessionId: opened.sessionId,
     cwd,
+    env: options.env,
+    mcpServers: settings.mcpServers,
     systemPrompt,
     provider: options.providerInstance ?? createProvider(providerSettingsOf(settings, options.env)),
     apiKeySource: keySourceOf(prepared),
@@ -162,6 +172,8 @@ function defaultListingBudget(model: string, contextWindow: number | undefined):
 interface SessionCoreInput {
   sessionId: string;
   cwd: string;
+  env: SessionOptions["env"];
+  mcpServers: McpServers;
   systemPrompt: string;
   provider: Provider;
   apiKeySource: string;
@@ -202,8 +214,13 @@ class SessionCore implements Session {
   /** Why the session file could not be written, once it could not; nothing is written after. */
   private persistenceFailure: string | undefined;
   private readonly toolState = new Map<string, unknown>();
+  /** The host's in-process MCP servers (the Agent SDK's), by name. */
   private readonly mcpServers: string[] = [];
+  /** The configured MCP servers; undefined when there are none (nothing MCP is loaded then). */
+  private readonly mcp: McpServerPool | undefined;
   private currentTurn: AbortController | undefined;
+  /** The running turn's event sink: a warning raised meanwhile (an MCP server crashing) goes out at once. */
+  private turnEmit: ((event: AgentEvent) => void) | undefined;
   private turnDone: Promise<unknown> = Promise.resolve();
   private permissions: PermissionState;
   private currentModel: string;
@@ -222,7 +239,7 @@ class SessionCore implements Session {
       sessionId: input.sessionId,
       model: () => this.currentModel,
       system: input.systemPrompt,
-      toolSpecs: () => this.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
+      toolSpecs: () => this.offeredTools().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
       onUsage: (usage, model) => input.accounting.addUsage(usage, model),
       hooks: () => this.hooks,
       hookBase: () => this.hookBase(),
@@ -233,6 +250,10 @@ class SessionCore implements Session {
     this.maxThinkingTokens = input.maxThinkingTokens;
     this.hooks = input.hooks;
     this.tools = input.tools;
+    this.mcp =
+      Object.keys(input.mcpServers).length > 0
+        ? new McpServerPool(input.mcpServers, { cwd: input.cwd, env: input.env, onWarning: (message) => this.warn({ type: "warning", code: "mcp_server_failed", message }) })
+        : undefined;
   }
 
   get sessionId(): string {
@@ -292,8 +313,31 @@ class SessionCore implements Session {
     this.tools = [...this.tools.filter((tool) => !tools.some((added) => added.name === tool.name)), ...tools];
   }
 
-  mcpServerStatus(): Array<{ name: string; status: string }> {
-    return this.mcpServers.map((name) => ({ name, status: "connected" }));
+  mcpServerStatus(): McpServerStatus[] {
+    return [...this.mcpServers.map((name) => ({ name, status: "connected" as const })), ...(this.mcp?.status() ?? [])];
+  }
+
+  /** Now when a turn is running, else at the start of the next one (events belong to turns). */
+  private warn(warning: AgentEvent): void {
+    if (this.turnEmit) this.turnEmit(warning);
+    else this.input.startupWarnings.push(warning);
+  }
+
+  mcpReady(): Promise<void> {
+    return this.mcp?.ready() ?? Promise.resolve();
+  }
+
+  /**
+   * The built-in and in-process tools, and the tools of the configured MCP servers connected
+   * now, less those a whole-tool deny rule covers (`--disallowedTools mcp__server`): each call
+   * of those would be refused anyway.
+   */
+  private offeredTools(): ToolDefinition[] {
+    const serverTools = this.mcp?.tools() ?? [];
+    if (serverTools.length === 0) return this.tools;
+    const wholeToolDenials = this.permissions.rules.deny.filter((rule) => rule.content === undefined || rule.content === "*");
+    const offered = serverTools.filter((tool) => !wholeToolDenials.some((rule) => ruleCoversTool(rule.toolName, { name: tool.name, traits: tool })));
+    return [...this.tools.filter((tool) => !offered.some((added) => added.name === tool.name)), ...offered];
   }
 
   async skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>> {
@@ -315,6 +359,7 @@ class SessionCore implements Session {
     this.isClosed = true;
     this.interrupt();
     await this.whenIdle();
+    await this.mcp?.close();
     this.input.store?.close();
     if (this.input.ownsOutputDirectory) rmSync(this.input.toolOutputDirectory, { recursive: true, force: true });
   }
@@ -323,8 +368,8 @@ class SessionCore implements Session {
     return buildInitEvent({
       cwd: this.cwd,
       sessionId: this.sessionId,
-      toolNames: this.tools.map((tool) => tool.name),
-      mcpServers: this.mcpServerStatus(),
+      toolNames: this.offeredTools().map((tool) => tool.name),
+      mcpServers: this.mcpServerStatus().map(({ name, status, error }) => ({ name, status, ...(error !== undefined ? { error } : {}) })),
       model: this.currentModel,
       provider: this.input.provider.id,
       permissionMode: this.permissions.mode,
@@ -357,6 +402,7 @@ class SessionCore implements Session {
       if (event.type === "tool_permission_denied") permissionDenials.push({ tool_name: event.toolName, tool_use_id: event.toolUseId, tool_input: event.input });
       for (const line of toStreamJson(event, translationState, translationContext)) onEvent(line);
     };
+    this.turnEmit = emit;
     const failure = (terminalReason: "hook_blocked" | "internal_error" | "invalid_arguments", message: string): ResultEvent => {
       const result = this.withPersistence(buildFailureResult({ sessionId: this.sessionId, terminalReason, message, durationMs: Date.now() - startedAt, newUuid: randomUUID }));
       onEvent(result);
@@ -397,6 +443,7 @@ class SessionCore implements Session {
       // A skill's allowed-tools last only as long as the turn that loaded it.
       this.toolState.delete(TURN_SKILL_RULES_KEY);
       this.currentTurn = undefined;
+      this.turnEmit = undefined;
     }
   }
 
@@ -439,7 +486,8 @@ class SessionCore implements Session {
 
   /** The session's state as this turn's loop sees it. */
   private turnWiring(emit: (event: AgentEvent) => void, turnSignal: AbortSignal, outputTool: ToolDefinition | undefined): TurnWiring {
-    const tools = outputTool ? [...this.tools, outputTool] : this.tools;
+    const offered = this.offeredTools();
+    const tools = outputTool ? [...offered, outputTool] : offered;
     return {
       sessionId: this.sessionId,
       cwd: this.cwd,

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { z } from "zod";
@@ -7,7 +7,8 @@ import { OutputEventSchema, type OutputEvent, type ResultEvent } from "../../pro
 import { query, run, type QueryOptions, type QueryUserMessage } from "../../src/api/index.js";
 import { scenarioSchema } from "../../src/mock-server/scenario.js";
 import { startMockServer, type MockServer } from "../../src/mock-server/server.js";
-import { sequence } from "../helpers/agentwire.js";
+import { ROOT, sequence } from "../helpers/agentwire.js";
+import { isAlive, until } from "../helpers/processes.js";
 
 /**
  * The library API in this process, against the replay server over loopback: every yielded
@@ -99,6 +100,19 @@ describe("query()", () => {
     expect(toolResult?.type === "user" && toolResult.message.content[0]).toMatchObject({ type: "tool_result", content: "1\thi\n2\t" });
   });
 
+
+  it("starts the MCP servers of mcpServers, offers their tools and stops the servers with the query", async () => {
+    const where = await place({ turns: [{ tool_calls: [{ name: "mcp__fixture__echo", input: { text: "from the library" } }] }, { text: "Echoed." }] });
+    const pidFile = join(where.home, "mcp-pids");
+    const server = { command: process.execPath, args: [join(ROOT, "fixtures", "mcp", "test-server.mjs")], env: { MCP_TEST_PID_FILE: pidFile } };
+    const events = await collect(query({ prompt: "Echo it", options: anthropicOptions(where, { mcpServers: { fixture: server }, allowedTools: ["mcp__fixture"] }) }));
+    const init = events[0];
+    expect(init?.type === "system" && init.subtype === "init" && init.mcp_servers).toEqual([{ name: "fixture", status: "connected" }]);
+    const toolResult = events.find((event) => event.type === "user");
+    expect(toolResult?.type === "user" && toolResult.message.content[0]).toMatchObject({ type: "tool_result", content: "ECHO: FROM THE LIBRARY" });
+    const pid = Number((await readFile(pidFile, "utf8")).trim());
+    expect(await until(() => !isAlive(pid), 3_000), "the server stopped when the query ended").toBe(true);
+  });
   it("denies through canUseTool and tells the model why", async () => {
     const where = await place({ turns: [{ tool_calls: [{ name: "Write", input: { file_path: "out.txt", content: "x" } }] }, { text: "I could not write it." }] });
     const asked: string[] = [];

@@ -39,7 +39,7 @@ describe("the agentwire package", () => {
     for (const entry of ["dist/index.js", "dist/protocol.js"]) {
       const inputs = staticClosure(metafile, entry);
       expect(inputs.length, `${entry} has a static import graph`).toBeGreaterThan(3);
-      const heavy = inputs.filter((input) => /node_modules\/(@anthropic-ai\/sdk|openai|@google\/genai|yargs|pino)\//.test(input) || input.startsWith("src/cli/"));
+      const heavy = inputs.filter((input) => /node_modules\/(@anthropic-ai\/sdk|openai|@google\/genai|@modelcontextprotocol\/sdk|yargs|pino)\//.test(input) || input.startsWith("src/cli/"));
       expect(heavy, `${entry} loads these before any session runs`).toEqual([]);
     }
     // The protocol entry is standalone: nothing from src/.
@@ -52,7 +52,7 @@ describe("the agentwire package", () => {
     const metafile = JSON.parse(await readFile(join(ROOT, "dist", "metafile.json"), "utf8")) as Metafile;
     const inputs = staticClosure(metafile, "dist/cli.js");
     expect(inputs).toEqual(expect.arrayContaining(["src/session/prepare-session.ts", "src/session/init-event.ts", "src/skills/catalog.ts"]));
-    const late = inputs.filter((input) => /^src\/(tools\/(bash|read|grep|edit|registry)|agent\/loop|session\/session|permissions\/shell-syntax)\.ts$/.test(input) || /node_modules\/(pino|yargs|ajv)\//.test(input));
+    const late = inputs.filter((input) => /^src\/(tools\/(bash|read|grep|edit|registry)|agent\/loop|session\/session|permissions\/shell-syntax)\.ts$/.test(input) || /node_modules\/(pino|yargs|ajv|@modelcontextprotocol\/sdk)\//.test(input));
     expect(late, "dist/cli.js loads these before its first line").toEqual([]);
   });
 

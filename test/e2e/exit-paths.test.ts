@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWorkspace, results, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
+import { until } from "../helpers/processes.js";
 
 /**
  * Exit paths a GUI host, a `| head` pipeline or a closed terminal produce: each ends with a
@@ -38,14 +39,6 @@ function pidsRunning(commandLine: string): number[] {
   });
 }
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return condition();
-}
 
 async function sleepingBashRun(marker: string) {
   workspace = await createWorkspace("text");

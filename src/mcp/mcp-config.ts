@@ -1,0 +1,42 @@
+import * as z from "zod";
+
+/**
+ * MCP server configurations in Claude Code's format (`--mcp-config`, `.mcp.json`, the Agent
+ * SDK's `mcpServers`): a stdio server is a command agentwire starts; an http or sse server is a
+ * URL it connects to. `timeout` is a per-call limit in milliseconds, as in Claude Code (values
+ * under 1,000 are ignored there too).
+ */
+const StdioServerSchema = z.strictObject({
+  type: z.literal("stdio").optional(),
+  command: z.string().min(1, "command must not be empty"),
+  args: z.array(z.string()).default([]),
+  env: z.record(z.string(), z.string()).default({}),
+  cwd: z.string().optional(),
+  timeout: z.number().int().positive().optional(),
+});
+
+const RemoteServerSchema = z.strictObject({
+  type: z.enum(["http", "sse"]),
+  url: z.url({ protocol: /^https?$/, error: "url must be an http(s) URL" }),
+  headers: z.record(z.string(), z.string()).default({}),
+  timeout: z.number().int().positive().optional(),
+});
+
+export const McpServerConfigSchema = z.union([StdioServerSchema, RemoteServerSchema]);
+
+/** Letters, digits, `_` and `-`: the name becomes part of every tool name (`mcp__<server>__<tool>`). */
+export const McpServerNameSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "server names may use letters, digits, _ and - (at most 64)");
+
+export const McpServersSchema = z.record(McpServerNameSchema, McpServerConfigSchema);
+
+export const McpConfigFileSchema = z.looseObject({ mcpServers: McpServersSchema });
+
+export type McpServerConfig = z.output<typeof McpServerConfigSchema>;
+export type McpServerConfigInput = z.input<typeof McpServerConfigSchema>;
+export type McpServers = z.output<typeof McpServersSchema>;
+export type StdioServerConfig = z.output<typeof StdioServerSchema>;
+export type RemoteServerConfig = z.output<typeof RemoteServerSchema>;
+
+export function isStdioServer(config: McpServerConfig): config is StdioServerConfig {
+  return "command" in config;
+}
