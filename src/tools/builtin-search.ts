@@ -6,7 +6,9 @@ import { StringDecoder } from "node:string_decoder";
 import { FILE_TYPE_EXTENSIONS } from "./file-types.js";
 import { MAX_COLLECTED_LINES } from "./text-search.js";
 import type { FileMatches, SearchedLine, TextSearchOutcome, TextSearchRequest } from "./text-search.js";
+import { globPatterns, isNameGlob, nameGlobFilter } from "./search-glob.js";
 import { walkFiles } from "./walk-files.js";
+import { walkSearchTree } from "./walk-search-tree.js";
 
 /** Files searched at once: enough to hide file-open latency, few enough to stay far from fd limits. */
 const CONCURRENT_FILES = 32;
@@ -29,7 +31,7 @@ interface SearchBudget {
 }
 
 /**
- * Grep's search when ripgrep is not installed: walks with fast-glob (skipping what git ignores),
+ * Grep's search when ripgrep is not installed: walks the tree (skipping what git ignores),
  * then reads each file in 1 MB chunks and tests every line with a JavaScript RegExp, keeping only
  * matches and their context, so memory stays small on large trees and large files.
  * Differences from ripgrep: JavaScript regex syntax (no `(?i)` inline flags; lookaround works),
@@ -103,19 +105,17 @@ async function* candidateFiles(request: TextSearchRequest, extensions: ReadonlyS
     yield request.target;
     return;
   }
-  for await (const file of walkFiles({ root: request.target, patterns: globPatterns(request.glob), signal: request.signal, withModificationTime: false })) {
-    if (extensions !== undefined && !extensions.has(path.extname(file.absolutePath).slice(1).toLowerCase())) continue;
-    yield file.absolutePath;
+  const hasType = (absolutePath: string): boolean => extensions === undefined || extensions.has(path.extname(absolutePath).slice(1).toLowerCase());
+  if (request.glob !== undefined && !isNameGlob(request.glob)) {
+    for await (const file of walkFiles({ root: request.target, patterns: globPatterns(request.glob), signal: request.signal, withModificationTime: false })) {
+      if (hasType(file.absolutePath)) yield file.absolutePath;
+    }
+    return;
   }
-}
-
-/** ripgrep's --glob semantics for fast-glob: no slash = any depth; a leading `!` excludes. */
-function globPatterns(glob: string | undefined): string[] {
-  if (glob === undefined) return ["**/*"];
-  const negated = glob.startsWith("!");
-  const body = negated ? glob.slice(1) : glob;
-  const anywhere = body.includes("/") ? body.replace(/^\//, "") : `**/${body}`;
-  return negated ? ["**/*", `!${anywhere}`] : [anywhere];
+  const includesFile = request.glob === undefined ? undefined : nameGlobFilter(request.glob);
+  for await (const folderFiles of walkSearchTree({ root: request.target, includesFile, signal: request.signal })) {
+    for (const absolutePath of folderFiles) if (hasType(absolutePath)) yield absolutePath;
+  }
 }
 
 /**

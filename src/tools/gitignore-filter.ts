@@ -78,6 +78,36 @@ export class GitignoreFilter {
     return patterns;
   }
 
+  /**
+   * The check for the entries of one folder, for a walker that never enters an ignored folder:
+   * with the ancestors already known to be kept, only the rules of the folders that have a
+   * .gitignore need asking, and the path each tests is built once per folder, not per entry.
+   * Gives the same verdicts as `isIgnored(path.join(absoluteFolder, name), isDirectory)` for an
+   * `absoluteFolder` that is not itself ignored.
+   */
+  entryCheck(absoluteFolder: string): (name: string, isDirectory: boolean) => boolean {
+    if (this.repositoryRoot === undefined) return (name) => name === ".git";
+    const relativeFolder = path.relative(this.repositoryRoot, absoluteFolder).split(path.sep).join("/");
+    const segments = relativeFolder === "" ? [] : relativeFolder.split("/");
+    const scopes: { matcher: Ignore; prefix: string }[] = [];
+    // Each folder from the repository root down to this one, with this folder's path below it.
+    for (let depth = 0; depth <= segments.length; depth += 1) {
+      const { matcher, lines } = this.rulesOf(segments.slice(0, depth).join("/"));
+      const below = segments.slice(depth).join("/");
+      if (lines.length > 0) scopes.push({ matcher, prefix: below === "" ? "" : `${below}/` });
+    }
+    return (name, isDirectory) => {
+      if (name === ".git") return true;
+      let ignored = false;
+      for (const { matcher, prefix } of scopes) {
+        const verdict = matcher.test(prefix + name + (isDirectory ? "/" : ""));
+        if (verdict.ignored) ignored = true;
+        else if (verdict.unignored) ignored = false;
+      }
+      return ignored;
+    };
+  }
+
   private isFolderIgnored(relativeFolder: string): boolean {
     const cached = this.folderVerdicts.get(relativeFolder);
     if (cached !== undefined) return cached;

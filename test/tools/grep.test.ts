@@ -67,6 +67,11 @@ describe.each([
     expect((await run({ pattern: "answer", type: "ts" })).content).toBe("Found 2 files\nsrc/util.ts\nsrc/app.ts");
   });
 
+  it.skipIf(skip)("negated globs and globs with a folder", async () => {
+    expect((await run({ pattern: "answer", glob: "!*.md" })).content).toBe("Found 2 files\nsrc/util.ts\nsrc/app.ts");
+    expect((await run({ pattern: "answer", glob: "src/app.*" })).content).toBe("Found 1 file\nsrc/app.ts");
+  });
+
   it.skipIf(skip)("count mode", async () => {
     const result = await run({ pattern: "answer|ANSWER", output_mode: "count" });
     expect(result.content).toBe("README.md:1\nsrc/app.ts:1\nsrc/util.ts:1\n\nFound 3 matching lines in 3 files.");
