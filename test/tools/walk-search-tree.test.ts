@@ -1,7 +1,8 @@
-import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, realpath, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GitignoreFilter } from "../../src/tools/gitignore-filter.js";
 import { nameGlobFilter } from "../../src/tools/search-glob.js";
 import { walkFiles } from "../../src/tools/walk-files.js";
 import { walkSearchTree } from "../../src/tools/walk-search-tree.js";
@@ -73,6 +74,35 @@ describe("walkSearchTree()", () => {
     await writeTree(directory, repository);
     expect(await walked(directory)).toEqual(await walkedByFastGlob(directory, ["**/*"]));
     expect(await walked(path.join(directory, "src"))).toEqual(await walkedByFastGlob(path.join(directory, "src"), ["**/*"]));
+  });
+
+  it("agrees with GitignoreFilter.isIgnored on every file, where names repeat under different rules", async () => {
+    await mkdir(path.join(directory, ".git"));
+    await writeTree(directory, {
+      ".gitignore": "*.tmp\nbuild/\ncache\n!keep.tmp\n",
+      "a/x.tmp": "",
+      "a/keep.tmp": "",
+      "a/build/out.js": "",
+      "a/build.js": "",
+      "a/cache/data": "",
+      "b/.gitignore": "!x.tmp\n/local.txt\n",
+      "b/x.tmp": "",
+      "b/local.txt": "",
+      "b/c/local.txt": "",
+      "b/c/x.tmp": "",
+      "b/c/build": "",
+      "d/.gitignore": "!build/\n",
+      "d/build/out.js": "",
+      "d/e/build/out.js": "",
+      "x.tmp": "",
+    });
+    const filter = await GitignoreFilter.forSearchRoot(directory);
+    const everyFile = (await readdir(directory, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath, entry.name));
+    const kept = everyFile.filter((file) => !filter.isIgnored(file, false)).map((file) => path.relative(directory, file));
+    expect(await walked(directory)).toEqual(kept.sort());
+    expect(kept.sort()).toEqual([".gitignore", "a/build.js", "a/keep.tmp", "b/.gitignore", "b/c/build", "b/c/local.txt", "b/c/x.tmp", "b/x.tmp", "d/.gitignore"]);
   });
 
   it("lists nothing below a root that git ignores", async () => {
