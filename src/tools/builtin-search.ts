@@ -6,6 +6,8 @@ import { StringDecoder } from "node:string_decoder";
 import { literalBytes, screenFile } from "./file-screen.js";
 import type { FileScreen } from "./file-screen.js";
 import { FILE_TYPE_EXTENSIONS } from "./file-types.js";
+import { ScreeningPool } from "./screening-pool.js";
+import type { ScreenChunk } from "./screening-pool.js";
 import { MAX_COLLECTED_LINES } from "./text-search.js";
 import type { FileMatches, SearchedLine, TextSearchOutcome, TextSearchRequest } from "./text-search.js";
 import { globPatterns, isNameGlob, nameGlobFilter } from "./search-glob.js";
@@ -24,6 +26,13 @@ const BINARY_PROBE_BYTES = 8192;
  */
 const SMALL_FILE_BYTES = 1024 * 1024;
 const YIELD_INTERVAL_MS = 10;
+/**
+ * Files searched on the main thread before the rest go to the screening workers: a small tree is
+ * done before a worker would have started; on a large one the workers read in parallel.
+ */
+const MAIN_THREAD_FILES = 1000;
+/** Files per message to a worker: enough to make messaging cheap, few enough to spread the work. */
+const CHUNK_FILES = 256;
 /** Multiline search holds a whole file in memory; larger files are skipped. */
 const MAX_MULTILINE_FILE_BYTES = 64 * 1024 * 1024;
 
@@ -92,12 +101,52 @@ export async function searchWithBuiltin(request: TextSearchRequest): Promise<Tex
     else keep(small);
   };
 
+  const chunks = new Set<Promise<void>>();
+  let pool: ScreeningPool | undefined;
+  let unscreened: string[] = [];
+  // The workers' whole-text test: the screen of searchBytes, or in multiline mode the regex itself
+  // (any match, even an empty one, lets a file through; searchWholeText then decides).
+  const workerRegex = request.multiline ? new RegExp(regex.source, regex.flags.replace("g", "")) : screeningRegex(regex);
+  /** Sends the files gathered so far to a worker; what it lets through is searched here. */
+  const dispatchChunk = (): void => {
+    const paths = unscreened;
+    unscreened = [];
+    const chunk: ScreenChunk = { paths: paths.join("\0"), screen, regex: workerRegex === null ? undefined : { source: workerRegex.source, flags: workerRegex.flags } };
+    const task = pool!
+      .screen(chunk)
+      .then(
+        (reply) => {
+          if (budget.stopped || request.signal.aborted) return;
+          for (const { index, bytes } of reply.candidates) {
+            if (budget.stopped) return;
+            keep(searchBytes(paths[index]!, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), regex, request, budget));
+          }
+          for (const index of reply.large) startLargeFile(paths[index]!);
+        },
+        // The worker failed: this thread searches the chunk after all.
+        () => {
+          for (const filePath of paths) if (!budget.stopped && !request.signal.aborted) searchOnMainThread(filePath);
+        },
+      )
+      .finally(() => chunks.delete(task));
+    chunks.add(task);
+  };
+
+  let searchedOnMainThread = 0;
   let lastYield = performance.now();
   walk: for await (const batch of candidateBatches(request, extensions)) {
     for (const filePath of batch) {
       if (budget.stopped) break walk;
-      searchOnMainThread(filePath);
+      if (searchedOnMainThread < MAIN_THREAD_FILES) {
+        searchedOnMainThread += 1;
+        searchOnMainThread(filePath);
+        continue;
+      }
+      pool ??= ScreeningPool.shared();
+      unscreened.push(filePath);
+      if (unscreened.length >= CHUNK_FILES) dispatchChunk();
     }
+    if (chunks.size > 2 * (pool?.size ?? 0)) await Promise.race(chunks);
     if (inFlight.size >= CONCURRENT_FILES) await Promise.race(inFlight);
     if (performance.now() - lastYield > YIELD_INTERVAL_MS) {
       await yieldToEventLoop();
@@ -105,6 +154,8 @@ export async function searchWithBuiltin(request: TextSearchRequest): Promise<Tex
       lastYield = performance.now();
     }
   }
+  if (unscreened.length > 0 && !budget.stopped) dispatchChunk();
+  await Promise.all(chunks);
   await Promise.all(inFlight);
   request.signal.throwIfAborted();
   return { ok: true, files, stoppedEarly: budget.stopped };

@@ -101,6 +101,33 @@ describe.each([
     expect(result.content).toBe("big.log:60001:the needle line");
   });
 
+  // More files than the built-in backend searches on the main thread, so most go through its
+  // screening workers (and, for a literal, its byte prefilter).
+  it.skipIf(skip)("a tree of thousands of files: literal, case-insensitive, regex, lookaround and multiline searches agree", async () => {
+    const filler = "export const value = compute(1, 'ordinary text');\n".repeat(20);
+    const tree: Record<string, string | Buffer> = {};
+    for (let index = 0; index < 1500; index += 1) tree[`bulk/d${Math.floor(index / 100)}/f${index}.ts`] = filler;
+    for (const index of [3, 250, 777, 1001, 1499]) tree[`bulk/d${Math.floor(index / 100)}/f${index}.ts`] = `${filler}// the Needle_Token is here\n${filler}`;
+    tree["bulk/d3/lower.ts"] = "a needle_token in lower case\n";
+    tree["bulk/d9/binary.bin"] = Buffer.from("Needle_Token\0binary");
+    tree["build/ignored.ts"] = "Needle_Token\n";
+    tree["bulk/d12/huge.log"] = `${"filler line of text\n".repeat(70_000)}last Needle_Token line\n`;
+    await writeTree(directory, tree);
+    const matching = ["bulk/d0/f3.ts", "bulk/d2/f250.ts", "bulk/d7/f777.ts", "bulk/d10/f1001.ts", "bulk/d14/f1499.ts", "bulk/d12/huge.log"];
+    const filenames = async (input: Record<string, unknown>) => ((await run(input)).details as { filenames: string[] }).filenames.sort();
+
+    expect(await filenames({ pattern: "Needle_Token" })).toEqual([...matching].sort());
+    expect(await filenames({ pattern: "needle_token", "-i": true })).toEqual([...matching, "bulk/d3/lower.ts"].sort());
+    expect(await filenames({ pattern: "Need.e_Tok[e]n" })).toEqual([...matching].sort());
+    expect(await filenames({ pattern: "(?<=the )Needle_Token" })).toEqual(matching.filter((file) => file.endsWith(".ts")).sort());
+    expect(await filenames({ pattern: "here\\n\\s*export", multiline: true })).toEqual(matching.filter((file) => file.endsWith(".ts")).sort());
+    expect(await filenames({ pattern: "Needle_Token", type: "ts" })).toEqual(matching.filter((file) => file.endsWith(".ts")).sort());
+    const count = await run({ pattern: "Needle_Token", output_mode: "count" });
+    expect(count.details).toMatchObject({ numFiles: 6, numMatches: 6 });
+    const content = await run({ pattern: "Needle_Token", output_mode: "content", path: "bulk/d10" });
+    expect(content.content).toBe("bulk/d10/f1001.ts:21:// the Needle_Token is here");
+  });
+
   it.skipIf(skip)("no match is not an error", async () => {
     expect(await run({ pattern: "zzz_not_there" })).toMatchObject({ content: "No files found", isError: false });
     expect(await run({ pattern: "zzz_not_there", output_mode: "content" })).toMatchObject({ content: "No matches found", isError: false });
