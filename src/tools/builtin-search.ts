@@ -31,8 +31,11 @@ const YIELD_INTERVAL_MS = 10;
  * done before a worker would have started; on a large one the workers read in parallel.
  */
 const MAIN_THREAD_FILES = 1000;
-/** Files per message to a worker: enough to make messaging cheap, few enough to spread the work. */
-const CHUNK_FILES = 256;
+/**
+ * Files per message to a worker. Each message wakes a thread, which on a small VM cost ~0.2 ms;
+ * 1024 files (a few ms of reading) measured faster than 256 or 2048 on a 100k-file tree.
+ */
+const CHUNK_FILES = 1024;
 /** Multiline search holds a whole file in memory; larger files are skipped. */
 const MAX_MULTILINE_FILE_BYTES = 64 * 1024 * 1024;
 
