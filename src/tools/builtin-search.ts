@@ -45,9 +45,11 @@ interface SearchBudget {
 }
 
 /**
- * Grep's search when ripgrep is not installed: walks the tree (skipping what git ignores),
- * then reads each file in 1 MB chunks and tests every line with a JavaScript RegExp, keeping only
- * matches and their context, so memory stays small on large trees and large files.
+ * Grep's search when ripgrep is not installed: walks the tree (skipping what git ignores), reads
+ * each file (past the first thousand, in worker threads that drop binary files and files that
+ * cannot match; see screening-pool.ts), and tests every line of the rest with a JavaScript RegExp,
+ * keeping only matches and their context. Files over 1 MB are read in 1 MB chunks, so memory
+ * stays small on large trees and large files.
  * Differences from ripgrep: JavaScript regex syntax (no `(?i)` inline flags; lookaround works),
  * only .gitignore files are honoured (not .ignore / .rgignore), and a shorter type list.
  *
