@@ -128,6 +128,14 @@ describe.each([
     expect(content.content).toBe("bulk/d10/f1001.ts:21:// the Needle_Token is here");
   });
 
+  it.skipIf(skip)("on thousands of matching files, stops at the collected-lines cap and says so", async () => {
+    const tree: Record<string, string> = {};
+    for (let index = 0; index < 1500; index += 1) tree[`many/f${index}.txt`] = "hit line\n".repeat(20);
+    await writeTree(directory, tree);
+    const result = await run({ pattern: "hit", output_mode: "content", head_limit: 1 });
+    expect(result.content).toContain("The search stopped early");
+  });
+
   it.skipIf(skip)("no match is not an error", async () => {
     expect(await run({ pattern: "zzz_not_there" })).toMatchObject({ content: "No files found", isError: false });
     expect(await run({ pattern: "zzz_not_there", output_mode: "content" })).toMatchObject({ content: "No matches found", isError: false });
@@ -147,5 +155,17 @@ describe.each([
   it.skipIf(skip)("a path outside the workspace is outside_workspace; a missing one file_not_found", async () => {
     expect((await run({ pattern: "x", path: "/etc" })).code).toBe("outside_workspace");
     expect((await run({ pattern: "x", path: "missing" })).code).toBe("file_not_found");
+  });
+});
+
+describe("grepTool (builtin backend) on a large tree", () => {
+  it("throws the abort reason when the signal aborts during the search", async () => {
+    const tree: Record<string, string> = {};
+    for (let index = 0; index < 3000; index += 1) tree[`many/d${index % 30}/f${index}.txt`] = "nothing here\n";
+    await writeTree(directory, tree);
+    const controller = new AbortController();
+    const search = createGrepTool({ backend: "builtin" }).execute({ pattern: "zzz" } as never, makeToolContext(directory, { signal: controller.signal }));
+    setImmediate(() => controller.abort(new Error("user interrupt")));
+    await expect(search).rejects.toThrow("user interrupt");
   });
 });
