@@ -67,6 +67,11 @@ describe.each([
     expect((await run({ pattern: "answer", type: "ts" })).content).toBe("Found 2 files\nsrc/util.ts\nsrc/app.ts");
   });
 
+  it.skipIf(skip)("negated globs and globs with a folder", async () => {
+    expect((await run({ pattern: "answer", glob: "!*.md" })).content).toBe("Found 2 files\nsrc/util.ts\nsrc/app.ts");
+    expect((await run({ pattern: "answer", glob: "src/app.*" })).content).toBe("Found 1 file\nsrc/app.ts");
+  });
+
   it.skipIf(skip)("count mode", async () => {
     const result = await run({ pattern: "answer|ANSWER", output_mode: "count" });
     expect(result.content).toBe("README.md:1\nsrc/app.ts:1\nsrc/util.ts:1\n\nFound 3 matching lines in 3 files.");
@@ -96,6 +101,41 @@ describe.each([
     expect(result.content).toBe("big.log:60001:the needle line");
   });
 
+  // More files than the built-in backend searches on the main thread, so most go through its
+  // screening workers (and, for a literal, its byte prefilter).
+  it.skipIf(skip)("a tree of thousands of files: literal, case-insensitive, regex, lookaround and multiline searches agree", async () => {
+    const filler = "export const value = compute(1, 'ordinary text');\n".repeat(20);
+    const tree: Record<string, string | Buffer> = {};
+    for (let index = 0; index < 1500; index += 1) tree[`bulk/d${Math.floor(index / 100)}/f${index}.ts`] = filler;
+    for (const index of [3, 250, 777, 1001, 1499]) tree[`bulk/d${Math.floor(index / 100)}/f${index}.ts`] = `${filler}// the Needle_Token is here\n${filler}`;
+    tree["bulk/d3/lower.ts"] = "a needle_token in lower case\n";
+    tree["bulk/d9/binary.bin"] = Buffer.from("Needle_Token\0binary");
+    tree["build/ignored.ts"] = "Needle_Token\n";
+    tree["bulk/d12/huge.log"] = `${"filler line of text\n".repeat(70_000)}last Needle_Token line\n`;
+    await writeTree(directory, tree);
+    const matching = ["bulk/d0/f3.ts", "bulk/d2/f250.ts", "bulk/d7/f777.ts", "bulk/d10/f1001.ts", "bulk/d14/f1499.ts", "bulk/d12/huge.log"];
+    const filenames = async (input: Record<string, unknown>) => ((await run(input)).details as { filenames: string[] }).filenames.sort();
+
+    expect(await filenames({ pattern: "Needle_Token" })).toEqual([...matching].sort());
+    expect(await filenames({ pattern: "needle_token", "-i": true })).toEqual([...matching, "bulk/d3/lower.ts"].sort());
+    expect(await filenames({ pattern: "Need.e_Tok[e]n" })).toEqual([...matching].sort());
+    expect(await filenames({ pattern: "(?<=the )Needle_Token" })).toEqual(matching.filter((file) => file.endsWith(".ts")).sort());
+    expect(await filenames({ pattern: "here\\n\\s*export", multiline: true })).toEqual(matching.filter((file) => file.endsWith(".ts")).sort());
+    expect(await filenames({ pattern: "Needle_Token", type: "ts" })).toEqual(matching.filter((file) => file.endsWith(".ts")).sort());
+    const count = await run({ pattern: "Needle_Token", output_mode: "count" });
+    expect(count.details).toMatchObject({ numFiles: 6, numMatches: 6 });
+    const content = await run({ pattern: "Needle_Token", output_mode: "content", path: "bulk/d10" });
+    expect(content.content).toBe("bulk/d10/f1001.ts:21:// the Needle_Token is here");
+  });
+
+  it.skipIf(skip)("on thousands of matching files, stops at the collected-lines cap and says so", async () => {
+    const tree: Record<string, string> = {};
+    for (let index = 0; index < 1500; index += 1) tree[`many/f${index}.txt`] = "hit line\n".repeat(20);
+    await writeTree(directory, tree);
+    const result = await run({ pattern: "hit", output_mode: "content", head_limit: 1 });
+    expect(result.content).toContain("The search stopped early");
+  });
+
   it.skipIf(skip)("no match is not an error", async () => {
     expect(await run({ pattern: "zzz_not_there" })).toMatchObject({ content: "No files found", isError: false });
     expect(await run({ pattern: "zzz_not_there", output_mode: "content" })).toMatchObject({ content: "No matches found", isError: false });
@@ -115,5 +155,17 @@ describe.each([
   it.skipIf(skip)("a path outside the workspace is outside_workspace; a missing one file_not_found", async () => {
     expect((await run({ pattern: "x", path: "/etc" })).code).toBe("outside_workspace");
     expect((await run({ pattern: "x", path: "missing" })).code).toBe("file_not_found");
+  });
+});
+
+describe("grepTool (builtin backend) on a large tree", () => {
+  it("throws the abort reason when the signal aborts during the search", async () => {
+    const tree: Record<string, string> = {};
+    for (let index = 0; index < 3000; index += 1) tree[`many/d${index % 30}/f${index}.txt`] = "nothing here\n";
+    await writeTree(directory, tree);
+    const controller = new AbortController();
+    const search = createGrepTool({ backend: "builtin" }).execute({ pattern: "zzz" } as never, makeToolContext(directory, { signal: controller.signal }));
+    setImmediate(() => controller.abort(new Error("user interrupt")));
+    await expect(search).rejects.toThrow("user interrupt");
   });
 });
