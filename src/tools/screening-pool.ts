@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { z } from "zod";
+import * as z from "zod";
 import { screenFile } from "./file-screen.js";
 import type { FileScreen, SyncFileCalls } from "./file-screen.js";
 
