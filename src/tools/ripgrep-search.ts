@@ -50,8 +50,9 @@ interface RipgrepEvent {
  * Contract: never throws; a bad pattern or unknown type is an `invalid_input` failure with
  * ripgrep's own explanation. Stops ripgrep once MAX_COLLECTED_LINES content lines are kept.
  */
-export async function searchWithRipgrep(ripgrepPath: string, request: TextSearchRequest): Promise<TextSearchOutcome> {
+export async function searchWithRipgrep(ripgrepPath: string, request: TextSearchRequest, engine: "default" | "pcre2" = "default"): Promise<TextSearchOutcome> {
   const args = ["--no-config", "--hidden", "--glob", "!.git", "--no-messages"];
+  if (engine === "pcre2") args.push("--pcre2");
   if (request.caseInsensitive) args.push("--ignore-case");
   if (request.multiline) args.push("--multiline", "--multiline-dotall");
   if (request.glob !== undefined) args.push("--glob", request.glob);
@@ -67,12 +68,17 @@ export async function searchWithRipgrep(ripgrepPath: string, request: TextSearch
       args.push("--json", "--before-context", String(request.contextBefore), "--after-context", String(request.contextAfter));
       break;
   }
-  args.push("--regexp", request.pattern, "--", request.target);
+  // ripgrep matches a --glob that has a slash (`src/*.ts`) against the path as it prints it, so a
+  // folder is searched from inside, as ".", and the printed paths are joined back onto it.
+  const inFolder = !request.targetIsFile;
+  args.push("--regexp", request.pattern, "--", inFolder ? "." : request.target);
+  const absolute = (printed: string): string => (inFolder ? path.join(request.target, printed) : printed);
 
   const files = new Map<string, FileMatches>();
   let collectedLines = 0;
   let stoppedEarly = false;
-  const fileFor = (absolutePath: string): FileMatches => {
+  const fileFor = (printedPath: string): FileMatches => {
+    const absolutePath = absolute(printedPath);
     let file = files.get(absolutePath);
     if (file === undefined) {
       file = { absolutePath, matchingLines: 0, lines: [] };
@@ -104,9 +110,12 @@ export async function searchWithRipgrep(ripgrepPath: string, request: TextSearch
 
   // With --null, --files-with-matches ends each path with NUL instead of a newline.
   const separator = request.mode === "files_with_matches" ? "\0" : "\n";
-  const run = await runLines(ripgrepPath, args, separator, request.signal, onLine);
+  const run = await runLines(ripgrepPath, args, inFolder ? request.target : undefined, separator, request.signal, onLine);
   if (run.exitCode === 2 && files.size === 0) {
     const explanation = run.stderr.trim();
+    // ripgrep's default engine has no look-around or backreferences and says to use --pcre2,
+    // whose engine has them (as the built-in backend's JavaScript regexes do): once more with it.
+    if (engine === "default" && /--pcre2/.test(explanation)) return searchWithRipgrep(ripgrepPath, request, "pcre2");
     const badInput = /regex|unrecognized file type|glob/i.test(explanation);
     return {
       ok: false,
@@ -144,9 +153,9 @@ interface LinesRun {
 }
 
 /** Spawns a process and feeds each stdout record to `onLine` until it returns false (then kills it). */
-function runLines(command: string, args: string[], separator: string, signal: AbortSignal, onLine: (line: string) => boolean): Promise<LinesRun> {
+function runLines(command: string, args: string[], cwd: string | undefined, separator: string, signal: AbortSignal, onLine: (line: string) => boolean): Promise<LinesRun> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], signal });
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
     let pending = "";
     let stderr = "";
     let stopped = false;
