@@ -125,19 +125,21 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     expect(warnings.some((message) => /stopped .*restarting it once/.test(message) && message.includes("crashing on purpose"))).toBe(true);
   });
 
-  it("an http server on loopback, with the configured headers", async () => {
-    workspace = await createWorkspace("text");
-    const server = spawn(process.execPath, [SERVER, "--http"], { env: { ...process.env, MCP_TEST_TOKEN: "s3cret" }, stdio: ["ignore", "pipe", "inherit"] });
-    children.push(server);
-    const url = await new Promise<string>((resolve) => server.stdout!.once("data", (chunk) => resolve((JSON.parse(String(chunk)) as { url: string }).url)));
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "mcp__remote__echo", input: { text: "over http" } }] }, { text: "done" }] });
-    const config = mcpConfig({ remote: { type: "http", url, headers: { Authorization: "Bearer ${MCP_TOKEN}" } }, locked: { type: "http", url } });
-    const run = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config], { workspace, env: { MCP_TOKEN: "s3cret" } });
-    expect(run.code).toBe(0);
-    const servers = init(run.events).mcp_servers;
-    expect(servers).toEqual([{ name: "remote", status: "connected" }, expect.objectContaining({ name: "locked", status: "failed" })]);
-    expect(toolResults(run.events)[0]?.message.content[0]).toMatchObject({ content: "ECHO: OVER HTTP" });
-  });
+  for (const type of ["http", "sse"] as const) {
+    it(`an ${type} server on loopback, with the configured headers`, async () => {
+      workspace = await createWorkspace("text");
+      const server = spawn(process.execPath, [SERVER, `--${type}`], { env: { ...process.env, MCP_TEST_TOKEN: "s3cret" }, stdio: ["ignore", "pipe", "inherit"] });
+      children.push(server);
+      const url = await new Promise<string>((resolve) => server.stdout!.once("data", (chunk) => resolve((JSON.parse(String(chunk)) as { url: string }).url)));
+      await workspace.useScenario({ turns: [{ tool_calls: [{ name: "mcp__remote__echo", input: { text: `over ${type}` } }] }, { text: "done" }] });
+      const config = mcpConfig({ remote: { type, url, headers: { Authorization: "Bearer ${MCP_TOKEN}" } }, locked: { type, url } });
+      const run = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config], { workspace, env: { MCP_TOKEN: "s3cret" } });
+      expect(run.code).toBe(0);
+      const servers = init(run.events).mcp_servers;
+      expect(servers).toEqual([{ name: "remote", status: "connected" }, expect.objectContaining({ name: "locked", status: "failed" })]);
+      expect(toolResults(run.events)[0]?.message.content[0]).toMatchObject({ content: `ECHO: OVER ${type.toUpperCase()}` });
+    });
+  }
 
   it("reads the project's .mcp.json, unless --strict-mcp-config", async () => {
     workspace = await createWorkspace("text");
@@ -177,20 +179,25 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
   it("stream-json: mcp_status reports the servers live; a slow server is pending at init and its tools join a later turn", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ text: "first" }, { text: "second" }] });
-    const config = mcpConfig({ fast: stdioServer(), slow: stdioServer({ MCP_TEST_START_DELAY: "1500" }) });
-    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--mcp-config", config], { workspace, env: { MCP_TIMEOUT: "300" } });
+    // Start-up wait 2 s: ample for the fast server on a busy machine, short of the slow one's 4 s.
+    const config = mcpConfig({ fast: stdioServer(), slow: stdioServer({ MCP_TEST_START_DELAY: "4000" }) });
+    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--mcp-config", config], { workspace, env: { MCP_TIMEOUT: "2000" } });
     children.push(child);
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "one" } })}\n`);
     const first = await waitForEvent(child, (event) => event.type === "system" && event.subtype === "init");
     expect(first.type === "system" && first.subtype === "init" && first.mcp_servers).toEqual([{ name: "fast", status: "connected" }, { name: "slow", status: "pending" }]);
     await waitForEvent(child, (event) => event.type === "result");
     expect(requestTools(workspace.server.requests[0]!).some((tool) => tool.name === "mcp__slow__echo")).toBe(false);
-    // Wait for the slow server, then ask for the status and run a second turn.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: "status-1", request: { subtype: "mcp_status" } })}\n`);
-    const status = await waitForEvent(child, (event) => event.type === "control_response");
+    // Ask for the status until the slow server is up, then run a second turn.
+    let status: OutputEvent | undefined;
+    for (let attempt = 0; attempt < 40; attempt++) {
+      child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: `status-${attempt}`, request: { subtype: "mcp_status" } })}\n`);
+      status = await waitForEvent(child, (event) => event.type === "control_response" && event.response.request_id === `status-${attempt}`);
+      if (JSON.stringify(status).includes('"name":"slow","status":"connected"')) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
     expect(status).toMatchObject({
-      response: { subtype: "success", request_id: "status-1", response: { mcpServers: [{ name: "fast", status: "connected", serverInfo: { name: "test-server", version: "1.2.3" } }, { name: "slow", status: "connected" }] } },
+      response: { subtype: "success", response: { mcpServers: [{ name: "fast", status: "connected", serverInfo: { name: "test-server", version: "1.2.3" } }, { name: "slow", status: "connected" }] } },
     });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "two" } })}\n`);
     await waitForEvent(child, (event) => event.type === "result" && event.result === "second");
