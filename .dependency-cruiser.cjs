@@ -22,7 +22,7 @@ const layers = {
   skills: ["conversation", "paths", "text", "tools"],
   // MCP servers' tools are tools like the built-ins; stdio servers join the process supervisor.
   mcp: ["conversation", "tools", "version"],
-  sessions: ["conversation", "version"],
+  sessions: ["conversation", "text", "version"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
   session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "text", "version"],
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],

@@ -1,8 +1,6 @@
-import { randomUUID } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import { join, resolve } from "node:path";
 import type { OutputEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
 import { parseArguments, type ParsedCommand } from "./arguments.js";
@@ -16,6 +14,7 @@ import type { Session } from "../session/session.js";
 import { initEventBeforeSession, prepareSession } from "../session/prepare-session.js";
 import { SessionSetupError, type SessionOptions } from "../session/session-options.js";
 import { installDefaultSkills } from "../skills/default-skills.js";
+import { randomUuid } from "../text/random-uuid.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 
 const DEFAULT_MAX_RETRIES = 10;
@@ -113,6 +112,7 @@ async function main(argv: string[]): Promise<number> {
     case "run":
       try {
         if (wantsChat(chatCommand, parsed)) {
+          await tuneV8ForSessions();
           const { runChatCommand } = await import("./chat-command.js");
           return await runChatCommand(parsed, process.env);
         }
@@ -166,7 +166,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   let session: Session | undefined;
   const frames = approvals === "frames" && streamInput ? new streamInput.FrameApprovals(output, () => session?.sessionId ?? "", config.approvalTimeoutMs) : undefined;
   // Bash's full outputs live in a folder of this process, removed at exit whatever the exit path.
-  const toolOutputDirectory = join(tmpdir(), `agentwire-${randomUUID().slice(0, 8)}-${process.pid}`);
+  const toolOutputDirectory = join(tmpdir(), `agentwire-${randomUuid().slice(0, 8)}-${process.pid}`);
   process.once("exit", () => rmSync(toolOutputDirectory, { recursive: true, force: true }));
   const sessionOptions: SessionOptions = {
     ...config,
@@ -189,6 +189,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   // nor when MCP servers are configured (init lists them once they have started).
   const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && Object.keys(config.mcpServers).length === 0;
   if (announcedEarly) output(initEventBeforeSession(prepared));
+  await tuneV8ForSessions();
   const { createSession } = await import("../session/session.js");
   session = createSession(sessionOptions, prepared);
   if (config.outputSchema) {
@@ -327,11 +328,11 @@ async function reportStartupFailure(argv: string[], error: StartupError, started
   const format = requestedOutputFormat(argv);
   if (format === "stream-json" || format === "json") {
     const result = buildFailureResult({
-      sessionId: randomUUID(),
+      sessionId: randomUuid(),
       terminalReason: error.terminalReason,
       message: error.message,
       durationMs: Date.now() - startedAt,
-      newUuid: randomUUID,
+      newUuid: randomUuid,
     });
     const flat = format === "stream-json" && optionValue(argv, "--event-dialect") === "flat";
     createLineWriter(process.stdout)(flat ? (await import("../server/flat-dialect.js")).flatResult(result) : result);
@@ -460,14 +461,18 @@ function handleSignals(session: Session, log: Logger, mode: { persistent: boolea
   return state;
 }
 
-// Node's fetch parses HTTP with a WebAssembly module; at exit V8 waits for its background
-// optimizing compiles, which delayed every exit by ~60 ms (measured: 68 ms → 10 ms between the
-// exit handler and process end). Baseline WASM code is plenty for parsing SSE.
-setFlagsFromString("--liftoff-only");
-// A long stream-json session allocates a fresh request body per model call; with V8's default
-// heap growth the garbage piled up (RSS +60 MiB over 300 turns while the live heap grew 1 MiB).
-// Favouring size keeps the heap collected: +12 MiB over 1,000 turns (npm run bench, longSession).
-setFlagsFromString("--optimize-for-size");
+/** V8 settings for a process that runs a session; set before its first model request. */
+async function tuneV8ForSessions(): Promise<void> {
+  const { setFlagsFromString } = await import("node:v8");
+  // Node's fetch parses HTTP with a WebAssembly module; at exit V8 waits for its background
+  // optimizing compiles, which delayed every exit by ~60 ms (measured: 68 ms → 10 ms between the
+  // exit handler and process end). Baseline WASM code is plenty for parsing SSE.
+  setFlagsFromString("--liftoff-only");
+  // A long stream-json session allocates a fresh request body per model call; with V8's default
+  // heap growth the garbage piled up (RSS +60 MiB over 300 turns while the live heap grew 1 MiB).
+  // Favouring size keeps the heap collected: +12 MiB over 1,000 turns (npm run bench, longSession).
+  setFlagsFromString("--optimize-for-size");
+}
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),

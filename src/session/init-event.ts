@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { SystemInitEvent } from "../../protocol/events.js";
 import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../protocol/version.js";
+import { randomUuid } from "../text/random-uuid.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 
 export interface SessionFacts {
@@ -36,6 +36,6 @@ export function buildInitEvent(facts: SessionFacts): SystemInitEvent {
     claude_code_version: CLAUDE_CODE_VERSION,
     protocol_version: PROTOCOL_VERSION,
     agentwire_version: AGENTWIRE_VERSION,
-    uuid: randomUUID(),
+    uuid: randomUuid(),
   };
 }

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../conversation/messages.js";
+import { randomUuid } from "../text/random-uuid.js";
 import { releaseSessionLock } from "./session-lock.js";
 import { fileExists, projectKey, SESSION_FILE_VERSION, sessionFile, type SessionHeader, type SessionModelUsage } from "./session-file.js";
 
@@ -131,7 +131,7 @@ export function newestSessionId(home: string, cwd: string): string | undefined {
 }
 
 export function newSessionId(): string {
-  return randomUUID();
+  return randomUuid();
 }
 
 /** True for an empty file too: only a non-empty last line without "\n" needs one. */
