@@ -5,6 +5,7 @@ import type { OutputEvent, TerminalReason } from "../../protocol/events.js";
 import { PROVIDER_IDS } from "../providers/registry.js";
 import type { Provider } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
+import { SANDBOX_MODES } from "../tools/sandbox-settings.js";
 import type { SessionHooks } from "./hook-runners.js";
 
 /** A session id; never a path (it becomes a file name under the sessions folder). */
@@ -82,6 +83,12 @@ export const SessionSettingsSchema = z.object({
   skillListingBudget: z.number().int().positive().optional(),
   /** `compact`: Bash, Read, Write and Skill, short and thin, for small models. */
   toolProfile: z.enum(["default", "compact"]).default("default"),
+  /** Run Bash commands under bubblewrap (`--sandbox`): writes only in the workspace, or nowhere. */
+  sandbox: z.enum(SANDBOX_MODES).default("off"),
+  /** More paths sandboxed commands may write (`--sandbox-allow-write`; relative to `cwd`). */
+  sandboxAllowWrite: z.array(z.string().min(1)).default([]),
+  /** Let sandboxed commands use the network (`--sandbox-network`). */
+  sandboxNetwork: z.boolean().default(false),
 });
 
 export type SessionSettings = z.input<typeof SessionSettingsSchema>;
