@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { pidsRunning, until } from "../helpers/processes.js";
 import { createWorkspace, results, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
 
 /**
@@ -24,27 +25,6 @@ function uniqueSleep(): string {
   const marker = `sleep 31${Math.floor(Math.random() * 1e6)}.5`;
   markers.push(marker);
   return marker;
-}
-
-function pidsRunning(commandLine: string): number[] {
-  return readdirSync("/proc").flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").trim();
-      return cmdline === commandLine ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
-async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return condition();
 }
 
 async function sleepingBashRun(marker: string) {
