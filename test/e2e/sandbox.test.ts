@@ -170,12 +170,17 @@ describe.skipIf(bwrapProblem !== undefined)(`--sandbox${needsBwrap}`, () => {
   });
 });
 
+/** A PATH without bwrap: an empty folder (agentwire itself is started by absolute path). */
+async function pathWithoutBwrap(where: Workspace): Promise<string> {
+  const emptyBin = join(where.home, "bin");
+  await mkdir(emptyBin);
+  return emptyBin;
+}
+
 describe("--sandbox without a working bwrap", () => {
   it("fails at start with how to install it, and a result event: commands never run unconfined", async () => {
     workspace = await createWorkspace("text");
-    // A PATH without bwrap (agentwire itself is started by absolute path).
-    const emptyBin = join(workspace.home, "bin");
-    await mkdir(emptyBin);
+    const emptyBin = await pathWithoutBwrap(workspace);
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo ran > ran.txt" } }] }, { text: "done" }] });
     const run = await runAgentwire([...STREAM, "--sandbox", "workspace-write"], { workspace, env: { PATH: emptyBin } });
     expect(run.code).toBe(1);
@@ -185,5 +190,13 @@ describe("--sandbox without a working bwrap", () => {
     expect(run.events.map((event) => event.type)).toEqual(["result"]);
     expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "invalid_arguments", errors: [expect.stringMatching(/dnf install bubblewrap/)] });
     expect(readdirSync(workspace.cwd)).not.toContain("ran.txt");
+  });
+
+  it("agentwire chat refuses to start its session too", async () => {
+    workspace = await createWorkspace("text");
+    const emptyBin = await pathWithoutBwrap(workspace);
+    const run = await runAgentwire(["chat", "--sandbox", "read-only"], { workspace, stdin: "hi\n", env: { PATH: emptyBin } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/--sandbox read-only needs bubblewrap[^]*apt-get install bubblewrap/);
   });
 });
