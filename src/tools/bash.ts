@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { access, constants as fileConstants, mkdir, readFile, rm, stat } from "node:fs/promises";
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
@@ -94,7 +94,7 @@ export const createBashTool = () =>
     const { file, args } = context.sandbox
       ? {
           file: "bwrap",
-          args: bwrapArguments({ settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command: [shell, ...shellArguments] }, existsSync),
+          args: bwrapArguments({ settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command: [shell, ...shellArguments] }, realPathIfExists),
         }
       : { file: shell, args: shellArguments };
 
@@ -247,6 +247,14 @@ async function sandboxTempDirectory(context: ToolContext): Promise<string> {
   const directory = path.join(context.outputDirectory, "tmp");
   await mkdir(directory, { recursive: true, mode: 0o700 });
   return directory;
+}
+
+function realPathIfExists(candidate: string): string | undefined {
+  try {
+    return realpathSync(candidate);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where the previous command of this session ended, unless that directory has gone since. */

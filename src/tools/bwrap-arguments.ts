@@ -25,14 +25,18 @@ export interface SandboxedCommand {
  * 3. the protected paths read-only again on top of them, where they exist (bwrap cannot bind
  *    what is not there);
  * 4. the private temporary directory, last, so nothing above can cover it.
- * `exists` is injected so the builder stays a pure function of its inputs.
+ * Every path is bound by its real path: bwrap cannot mount onto a path through a symlink, and a
+ * path that does not exist (a root removed since) is left out rather than failing the command.
+ * `realPath` (undefined for a missing path) is injected so the builder stays a pure function.
  */
-export function bwrapArguments(sandboxed: SandboxedCommand, exists: (path: string) => boolean): string[] {
-  const { settings, roots, tempDirectory } = sandboxed;
-  const writable = unique([...(settings.mode === "workspace-write" ? roots : []), ...settings.allowWrite]);
-  const protectedPaths = unique([...writable.flatMap((root) => PROTECTED_GIT_PATHS.map((name) => path.join(root, name))), ...settings.protectedPaths]).filter(
-    (candidate) => exists(candidate) && writable.some((root) => isSameOrInside(candidate, root)),
+export function bwrapArguments(sandboxed: SandboxedCommand, realPath: (path: string) => string | undefined): string[] {
+  const { settings, roots } = sandboxed;
+  const resolved = (paths: readonly string[]): string[] => [...new Set(paths.flatMap((entry) => realPath(entry) ?? []))];
+  const writable = resolved([...(settings.mode === "workspace-write" ? roots : []), ...settings.allowWrite]);
+  const protectedPaths = resolved([...writable.flatMap((root) => PROTECTED_GIT_PATHS.map((name) => path.join(root, name))), ...settings.protectedPaths]).filter((candidate) =>
+    writable.some((root) => isSameOrInside(candidate, root)),
   );
+  const tempDirectory = realPath(sandboxed.tempDirectory) ?? sandboxed.tempDirectory;
   return [
     ...baseArguments(settings),
     ...writable.flatMap((target) => ["--bind", target, target]),
@@ -43,10 +47,6 @@ export function bwrapArguments(sandboxed: SandboxedCommand, exists: (path: strin
     "--",
     ...sandboxed.command,
   ];
-}
-
-function unique(paths: string[]): string[] {
-  return [...new Set(paths.map((entry) => path.resolve(entry)))];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -29,6 +29,17 @@ describe.skipIf(bwrapProblem !== undefined)(`Bash in the sandbox${needsBwrap}`, 
     const bash = createBashTool();
     await bash.execute({ command: "cd sub" }, context);
     expect((await bash.execute({ command: "pwd" }, context)).content).toBe(path.join(directory, "sub"));
+  });
+
+  it("binds a workspace reached through a symlink by its real path", async () => {
+    const link = `${directory}-link`;
+    await symlink(directory, link);
+    try {
+      const result = await createBashTool().execute({ command: "echo through > linked.txt && cat linked.txt" }, makeToolContext(link, { sandbox }));
+      expect(result).toMatchObject({ isError: false, content: "through" });
+    } finally {
+      await rm(link);
+    }
   });
 
   it("writes full outputs to the session's output directory as usual", async () => {

@@ -18,12 +18,15 @@ function mounts(args: string[]): string[][] {
   return found;
 }
 
-const everything = () => true;
-const nothing = () => false;
+/** A file system where `existing` paths exist as they are, plus the roots and folders every test binds. */
+function fileSystem(existing: string[] = [], links: Record<string, string> = {}): (path: string) => string | undefined {
+  const present = new Set(["/work/repo", "/tmp/out", "/tmp/out/tmp", "/home/u", "/var/cache/build", ...existing]);
+  return (path) => links[path] ?? (present.has(path) ? path : undefined);
+}
 
 describe("bwrapArguments", () => {
   it("workspace-write: everything read-only, then the roots writable, then the temp folder; no network; the command last", () => {
-    const args = bwrapArguments(command(), nothing);
+    const args = bwrapArguments(command(), fileSystem());
     expect(mounts(args)).toEqual([
       ["--ro-bind", "/", "/"],
       ["--bind", "/work/repo", "/work/repo"],
@@ -36,8 +39,7 @@ describe("bwrapArguments", () => {
   });
 
   it("re-binds .git/hooks, .git/config and the agentwire home read-only after the writable binds, only where they exist inside one", () => {
-    const existing = new Set(["/work/repo/.git/hooks", "/work/repo/.git/config", "/home/u/.agentwire"]);
-    const args = bwrapArguments(command({}, ["/work/repo", "/home/u"]), (path) => existing.has(path));
+    const args = bwrapArguments(command({}, ["/work/repo", "/home/u"]), fileSystem(["/work/repo/.git/hooks", "/work/repo/.git/config", "/home/u/.agentwire"]));
     expect(mounts(args)).toEqual([
       ["--ro-bind", "/", "/"],
       ["--bind", "/work/repo", "/work/repo"],
@@ -50,11 +52,11 @@ describe("bwrapArguments", () => {
   });
 
   it("does not bind a protected path that no writable bind covers: it is read-only already", () => {
-    expect(mounts(bwrapArguments(command(), everything)).map(([, source]) => source)).not.toContain("/home/u/.agentwire");
+    expect(mounts(bwrapArguments(command(), fileSystem(["/home/u/.agentwire"]))).map(([, source]) => source)).not.toContain("/home/u/.agentwire");
   });
 
   it("read-only: the roots stay read-only; only --sandbox-allow-write paths and the temp folder are writable", () => {
-    const args = bwrapArguments(command({ mode: "read-only", allowWrite: ["/var/cache/build"] }), nothing);
+    const args = bwrapArguments(command({ mode: "read-only", allowWrite: ["/var/cache/build"] }), fileSystem());
     expect(mounts(args)).toEqual([
       ["--ro-bind", "/", "/"],
       ["--bind", "/var/cache/build", "/var/cache/build"],
@@ -62,8 +64,17 @@ describe("bwrapArguments", () => {
     ]);
   });
 
+  it("binds real paths (bwrap cannot mount through a symlink) and leaves out a root that no longer exists", () => {
+    const args = bwrapArguments(command({}, ["/link/repo", "/gone"]), fileSystem([], { "/link/repo": "/work/repo" }));
+    expect(mounts(args)).toEqual([
+      ["--ro-bind", "/", "/"],
+      ["--bind", "/work/repo", "/work/repo"],
+      ["--bind", "/tmp/out/tmp", "/tmp/out/tmp"],
+    ]);
+  });
+
   it("keeps the network with network: true, and binds a path named twice once", () => {
-    const args = bwrapArguments(command({ network: true, allowWrite: ["/work/repo", "/work/repo/"] }), nothing);
+    const args = bwrapArguments(command({ network: true, allowWrite: ["/work/repo", "/link/repo"] }), fileSystem([], { "/link/repo": "/work/repo" }));
     expect(args).not.toContain("--unshare-net");
     expect(mounts(args).filter(([, source]) => source === "/work/repo")).toHaveLength(1);
   });
