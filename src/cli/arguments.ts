@@ -302,9 +302,6 @@ function checkCombinations(input: { parsed: Record<string, unknown>; inputFormat
     return "--append-system-prompt and --append-system-prompt-file cannot be used together.";
   }
   if (parsed.resume === "") return "--resume needs a session id.";
-  if (parsed.sandbox === "off" && (parsed["sandbox-allow-write"] !== undefined || parsed["sandbox-network"] === true)) {
-    return "--sandbox-allow-write and --sandbox-network need --sandbox workspace-write or --sandbox read-only.";
-  }
   if (parsed["fork-session"] && parsed.resume === undefined && !parsed.continue) return "--fork-session needs --resume or --continue: it copies an existing session.";
   return undefined;
 }

@@ -79,7 +79,13 @@ export function prepareSession(options: SessionOptions): PreparedSession {
  * falls back to unconfined commands. Throws a `SessionSetupError` saying how to fix the machine.
  */
 function checkedSandbox(settings: CheckedSessionSettings, cwd: string, home: string): SandboxSettings | undefined {
-  if (settings.sandbox === "off") return undefined;
+  if (settings.sandbox === "off") {
+    // Loosening a sandbox that is not there would be a no-op the caller did not mean.
+    if (settings.sandboxAllowWrite.length > 0 || settings.sandboxNetwork) {
+      throw new SessionSetupError("--sandbox-allow-write and --sandbox-network need --sandbox workspace-write or --sandbox read-only.", "invalid_arguments");
+    }
+    return undefined;
+  }
   const allowWrite = settings.sandboxAllowWrite.map((entry) => resolve(cwd, entry));
   // bwrap cannot bind a path that is not there, and every command would fail on it.
   const missing = allowWrite.find((entry) => !existsSync(entry));
