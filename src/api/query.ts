@@ -55,6 +55,13 @@ const QueryDataOptionsShape = {
   sessionId: SessionSettingsSchema.shape.sessionId,
   persistSession: z.boolean().optional(),
   includePartialMessages: z.boolean().optional(),
+  /**
+   * agentwire's Bash sandbox (the CLI's --sandbox flags): a mode string, not the Agent SDK's
+   * `sandbox` object, which is refused rather than ignored, so commands never run unconfined by mistake.
+   */
+  sandbox: SessionSettingsSchema.shape.sandbox.optional(),
+  sandboxAllowWrite: z.array(z.string().min(1)).optional(),
+  sandboxNetwork: z.boolean().optional(),
   /** The answer's JSON Schema: the result carries it as `structured_output` (the Agent SDK's option). */
   outputFormat: z.looseObject({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) }).optional(),
   /** MCP servers to start (stdio) or reach (http, sse), in the Agent SDK's format; in-process (`sdk`) servers are not supported here. */
@@ -212,6 +219,9 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
     ...(data.sessionId ? { sessionId: data.sessionId } : {}),
     persistSession: data.persistSession ?? true,
     ...(data.mcpServers ? { mcpServers: data.mcpServers } : {}),
+    ...(data.sandbox ? { sandbox: data.sandbox } : {}),
+    ...(data.sandboxAllowWrite ? { sandboxAllowWrite: data.sandboxAllowWrite } : {}),
+    ...(data.sandboxNetwork === undefined ? {} : { sandboxNetwork: data.sandboxNetwork }),
     env,
     onEvent: (event) => queue.push(event),
     ...(options.canUseTool ? { approve: approverFor(options.canUseTool) } : {}),

@@ -8,6 +8,7 @@ import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema
 import { chooseModel } from "../providers/model-choice.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
 import { editDistance } from "../text/edit-distance.js";
+import { SANDBOX_MODES } from "../tools/sandbox-settings.js";
 import { parseToolNames } from "../tools/select-tools.js";
 
 /** What the command line asks for. */
@@ -71,6 +72,14 @@ const RUN_OPTIONS = {
   "add-dir": { type: "string", array: true, description: "Another directory tools may use besides the working directory (repeatable)" },
   "mcp-config": { type: "string", array: true, description: 'MCP servers: a JSON file or JSON text {"mcpServers": {...}} in Claude Code\'s format (repeatable); the project\'s .mcp.json is read too' },
   "strict-mcp-config": { type: "boolean", default: false, description: "Use only the servers of --mcp-config, not the project's .mcp.json" },
+  sandbox: {
+    type: "string",
+    choices: [...SANDBOX_MODES],
+    default: "off",
+    description: "Run Bash commands under bubblewrap: workspace-write (writes only in the working directories and a private TMPDIR, no network) or read-only (no writes but TMPDIR); off runs them unconfined",
+  },
+  "sandbox-allow-write": { type: "string", array: true, description: "With --sandbox: another path sandboxed commands may write (repeatable)" },
+  "sandbox-network": { type: "boolean", default: false, description: "With --sandbox: let sandboxed commands use the network" },
   "list-tools": { type: "boolean", default: false, description: "Print each tool's name and description (JSON schemas with --output-format json), then exit" },
   "list-models": { type: "boolean", default: false, description: "Print the models of each provider (live where a key is set), then exit; --provider picks one" },
   "auto-compact": { type: "boolean", default: true, description: "Compact the conversation when it nears the model's context window, or overflows it (--no-auto-compact: only /compact does)" },
@@ -217,6 +226,10 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     tools: typeof parsed.tools === "string" ? parseToolNames([parsed.tools]) : undefined,
     // Relative --add-dir paths are relative to where agentwire was started, like --cwd.
     addDirs: ((parsed["add-dir"] ?? []) as string[]).map((directory) => resolve(processCwd, directory)),
+    sandbox: parsed.sandbox,
+    // Relative like --add-dir: to where agentwire was started.
+    sandboxAllowWrite: ((parsed["sandbox-allow-write"] ?? []) as string[]).map((entry) => resolve(processCwd, entry)),
+    sandboxNetwork: parsed["sandbox-network"],
     debug: parsed.debug,
     skills: parsed.skills,
     memoryFiles: parsed["memory-files"],

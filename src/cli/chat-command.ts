@@ -33,6 +33,10 @@ export async function runChatCommand(command: Extract<ParsedCommand, { kind: "ru
     forkSession: config.forkSession,
     ...(config.sessionId ? { sessionId: config.sessionId } : {}),
     persistSession: config.persistSession,
+    // Never dropped: a chat asked to sandbox its commands must not run them unconfined.
+    sandbox: config.sandbox,
+    sandboxAllowWrite: config.sandboxAllowWrite,
+    sandboxNetwork: config.sandboxNetwork,
     env,
   };
   const fancy = process.stdin.isTTY === true && process.stdout.isTTY === true && env.TERM !== "dumb";

@@ -14,6 +14,7 @@ import { targetPath } from "../permissions/rules.js";
 import type { PermissionState } from "../permissions/permission-updates.js";
 import type { ToolContext, ToolDefinition, ToolLog } from "../tools/define-tool.js";
 import { findTool, toolInputJsonSchema } from "../tools/registry.js";
+import type { SandboxSettings } from "../tools/sandbox-settings.js";
 
 /**
  * The most output tokens agentwire asks for in one response, whatever more the model allows:
@@ -37,6 +38,8 @@ export interface TurnWiring {
   /** Read per call: the mode, rules and roots can change mid-turn. */
   permissions: () => PermissionState;
   toolOutputDirectory: string;
+  /** Bash's sandbox, when the session has one. */
+  sandbox: SandboxSettings | undefined;
   /** Per-session state tools keep between calls (Bash's working directory). */
   toolState: Map<string, unknown>;
   log: ToolLog;
@@ -132,6 +135,7 @@ function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal
     sessionState: wiring.toolState,
     workspace: { roots, allowOutside: mode === "bypassPermissions" || namesOutsidePath },
     outputDirectory: wiring.toolOutputDirectory,
+    ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
     imageInput: wiring.provider.capabilities?.imagesInToolResults === true,
     log: wiring.log,
     onProgress: (progress) => wiring.emit({ type: "tool_progress", toolUseId: call.id, toolName: call.name, ...progress }),

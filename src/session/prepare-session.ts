@@ -1,10 +1,12 @@
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SystemInitEvent } from "../../protocol/events.js";
 import { apiKeySource, providerSettingsError } from "../providers/registry.js";
 import { discoverSkills, type SkillCatalog } from "../skills/catalog.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
+import { sandboxProblem } from "../tools/sandbox-probe.js";
+import type { SandboxSettings } from "../tools/sandbox-settings.js";
 import { buildInitEvent } from "./init-event.js";
 import { openSession, type OpenedSession } from "./open-session.js";
 import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";
@@ -21,6 +23,8 @@ export interface PreparedSession {
   /** The built-in tools (and the Skill tool) the session offers, as `chooseBuiltinTools` builds them. */
   toolNames: string[];
   opened: OpenedSession;
+  /** Bash's sandbox, checked to work on this machine; undefined when it is off. */
+  sandbox: SandboxSettings | undefined;
 }
 
 /**
@@ -44,6 +48,7 @@ export function prepareSession(options: SessionOptions): PreparedSession {
     if (!isDirectory(directory)) throw new SessionSetupError(`--add-dir directory does not exist: ${directory}`, "invalid_arguments");
   }
   const home = options.home ?? (options.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"));
+  const sandbox = checkedSandbox(settings, cwd, home);
   const skills = discoverSkills({
     enabled: settings.skills,
     cwd,
@@ -66,7 +71,29 @@ export function prepareSession(options: SessionOptions): PreparedSession {
     contextWindow: settings.contextWindow,
     fork: settings.forkSession,
   });
-  return { options, settings, cwd, addDirs, home, skills, toolNames, opened };
+  return { options, settings, cwd, addDirs, home, skills, toolNames, opened, sandbox };
+}
+
+/**
+ * The sandbox the settings ask for, once bwrap has shown it can build one here: a session never
+ * falls back to unconfined commands. Throws a `SessionSetupError` saying how to fix the machine.
+ */
+function checkedSandbox(settings: CheckedSessionSettings, cwd: string, home: string): SandboxSettings | undefined {
+  if (settings.sandbox === "off") {
+    // Loosening a sandbox that is not there would be a no-op the caller did not mean.
+    if (settings.sandboxAllowWrite.length > 0 || settings.sandboxNetwork) {
+      throw new SessionSetupError("--sandbox-allow-write and --sandbox-network need --sandbox workspace-write or --sandbox read-only.", "invalid_arguments");
+    }
+    return undefined;
+  }
+  const allowWrite = settings.sandboxAllowWrite.map((entry) => resolve(cwd, entry));
+  // bwrap cannot bind a path that is not there, and every command would fail on it.
+  const missing = allowWrite.find((entry) => !existsSync(entry));
+  if (missing) throw new SessionSetupError(`--sandbox-allow-write path does not exist: ${missing}`, "invalid_arguments");
+  const sandbox: SandboxSettings = { mode: settings.sandbox, allowWrite, network: settings.sandboxNetwork, protectedPaths: [home] };
+  const problem = sandboxProblem(sandbox);
+  if (problem) throw new SessionSetupError(problem, "invalid_arguments");
+  return sandbox;
 }
 
 /** The provider-facing part of the settings, as `createProvider` and its checks take it. */

@@ -6,6 +6,7 @@ import { McpServersSchema } from "../mcp/mcp-config.js";
 import { PROVIDER_IDS } from "../providers/registry.js";
 import type { Provider } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
+import { SANDBOX_MODES } from "../tools/sandbox-settings.js";
 import type { SessionHooks } from "./hook-runners.js";
 
 /** A session id; never a path (it becomes a file name under the sessions folder). */
@@ -85,6 +86,12 @@ export const SessionSettingsSchema = z.object({
   toolProfile: z.enum(["default", "compact"]).default("default"),
   /** MCP servers in Claude Code's format (stdio commands, http/sse URLs); their tools are `mcp__<server>__<tool>`. */
   mcpServers: McpServersSchema.default({}),
+  /** Run Bash commands under bubblewrap (`--sandbox`): writes only in the workspace, or nowhere. */
+  sandbox: z.enum(SANDBOX_MODES).default("off"),
+  /** More paths sandboxed commands may write (`--sandbox-allow-write`; relative to `cwd`). */
+  sandboxAllowWrite: z.array(z.string().min(1)).default([]),
+  /** Let sandboxed commands use the network (`--sandbox-network`). */
+  sandboxNetwork: z.boolean().default(false),
 });
 
 export type SessionSettings = z.input<typeof SessionSettingsSchema>;

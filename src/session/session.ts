@@ -22,6 +22,7 @@ import type { SessionStore } from "../sessions/store.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { findTool, toolInputJsonSchema } from "../tools/registry.js";
 import { createStructuredOutputTool, MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output.js";
+import type { SandboxSettings } from "../tools/sandbox-settings.js";
 import { runPostToolUseHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks } from "./hook-runners.js";
 import { loopDependencies, MAX_OUTPUT_TOKENS_CAP, turnSettings, type TurnWiring } from "./loop-wiring.js";
 import { buildApiErrorAssistantEvent, buildFailureResult, buildResultEvent } from "./result.js";
@@ -146,6 +147,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     },
     toolOutputDirectory,
     ownsOutputDirectory,
+    sandbox: prepared.sandbox,
     skills,
     compaction: {
       automatic: settings.autoCompact,
@@ -195,6 +197,7 @@ interface SessionCoreInput {
   permissions: PermissionState;
   toolOutputDirectory: string;
   ownsOutputDirectory: boolean;
+  sandbox: SandboxSettings | undefined;
   skills: SkillCatalog;
   compaction: { automatic: boolean; thresholdPercent: number | undefined; contextWindow: number; maxOutputTokens: number };
   /** Reported at the start of the first turn (memory files that were cut or unreadable). */
@@ -502,6 +505,7 @@ class SessionCore implements Session {
       accounting: this.input.accounting,
       permissions: () => this.effectivePermissions(),
       toolOutputDirectory: this.input.toolOutputDirectory,
+      sandbox: this.input.sandbox,
       toolState: this.toolState,
       log: { warn: (message) => this.input.log.warn(message) },
       debugLog: this.input.log,

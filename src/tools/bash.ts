@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { access, constants as fileConstants, readFile, rm, stat } from "node:fs/promises";
+import { realpathSync } from "node:fs";
+import { access, constants as fileConstants, mkdir, readFile, rm, stat } from "node:fs/promises";
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
 import * as z from "zod";
@@ -10,6 +11,8 @@ import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
 import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
+import { bwrapArguments } from "./bwrap-arguments.js";
+import { sandboxNote } from "./sandbox-settings.js";
 
 const description = `Executes a shell command and returns its output (stdout, then stderr).
 
@@ -82,15 +85,24 @@ export const createBashTool = () =>
     const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
     const shell = await chooseShell();
     const startDirectory = await startingDirectory(context);
-    const finalDirectoryFile = path.join(tmpdir(), `agentwire-bash-cwd-${randomUUID()}`);
+    // A sandboxed command can write only where bwrap lets it: its private temporary directory.
+    const scratchDirectory = context.sandbox ? await sandboxTempDirectory(context) : tmpdir();
+    const finalDirectoryFile = path.join(scratchDirectory, `agentwire-bash-cwd-${randomUUID()}`);
+    const shellArguments = ["-c", wrapCommand(input.command, finalDirectoryFile)];
+    const { file, args } = context.sandbox
+      ? {
+          file: "bwrap",
+          args: bwrapArguments({ settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command: [shell, ...shellArguments] }, realPathIfExists),
+        }
+      : { file: shell, args: shellArguments };
 
     context.signal.throwIfAborted();
     const startedAt = Date.now();
     // Loaded on first use: most runs never call Bash, and execa is a large part of start-up.
     const { execa } = await import("execa");
-    // detached: the shell leads its own process group, so one signal to the group reaches every
-    // process the command started, including `&` jobs and pipelines.
-    const subprocess = execa(shell, ["-c", wrapCommand(input.command, finalDirectoryFile)], {
+    // detached: the shell (or bwrap around it) leads its own process group, so one signal to the
+    // group reaches every process the command started, including `&` jobs and pipelines.
+    const subprocess = execa(file, args, {
       cwd: startDirectory,
       detached: true,
       stdin: "ignore",
@@ -139,7 +151,7 @@ export const createBashTool = () =>
 
     if (subprocess.pid === undefined) {
       const reason = result.originalMessage ?? result.shortMessage ?? "unknown error";
-      return toolError("io_error", `Could not start ${shell} in ${startDirectory}: ${reason}`);
+      return toolError("io_error", `Could not start ${file} in ${startDirectory}: ${reason}`);
     }
 
     const stdout = trimTrailingNewlines(output.stdout.text());
@@ -156,6 +168,8 @@ export const createBashTool = () =>
       exitCode,
       // agentwire extension: where the full output is, when it was too long to show.
       ...(fullOutputPath === undefined ? {} : { fullOutputPath }),
+      // agentwire extension: the command was confined, so a failure may be the sandbox's doing.
+      ...(context.sandbox ? { sandbox: sandboxNote(context.sandbox) } : {}),
     };
 
     if (stopReason === "timeout") {
@@ -220,6 +234,25 @@ async function chooseShell(): Promise<string> {
     }
   }
   return FALLBACK_SHELL;
+}
+
+/**
+ * The session's private temporary directory for sandboxed commands (their TMPDIR), inside the
+ * tool output directory, so it is removed with it and files a command leaves there last as long
+ * as the session.
+ */
+async function sandboxTempDirectory(context: ToolContext): Promise<string> {
+  const directory = path.join(context.outputDirectory, "tmp");
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  return directory;
+}
+
+function realPathIfExists(candidate: string): string | undefined {
+  try {
+    return realpathSync(candidate);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Where the previous command of this session ended, unless that directory has gone since. */

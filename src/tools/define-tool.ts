@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
+import type { SandboxSettings } from "./sandbox-settings.js";
 
 export interface ToolContext {
   /** Absolute session working directory; relative paths resolve against it. */
@@ -23,6 +24,8 @@ export interface ToolContext {
   outputDirectory: string;
   /** Whether the provider accepts images inside tool results (Read returns images as images). */
   imageInput: boolean;
+  /** The session's sandbox: when set, Bash runs commands under bubblewrap with these settings. */
+  sandbox?: SandboxSettings;
   /** Diagnostics for stderr (e.g. how many secrets were redacted); never the model's text. */
   log?: ToolLog;
 }

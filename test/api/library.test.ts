@@ -8,6 +8,7 @@ import { query, run, type QueryOptions, type QueryUserMessage } from "../../src/
 import { scenarioSchema } from "../../src/mock-server/scenario.js";
 import { startMockServer, type MockServer } from "../../src/mock-server/server.js";
 import { ROOT, sequence } from "../helpers/agentwire.js";
+import { bwrapProblem, needsBwrap } from "../helpers/bwrap.js";
 import { isAlive, until } from "../helpers/processes.js";
 
 /**
@@ -185,6 +186,20 @@ describe("query()", () => {
     expect(resultsOf(events)[0]!.errors?.[0]).toMatch(/Working directory does not exist/);
     const unknown = await collect(query({ prompt: "hi", options: { cwd: tmpdir(), resume: "no-such-session", env: { AGENTWIRE_HOME: join(tmpdir(), "agentwire-none") } } }));
     expect(resultsOf(unknown)[0]).toMatchObject({ terminal_reason: "session_not_found" });
+  });
+
+  it("refuses the Agent SDK's sandbox object rather than run commands unconfined", async () => {
+    const events = await collect(query({ prompt: "hi", options: { cwd: tmpdir(), sandbox: { enabled: true } as never, env: {} } }));
+    expect(resultsOf(events)[0]).toMatchObject({ terminal_reason: "invalid_arguments", errors: [expect.stringMatching(/^Invalid option sandbox: /)] });
+  });
+
+  it.skipIf(bwrapProblem !== undefined)(`sandbox: "workspace-write" confines Bash as --sandbox does${needsBwrap}`, async () => {
+    // ../home is outside the workspace (the cwd is <root>/repo).
+    const where = await place({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo x > ../home/outside.txt" } }] }, { text: "done" }] });
+    const events = await collect(query({ prompt: "write", options: anthropicOptions(where, { sandbox: "workspace-write", permissionMode: "bypassPermissions" }) }));
+    const toolResult = events.find((event) => event.type === "user");
+    expect(toolResult?.type === "user" && toolResult.message.content[0]).toMatchObject({ is_error: true, content: expect.stringMatching(/Read-only file system/) });
+    expect(toolResult?.type === "user" && toolResult.tool_use_result).toMatchObject({ sandbox: { mode: "workspace-write", network: false } });
   });
 
   it("outputFormat: the answer is the result's structured_output; a schema that does not compile is an error result", async () => {

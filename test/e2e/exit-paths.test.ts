@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { pidsRunning, until } from "../helpers/processes.js";
 import { createWorkspace, results, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
-import { until } from "../helpers/processes.js";
 
 /**
  * Exit paths a GUI host, a `| head` pipeline or a closed terminal produce: each ends with a
@@ -26,19 +26,6 @@ function uniqueSleep(): string {
   markers.push(marker);
   return marker;
 }
-
-function pidsRunning(commandLine: string): number[] {
-  return readdirSync("/proc").flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").trim();
-      return cmdline === commandLine ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
-
 
 async function sleepingBashRun(marker: string) {
   workspace = await createWorkspace("text");

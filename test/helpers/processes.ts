@@ -1,4 +1,19 @@
-/** Polls `condition` every 50 ms until it holds or `timeoutMs` passes; the last check decides. */
+import { readdirSync, readFileSync } from "node:fs";
+
+/** The pids of running processes whose whole command line is `commandLine` (a unique `sleep` marks a test's processes). */
+export function pidsRunning(commandLine: string): number[] {
+  return readdirSync("/proc").flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      return cmdline === commandLine ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Polls `condition` until it holds or `timeoutMs` has passed; its last answer. */
 export async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

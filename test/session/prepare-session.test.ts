@@ -7,6 +7,7 @@ import { initEventBeforeSession, prepareSession } from "../../src/session/prepar
 import { createSession } from "../../src/session/session.js";
 import { SessionSetupError, type SessionOptions } from "../../src/session/session-options.js";
 import { toUserMessage } from "../../src/session/user-input.js";
+import { bwrapProblem, needsBwrap } from "../helpers/bwrap.js";
 import { FakeProvider, textTurn } from "../helpers/fake-provider.js";
 
 // The CLI prints `system/init` from the prepared session before the session's code loads; the
@@ -86,5 +87,26 @@ describe("the CLI's early system/init", () => {
     expect(() => prepareSession(options(join(cwd, "missing"), home))).toThrow(SessionSetupError);
     expect(() => prepareSession(options(cwd, home, { tools: ["Frobnicate"] }))).toThrow(/Unknown tool name in --tools: Frobnicate/);
     expect(() => prepareSession(options(cwd, home, { resume: "00000000-0000-4000-8000-000000000000" }))).toThrow(SessionSetupError);
+  });
+});
+
+describe("the sandbox settings", () => {
+  it("refuses --sandbox-allow-write and --sandbox-network without a sandbox, and an allowed path that does not exist", async () => {
+    const { cwd, home } = await project();
+    expect(() => prepareSession(options(cwd, home, { sandboxNetwork: true }))).toThrow(/need --sandbox workspace-write or --sandbox read-only/);
+    expect(() => prepareSession(options(cwd, home, { sandboxAllowWrite: ["cache"] }))).toThrow(/need --sandbox workspace-write/);
+    expect(() => prepareSession(options(cwd, home, { sandbox: "workspace-write", sandboxAllowWrite: ["missing"] }))).toThrow(`--sandbox-allow-write path does not exist: ${join(cwd, "missing")}`);
+    expect(prepareSession(options(cwd, home)).sandbox).toBeUndefined();
+  });
+
+  it.skipIf(bwrapProblem !== undefined)(`resolves allowed paths against cwd and keeps the agentwire home read-only${needsBwrap}`, async () => {
+    const { cwd, home } = await project();
+    await mkdir(join(cwd, "cache"));
+    expect(prepareSession(options(cwd, home, { sandbox: "read-only", sandboxAllowWrite: ["cache"] })).sandbox).toEqual({
+      mode: "read-only",
+      allowWrite: [join(cwd, "cache")],
+      network: false,
+      protectedPaths: [home],
+    });
   });
 });

@@ -1,0 +1,57 @@
+import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createBashTool } from "../../src/tools/bash.js";
+import type { SandboxSettings } from "../../src/tools/sandbox-settings.js";
+import { bwrapProblem, needsBwrap } from "../helpers/bwrap.js";
+import { pidsRunning, until } from "../helpers/processes.js";
+import { makeToolContext } from "../helpers/tool-context.js";
+
+/** The Bash tool with a sandbox in its context, called directly: what the session wiring hands it. */
+const sandbox: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: [] };
+let directory: string;
+const markers: string[] = [];
+
+beforeEach(async () => {
+  directory = await realpath(await mkdtemp(path.join(os.tmpdir(), "agentwire-bash-sandbox-")));
+});
+
+afterEach(async () => {
+  for (const marker of markers.splice(0)) for (const pid of pidsRunning(marker)) process.kill(pid, "SIGKILL");
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe.skipIf(bwrapProblem !== undefined)(`Bash in the sandbox${needsBwrap}`, () => {
+  it("keeps the working directory between calls, as outside the sandbox", async () => {
+    await mkdir(path.join(directory, "sub"));
+    const context = makeToolContext(directory, { sandbox });
+    const bash = createBashTool();
+    await bash.execute({ command: "cd sub" }, context);
+    expect((await bash.execute({ command: "pwd" }, context)).content).toBe(path.join(directory, "sub"));
+  });
+
+  it("binds a workspace reached through a symlink by its real path", async () => {
+    const link = `${directory}-link`;
+    await symlink(directory, link);
+    try {
+      const result = await createBashTool().execute({ command: "echo through > linked.txt && cat linked.txt" }, makeToolContext(link, { sandbox }));
+      expect(result).toMatchObject({ isError: false, content: "through" });
+    } finally {
+      await rm(link);
+    }
+  });
+
+  it("writes full outputs to the session's output directory as usual", async () => {
+    const result = await createBashTool().execute({ command: "seq 1 5000" }, makeToolContext(directory, { sandbox }));
+    expect(result.details).toMatchObject({ fullOutputPath: expect.stringContaining(path.join(directory, ".agentwire-output")) });
+  });
+
+  it("ends a background job with its command: the PID namespace goes with bwrap (documented limit)", async () => {
+    const marker = `sleep 33${Math.floor(Math.random() * 1e6)}.5`;
+    markers.push(marker);
+    const result = await createBashTool().execute({ command: `${marker} >/dev/null 2>&1 & echo started` }, makeToolContext(directory, { sandbox }));
+    expect(result.content).toBe("started");
+    expect(await until(() => pidsRunning(marker).length === 0, 2_000)).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { bwrapArguments, type SandboxedCommand } from "../../src/tools/bwrap-arguments.js";
+import type { SandboxSettings } from "../../src/tools/sandbox-settings.js";
+
+const settings: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: ["/home/u/.agentwire"] };
+
+function command(overrides: Partial<SandboxSettings> = {}, roots = ["/work/repo", "/tmp/out"]): SandboxedCommand {
+  return { settings: { ...settings, ...overrides }, roots, tempDirectory: "/tmp/out/tmp", cwd: "/work/repo/src", command: ["/bin/bash", "-c", "make"] };
+}
+
+/** The mounts as [flag, source, target] triples, in order, and the flags around them. */
+function mounts(args: string[]): string[][] {
+  const found: string[][] = [];
+  for (let index = 0; index < args.length; index++) {
+    if (args[index] === "--") break;
+    if (args[index] === "--bind" || args[index] === "--ro-bind") found.push(args.slice(index, index + 3));
+  }
+  return found;
+}
+
+/** A file system where `existing` paths exist as they are, plus the roots and folders every test binds. */
+function fileSystem(existing: string[] = [], links: Record<string, string> = {}): (path: string) => string | undefined {
+  const present = new Set(["/work/repo", "/tmp/out", "/tmp/out/tmp", "/home/u", "/var/cache/build", ...existing]);
+  return (path) => links[path] ?? (present.has(path) ? path : undefined);
+}
+
+describe("bwrapArguments", () => {
+  it("workspace-write: everything read-only, then the roots writable, then the temp folder; no network; the command last", () => {
+    const args = bwrapArguments(command(), fileSystem());
+    expect(mounts(args)).toEqual([
+      ["--ro-bind", "/", "/"],
+      ["--bind", "/work/repo", "/work/repo"],
+      ["--bind", "/tmp/out", "/tmp/out"],
+      ["--bind", "/tmp/out/tmp", "/tmp/out/tmp"],
+    ]);
+    expect(args).toEqual(expect.arrayContaining(["--die-with-parent", "--unshare-pid", "--unshare-net"]));
+    expect(args.join(" ")).toContain("--setenv TMPDIR /tmp/out/tmp --chdir /work/repo/src -- /bin/bash -c make");
+    expect(args.slice(-4)).toEqual(["--", "/bin/bash", "-c", "make"]);
+  });
+
+  it("re-binds .git/hooks, .git/config and the agentwire home read-only after the writable binds, only where they exist inside one", () => {
+    const args = bwrapArguments(command({}, ["/work/repo", "/home/u"]), fileSystem(["/work/repo/.git/hooks", "/work/repo/.git/config", "/home/u/.agentwire"]));
+    expect(mounts(args)).toEqual([
+      ["--ro-bind", "/", "/"],
+      ["--bind", "/work/repo", "/work/repo"],
+      ["--bind", "/home/u", "/home/u"],
+      ["--ro-bind", "/work/repo/.git/hooks", "/work/repo/.git/hooks"],
+      ["--ro-bind", "/work/repo/.git/config", "/work/repo/.git/config"],
+      ["--ro-bind", "/home/u/.agentwire", "/home/u/.agentwire"],
+      ["--bind", "/tmp/out/tmp", "/tmp/out/tmp"],
+    ]);
+  });
+
+  it("does not bind a protected path that no writable bind covers: it is read-only already", () => {
+    expect(mounts(bwrapArguments(command(), fileSystem(["/home/u/.agentwire"]))).map(([, source]) => source)).not.toContain("/home/u/.agentwire");
+  });
+
+  it("read-only: the roots stay read-only; only --sandbox-allow-write paths and the temp folder are writable", () => {
+    const args = bwrapArguments(command({ mode: "read-only", allowWrite: ["/var/cache/build"] }), fileSystem());
+    expect(mounts(args)).toEqual([
+      ["--ro-bind", "/", "/"],
+      ["--bind", "/var/cache/build", "/var/cache/build"],
+      ["--bind", "/tmp/out/tmp", "/tmp/out/tmp"],
+    ]);
+  });
+
+  it("binds real paths (bwrap cannot mount through a symlink) and leaves out a root that no longer exists", () => {
+    const args = bwrapArguments(command({}, ["/link/repo", "/gone"]), fileSystem([], { "/link/repo": "/work/repo" }));
+    expect(mounts(args)).toEqual([
+      ["--ro-bind", "/", "/"],
+      ["--bind", "/work/repo", "/work/repo"],
+      ["--bind", "/tmp/out/tmp", "/tmp/out/tmp"],
+    ]);
+  });
+
+  it("keeps the network with network: true, and binds a path named twice once", () => {
+    const args = bwrapArguments(command({ network: true, allowWrite: ["/work/repo", "/link/repo"] }), fileSystem([], { "/link/repo": "/work/repo" }));
+    expect(args).not.toContain("--unshare-net");
+    expect(mounts(args).filter(([, source]) => source === "/work/repo")).toHaveLength(1);
+  });
+});
