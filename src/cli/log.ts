@@ -81,13 +81,17 @@ class DeferredLogger implements Logger {
     );
   }
 
-  /** The records pino never got, in its JSON line shape (time, level number, name, fields, msg). */
+  /**
+   * The records pino never got: on a terminal in pino-pretty's layout, elsewhere in pino's JSON
+   * line shape (time, level number, name, fields, msg), as they would have been written.
+   */
   private flushSynchronously(): void {
     for (const record of this.queue.splice(0)) {
       const fields = record.object instanceof Error ? { err: serializeError(record.object) } : typeof record.object === "object" && record.object !== null ? withSerializedErrors(record.object) : { msg: String(record.object) };
-      const line = { level: LEVELS[record.level], time: record.time, name: "agentwire", ...fields, ...(record.message !== undefined ? { msg: record.message } : {}) };
+      const { msg, ...rest } = { ...fields, ...(record.message !== undefined ? { msg: record.message } : {}) } as Record<string, unknown>;
+      const line = this.stderrIsTerminal ? prettyLine(record.level, record.time, msg, rest) : `${JSON.stringify({ level: LEVELS[record.level], time: record.time, name: "agentwire", ...rest, ...(msg !== undefined ? { msg } : {}) })}\n`;
       try {
-        process.stderr.write(`${JSON.stringify(line)}\n`);
+        process.stderr.write(line);
       } catch {
         return; // stderr gone: nothing more to do at exit
       }
@@ -101,6 +105,13 @@ async function loadPino(level: LevelName, stderrIsTerminal: boolean): Promise<Pi
   if (!stderrIsTerminal) return pino(options, pino.destination({ fd: 2, sync: true }));
   const { default: pretty } = await import("pino-pretty");
   return pino(options, pretty({ destination: 2, sync: true, ignore: "pid,hostname,name", translateTime: "HH:MM:ss.l" }));
+}
+
+/** pino-pretty's layout: `[HH:MM:ss.l] LEVEL: message`, then each field indented on its own line. */
+function prettyLine(level: RecordLevel, time: number, message: unknown, fields: Record<string, unknown>): string {
+  const clock = new Date(time).toTimeString().slice(0, 8) + `.${String(time % 1000).padStart(3, "0")}`;
+  const details = Object.entries(fields).map(([key, value]) => `    ${key}: ${typeof value === "string" ? value : JSON.stringify(value)}\n`);
+  return `[${clock}] ${level.toUpperCase()}: ${message === undefined ? "" : String(message)}\n${details.join("")}`;
 }
 
 function withSerializedErrors(object: object): Record<string, unknown> {

@@ -34,6 +34,17 @@ describe("the CLI logger", () => {
     expect(lines[1]).toMatchObject({ level: 40, msg: "a plain message" });
   });
 
+  it("on a terminal, writes them in pino-pretty's readable layout instead", () => {
+    const before = new Set(process.listeners("exit"));
+    const log = createLogger("debug", true);
+    log.debug({ provider: "anthropic", attempt: 1 }, "model request");
+    const flush = process.listeners("exit").find((listener) => !before.has(listener));
+    const written = captureStderr();
+    flush!(0);
+    process.removeListener("exit", flush!);
+    expect(written.join("")).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] DEBUG: model request\n {4}provider: anthropic\n {4}attempt: 1\n$/);
+  });
+
   it("answers isLevelEnabled without loading anything, and says so when the level is unknown", () => {
     const written = captureStderr();
     const log = createLogger("loud", false);
