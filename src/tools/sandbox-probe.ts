@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { baseArguments } from "./bwrap-arguments.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 
@@ -19,6 +19,9 @@ const HOW_TO_FIX = [
  * by running commands unconfined). Returns the problem, or undefined when the sandbox works.
  */
 export function sandboxProblem(settings: SandboxSettings): string | undefined {
+  // Required here, not imported: node:child_process costs ~2 ms to load, and every run loads this
+  // module before its first line while only sandboxed ones probe.
+  const { spawnSync } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
   const probe = spawnSync("bwrap", [...baseArguments(settings), "true"], {
     stdio: ["ignore", "ignore", "pipe"],
     encoding: "utf8",
