@@ -176,6 +176,40 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     expect(requestTools(workspace.server.requests[0]!).map((tool) => tool.name)).not.toContain("mcp__t__echo");
   });
 
+  it("a host's can_use_tool is asked for an MCP tool like any tool, and its answer decides", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "mcp__t__echo", input: { text: "asked" } }, { name: "mcp__t__echo", input: { text: "refused" } }] }, { text: "done" }] });
+    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--permission-prompt-tool", "stdio", "--mcp-config", mcpConfig({ t: stdioServer() })], { workspace });
+    children.push(child);
+    const asked: Array<{ tool_name: string; input: { text: string } }> = [];
+    let buffer = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const lines = buffer.split("\n");
+      buffer = lines.pop()!;
+      for (const line of lines) {
+        const event = JSON.parse(line) as { type: string; request_id?: string; request?: { subtype: string; tool_name: string; input: { text: string } } };
+        if (event.type !== "control_request" || event.request?.subtype !== "can_use_tool") continue;
+        asked.push(event.request);
+        const allow = event.request.input.text === "asked";
+        const response = allow ? { behavior: "allow", updatedInput: event.request.input } : { behavior: "deny", message: "not this one" };
+        child.stdin.write(`${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: event.request_id, response } })}\n`);
+      }
+    });
+    const exited = waitForExit(child);
+    child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "go" } })}\n`);
+    await waitForEvent(child, (event) => event.type === "result");
+    child.stdin.end();
+    const run = await exited;
+    expect(asked.map((request) => [request.tool_name, request.input.text])).toEqual([
+      ["mcp__t__echo", "asked"],
+      ["mcp__t__echo", "refused"],
+    ]);
+    const [allowed, refused] = toolResults(run.events).map((event) => event.message.content[0]);
+    expect(allowed).toMatchObject({ content: "ECHO: ASKED" });
+    expect(refused).toMatchObject({ is_error: true, content: expect.stringContaining("not this one") });
+  });
+
   it("stream-json: mcp_status reports the servers live; a slow server is pending at init and its tools join a later turn", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ text: "first" }, { text: "second" }] });
