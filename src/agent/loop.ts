@@ -21,7 +21,8 @@ export interface TurnSettings {
   maxOutputTokens: number;
   thinkingBudgetTokens: number | undefined;
   sessionId: string;
-  toolSpecs: ProviderRequest["tools"];
+  /** Read for each request: tools can join mid-turn (an MCP server that finished starting). */
+  toolSpecs: () => ProviderRequest["tools"];
 }
 
 /** Whether a call may run; an approval may replace the call's input (hooks, hosts). */
@@ -212,7 +213,7 @@ function toRequest(history: Message[], settings: TurnSettings): ProviderRequest 
     model: settings.model,
     system: settings.system,
     messages: history,
-    tools: settings.toolSpecs,
+    tools: settings.toolSpecs(),
     maxOutputTokens: settings.maxOutputTokens,
     sessionId: settings.sessionId,
     ...(settings.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: settings.thinkingBudgetTokens }),

@@ -11,4 +11,4 @@ export type { OutputEvent, ResultEvent, SystemInitEvent, AssistantEvent, UserEve
 export type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 export { TranscriptRenderer, renderTranscript, type RenderItem, type RenderOptions } from "../render/transcript-renderer.js";
 export { outputWidth, wantsColor } from "../render/style.js";
-export { agentwireHomeDirectory, listSessions, renderSession, type SessionSummary } from "./sessions.js";
+export { agentwireHomeDirectory, deleteSession, listSessions, renderSession, sessionHistory, type SessionSummary } from "./sessions.js";

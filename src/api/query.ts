@@ -22,7 +22,15 @@ import { EventQueue } from "./event-queue.js";
 export type CanUseTool = (
   toolName: string,
   input: Record<string, unknown>,
-  options: { signal: AbortSignal; suggestions: PermissionUpdate[]; toolUseID: string; decisionReason: string },
+  options: {
+    signal: AbortSignal;
+    suggestions: PermissionUpdate[];
+    toolUseID: string;
+    decisionReason: string;
+    /** agentwire's: the call in one line (its command, path or pattern), and what made it need asking. */
+    description?: string;
+    decisionReasonType?: "rule" | "mode" | "workingDir" | "risk";
+  },
 ) => Promise<z.input<typeof PermissionResultSchema>>;
 
 /** A user message of a streamed prompt: the Agent SDK's SDKUserMessage shape, or a plain string. */
@@ -233,7 +241,7 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
 /** `canUseTool` as the session's approver; an answer that is not a PermissionResult is a denial saying why. */
 function approverFor(canUseTool: CanUseTool): ToolApprover {
   return async (request, signal): Promise<PermissionResult> => {
-    const answer = await canUseTool(request.toolName, request.input, { signal, suggestions: request.suggestions, toolUseID: request.toolUseId, decisionReason: request.reason });
+    const answer = await canUseTool(request.toolName, request.input, { signal, suggestions: request.suggestions, toolUseID: request.toolUseId, decisionReason: request.reason, description: request.description, decisionReasonType: request.reasonType });
     const parsed = PermissionResultSchema.safeParse(answer);
     if (!parsed.success) return { behavior: "deny", message: `canUseTool returned something that is not a PermissionResult: ${parsed.error.issues[0]?.message ?? ""}` };
     return parsed.data;

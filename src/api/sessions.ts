@@ -1,8 +1,11 @@
-import { createReadStream } from "node:fs";
+import { createReadStream, rmSync } from "node:fs";
 import { renderStream } from "../render/render-stream.js";
+import { messageEvent } from "../render/session-events.js";
 import type { RenderOptions } from "../render/transcript-renderer.js";
+import { loadSessionFile } from "../sessions/load-session.js";
 import { findSessionFile, listSessions as listSessionFiles, type SessionSummary } from "../sessions/session-catalog.js";
 import { agentwireHome } from "../sessions/session-file.js";
+import { sessionLockHolder } from "../sessions/session-lock.js";
 
 export type { SessionSummary };
 
@@ -30,4 +33,25 @@ export async function renderSession(sessionId: string, options: SessionLookup & 
   const lines: string[] = [];
   for await (const rendered of renderStream(createReadStream(file), options)) lines.push(...rendered);
   return lines;
+}
+
+/**
+ * A stored session's conversation as it goes on (from its last compaction), each message as the
+ * `assistant` / `user` line it was sent as: what a viewer shows of the earlier turns. Undefined
+ * when there is no such session.
+ */
+export function sessionHistory(sessionId: string, options: SessionLookup & { all?: boolean } = {}): Array<Record<string, unknown>> | undefined {
+  const file = findSessionFile(agentwireHome(options.env ?? process.env), sessionId, options.all ? undefined : (options.cwd ?? process.cwd()));
+  if (!file) return undefined;
+  return loadSessionFile(file, sessionId).history.map(messageEvent);
+}
+
+/** Removes a stored session; refused while a process has it open (its pid is returned then). */
+export function deleteSession(sessionId: string, options: SessionLookup & { all?: boolean } = {}): "deleted" | "not_found" | { inUseBy: number } {
+  const file = findSessionFile(agentwireHome(options.env ?? process.env), sessionId, options.all ? undefined : (options.cwd ?? process.cwd()));
+  if (!file) return "not_found";
+  const holder = sessionLockHolder(file);
+  if (holder) return { inUseBy: holder.pid };
+  rmSync(file);
+  return "deleted";
 }

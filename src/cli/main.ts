@@ -64,6 +64,10 @@ async function main(argv: string[]): Promise<number> {
     const { runRenderCommand } = await import("./render-command.js");
     return runRenderCommand(argv[0] === "help" ? ["--help"] : argv.slice(1), process.cwd(), process.env);
   }
+  if (argv[0] === "web" || (argv[0] === "help" && argv[1] === "web")) {
+    const { runWebCommand } = await import("./web-command.js");
+    return runWebCommand(argv[0] === "help" ? ["--help"] : argv.slice(1), process.cwd(), process.env, fileURLToPath(PACKAGE_ROOT));
+  }
   const chatCommand = argv[0] === "chat";
   const parsed = await parseArguments(chatCommand ? argv.slice(1) : argv, process.cwd(), process.env);
   switch (parsed.kind) {

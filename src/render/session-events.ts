@@ -37,7 +37,8 @@ export function sessionLineToItems(value: unknown): RenderItem[] {
   }
 }
 
-function messageEvent(message: Message): Record<string, unknown> {
+/** A stored message as the stream-json `assistant` / `user` line it was sent as (its `message` part). */
+export function messageEvent(message: Message): Record<string, unknown> {
   const content = message.content.map((block) => {
     switch (block.type) {
       case "tool_result":

@@ -33,7 +33,8 @@ export interface TurnWiring {
   maxRetries: number;
   streamIdleTimeoutMs: number;
   provider: Provider;
-  tools: readonly ToolDefinition[];
+  /** Read at each use: the session's tools as they are now (MCP servers may join mid-turn). */
+  tools: () => readonly ToolDefinition[];
   accounting: SessionAccounting;
   /** Read per call: the mode, rules and roots can change mid-turn. */
   permissions: () => PermissionState;
@@ -68,13 +69,13 @@ export function turnSettings(wiring: TurnWiring): TurnSettings {
     maxOutputTokens: Math.min(modelLimits(wiring.model).maxOutputTokens, MAX_OUTPUT_TOKENS_CAP),
     thinkingBudgetTokens: wiring.maxThinkingTokens,
     sessionId: wiring.sessionId,
-    toolSpecs: wiring.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
+    toolSpecs: () => wiring.tools().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
   };
 }
 
 export function loopDependencies(wiring: TurnWiring): LoopDependencies {
   const { accounting, tools, provider, debugLog } = wiring;
-  const isReadOnlyTool = (name: string): boolean => findTool(tools, name)?.kind === "read";
+  const isReadOnlyTool = (name: string): boolean => findTool(tools(), name)?.kind === "read";
   return {
     provider,
     retryPolicy: exponentialBackoff(wiring.maxRetries),
@@ -102,12 +103,12 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
     runTool: async (call, signal) => {
       const startedAt = Date.now();
       debugLog.debug({ tool: call.name, toolUseId: call.id }, "tool start");
-      const result = await wiring.afterToolCall(call, await runToolCall(call, tools, toolContext(wiring, call, signal)), signal);
+      const result = await wiring.afterToolCall(call, await runToolCall(call, tools(), toolContext(wiring, call, signal)), signal);
       debugLog.debug({ tool: call.name, toolUseId: call.id, ms: Date.now() - startedAt, isError: result.isError, code: result.code }, "tool end");
       return result;
     },
     beforeStop: wiring.beforeStop,
-    rejectMalformedCall: (call) => rejectMalformedToolCall(call, tools),
+    rejectMalformedCall: (call) => rejectMalformedToolCall(call, tools()),
     authorizeToolCall: async (call, signal) => {
       const decision = await wiring.authorizeToolCall(call, signal);
       debugLog.debug({ tool: call.name, toolUseId: call.id, allow: decision.allow, ...(decision.allow ? {} : { reason: decision.message }) }, "permission decision");
@@ -127,7 +128,7 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
  */
 function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal): ToolContext {
   const { mode, roots } = wiring.permissions();
-  const target = targetPath({ toolName: call.name, input: call.input, cwd: wiring.cwd, traits: findTool(wiring.tools, call.name) ?? { kind: "other" } });
+  const target = targetPath({ toolName: call.name, input: call.input, cwd: wiring.cwd, traits: findTool(wiring.tools(), call.name) ?? { kind: "other" } });
   const namesOutsidePath = target !== undefined && !roots.some((root) => isSameOrInside(target, root));
   return {
     cwd: wiring.cwd,

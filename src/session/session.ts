@@ -489,8 +489,7 @@ class SessionCore implements Session {
 
   /** The session's state as this turn's loop sees it. */
   private turnWiring(emit: (event: AgentEvent) => void, turnSignal: AbortSignal, outputTool: ToolDefinition | undefined): TurnWiring {
-    const offered = this.offeredTools();
-    const tools = outputTool ? [...offered, outputTool] : offered;
+    const tools = (): ToolDefinition[] => (outputTool ? [...this.offeredTools(), outputTool] : this.offeredTools());
     return {
       sessionId: this.sessionId,
       cwd: this.cwd,
@@ -512,7 +511,7 @@ class SessionCore implements Session {
       emit,
       authorizeToolCall: createToolAuthorizer({
         permissions: () => this.effectivePermissions(),
-        traitsOf: (name) => findTool(tools, name) ?? { kind: "other" },
+        traitsOf: (name) => findTool(tools(), name) ?? { kind: "other" },
         askHost: this.hostApproval(),
         hooks: this.hooks,
         hookBase: () => this.hookBase(),

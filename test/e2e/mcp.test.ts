@@ -240,6 +240,18 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     expect((await waitForExit(child)).code).toBe(0);
   });
 
+  it("a server still starting at init joins mid-turn: its tools are in the next model request", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "sleep 3" } }] }, { text: "done" }] });
+    const config = mcpConfig({ slow: stdioServer({ MCP_TEST_START_DELAY: "2500" }) });
+    const run = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config], { workspace, env: { MCP_TIMEOUT: "500" } });
+    expect(run.code).toBe(0);
+    expect(init(run.events).mcp_servers).toEqual([{ name: "slow", status: "pending" }]);
+    const [first, second] = workspace.server.requests.map((request) => requestTools(request).map((tool) => tool.name));
+    expect(first).not.toContain("mcp__slow__echo");
+    expect(second).toContain("mcp__slow__echo");
+  });
+
   it("stdio servers die with agentwire, even when it is SIGKILLed mid-call", async () => {
     workspace = await createWorkspace("text");
     const pidFile = join(workspace.home, "pids");

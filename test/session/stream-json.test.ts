@@ -543,7 +543,7 @@ describe("toStreamJson over a real turn", () => {
     await runTurn(
       [],
       { role: "user", content: [{ type: "text", text: "go" }] },
-      { model: "m", system: "", maxTurns: undefined, maxOutputTokens: 100, thinkingBudgetTokens: undefined, sessionId: SESSION_ID, toolSpecs: [] },
+      { model: "m", system: "", maxTurns: undefined, maxOutputTokens: 100, thinkingBudgetTokens: undefined, sessionId: SESSION_ID, toolSpecs: () => [] },
       {
         provider,
         retryPolicy: exponentialBackoff(0),

@@ -1,0 +1,67 @@
+import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+
+export const TOKEN_COOKIE = "agentwire_token";
+
+/** Who may talk to the server: the bearer of its token, through a Host name that is its own. */
+export interface AccessPolicy {
+  token: string;
+  /** The host the server listens on (`127.0.0.1`, `0.0.0.0`, a name). */
+  boundHost: string;
+  port: number;
+}
+
+export type AccessDecision = { allowed: true; fromQueryToken: boolean } | { allowed: false; status: 401 | 403; error: string };
+
+const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
+
+/**
+ * Every request is checked, whatever the address it came from:
+ * - `Host` must name this server (a loopback name, the bound host, or, on a wildcard bind, an IP
+ *   literal): a DNS name pointing at it is how a rebinding attack reaches a local server;
+ * - an `Origin`, when sent, must be this server's own, and a request that changes state must
+ *   either come with that Origin or carry the token in `Authorization` (a script, not a page):
+ *   another site's page can make the browser send a request, never with our Origin;
+ * - the token must come in `Authorization: Bearer`, the page's cookie, or `?token=` on a GET
+ *   (the link printed at start, which sets the cookie).
+ */
+export function checkAccess(request: IncomingMessage, url: URL, policy: AccessPolicy): AccessDecision {
+  const host = request.headers.host ?? "";
+  if (!hostIsOurs(host, policy)) return { allowed: false, status: 403, error: `Host "${host}" is not this server.` };
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin !== `http://${host}`) return { allowed: false, status: 403, error: "Cross-origin requests are not accepted." };
+  const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+  const changesState = request.method !== "GET" && request.method !== "HEAD";
+  if (changesState && origin === undefined && bearer === undefined) return { allowed: false, status: 403, error: "A request that changes state needs this server's Origin or an Authorization header." };
+  const queryToken = request.method === "GET" ? (url.searchParams.get("token") ?? undefined) : undefined;
+  const presented = bearer ?? cookieToken(request.headers.cookie) ?? queryToken;
+  if (presented === undefined || !sameSecret(presented, policy.token)) return { allowed: false, status: 401, error: "The access token is missing or wrong: open the URL agentwire web printed." };
+  return { allowed: true, fromQueryToken: presented === queryToken && bearer === undefined };
+}
+
+function hostIsOurs(hostHeader: string, policy: AccessPolicy): boolean {
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(hostHeader);
+  if (!match || Number(match[2] ?? 80) !== policy.port) return false;
+  const name = match[1]!.toLowerCase();
+  if (LOOPBACK_NAMES.has(name) || name === policy.boundHost.toLowerCase()) return true;
+  return WILDCARD_HOSTS.has(policy.boundHost) && (/^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith("["));
+}
+
+function cookieToken(cookieHeader: string | undefined): string | undefined {
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === TOKEN_COOKIE) return decodeURIComponent(value.join("="));
+  }
+  return undefined;
+}
+
+function sameSecret(presented: string, token: string): boolean {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_NAMES.has(host.toLowerCase());
+}

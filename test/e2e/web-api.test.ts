@@ -1,0 +1,258 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { OutputEventSchema, type OutputEvent } from "../../protocol/events.js";
+import { agentwireEnv, BIN, createWorkspace, runAgentwire, type Workspace } from "../helpers/agentwire.js";
+
+/**
+ * `agentwire web`'s HTTP API over loopback against the replay server: the access rules, sessions
+ * created, streamed (SSE), interrupted and answered, reconnects with Last-Event-ID, two sessions
+ * at once, the shared session store, and bad requests.
+ */
+let workspace: Workspace | undefined;
+let server: ChildProcess | undefined;
+
+afterEach(async () => {
+  const [running, used] = [server, workspace];
+  [server, workspace] = [undefined, undefined];
+  running?.kill("SIGTERM");
+  await used?.cleanup();
+});
+
+interface Web {
+  base: string;
+  port: number;
+  token: string;
+  /** A JSON request with the token; `headers` adds to or replaces the defaults. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }>;
+}
+
+async function startWeb(extraArgs: string[] = []): Promise<Web> {
+  const child = spawn(process.execPath, [BIN, "web", "--port", "0", "--cwd", workspace!.cwd, ...extraArgs], { env: agentwireEnv(workspace!), stdio: ["ignore", "ignore", "pipe"] });
+  server = child;
+  const url = await new Promise<string>((resolve, reject) => {
+    let stderr = "";
+    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+      const match = /agentwire web: (http:\/\/\S+)/.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`agentwire web exited (${code}): ${stderr}`)));
+  });
+  const parsed = new URL(url);
+  const token = parsed.searchParams.get("token")!;
+  const port = Number(parsed.port);
+  const call: Web["call"] = (method, path, body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+      const outgoing = httpRequest(
+        { host: "127.0.0.1", port, method, path, headers: { Authorization: `Bearer ${token}`, ...(text ? { "Content-Type": "application/json" } : {}), ...headers } },
+        (response) => {
+          let data = "";
+          response.setEncoding("utf8").on("data", (chunk: string) => (data += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, body: data === "" ? undefined : JSON.parse(data), headers: response.headers }));
+        },
+      );
+      outgoing.on("error", reject);
+      outgoing.end(text);
+    });
+  return { base: `http://127.0.0.1:${port}`, port, token, call };
+}
+
+/** An SSE reader: every event validated as a stream-json OutputEvent, with its id. */
+function openEvents(web: Web, sessionId: string, lastEventId?: number) {
+  const events: Array<{ id: number; event: OutputEvent }> = [];
+  const waiters: Array<() => void> = [];
+  const outgoing = httpRequest({
+    host: "127.0.0.1",
+    port: web.port,
+    path: `/api/sessions/${sessionId}/events`,
+    headers: { Authorization: `Bearer ${web.token}`, ...(lastEventId === undefined ? {} : { "Last-Event-ID": String(lastEventId) }) },
+  });
+  outgoing.on("response", (response) => {
+    let buffer = "";
+    response.setEncoding("utf8").on("data", (chunk: string) => {
+      buffer += chunk;
+      const messages = buffer.split("\n\n");
+      buffer = messages.pop()!;
+      for (const message of messages) {
+        const id = /^id: (\d+)$/m.exec(message)?.[1];
+        const data = /^data: (.*)$/m.exec(message)?.[1];
+        if (id === undefined || data === undefined) continue;
+        events.push({ id: Number(id), event: OutputEventSchema.parse(JSON.parse(data)) });
+        for (const wake of waiters.splice(0)) wake();
+      }
+    });
+  });
+  outgoing.on("error", () => undefined);
+  outgoing.end();
+  const until = async (predicate: (event: OutputEvent) => boolean, timeoutMs = 10_000): Promise<OutputEvent> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = events.find((entry) => predicate(entry.event));
+      if (found) return found.event;
+      if (Date.now() > deadline) throw new Error(`no such event; saw ${events.map((entry) => entry.event.type).join(", ")}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  };
+  return { events, until, close: () => outgoing.destroy() };
+}
+
+const isResult = (event: OutputEvent) => event.type === "result";
+
+describe("agentwire web: the API", () => {
+  it("refuses requests without the token, from another Host or Origin, and state changes without Origin or Authorization", async () => {
+    workspace = await createWorkspace("text");
+    const web = await startWeb();
+    expect((await web.call("GET", "/api/info", undefined, { Authorization: "" })).status).toBe(401);
+    expect((await web.call("GET", "/api/info", undefined, { Authorization: "Bearer wrong" })).status).toBe(401);
+    expect((await web.call("GET", "/api/info", undefined, { Host: `attacker.example:${web.port}` })).status).toBe(403);
+    expect((await web.call("POST", "/api/sessions", {}, { Origin: "http://attacker.example" })).status).toBe(403);
+    const cookieOnly = await web.call("POST", "/api/sessions", {}, { Authorization: "", Cookie: `agentwire_token=${web.token}` });
+    expect(cookieOnly).toMatchObject({ status: 403, body: { error: expect.stringContaining("Origin") } });
+    // The printed link sets the cookie the page then uses, with its own Origin.
+    const page = await web.call("GET", `/?token=${web.token}`, undefined, { Authorization: "" });
+    expect(String(page.headers["set-cookie"])).toMatch(/agentwire_token=.*HttpOnly; SameSite=Strict/);
+    const withCookie = await web.call("POST", "/api/sessions", {}, { Authorization: "", Cookie: `agentwire_token=${web.token}`, Origin: web.base });
+    expect(withCookie.status).toBe(201);
+    const info = await web.call("GET", "/api/info");
+    expect(info).toMatchObject({ status: 200, body: { cwd: workspace.cwd, defaults: { permissionMode: "default" }, models: expect.arrayContaining([expect.objectContaining({ provider: "anthropic" })]) } });
+    expect(info.headers["content-security-policy"]).toContain("default-src 'self'");
+  });
+
+  it("runs a session: SSE carries exactly the stream-json events; a reconnect with Last-Event-ID loses nothing", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ text: "Hello from the web." }, { text: "Second answer." }] });
+    const web = await startWeb();
+    const created = await web.call("POST", "/api/sessions", {});
+    expect(created.status).toBe(201);
+    const id = (created.body as { id: string }).id;
+    const stream = openEvents(web, id);
+    expect((await web.call("POST", `/api/sessions/${id}/messages`, { text: "hi" })).status).toBe(202);
+    const result = await stream.until(isResult);
+    expect(result).toMatchObject({ subtype: "success", result: "Hello from the web.", session_id: id });
+    expect(stream.events[0]?.event).toMatchObject({ type: "system", subtype: "init", session_id: id });
+    expect(stream.events.some((entry) => entry.event.type === "stream_event")).toBe(true);
+    const seen = stream.events.length;
+    stream.close();
+    // Events of the second turn arrive while nobody listens; the reconnect gets exactly those.
+    await web.call("POST", `/api/sessions/${id}/messages`, { text: "again" });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const resumed = openEvents(web, id, seen);
+    const second = await resumed.until(isResult);
+    expect(second).toMatchObject({ result: "Second answer." });
+    expect(resumed.events[0]!.id).toBe(seen + 1);
+    expect(resumed.events.map((entry) => entry.id)).toEqual(resumed.events.map((_, index) => seen + 1 + index));
+    resumed.close();
+    // The same store as the CLI: one writer at a time, then agentwire --resume continues it.
+    await workspace.useScenario({ turns: [{ text: "From the CLI." }] });
+    const whileLive = await runAgentwire(["-p", "and now", "--output-format", "stream-json", "--resume", id], { workspace });
+    expect(whileLive.stderr).toMatch(/in use by another agentwire process/);
+    const stopped = new Promise((resolve) => server!.once("exit", resolve));
+    server!.kill("SIGTERM");
+    await stopped;
+    const cli = await runAgentwire(["-p", "and now", "--output-format", "stream-json", "--resume", id], { workspace });
+    expect(cli.events.at(-1)).toMatchObject({ type: "result", session_id: id, result: "From the CLI." });
+  });
+
+  it("asks permission questions as can_use_tool control requests and applies the page's answer", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Write", input: { file_path: "made.txt", content: "made on the web\n" } }] }, { text: "Written." }] });
+    const web = await startWeb();
+    const id = ((await web.call("POST", "/api/sessions", {})).body as { id: string }).id;
+    const stream = openEvents(web, id);
+    await web.call("POST", `/api/sessions/${id}/messages`, { text: "write it" });
+    const question = await stream.until((event) => event.type === "control_request");
+    expect(question).toMatchObject({ type: "control_request", request: { subtype: "can_use_tool", tool_name: "Write", input: { file_path: "made.txt" }, decision_reason: expect.any(String) } });
+    const requestId = (question as { request_id: string }).request_id;
+    expect((await web.call("POST", `/api/sessions/${id}/permissions/${requestId}`, { behavior: "allow" })).status).toBe(200);
+    expect((await web.call("POST", `/api/sessions/${id}/permissions/${requestId}`, { behavior: "allow" })).status).toBe(404);
+    expect(await stream.until(isResult)).toMatchObject({ subtype: "success", result: "Written." });
+    expect(await readFile(join(workspace.cwd, "made.txt"), "utf8")).toBe("made on the web\n");
+    const toolResult = stream.events.find((entry) => entry.event.type === "user")!.event as { tool_use_result?: { structuredPatch?: unknown } };
+    expect(toolResult.tool_use_result?.structuredPatch).toBeDefined();
+    stream.close();
+  });
+
+  it("interrupts a running turn: the turn ends with its result, the session takes the next message", async () => {
+    workspace = await createWorkspace("text");
+    const long = Array.from({ length: 200 }, (_, index) => `word${index}`).join(" ");
+    await workspace.useScenario({ turns: [{ text: long, chunk_delay_ms: 50 }, { text: "After the stop." }] });
+    const web = await startWeb();
+    const id = ((await web.call("POST", "/api/sessions", {})).body as { id: string }).id;
+    const stream = openEvents(web, id);
+    await web.call("POST", `/api/sessions/${id}/messages`, { text: "talk" });
+    await stream.until((event) => event.type === "stream_event");
+    expect((await web.call("POST", `/api/sessions/${id}/interrupt`)).status).toBe(202);
+    const stopped = await stream.until(isResult);
+    expect(stopped).toMatchObject({ is_error: true });
+    await web.call("POST", `/api/sessions/${id}/messages`, { text: "go on" });
+    await stream.until((event) => event.type === "result" && event.result === "After the stop.");
+    stream.close();
+  });
+
+  it("runs two sessions at once, each in its own folder; lists, resumes and deletes stored sessions", async () => {
+    workspace = await createWorkspace("text");
+    const other = join(workspace.cwd, "..", "other");
+    await mkdir(other);
+    await workspace.useScenario({ turns: [{ text: "one", chunk_delay_ms: 20, repeat: true }] });
+    const earlier = await runAgentwire(["-p", "stored before the server", "--output-format", "stream-json"], { workspace });
+    const storedId = (earlier.events.at(-1) as { session_id: string }).session_id;
+    const web = await startWeb(["--add-dir", other]);
+    const first = ((await web.call("POST", "/api/sessions", {})).body as { id: string }).id;
+    const second = ((await web.call("POST", "/api/sessions", { cwd: other })).body as { id: string }).id;
+    const streams = [openEvents(web, first), openEvents(web, second)];
+    await Promise.all([web.call("POST", `/api/sessions/${first}/messages`, { text: "a" }), web.call("POST", `/api/sessions/${second}/messages`, { text: "b" })]);
+    const [initA, initB] = await Promise.all(streams.map((stream) => stream.until((event) => event.type === "system" && event.subtype === "init")));
+    expect([initA, initB].map((event) => (event as { cwd: string }).cwd)).toEqual([workspace.cwd, other]);
+    await Promise.all(streams.map((stream) => stream.until(isResult)));
+    for (const stream of streams) stream.close();
+
+    const listed = (await web.call("GET", "/api/sessions")).body as Array<{ id: string; running: boolean; firstPrompt: string }>;
+    expect(listed.map((row) => row.id)).toEqual(expect.arrayContaining([first, second, storedId]));
+    expect(listed.find((row) => row.id === storedId)).toMatchObject({ running: false, firstPrompt: "stored before the server" });
+    expect(((await web.call("GET", "/api/sessions?q=before%20the%20server")).body as unknown[]).length).toBe(1);
+
+    const history = (await web.call("GET", `/api/sessions/${storedId}/history`)).body as Array<{ type: string }>;
+    expect(history.map((event) => event.type)).toEqual(["user", "assistant"]);
+    expect((await web.call("POST", "/api/sessions", { resume: storedId })).body).toEqual({ id: storedId });
+    const resumed = openEvents(web, storedId);
+    await web.call("POST", `/api/sessions/${storedId}/messages`, { text: "continued on the web" });
+    expect(await resumed.until(isResult)).toMatchObject({ session_id: storedId, num_turns: 1 });
+    resumed.close();
+
+    expect((await web.call("DELETE", `/api/sessions/${storedId}`)).status).toBe(204);
+    expect(((await web.call("GET", "/api/sessions")).body as Array<{ id: string }>).map((row) => row.id)).not.toContain(storedId);
+    expect((await web.call("GET", `/api/sessions/${storedId}/history`)).status).toBe(404);
+  });
+
+  it("answers bad requests with a 4xx and a JSON error, and survives a reader that disconnects and a model error", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ error: { status: 401, message: "invalid x-api-key" } }] });
+    const web = await startWeb();
+    expect(await web.call("POST", "/api/sessions", "{not json")).toMatchObject({ status: 400, body: { error: expect.stringContaining("not JSON") } });
+    expect(await web.call("POST", "/api/sessions", { cwd: "/" })).toMatchObject({ status: 400, body: { error: expect.stringContaining("outside") } });
+    expect(await web.call("POST", "/api/sessions", { permissionMode: "whatever" })).toMatchObject({ status: 400, body: { error: expect.stringContaining("permissionMode") } });
+    expect(await web.call("POST", "/api/sessions", { resume: "00000000-0000-4000-8000-000000000000" })).toMatchObject({ status: 404 });
+    expect(await web.call("GET", "/api/sessions/not-an-id/events")).toMatchObject({ status: 404, body: { error: expect.any(String) } });
+    expect(await web.call("GET", "/api/sessions/00000000-0000-4000-8000-000000000000/events")).toMatchObject({ status: 404 });
+    expect(await web.call("GET", "/assets/../../package.json")).toMatchObject({ status: 404 });
+    const id = ((await web.call("POST", "/api/sessions", {})).body as { id: string }).id;
+    expect(await web.call("POST", `/api/sessions/${id}/messages`, { text: "" })).toMatchObject({ status: 400, body: { error: expect.stringContaining("text") } });
+    const dropped = openEvents(web, id);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    dropped.close();
+    await web.call("POST", `/api/sessions/${id}/messages`, { text: "hi" });
+    const stream = openEvents(web, id);
+    expect(await stream.until(isResult)).toMatchObject({ is_error: true, subtype: "error_during_execution" });
+    stream.close();
+    expect((await web.call("GET", "/api/info")).status).toBe(200);
+    expect(existsSync(join(workspace.cwd, "made.txt"))).toBe(false);
+  });
+});
