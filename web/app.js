@@ -18,6 +18,7 @@ const elements = {
   send: $("send"),
   stop: $("stop"),
   model: $("model"),
+  cwd: $("cwd"),
   facts: $("session-facts"),
   error: $("error"),
   errorText: $("error-text"),
@@ -122,7 +123,7 @@ async function ensureLive() {
   if (state.sessionId) {
     await api.create({ resume: state.sessionId });
   } else {
-    const { id } = await api.create(pickedModel());
+    const { id } = await api.create({ ...pickedModel(), ...(elements.cwd.value ? { cwd: elements.cwd.value } : {}) });
     showSession(id);
   }
   attach(state.sessionId);
@@ -192,6 +193,13 @@ function fillModelPicker(info) {
   );
 }
 
+/** Where new sessions work: offered only when the server allows more than one folder (--add-dir). */
+function fillFolderPicker(info) {
+  const folders = [info.cwd, ...info.roots.filter((root) => root !== info.cwd)];
+  elements.cwd.replaceChildren(...folders.map((folder) => h("option", { value: folder }, folder)));
+  $("cwd-picker").hidden = folders.length < 2;
+}
+
 function autosize() {
   const prompt = elements.prompt;
   prompt.style.height = "auto";
@@ -242,6 +250,7 @@ async function boot() {
   try {
     state.info = await api.info();
     fillModelPicker(state.info);
+    fillFolderPicker(state.info);
   } catch (error) {
     showError(error);
   }

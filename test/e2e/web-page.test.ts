@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -64,7 +64,7 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
   }
 
   it("sends a prompt with Enter and shows the answer as it streams, then as markdown", async () => {
-    const page = await openPage({ turns: [{ text: "Here is **the answer**, with `code`:\n\n- one\n- two", chunk_delay_ms: 40, chunk_chars: 4 }] });
+    const page = await openPage({ turns: [{ thinking: "First I weigh the question.", text: "Here is **the answer**, with `code`:\n\n- one\n- two", chunk_delay_ms: 40, chunk_chars: 4 }] });
     await page.locator("#prompt").fill("first line");
     await page.locator("#prompt").press("Shift+Enter");
     await page.locator("#prompt").pressSequentially("second line");
@@ -82,6 +82,11 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     expect(await page.locator(".turn-result").textContent()).toMatch(/^✓ done1 turn[\d,]+ tokens \([\d,]+ in, [\d,]+ out\)\$\d+\.\d{4} session[\d.]+ s$/);
     expect(await page.locator("#stop").isHidden()).toBe(true);
     expect(await page.locator("#session-facts").textContent()).toContain(workspace!.cwd);
+    // Thinking is folded away until asked for.
+    const thinking = page.locator("details.thinking");
+    expect(await thinking.getAttribute("open")).toBeNull();
+    await thinking.locator("summary").click();
+    expect(await thinking.locator(".markdown").textContent()).toBe("First I weigh the question.");
     await screenshot(page, "desktop-1280x800");
   });
 
@@ -95,6 +100,7 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     expect(await question.locator(".question").textContent()).toBe("Allow Write? notes.txt");
     expect(await question.locator(".reason").textContent()).not.toBe("");
     expect(await question.locator(".preview").textContent()).toBe("new line\nkept line\n");
+    await screenshot(page, "desktop-permission");
     await question.locator("button[data-answer=allow]").click();
 
     await page.locator(".turn-result.ok").waitFor();
@@ -109,6 +115,8 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     expect(added).not.toBe(removed);
     expect(readFileSync(join(workspace!.cwd, "notes.txt"), "utf8")).toBe("new line\nkept line\n");
     expect(await page.locator(".answer").last().textContent()).toBe("Updated notes.txt.");
+    await page.locator("#theme").click();
+    await screenshot(page, "desktop-diff-dark");
   });
 
   it("denies a Write when asked, and the file stays as it was", async () => {
@@ -204,6 +212,9 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     expect(input!.y + input!.height).toBeLessThanOrEqual(740);
     expect(input!.x + input!.width).toBeLessThanOrEqual(360);
     expect(await page.locator("#sessions").isVisible()).toBe(false);
+    // A card opens to show the output it summarizes.
+    await page.locator(".tool > summary").click();
+    expect(await page.locator(".tool .output").textContent()).toContain("a-very-long-argument-");
     await screenshot(page, "phone-360x740");
 
     await page.locator("#menu").click();
@@ -213,6 +224,22 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     await screenshot(page, "phone-360x740-drawer");
     await page.keyboard.press("Escape");
     await page.locator("#sessions").waitFor({ state: "hidden" });
+  });
+
+  it("starts a new session in the folder picked from the server's roots", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "LS", input: { path: "." } }] }, { text: "Listed." }] });
+    const other = join(workspace.cwd, "..", "other");
+    mkdirSync(other);
+    writeFileSync(join(other, "only-here.txt"), "");
+    server = await startWebServer(workspace, ["--add-dir", other]);
+    const page = await newPage();
+    await page.locator("#cwd").selectOption(other);
+    await sendPrompt(page, "What is here?");
+    await page.locator(".turn-result.ok").waitFor();
+    expect(await page.locator("#session-facts").textContent()).toContain(other);
+    await page.locator(".tool > summary").click();
+    expect(await page.locator(".tool .output").textContent()).toContain("only-here.txt");
   });
 
   it("switches to the dark theme and keeps it across a reload", async () => {
