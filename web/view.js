@@ -99,10 +99,11 @@ export function createConversationView(container, { onAnswer }) {
     return h(
       "div",
       { class: `permission ${item.state}`, role: open ? "alertdialog" : undefined, "aria-label": open ? `Allow ${item.toolName}?` : undefined },
-      h("div", { class: "question" }, h("strong", { text: open ? `Allow ${item.toolName}?` : item.toolName }), " ", h("span", { class: "tool-arg", text: item.summary })),
-      item.reason ? h("div", { class: "reason", text: item.reason }) : undefined,
-      typeof preview === "string" ? h("pre", { class: "preview", text: preview }) : undefined,
-      open ? h("div", { class: "actions" }, button("Allow", "primary", "allow", false), button("Always allow", "", "allow", true), button("Deny", "danger", "deny", false)) : h("div", { class: "answered dim", text: answered }),
+      h("div", { class: "question" }, h("strong", { text: open ? `Allow ${item.toolName}?` : item.toolName }), " ", h("span", { class: "tool-arg", text: item.summary }), open ? undefined : h("span", { class: "answered dim", text: ` · ${answered}` })),
+      // Once answered, the question shrinks to one line: the tool card above shows what happened.
+      open && item.reason ? h("div", { class: "reason", text: item.reason }) : undefined,
+      open && typeof preview === "string" ? h("pre", { class: "preview", text: preview }) : undefined,
+      open ? h("div", { class: "actions" }, button("Allow", "primary", "allow", false), button("Always allow", "", "allow", true), button("Deny", "danger", "deny", false)) : undefined,
     );
   }
 

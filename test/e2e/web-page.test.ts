@@ -119,6 +119,17 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     await screenshot(page, "desktop-diff-dark");
   });
 
+  it("does not ask again after Always allow", async () => {
+    const page = await openPage({
+      turns: [{ tool_calls: [{ name: "Write", input: { file_path: "a.txt", content: "a" } }] }, { tool_calls: [{ name: "Write", input: { file_path: "b.txt", content: "b" } }] }, { text: "Both written." }],
+    });
+    await sendPrompt(page, "Write two files");
+    await page.locator(".permission.open button[data-answer=always]").click();
+    await page.locator(".turn-result.ok").waitFor();
+    expect(await page.locator(".permission").allTextContents()).toEqual(["Write a.txt · Always allowed"]);
+    expect(await page.locator(".tool .tool-status").allTextContents()).toEqual(["created a.txt (1 line)", "created b.txt (1 line)"]);
+  });
+
   it("denies a Write when asked, and the file stays as it was", async () => {
     const page = await openPage({ turns: [{ tool_calls: [{ name: "Write", input: { file_path: "denied.txt", content: "x" } }] }, { text: "Understood." }] });
     await sendPrompt(page, "Write a file");
