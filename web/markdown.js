@@ -19,6 +19,7 @@ export function renderMarkdown(text) {
   let quote = [];
   /** Open lists, outermost first: { tag: "ul" | "ol", indent }. */
   const lists = [];
+  /** @type {{ marker: string, language: string, lines: string[] } | undefined} */
   let fence;
 
   const flushParagraph = () => {
