@@ -204,6 +204,11 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     // The same session went on: the model saw the first exchange.
     expect(JSON.stringify(workspace.server.requests.at(-1)!.body)).toContain("A question about zebras");
     expect(page.url()).toContain(sessionId);
+    // A reload shows the stored turns once, then the live ones, with nothing twice.
+    await page.reload();
+    await page.locator("body[data-ready]").waitFor();
+    await expect.poll(() => page.locator(".answer").allTextContents()).toEqual(["The first answer.", "The second answer."]);
+    expect(await page.locator(".turn-result").count()).toBe(1);
   });
 
   it("fits a 360 px phone: no sideways scrolling, the input visible, the list in a drawer", async () => {
