@@ -33,6 +33,8 @@ const state = {
   /** Its live event stream, once it is live (created, resumed, or found running). */
   stream: undefined,
   conversation: createConversation(),
+  /** The event stream dropped and EventSource is trying again. */
+  reconnecting: false,
 };
 
 const view = createConversationView(elements.conversation, { onAnswer: answer });
@@ -54,13 +56,14 @@ function render() {
     view.update(conversation);
     elements.empty.hidden = conversation.items.length > 0;
     elements.stop.hidden = !conversation.running;
-    elements.facts.textContent = [conversation.model, conversation.provider, conversation.cwd].filter(Boolean).join(" · ");
+    elements.facts.textContent = [state.reconnecting ? "reconnecting…" : undefined, conversation.model, conversation.provider, conversation.cwd].filter(Boolean).join(" · ");
   });
 }
 
 function detach() {
   state.stream?.close();
   state.stream = undefined;
+  state.reconnecting = false;
 }
 
 function showSession(id) {
@@ -92,10 +95,16 @@ function attach(id) {
     if (event.type === "result") sessionList.refresh();
     render();
   };
+  stream.onopen = () => {
+    state.reconnecting = false;
+    render();
+  };
   stream.onerror = () => {
     if (state.stream !== stream) return;
     // EventSource retries by itself (with Last-Event-ID) unless the server refused the stream.
     if (stream.readyState === EventSource.CLOSED) showError(new Error("The session's event stream was closed by the server; reopen the session from the list."));
+    else state.reconnecting = true;
+    render();
   };
 }
 

@@ -276,8 +276,9 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     await sendPrompt(page, "hello");
     await page.locator(".turn-result.failed").waitFor();
     expect(await page.locator(".turn-result.failed").textContent()).toContain("invalid x-api-key");
-    // The server is gone: the next message fails, and the page says so.
+    // The server is gone: the page says it is reconnecting, the next message fails, and the page says so.
     await server!.stop();
+    await expect.poll(() => page.locator("#session-facts").textContent()).toMatch(/^reconnecting…/);
     await sendPrompt(page, "anyone there?");
     await page.locator("#error:not([hidden])").waitFor();
     expect(await page.locator("#error-text").textContent()).toMatch(/messages/);
