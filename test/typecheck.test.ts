@@ -8,12 +8,17 @@ import { ROOT } from "./helpers/agentwire.js";
  * reach CI unnoticed: the one test command also runs the compiler's strict check.
  */
 describe("typecheck", () => {
-  it("tsc --noEmit passes (strict, no unused locals or parameters)", async () => {
-    const tsc = `${ROOT}/node_modules/typescript/bin/tsc`;
-    const result = await promisify(execFile)(process.execPath, [tsc, "--noEmit", "-p", ROOT], { cwd: ROOT }).then(
+  const check = (project: string): Promise<string> =>
+    promisify(execFile)(process.execPath, [`${ROOT}/node_modules/typescript/bin/tsc`, "--noEmit", "-p", project], { cwd: ROOT }).then(
       () => "",
       (error: { stdout?: string }) => error.stdout ?? String(error),
     );
-    expect(result).toBe("");
+
+  it("tsc --noEmit passes (strict, no unused locals or parameters)", async () => {
+    expect(await check(ROOT)).toBe("");
+  }, 120_000);
+
+  it("the web page's plain JavaScript passes a check against the browser's types", async () => {
+    expect(await check(`${ROOT}/tsconfig.web.json`)).toBe("");
   }, 120_000);
 });

@@ -53,7 +53,7 @@ async function startWeb(extraArgs: string[] = []): Promise<Web> {
         (response) => {
           let data = "";
           response.setEncoding("utf8").on("data", (chunk: string) => (data += chunk));
-          response.on("end", () => resolve({ status: response.statusCode!, body: data === "" ? undefined : JSON.parse(data), headers: response.headers }));
+          response.on("end", () => resolve({ status: response.statusCode!, body: data === "" ? undefined : String(response.headers["content-type"]).startsWith("application/json") ? JSON.parse(data) : data, headers: response.headers }));
         },
       );
       outgoing.on("error", reject);

@@ -1,0 +1,136 @@
+/**
+ * Draws the conversation's items (render-events.js) into the page. Items are keyed: an item is
+ * rebuilt only when its `rev` changed, so a streaming answer redraws one element per frame, not
+ * the whole chat. Text is set with textContent; only markdown.js output (escaped by
+ * construction) goes through innerHTML.
+ */
+import { renderMarkdown } from "./markdown.js";
+
+/** A small element builder: h("div", { class: "x", text: "y" }, child, …). */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === undefined || value === false) continue;
+    if (name === "text") element.textContent = value;
+    else if (name === "html") element.innerHTML = value;
+    else if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    else element.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat()) if (child !== undefined && child !== null && child !== false) element.append(child);
+  return element;
+}
+
+/**
+ * Keeps `container` in step with a conversation. `onAnswer(requestId, behavior, always)` is
+ * called when a permission button is pressed.
+ */
+export function createConversationView(container, { onAnswer }) {
+  /** key → { rev, element } */
+  const drawn = new Map();
+  /** Cards the user opened or closed by hand keep that state across redraws. */
+  const toggled = new Map();
+
+  function draw(item) {
+    switch (item.kind) {
+      case "prompt":
+        return h("div", { class: "msg prompt" }, h("div", { class: "bubble", text: item.text }));
+      case "text":
+        return h("div", { class: `msg answer markdown${item.streaming ? " streaming" : ""}`, html: renderMarkdown(item.text) }, item.aborted ? h("span", { class: "dim", text: " (interrupted)" }) : undefined);
+      case "thinking":
+        return foldable(item, false, "thinking", h("summary", { text: item.streaming ? "Thinking…" : item.text.trim() === "" ? "Thought" : "Thinking" }), h("div", { class: "markdown dim", html: renderMarkdown(item.text) }));
+      case "tool":
+        return toolCard(item);
+      case "permission":
+        return permission(item);
+      case "result":
+        return h(
+          "div",
+          { class: `turn-result ${item.failed ? "failed" : "ok"}` },
+          h("span", { class: "outcome", text: `${item.failed ? "✗" : "✓"} ${item.outcome}` }),
+          item.facts.map((fact) => h("span", { class: "fact", text: fact })),
+          item.denials.map((denial) => h("div", { class: "denial", text: `denied: ${denial}` })),
+        );
+      case "notice":
+        return h("div", { class: `notice ${item.level}`, role: item.level === "error" ? "alert" : undefined, text: item.text });
+      default:
+        return h("div", { class: "notice info", text: item.kind });
+    }
+  }
+
+  function foldable(item, openByDefault, className, summary, ...body) {
+    const details = h("details", { class: className, open: toggled.get(item.key) ?? openByDefault }, summary, ...body);
+    details.addEventListener("toggle", () => toggled.set(item.key, details.open));
+    return details;
+  }
+
+  function toolCard(item) {
+    const result = item.result;
+    const status = result ? result.summary : item.streaming ? "…" : item.elapsedSeconds ? `running ${Math.round(item.elapsedSeconds)} s` : "running";
+    const state = result ? (result.failed ? "failed" : "done") : "running";
+    const summary = h(
+      "summary",
+      {},
+      h("span", { class: "tool-name", text: item.name }),
+      h("span", { class: "tool-arg", text: item.summary ?? "" }),
+      h("span", { class: "tool-status", text: status }),
+    );
+    const body = [];
+    if (result?.diff) body.push(diffTable(result.diff));
+    if (result?.output && !result.diff) body.push(h("pre", { class: `output${result.failed ? " error-text" : ""}`, text: result.output }));
+    body.push(h("details", { class: "input" }, h("summary", { text: "input" }), h("pre", { text: JSON.stringify(item.input, null, 2) })));
+    // Errors and diffs are worth seeing without a click; plain output waits for one.
+    return foldable(item, Boolean(result && (result.failed || result.diff)), `tool ${state}`, summary, h("div", { class: "tool-body" }, body));
+  }
+
+  function diffTable(rows) {
+    return h(
+      "div",
+      { class: "diff", role: "table", "aria-label": "changes" },
+      rows.map((row) => h("div", { class: `diff-row ${row.kind}`, role: "row", text: row.text })),
+    );
+  }
+
+  function permission(item) {
+    const open = item.state === "open";
+    const answered = { allowed: "Allowed", always: "Always allowed", denied: "Denied", cancelled: "No longer asked" }[item.state];
+    const button = (label, className, behavior, always) =>
+      h("button", { type: "button", class: className, "data-answer": always ? "always" : behavior, onclick: () => onAnswer(item.requestId, behavior, always) }, label);
+    const preview = item.input.command ?? item.input.content ?? item.input.new_string;
+    return h(
+      "div",
+      { class: `permission ${item.state}`, role: open ? "alertdialog" : undefined, "aria-label": open ? `Allow ${item.toolName}?` : undefined },
+      h("div", { class: "question" }, h("strong", { text: open ? `Allow ${item.toolName}?` : item.toolName }), " ", h("span", { class: "tool-arg", text: item.summary }), open ? undefined : h("span", { class: "answered dim", text: ` · ${answered}` })),
+      // Once answered, the question shrinks to one line: the tool card above shows what happened.
+      open && item.reason ? h("div", { class: "reason", text: item.reason }) : undefined,
+      open && typeof preview === "string" ? h("pre", { class: "preview", text: preview }) : undefined,
+      open ? h("div", { class: "actions" }, button("Allow", "primary", "allow", false), button("Always allow", "", "allow", true), button("Deny", "danger", "deny", false)) : undefined,
+    );
+  }
+
+  return {
+    /** Brings the DOM up to date; keeps the view pinned to the bottom when it was there. */
+    update(conversation) {
+      const pinned = container.scrollHeight - container.scrollTop - container.clientHeight < 80;
+      for (const item of conversation.items) {
+        const known = drawn.get(item.key);
+        if (item.removed) {
+          known?.element.remove();
+          drawn.delete(item.key);
+          continue;
+        }
+        if (known && known.rev === item.rev) continue;
+        const element = draw(item);
+        element.dataset.key = item.key;
+        if (known) known.element.replaceWith(element);
+        else container.append(element);
+        drawn.set(item.key, { rev: item.rev, element });
+      }
+      if (pinned) container.scrollTop = container.scrollHeight;
+    },
+    clear() {
+      for (const { element } of drawn.values()) element.remove();
+      drawn.clear();
+      toggled.clear();
+    },
+  };
+}
