@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent } from "../../protocol/events.js";
 import { EventQueue } from "../api/event-queue.js";
@@ -24,6 +25,8 @@ export interface PermissionAnswer {
 export class LiveSession {
   readonly log = new EventLog();
   private readonly prompts = new EventQueue<string>();
+  /** Sent and not yet started: each is echoed into the log after its turn's system/init. */
+  private readonly unechoed: string[] = [];
   private readonly questions = new Map<string, OpenQuestion>();
   private readonly running: Query;
   private nextQuestion = 1;
@@ -48,6 +51,7 @@ export class LiveSession {
   }
 
   send(text: string): void {
+    this.unechoed.push(text);
     this.prompts.push(text);
   }
 
@@ -110,8 +114,16 @@ export class LiveSession {
   }
 
   private record(event: OutputEvent): void {
-    if (event.type === "system" && event.subtype === "init") this.turnRunning = true;
     if (event.type === "result") this.turnRunning = false;
     this.log.append(event);
+    if (event.type === "system" && event.subtype === "init") {
+      this.turnRunning = true;
+      // The user's own message, as Claude Code echoes it (--replay-user-messages): a browser
+      // that reloads mid-turn replays the log and must see what was asked, not only the answer.
+      const text = this.unechoed.shift();
+      if (text !== undefined) {
+        this.log.append({ type: "user", message: { role: "user", content: [{ type: "text", text }] }, parent_tool_use_id: null, session_id: event.session_id, uuid: randomUUID(), timestamp: new Date().toISOString() });
+      }
+    }
   }
 }

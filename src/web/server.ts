@@ -90,7 +90,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (parts[0] !== "api") throw new HttpError(404, `No such page: ${url.pathname}`);
 
     if (method === "GET" && url.pathname === "/api/info") {
-      return sendJson(response, 200, { cwd: options.cwd, roots, defaults: options.defaults, models: await options.listModels(), version: options.version });
+      return sendJson(response, 200, { cwd: realpathSync(options.cwd), roots, defaults: options.defaults, models: await options.listModels(), version: options.version });
     }
     if (url.pathname === "/api/sessions") {
       if (method === "GET") return sendJson(response, 200, sessionList(url.searchParams.get("q") ?? ""));

@@ -138,6 +138,8 @@ describe("agentwire web: the API", () => {
     const result = await stream.until(isResult);
     expect(result).toMatchObject({ subtype: "success", result: "Hello from the web.", session_id: id });
     expect(stream.events[0]?.event).toMatchObject({ type: "system", subtype: "init", session_id: id });
+    // The user's message follows its turn's init, so a page that reloads mid-turn shows what was asked.
+    expect(stream.events[1]?.event).toMatchObject({ type: "user", message: { role: "user", content: [{ type: "text", text: "hi" }] }, session_id: id });
     expect(stream.events.some((entry) => entry.event.type === "stream_event")).toBe(true);
     const seen = stream.events.length;
     stream.close();
@@ -175,7 +177,7 @@ describe("agentwire web: the API", () => {
     expect((await web.call("POST", `/api/sessions/${id}/permissions/${requestId}`, { behavior: "allow" })).status).toBe(404);
     expect(await stream.until(isResult)).toMatchObject({ subtype: "success", result: "Written." });
     expect(await readFile(join(workspace.cwd, "made.txt"), "utf8")).toBe("made on the web\n");
-    const toolResult = stream.events.find((entry) => entry.event.type === "user")!.event as { tool_use_result?: { structuredPatch?: unknown } };
+    const toolResult = stream.events.find((entry) => entry.event.type === "user" && entry.event.message.content[0].type === "tool_result")!.event as { tool_use_result?: { structuredPatch?: unknown } };
     expect(toolResult.tool_use_result?.structuredPatch).toBeDefined();
     stream.close();
   });

@@ -177,6 +177,8 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     expect(await page.locator(".tool .tool-status").allTextContents()).toEqual(["read 3 lines"]);
     expect(await page.locator(".answer").allTextContents()).toEqual([SLOW_TEXT]);
     expect(await page.locator(".turn-result.ok").count()).toBe(1);
+    // What was asked survives the reload too (the server echoes it after the turn's init).
+    expect(await page.locator(".msg.prompt").allTextContents()).toEqual(["Read hello.txt, then talk"]);
   });
 
   it("finds a stored session by search, shows its history, and resumes it", async () => {
