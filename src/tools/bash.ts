@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { realpathSync } from "node:fs";
-import { access, constants as fileConstants, mkdir, readFile, rm, stat } from "node:fs/promises";
+import { readdirSync, realpathSync } from "node:fs";
+import { access, constants as fileConstants, mkdir, open, rm, stat } from "node:fs/promises";
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
 import * as z from "zod";
@@ -11,7 +11,7 @@ import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
 import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
-import { bwrapArguments } from "./bwrap-arguments.js";
+import { bwrapArguments, socketDirectories } from "./bwrap-arguments.js";
 import { sandboxNote } from "./sandbox-settings.js";
 
 const description = `Executes a shell command and returns its output (stdout, then stderr).
@@ -92,7 +92,10 @@ export const createBashTool = () =>
     const { file, args } = context.sandbox
       ? {
           file: "bwrap",
-          args: bwrapArguments({ settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command: [shell, ...shellArguments] }, realPathIfExists),
+          args: bwrapArguments(
+            { settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command: [shell, ...shellArguments], socketDirectories: socketDirectories(listTemp) },
+            realPathIfExists,
+          ),
         }
       : { file: shell, args: shellArguments };
 
@@ -247,6 +250,14 @@ async function sandboxTempDirectory(context: ToolContext): Promise<string> {
   return directory;
 }
 
+function listTemp(): string[] {
+  try {
+    return readdirSync("/tmp");
+  } catch {
+    return [];
+  }
+}
+
 function realPathIfExists(candidate: string): string | undefined {
   try {
     return realpathSync(candidate);
@@ -281,12 +292,28 @@ function quoteForShell(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
+/** Longest final directory read back: a path, never more. */
+const MAX_FINAL_DIRECTORY_BYTES = 4096;
+
+/**
+ * The directory the command ended in, from the file its shell wrote. A sandboxed command can
+ * replace that file (it lives in its TMPDIR): with a FIFO to hang agentwire, or a link to
+ * /dev/zero to fill its memory. So: no following links, no blocking open, a regular file only,
+ * and at most a path's worth of bytes.
+ */
 async function readFinalDirectory(finalDirectoryFile: string): Promise<string | undefined> {
+  let handle;
   try {
-    const directory = (await readFile(finalDirectoryFile, "utf8")).replace(/\n$/, "");
+    handle = await open(finalDirectoryFile, fileConstants.O_RDONLY | (fileConstants.O_NOFOLLOW ?? 0) | (fileConstants.O_NONBLOCK ?? 0));
+    if (!(await handle.stat()).isFile()) return undefined;
+    const buffer = Buffer.alloc(MAX_FINAL_DIRECTORY_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const directory = buffer.toString("utf8", 0, bytesRead).replace(/\n$/, "");
     return directory.length > 0 ? directory : undefined;
   } catch {
     return undefined;
+  } finally {
+    await handle?.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, createWriteStream, lstatSync, mkdirSync, openSync } from "node:fs";
+import { createWriteStream, lstatSync, mkdirSync, openSync } from "node:fs";
 import type { WriteStream } from "node:fs";
 import path from "node:path";
 
@@ -105,7 +105,7 @@ export class CommandOutput {
   spoolError: string | undefined;
 
   constructor(
-    private readonly createSpoolFile: () => string,
+    private readonly createSpoolFile: () => SpoolFile,
     private readonly flowControl: { pause(): void; resume(): void },
   ) {}
 
@@ -144,14 +144,16 @@ export class CommandOutput {
   }
 
   private startSpool(): void {
+    let file: SpoolFile;
     try {
-      this.spoolPath = this.createSpoolFile();
+      file = this.createSpoolFile();
     } catch (error) {
       this.spoolError = (error as Error).message;
       this.pending = [];
       return;
     }
-    this.spool = createWriteStream("", { fd: openSync(this.spoolPath, "a"), highWaterMark: SPOOL_BUFFER_BYTES });
+    this.spoolPath = file.path;
+    this.spool = createWriteStream("", { fd: file.descriptor, highWaterMark: SPOOL_BUFFER_BYTES });
     this.spool.on("error", (error) => {
       this.spoolError = error.message;
       this.flowControl.resume();
@@ -168,12 +170,20 @@ export class CommandOutput {
   }
 }
 
+/** A spool file just created, and the descriptor it is written through. */
+export interface SpoolFile {
+  path: string;
+  descriptor: number;
+}
+
 /**
  * Creates `<directory>/bash-<n>.log` for writing, with the first free n. The directory is made
  * private (0700) and must be a real directory owned by this user: it may sit in a shared /tmp,
- * where someone else could have planted a symlink under the same name.
+ * where someone else could have planted a symlink under the same name. The file is written
+ * through the descriptor of its exclusive creation, never reopened by name: a sandboxed command
+ * may write in this directory and could swap a link to another file in under that name.
  */
-export function createSpoolFile(directory: string, prefix: string): string {
+export function createSpoolFile(directory: string, prefix: string): SpoolFile {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const stats = lstatSync(directory);
   const userId = process.getuid?.();
@@ -183,9 +193,8 @@ export function createSpoolFile(directory: string, prefix: string): string {
   for (let attempt = 1; ; attempt += 1) {
     const filePath = path.join(directory, `${prefix}-${attempt}.log`);
     try {
-      // "wx": never reuse or follow an existing file; the writer then opens it for appending.
-      closeSync(openSync(filePath, "wx", 0o600));
-      return filePath;
+      // "wx": never reuse or follow an existing file.
+      return { path: filePath, descriptor: openSync(filePath, "wx", 0o600) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 10_000) throw error;
     }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { readdirSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -104,6 +104,40 @@ describe.skipIf(bwrapProblem !== undefined)(`--sandbox${needsBwrap}`, () => {
 
     expect(network!.isError).toBe(true);
     expect(network!.content).toMatch(/Connection refused|Network is unreachable/);
+  });
+
+  it("resists the review's escapes: moving .git or the agentwire home's folder aside, a Unix socket outside, a FIFO for the final directory", async () => {
+    workspace = await createWorkspace("text");
+    await mkdir(join(workspace.cwd, ".git", "hooks"), { recursive: true });
+    await writeFile(join(workspace.cwd, ".git", "config"), "[core]\n");
+    // A Unix socket outside the workspace, as a desktop's agents and daemons have (in /tmp/tmux-*, /run).
+    const socketFolder = await mkdtemp("/tmp/tmux-agentwire-test-");
+    const socketPath = join(socketFolder, "default");
+    const listener = createServer((socket) => socket.end("HELLO-FROM-OUTSIDE\n"));
+    await new Promise<void>((resolve) => listener.listen(socketPath, resolve));
+    try {
+      const [renameGit, redirectGit, socket, fifo, after] = await runCommands(
+        [
+          "mv .git .git-orig",
+          "echo /tmp/evil > .git/commondir",
+          `${JSON.stringify(process.execPath)} -e 'require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => console.log(String(d))).on("error", (e) => console.log("refused " + e.code))'`,
+          { command: 'F=$(tr "\\0" "\\n" </proc/$$/cmdline | grep -o "/[^ ]*agentwire-bash-cwd-[0-9a-f-]*" | head -1); test -n "$F" && rm -f "$F" && mkfifo "$F" && echo planted', timeout: 5_000 },
+          "pwd",
+        ],
+        ["--sandbox", "workspace-write"],
+      );
+      expect(renameGit!.content).toMatch(/Device or resource busy|Read-only file system/);
+      expect(readdirSync(workspace.cwd)).toContain(".git");
+      expect(redirectGit!.content).toMatch(/Read-only file system/);
+      expect(readdirSync(join(workspace.cwd, ".git"))).not.toContain("commondir");
+      expect(String(socket!.content)).not.toContain("HELLO-FROM-OUTSIDE");
+      // The planted FIFO does not hang agentwire: the call returns, and the next one runs.
+      expect(fifo!.result.stdout).toBe("planted");
+      expect(after).toMatchObject({ isError: false });
+    } finally {
+      listener.close();
+      await rm(socketFolder, { recursive: true, force: true });
+    }
   });
 
   it("--sandbox-network lets commands reach the network", async () => {

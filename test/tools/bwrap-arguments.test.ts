@@ -5,7 +5,7 @@ import type { SandboxSettings } from "../../src/tools/sandbox-settings.js";
 const settings: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: ["/home/u/.agentwire"] };
 
 function command(overrides: Partial<SandboxSettings> = {}, roots = ["/work/repo", "/tmp/out"]): SandboxedCommand {
-  return { settings: { ...settings, ...overrides }, roots, tempDirectory: "/tmp/out/tmp", cwd: "/work/repo/src", command: ["/bin/bash", "-c", "make"] };
+  return { settings: { ...settings, ...overrides }, roots, tempDirectory: "/tmp/out/tmp", cwd: "/work/repo/src", command: ["/bin/bash", "-c", "make"], socketDirectories: [] };
 }
 
 /** The mounts as [flag, source, target] triples, in order, and the flags around them. */
@@ -38,17 +38,40 @@ describe("bwrapArguments", () => {
     expect(args.slice(-4)).toEqual(["--", "/bin/bash", "-c", "make"]);
   });
 
-  it("re-binds .git/hooks, .git/config and the agentwire home read-only after the writable binds, only where they exist inside one", () => {
-    const args = bwrapArguments(command({}, ["/work/repo", "/home/u"]), fileSystem(["/work/repo/.git/hooks", "/work/repo/.git/config", "/home/u/.agentwire"]));
+  it("re-binds the whole .git and the agentwire home read-only after the writable binds, only where they exist inside one", () => {
+    const args = bwrapArguments(command({}, ["/work/repo", "/home/u"]), fileSystem(["/work/repo/.git", "/home/u/.agentwire"]));
     expect(mounts(args)).toEqual([
       ["--ro-bind", "/", "/"],
       ["--bind", "/work/repo", "/work/repo"],
       ["--bind", "/home/u", "/home/u"],
-      ["--ro-bind", "/work/repo/.git/hooks", "/work/repo/.git/hooks"],
-      ["--ro-bind", "/work/repo/.git/config", "/work/repo/.git/config"],
+      ["--ro-bind", "/work/repo/.git", "/work/repo/.git"],
       ["--ro-bind", "/home/u/.agentwire", "/home/u/.agentwire"],
       ["--bind", "/tmp/out/tmp", "/tmp/out/tmp"],
     ]);
+  });
+
+  it("pins every folder between a writable root and a protected path, so that none can be renamed to move it aside", () => {
+    const deep = { ...settings, protectedPaths: ["/work/repo/cfg/aw"] };
+    const args = bwrapArguments({ ...command({}, ["/work/repo"]), settings: deep }, fileSystem(["/work/repo/cfg", "/work/repo/cfg/aw"]));
+    expect(mounts(args)).toEqual([
+      ["--ro-bind", "/", "/"],
+      ["--bind", "/work/repo", "/work/repo"],
+      ["--bind", "/work/repo/cfg", "/work/repo/cfg"],
+      ["--ro-bind", "/work/repo/cfg/aw", "/work/repo/cfg/aw"],
+      ["--bind", "/tmp/out/tmp", "/tmp/out/tmp"],
+    ]);
+  });
+
+  it("without network, covers the socket folders with empty ones and unsets the agents' variables; with network, leaves them", () => {
+    const offline = bwrapArguments({ ...command(), socketDirectories: ["/run", "/var/run", "/tmp/tmux-0", "/tmp/.X11-unix"] }, fileSystem(["/run", "/tmp/tmux-0"], { "/var/run": "/run" }));
+    const tmpfs = offline.flatMap((argument, index) => (argument === "--tmpfs" ? [offline[index + 1]] : []));
+    expect(tmpfs).toEqual(["/run", "/tmp/tmux-0"]);
+    expect(offline.join(" ")).toContain("--unsetenv SSH_AUTH_SOCK --unsetenv DBUS_SESSION_BUS_ADDRESS");
+    // Covered before the writable binds, so a root inside one of them is still there.
+    expect(offline.indexOf("--tmpfs")).toBeLessThan(offline.indexOf("--bind"));
+    const online = bwrapArguments({ ...command({ network: true }), socketDirectories: ["/run"] }, fileSystem(["/run"]));
+    expect(online).not.toContain("--tmpfs");
+    expect(online).not.toContain("--unsetenv");
   });
 
   it("does not bind a protected path that no writable bind covers: it is read-only already", () => {

@@ -35,7 +35,7 @@ describe("CommandOutput", () => {
     const output = new CommandOutput(
       () => {
         created += 1;
-        return "/nonexistent";
+        return { path: "/nonexistent", descriptor: -1 };
       },
       { pause: () => {}, resume: () => {} },
     );
