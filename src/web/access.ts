@@ -51,7 +51,12 @@ function hostIsOurs(hostHeader: string, policy: AccessPolicy): boolean {
 function cookieToken(cookieHeader: string | undefined): string | undefined {
   for (const part of (cookieHeader ?? "").split(";")) {
     const [name, ...value] = part.trim().split("=");
-    if (name === TOKEN_COOKIE) return decodeURIComponent(value.join("="));
+    if (name !== TOKEN_COOKIE) continue;
+    try {
+      return decodeURIComponent(value.join("="));
+    } catch {
+      return undefined; // malformed: no token, so a 401
+    }
   }
   return undefined;
 }

@@ -14,6 +14,12 @@ export function streamEvents(request: IncomingMessage, response: ServerResponse,
   const lastId = Number(request.headers["last-event-id"] ?? url.searchParams.get("lastEventId") ?? 0) || 0;
   response.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", Connection: "keep-alive", "X-Accel-Buffering": "no" });
   response.write("retry: 1000\n\n");
+  let unsubscribe = (): void => undefined;
+  let keepalive: NodeJS.Timeout | undefined;
+  const stop = (): void => {
+    unsubscribe();
+    clearInterval(keepalive);
+  };
   const send = (logged: LoggedEvent): void => {
     if (response.writableLength > MAX_BUFFERED_BYTES) {
       stop();
@@ -22,12 +28,11 @@ export function streamEvents(request: IncomingMessage, response: ServerResponse,
     }
     response.write(`id: ${logged.id}\ndata: ${JSON.stringify(logged.event)}\n\n`);
   };
-  for (const logged of log.since(lastId)) send(logged);
-  const unsubscribe = log.subscribe(send);
-  const keepalive = setInterval(() => response.write(": keep-alive\n\n"), KEEPALIVE_MS);
-  const stop = (): void => {
-    unsubscribe();
-    clearInterval(keepalive);
-  };
+  for (const logged of log.since(lastId)) {
+    if (response.writableEnded) return;
+    send(logged);
+  }
+  unsubscribe = log.subscribe(send);
+  keepalive = setInterval(() => response.write(": keep-alive\n\n"), KEEPALIVE_MS);
   response.on("close", stop);
 }

@@ -132,18 +132,23 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   /** Earlier turns: for a live session, what was stored before it went live (the log has the rest). */
   const historyAtStart = new Map<string, Array<Record<string, unknown>>>();
   function historyOf(sessionId: string): Array<Record<string, unknown>> | undefined {
-    return historyAtStart.get(sessionId) ?? sessionHistory(sessionId, { env: options.env, all: true });
+    return historyAtStart.get(sessionId) ?? (storedSessionFolder(sessionId) ? sessionHistory(sessionId, { env: options.env, all: true }) : undefined);
+  }
+
+  /** The folder of a stored session this server may show, resume or delete: one inside the roots. */
+  function storedSessionFolder(sessionId: string): string | undefined {
+    const stored = listSessions({ env: options.env, all: true }).find((summary) => summary.sessionId === sessionId);
+    return stored !== undefined && roots.some((root) => isInside(stored.cwd, root)) ? stored.cwd : undefined;
   }
 
   function createSession(body: z.infer<typeof CreateSessionSchema>, response: ServerResponse): void {
     if (body.resume && live.has(body.resume)) return sendJson(response, 200, { id: body.resume });
-    const cwd = allowedDirectory(body.cwd ?? options.cwd);
-    let history: Array<Record<string, unknown>> = [];
-    if (body.resume) {
-      const stored = sessionHistory(body.resume, { env: options.env, all: true });
-      if (!stored) throw new HttpError(404, `No stored session ${body.resume}.`);
-      history = stored;
-    }
+    // A resumed session goes on in its own folder.
+    const storedFolder = body.resume ? storedSessionFolder(body.resume) : undefined;
+    const stored = storedFolder ? sessionHistory(body.resume!, { env: options.env, all: true }) : undefined;
+    if (body.resume && !stored) throw new HttpError(404, `No stored session ${body.resume} in the folders this server may use.`);
+    const history = stored ?? [];
+    const cwd = allowedDirectory(body.cwd ?? storedFolder ?? options.cwd);
     const id = body.resume ?? randomUUID();
     const provider = body.provider ?? options.defaults.provider;
     const model = body.model ?? options.defaults.model;
@@ -162,6 +167,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   async function removeSession(sessionId: string, response: ServerResponse): Promise<void> {
     const session = live.get(sessionId);
+    if (!session && !storedSessionFolder(sessionId)) throw new HttpError(404, `No session ${sessionId}.`);
     if (session) {
       session.close();
       live.delete(sessionId);

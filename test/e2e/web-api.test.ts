@@ -234,6 +234,23 @@ describe("agentwire web: the API", () => {
     expect((await web.call("GET", `/api/sessions/${storedId}/history`)).status).toBe(404);
   });
 
+  it("keeps to its folders: a stored session of another folder cannot be read, resumed or deleted", async () => {
+    workspace = await createWorkspace("text");
+    const elsewhere = join(workspace.cwd, "..", "elsewhere");
+    await mkdir(elsewhere);
+    await workspace.useScenario({ turns: [{ text: "private" }] });
+    const outside = await runAgentwire(["-p", "secret plans", "--output-format", "stream-json", "--cwd", elsewhere], { workspace });
+    const outsideId = (outside.events.at(-1) as { session_id: string }).session_id;
+    const web = await startWeb();
+    expect(((await web.call("GET", "/api/sessions")).body as Array<{ id: string }>).map((row) => row.id)).not.toContain(outsideId);
+    expect((await web.call("GET", `/api/sessions/${outsideId}/history`)).status).toBe(404);
+    expect((await web.call("POST", "/api/sessions", { resume: outsideId })).status).toBe(404);
+    expect((await web.call("DELETE", `/api/sessions/${outsideId}`)).status).toBe(404);
+    expect(existsSync(join(workspace.home, ".agentwire"))).toBe(true);
+    const stillThere = await runAgentwire(["-p", "again", "--output-format", "stream-json", "--cwd", elsewhere, "--resume", outsideId], { workspace });
+    expect(stillThere.events.at(-1)).toMatchObject({ type: "result", session_id: outsideId });
+  });
+
   it("answers bad requests with a 4xx and a JSON error, and survives a reader that disconnects and a model error", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ error: { status: 401, message: "invalid x-api-key" } }] });
@@ -245,6 +262,7 @@ describe("agentwire web: the API", () => {
     expect(await web.call("GET", "/api/sessions/not-an-id/events")).toMatchObject({ status: 404, body: { error: expect.any(String) } });
     expect(await web.call("GET", "/api/sessions/00000000-0000-4000-8000-000000000000/events")).toMatchObject({ status: 404 });
     expect(await web.call("GET", "/assets/../../package.json")).toMatchObject({ status: 404 });
+    expect(await web.call("GET", "/api/info", undefined, { Authorization: "", Cookie: "agentwire_token=%E0%A4%A" })).toMatchObject({ status: 401 });
     const id = ((await web.call("POST", "/api/sessions", {})).body as { id: string }).id;
     expect(await web.call("POST", `/api/sessions/${id}/messages`, { text: "" })).toMatchObject({ status: 400, body: { error: expect.stringContaining("text") } });
     const dropped = openEvents(web, id);
