@@ -1,16 +1,25 @@
 /**
- * The server's JSON API (src/web) as functions. Every request is same-origin, so the cookie the
- * server set when the page was opened with its token authenticates it. A failed request throws
- * an Error carrying the server's `{ error }` message, for the page to show.
+ * The server's JSON API (src/web) as functions. Each request carries the access token: from the
+ * link agentwire web printed (`?token=`), kept in this tab's sessionStorage so a reload keeps it
+ * (not in a cookie: cookies are shared with every other server on 127.0.0.1). A failed request
+ * throws an Error carrying the server's `{ error }` message, for the page to show.
  */
+
+const TOKEN_KEY = "agentwire-token";
+const linked = new URLSearchParams(location.search).get("token");
+if (linked) sessionStorage.setItem(TOKEN_KEY, linked);
+const token = sessionStorage.getItem(TOKEN_KEY) ?? "";
+
+/** Whether the page has a token at all (opened from the printed link, in this tab). */
+export const hasToken = token !== "";
 
 async function request(method, path, body) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      credentials: "same-origin",
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      credentials: "omit",
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -40,6 +49,6 @@ export const api = {
   interrupt: (id) => request("POST", `${session(id)}/interrupt`),
   answer: (id, requestId, answer) => request("POST", `${session(id)}/permissions/${encodeURIComponent(requestId)}`, answer),
   remove: (id) => request("DELETE", session(id)),
-  /** The session's live events; EventSource reconnects by itself, sending Last-Event-ID. */
-  events: (id) => new EventSource(`${session(id)}/events`),
+  /** The session's live events; EventSource reconnects by itself, sending Last-Event-ID. It cannot send headers: the token goes in the query. */
+  events: (id) => new EventSource(`${session(id)}/events?token=${encodeURIComponent(token)}`),
 };

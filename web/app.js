@@ -3,7 +3,7 @@
  * (view.js) and the session list together. One session is shown at a time; its id is kept in
  * the URL hash so a reload comes back to it, and its live events come over SSE.
  */
-import { api } from "./api.js";
+import { api, hasToken } from "./api.js";
 import { addNotice, addPrompt, answerPermission, applyEvent, createConversation, foldEvents } from "./render-events.js";
 import { createSessionList } from "./sessions-list.js";
 import { setUpTheme } from "./theme.js";
@@ -71,7 +71,7 @@ function showSession(id) {
   state.sessionId = id;
   state.conversation = createConversation();
   view.clear();
-  // The token in the address is spent once the server has set its cookie: keep it out of history.
+  // The token in the address is kept in this tab's storage (api.js): keep it out of history.
   history.replaceState(null, "", id ? `${location.pathname}#session=${encodeURIComponent(id)}` : location.pathname);
   sessionList.setActive(id);
   render();
@@ -256,6 +256,7 @@ elements.scrim.addEventListener("click", closeDrawer);
 setUpTheme($("theme"));
 
 async function boot() {
+  if (!hasToken) showError(new Error("This page needs its access token: open the full URL agentwire web printed (with ?token=…)."));
   try {
     state.info = await api.info();
     fillModelPicker(state.info);

@@ -1,8 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 
-export const TOKEN_COOKIE = "agentwire_token";
-
 /** Who may talk to the server: the bearer of its token, through a Host name that is its own. */
 export interface AccessPolicy {
   token: string;
@@ -11,7 +9,7 @@ export interface AccessPolicy {
   port: number;
 }
 
-export type AccessDecision = { allowed: true; fromQueryToken: boolean } | { allowed: false; status: 401 | 403; error: string };
+export type AccessDecision = { allowed: true } | { allowed: false; status: 401 | 403; error: string };
 
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
@@ -23,10 +21,13 @@ const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
  * - an `Origin`, when sent, must be this server's own, and a request that changes state must
  *   either come with that Origin or carry the token in `Authorization` (a script, not a page):
  *   another site's page can make the browser send a request, never with our Origin;
- * - the token must come in `Authorization: Bearer`, the page's cookie, or `?token=` on a GET
- *   (the link printed at start, which sets the cookie).
+ * - the token must come in `Authorization: Bearer` (the page sends it from its tab's storage) or
+ *   as `?token=` on a GET (the printed link, and the page's event stream, which cannot set
+ *   headers). Never in a cookie: cookies are not kept apart by port, so any other server on
+ *   127.0.0.1 that the browser is made to open would receive it.
+ * `withoutToken`: the page's own files, which hold no secret and load before it has the token.
  */
-export function checkAccess(request: IncomingMessage, url: URL, policy: AccessPolicy): AccessDecision {
+export function checkAccess(request: IncomingMessage, url: URL, policy: AccessPolicy, withoutToken = false): AccessDecision {
   const host = request.headers.host ?? "";
   if (!hostIsOurs(host, policy)) return { allowed: false, status: 403, error: `Host "${host}" is not this server.` };
   const origin = request.headers.origin;
@@ -34,10 +35,11 @@ export function checkAccess(request: IncomingMessage, url: URL, policy: AccessPo
   const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
   const changesState = request.method !== "GET" && request.method !== "HEAD";
   if (changesState && origin === undefined && bearer === undefined) return { allowed: false, status: 403, error: "A request that changes state needs this server's Origin or an Authorization header." };
+  if (withoutToken && request.method === "GET") return { allowed: true };
   const queryToken = request.method === "GET" ? (url.searchParams.get("token") ?? undefined) : undefined;
-  const presented = bearer ?? cookieToken(request.headers.cookie) ?? queryToken;
+  const presented = bearer ?? queryToken;
   if (presented === undefined || !sameSecret(presented, policy.token)) return { allowed: false, status: 401, error: "The access token is missing or wrong: open the URL agentwire web printed." };
-  return { allowed: true, fromQueryToken: presented === queryToken && bearer === undefined };
+  return { allowed: true };
 }
 
 function hostIsOurs(hostHeader: string, policy: AccessPolicy): boolean {
@@ -46,19 +48,6 @@ function hostIsOurs(hostHeader: string, policy: AccessPolicy): boolean {
   const name = match[1]!.toLowerCase();
   if (LOOPBACK_NAMES.has(name) || name === policy.boundHost.toLowerCase()) return true;
   return WILDCARD_HOSTS.has(policy.boundHost) && (/^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith("["));
-}
-
-function cookieToken(cookieHeader: string | undefined): string | undefined {
-  for (const part of (cookieHeader ?? "").split(";")) {
-    const [name, ...value] = part.trim().split("=");
-    if (name !== TOKEN_COOKIE) continue;
-    try {
-      return decodeURIComponent(value.join("="));
-    } catch {
-      return undefined; // malformed: no token, so a 401
-    }
-  }
-  return undefined;
 }
 
 function sameSecret(presented: string, token: string): boolean {

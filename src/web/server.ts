@@ -6,7 +6,7 @@ import path from "node:path";
 import type * as z from "zod";
 import type { PermissionModeSchema } from "../../protocol/permission-mode.js";
 import { deleteSession, listSessions, sessionHistory } from "../api/sessions.js";
-import { checkAccess, TOKEN_COOKIE, type AccessPolicy } from "./access.js";
+import { checkAccess, type AccessPolicy } from "./access.js";
 import { LiveSession } from "./live-session.js";
 import { CreateSessionSchema, MessageSchema, PermissionAnswerSchema, SessionIdSchema } from "./request-schemas.js";
 import { streamEvents } from "./event-stream.js";
@@ -79,10 +79,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://agentwire.invalid");
-    const access = checkAccess(request, url, policy!);
-    if (!access.allowed) return sendJson(response, access.status, { error: access.error });
-    if (access.fromQueryToken) response.setHeader("Set-Cookie", `${TOKEN_COOKIE}=${encodeURIComponent(options.token)}; HttpOnly; SameSite=Strict; Path=/`);
     const parts = url.pathname.split("/").filter(Boolean);
+    const pageFile = url.pathname === "/" || url.pathname === "/index.html" || parts[0] === "assets";
+    const access = checkAccess(request, url, policy!, pageFile);
+    if (!access.allowed) return sendJson(response, access.status, { error: access.error });
     const method = request.method ?? "GET";
 
     if (method === "GET" && (url.pathname === "/" || url.pathname === "/index.html")) return sendFile(response, "index.html");
