@@ -59,3 +59,11 @@ export function ruleCoversTool(ruleName: string, tool: { name: string; traits: T
   }
   return false;
 }
+
+/**
+ * Whether a rule naming a whole tool (no specifier, or `*`) covers this tool: a deny rule of that
+ * kind refuses every call, so the tool is not offered at all.
+ */
+export function wholeToolRuleCovers(rules: readonly PermissionRule[], tool: { name: string; traits: ToolTraits }): boolean {
+  return rules.some((rule) => (rule.content === undefined || rule.content === "*") && ruleCoversTool(rule.toolName, tool));
+}

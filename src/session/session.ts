@@ -11,7 +11,7 @@ import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
 import type { PermissionMode } from "../permissions/policy.js";
 import { applyPermissionUpdates, type PermissionState } from "../permissions/permission-updates.js";
-import { parseRuleList, ruleCoversTool } from "../permissions/rule-syntax.js";
+import { parseRuleList, wholeToolRuleCovers } from "../permissions/rule-syntax.js";
 import { McpServerPool, type McpServerStatus } from "../mcp/mcp-servers.js";
 import type { McpServers } from "../mcp/mcp-config.js";
 import { createProvider, isLocalServer } from "../providers/registry.js";
@@ -338,8 +338,7 @@ class SessionCore implements Session {
   private offeredTools(): ToolDefinition[] {
     const serverTools = this.mcp?.tools() ?? [];
     if (serverTools.length === 0) return this.tools;
-    const wholeToolDenials = this.permissions.rules.deny.filter((rule) => rule.content === undefined || rule.content === "*");
-    const offered = serverTools.filter((tool) => !wholeToolDenials.some((rule) => ruleCoversTool(rule.toolName, { name: tool.name, traits: tool })));
+    const offered = serverTools.filter((tool) => !wholeToolRuleCovers(this.permissions.rules.deny, { name: tool.name, traits: tool }));
     return [...this.tools.filter((tool) => !offered.some((added) => added.name === tool.name)), ...offered];
   }
 

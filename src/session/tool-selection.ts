@@ -1,4 +1,4 @@
-import { parseRuleList, ruleCoversTool } from "../permissions/rule-syntax.js";
+import { parseRuleList, wholeToolRuleCovers } from "../permissions/rule-syntax.js";
 import { builtinToolDescriptors, type ToolDescriptor } from "../tools/builtin-tool-traits.js";
 import { COMPACT_TOOL_NAMES } from "../tools/compact-profile.js";
 import { selectTools } from "../tools/select-tools.js";
@@ -22,8 +22,8 @@ export function chooseToolNames(selection: ToolChoice, extra: readonly ToolDescr
   const builtins = builtinToolDescriptors().filter((tool) => selection.toolProfile !== "compact" || COMPACT_TOOL_NAMES.includes(tool.name));
   // Alphabetical, as Claude Code sends its tools (the Skill tool between Read and TodoWrite).
   const available = [...builtins, ...extra].sort((a, b) => (a.name < b.name ? -1 : 1));
-  const wholeToolRules = parseRuleList(selection.disallowedTools).filter((rule) => rule.content === undefined || rule.content === "*");
-  const disallowedToolNames = available.filter((tool) => wholeToolRules.some((rule) => ruleCoversTool(rule.toolName, tool))).map((tool) => tool.name);
+  const denials = parseRuleList(selection.disallowedTools);
+  const disallowedToolNames = available.filter((tool) => wholeToolRuleCovers(denials, tool)).map((tool) => tool.name);
   const selected = selectTools(available, { tools: selection.tools, disallowedToolNames });
   if ("error" in selected) throw new SessionSetupError(selected.error, "invalid_arguments");
   return selected.tools.map((tool) => tool.name);

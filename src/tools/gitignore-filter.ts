@@ -124,9 +124,9 @@ export class GitignoreFilter {
     }
     return (name, isDirectory) => {
       if (name === ".git") return true;
+      const tested = name + (isDirectory ? "/" : "");
       let ignored = false;
       for (const { rules, prefix, byName } of scopes) {
-        const tested = name + (isDirectory ? "/" : "");
         let verdict = byName ? rules.verdictsByName.get(tested) : undefined;
         if (verdict === undefined) {
           verdict = rules.matcher.test(prefix + tested);
