@@ -4,17 +4,19 @@
 // stdin/stdout adapter (server), the session core (session), the loop (agent), the parts the
 // loop drives (providers, tools, permissions, skills, sessions), and at the bottom the data every
 // layer shares (conversation), small leaf utilities (paths, text, version) and the public wire
-// contract (protocol/, which imports nothing from src/).
+// contract (protocol/, which imports nothing from src/). validation/ (how zod is set up: its
+// English messages, one-shot parse options) is open to every folder, like protocol/.
 //
 // Each folder lists the folders it may import; anything else under src/ or protocol/ is a
 // violation, and so is any cycle between modules.
 
-/** folder (under src/) → the src/ folders it may import. protocol/ is open to every src/ folder. */
+/** folder (under src/) → the src/ folders it may import. protocol/ and validation/ are open to every src/ folder. */
 const layers = {
   conversation: [],
   paths: [],
   text: [],
   version: [],
+  validation: [],
   providers: ["conversation", "version"],
   tools: ["conversation", "paths", "version"],
   permissions: ["conversation", "paths"],
@@ -40,12 +42,12 @@ const folderOf = (name) => (name === "version" ? "^src/version\\.ts$" : `^src/${
 
 const layerRules = Object.entries(layers).map(([folder, allowed]) => ({
   name: `layer-${folder}`,
-  comment: `src/${folder} may import only: ${allowed.length > 0 ? allowed.join(", ") : "nothing else in src/"}${folder === "mock-server" ? "" : " (and protocol/)"}.`,
+  comment: `src/${folder} may import only: ${allowed.length > 0 ? allowed.join(", ") : "nothing else in src/"}${folder === "mock-server" ? "" : " (and protocol/, validation/)"}.`,
   severity: "error",
   from: { path: folderOf(folder) },
   to: {
     path: "^(src|protocol)/",
-    pathNot: [folderOf(folder), ...allowed.map(folderOf), ...(folder === "mock-server" ? [] : ["^protocol/"])],
+    pathNot: [folderOf(folder), ...allowed.map(folderOf), ...(folder === "mock-server" ? [] : ["^protocol/", "^src/validation/"])],
   },
 }));
 

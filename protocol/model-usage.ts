@@ -1,16 +1,19 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+
+const count = () => z.int().check(z.nonnegative());
 
 /**
  * One model's usage in `result.modelUsage` (and in session files' `turn_end`). In a file of its
- * own so that the session store can validate it without building every event schema at start-up.
+ * own so that the session store can validate it without building every event schema at start-up;
+ * a `zod/mini` schema, as the CLI's start-up path builds it.
  */
 export const ModelUsageEntrySchema = z.strictObject({
-  inputTokens: z.number().int().nonnegative(),
-  outputTokens: z.number().int().nonnegative(),
-  cacheReadInputTokens: z.number().int().nonnegative(),
-  cacheCreationInputTokens: z.number().int().nonnegative(),
-  webSearchRequests: z.number().int().nonnegative(),
-  costUSD: z.number().nonnegative(),
-  contextWindow: z.number().int().nonnegative(),
-  maxOutputTokens: z.number().int().nonnegative(),
+  inputTokens: count(),
+  outputTokens: count(),
+  cacheReadInputTokens: count(),
+  cacheCreationInputTokens: count(),
+  webSearchRequests: count(),
+  costUSD: z.number().check(z.nonnegative()),
+  contextWindow: count(),
+  maxOutputTokens: count(),
 });

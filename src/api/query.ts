@@ -40,7 +40,7 @@ export type QueryUserMessage = string | z.input<typeof UserMessageCommandSchema>
 const QueryDataOptionsShape = {
   cwd: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
-  provider: SessionSettingsSchema.shape.provider.optional(),
+  provider: z.optional(SessionSettingsSchema.shape.provider),
   baseUrl: SessionSettingsSchema.shape.baseUrl,
   openaiApi: SessionSettingsSchema.shape.openaiApi,
   contextWindow: SessionSettingsSchema.shape.contextWindow,
@@ -51,7 +51,7 @@ const QueryDataOptionsShape = {
   maxThinkingTokens: SessionSettingsSchema.shape.maxThinkingTokens,
   maxRetries: z.number().int().nonnegative().optional(),
   streamIdleTimeoutMs: z.number().int().positive().optional(),
-  permissionMode: PermissionModeSchema.optional(),
+  permissionMode: z.optional(PermissionModeSchema),
   allowedTools: z.array(z.string()).optional(),
   disallowedTools: z.array(z.string()).optional(),
   tools: z.array(z.string()).optional(),
@@ -67,13 +67,13 @@ const QueryDataOptionsShape = {
    * agentwire's Bash sandbox (the CLI's --sandbox flags): a mode string, not the Agent SDK's
    * `sandbox` object, which is refused rather than ignored, so commands never run unconfined by mistake.
    */
-  sandbox: SessionSettingsSchema.shape.sandbox.optional(),
+  sandbox: z.optional(SessionSettingsSchema.shape.sandbox),
   sandboxAllowWrite: z.array(z.string().min(1)).optional(),
   sandboxNetwork: z.boolean().optional(),
   /** The answer's JSON Schema: the result carries it as `structured_output` (the Agent SDK's option). */
   outputFormat: z.looseObject({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) }).optional(),
   /** MCP servers to start (stdio) or reach (http, sse), in the Agent SDK's format; in-process (`sdk`) servers are not supported here. */
-  mcpServers: SessionSettingsSchema.shape.mcpServers.optional(),
+  mcpServers: z.optional(SessionSettingsSchema.shape.mcpServers),
   env: z.record(z.string(), z.string().optional()).optional(),
 };
 const QueryDataOptionsSchema = z.looseObject(QueryDataOptionsShape);

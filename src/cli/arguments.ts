@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Options } from "yargs";
-import * as z from "zod";
+import type * as z from "zod/mini";
 import { FlagError, parseFlags } from "./flag-parser.js";
 import { gatherMcpServers } from "./mcp-sources.js";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
@@ -10,6 +10,7 @@ import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
 import { editDistance } from "../text/edit-distance.js";
 import { SANDBOX_MODES } from "../tools/sandbox-settings.js";
 import { parseToolNames } from "../tools/select-tools.js";
+import { PARSE_ONCE } from "../validation/parse-once.js";
 
 /** What the command line asks for. */
 export type ParsedCommand =
@@ -248,7 +249,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     // Node timers hold at most 2^31-1 ms (~24.8 days); a longer wait would fire at once.
     approvalTimeoutMs: Math.min(2_147_483_647, Math.max(1, Math.round(approvalTimeout * 1000))),
   };
-  const config = RunConfigSchema.safeParse(candidate);
+  const config = RunConfigSchema.safeParse(candidate, PARSE_ONCE);
   if (!config.success) return { kind: "error", message: formatIssues(config.error) };
 
   if (parsed["list-tools"]) return { kind: "list-tools", config: config.data };
@@ -441,7 +442,7 @@ function closestOption(typed: string): string | undefined {
 }
 
 
-function formatIssues(error: z.ZodError): string {
+function formatIssues(error: z.core.$ZodError): string {
   return error.issues.map((issue) => `--${issue.path.join(".").replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: ${issue.message}`).join("\n");
 }
 

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { SessionSettingsSchema } from "../session/session-options.js";
 
 export const OutputFormatSchema = z.enum(["text", "json", "stream-json"]);
@@ -14,24 +15,24 @@ export { PermissionModeSchema } from "../../protocol/permission-mode.js";
  * validates) plus what only the command line has. Prompts are resolved separately (they may come
  * from stdin or files).
  */
-export const RunConfigSchema = SessionSettingsSchema.omit({ systemPrompt: true, appendSystemPrompt: true, maxRetries: true, streamIdleTimeoutMs: true }).extend({
+export const RunConfigSchema = z.extend(z.omit(SessionSettingsSchema, { systemPrompt: true, appendSystemPrompt: true, maxRetries: true, streamIdleTimeoutMs: true }), {
   outputFormat: OutputFormatSchema,
   inputFormat: InputFormatSchema,
   /** `stdio`: ask the host with can_use_tool control requests. */
-  permissionPromptTool: z.string().optional(),
+  permissionPromptTool: z.optional(z.string()),
   debug: z.boolean(),
   /** Install the bundled skills into $AGENTWIRE_HOME/skills when that folder does not exist yet. */
   defaultSkills: z.boolean(),
   /** `--json-schema`: the answer's JSON Schema (compiled when the session starts). */
-  outputSchema: z.record(z.string(), z.unknown()).optional(),
+  outputSchema: z.optional(z.record(z.string(), z.unknown())),
   /** Text mode: the run's progress on stderr (also on by default when stderr is a terminal). */
   verbose: z.boolean(),
   /** `--output-last-message FILE`: the final answer is also written to this file (absolute path). */
-  outputLastMessage: z.string().optional(),
+  outputLastMessage: z.optional(z.string()),
   /** stream-json: Claude Code's events, or the flat list of the seed design (protocol/flat-events.ts). */
   eventDialect: EventDialectSchema,
   /** `start` approval frames: how long a question waits for the host before it is denied. */
-  approvalTimeoutMs: z.number().int().positive(),
+  approvalTimeoutMs: z.int().check(z.positive()),
 });
 
 export type RunConfig = z.infer<typeof RunConfigSchema>;

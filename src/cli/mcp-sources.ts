@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import { McpConfigFileSchema, type McpServers } from "../mcp/mcp-config.js";
 
 /**
@@ -83,7 +83,7 @@ function expandVariables(value: unknown, env: Readonly<Record<string, string | u
   return { value: expanded };
 }
 
-function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .slice(0, 3)
     .map((issue) => `${issue.path.join(".") || "(document)"}: ${issue.message}`)

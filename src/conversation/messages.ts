@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 
 /**
  * The conversation as agentwire keeps it: provider-neutral, persisted in session files, and
@@ -11,14 +12,14 @@ export const TextBlockSchema = z.object({
   type: z.literal("text"),
   text: z.string(),
   /** Opaque provider signature on model text (Gemini thought signatures); sent back unchanged. */
-  signature: z.string().optional(),
+  signature: z.optional(z.string()),
 });
 
 export const ThinkingBlockSchema = z.object({
   type: z.literal("thinking"),
   thinking: z.string(),
   /** Opaque provider signature that must be sent back unchanged on later requests. */
-  signature: z.string().optional(),
+  signature: z.optional(z.string()),
 });
 
 export const ImageBlockSchema = z.object({
@@ -34,7 +35,7 @@ export const ToolUseBlockSchema = z.object({
   name: z.string(),
   input: z.record(z.string(), z.unknown()),
   /** Opaque provider signature on the call (Gemini thought signatures); sent back unchanged. */
-  signature: z.string().optional(),
+  signature: z.optional(z.string()),
 });
 
 export const ToolResultBlockSchema = z.object({
@@ -67,7 +68,7 @@ export const AssistantMessageSchema = z.object({
    * The provider that produced this message. Its signatures and thinking are only valid for
    * that provider; another one (after a --resume or set_model switch) must not receive them.
    */
-  provider: z.string().optional(),
+  provider: z.optional(z.string()),
 });
 export const MessageSchema = z.discriminatedUnion("role", [UserMessageSchema, AssistantMessageSchema]);
 

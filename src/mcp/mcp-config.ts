@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 
 /**
  * MCP server configurations in Claude Code's format (`--mcp-config`, `.mcp.json`, the Agent
@@ -7,25 +8,25 @@ import * as z from "zod";
  * under 1,000 are ignored there too).
  */
 const StdioServerSchema = z.strictObject({
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1, "command must not be empty"),
-  args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}),
-  cwd: z.string().optional(),
-  timeout: z.number().int().positive().optional(),
+  type: z.optional(z.literal("stdio")),
+  command: z.string().check(z.minLength(1, "command must not be empty")),
+  args: z._default(z.array(z.string()), []),
+  env: z._default(z.record(z.string(), z.string()), {}),
+  cwd: z.optional(z.string()),
+  timeout: z.optional(z.int().check(z.positive())),
 });
 
 const RemoteServerSchema = z.strictObject({
   type: z.enum(["http", "sse"]),
   url: z.url({ protocol: /^https?$/, error: "url must be an http(s) URL" }),
-  headers: z.record(z.string(), z.string()).default({}),
-  timeout: z.number().int().positive().optional(),
+  headers: z._default(z.record(z.string(), z.string()), {}),
+  timeout: z.optional(z.int().check(z.positive())),
 });
 
 export const McpServerConfigSchema = z.union([StdioServerSchema, RemoteServerSchema]);
 
 /** Letters, digits, `_` and `-`: the name becomes part of every tool name (`mcp__<server>__<tool>`). */
-export const McpServerNameSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "server names may use letters, digits, _ and - (at most 64)");
+export const McpServerNameSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "server names may use letters, digits, _ and - (at most 64)"));
 
 export const McpServersSchema = z.record(McpServerNameSchema, McpServerConfigSchema);
 

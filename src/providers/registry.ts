@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { VENDOR_BASE_URLS } from "./vendor-urls.js";
 import { credentialFor, isOpenAICompatible, type OpenAICompatibleProviderId, type ProviderId } from "./credentials.js";
 import { chooseOpenAIApi, LOCAL_SERVER_BASE_URLS, type OpenAIApi } from "./openai-settings.js";

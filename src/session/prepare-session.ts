@@ -11,6 +11,7 @@ import { buildInitEvent } from "./init-event.js";
 import { openSession, type OpenedSession } from "./open-session.js";
 import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";
 import { chooseToolNames } from "./tool-selection.js";
+import { PARSE_ONCE } from "../validation/parse-once.js";
 
 /** What a session starts from, checked: the first half of `createSession`. */
 export interface PreparedSession {
@@ -35,7 +36,7 @@ export interface PreparedSession {
  * before that code has loaded. Throws a `SessionSetupError`.
  */
 export function prepareSession(options: SessionOptions): PreparedSession {
-  const parsed = SessionSettingsSchema.safeParse(options);
+  const parsed = SessionSettingsSchema.safeParse(options, PARSE_ONCE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new SessionSetupError(`Invalid session option ${issue?.path.join(".") || "(options)"}: ${issue?.message ?? "invalid"}`, "invalid_arguments");

@@ -1,6 +1,6 @@
 import type { AssistantEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
 import { apiErrorCode } from "./error-codes.js";
-import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output.js";
+import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output-limits.js";
 import { messageUsage, resultUsage } from "./wire-usage.js";
 import type { TurnOutcome } from "../agent/loop.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { PermissionModeSchema } from "../../protocol/permission-mode.js";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent, TerminalReason } from "../../protocol/events.js";
@@ -10,7 +11,7 @@ import { SANDBOX_MODES } from "../tools/sandbox-settings.js";
 import type { SessionHooks } from "./hook-runners.js";
 
 /** A session id; never a path (it becomes a file name under the sessions folder). */
-export const SessionIdSchema = z.string().regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/, "must be a session id (letters, digits, '-', '_', '.'), not a path");
+export const SessionIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/, "must be a session id (letters, digits, '-', '_', '.'), not a path"));
 
 /**
  * The data that configures a session: what the CLI's flags and the library's `options` both
@@ -25,73 +26,77 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
 /** Model requests per user turn when `--max-turns` is not given: a looping model stops here. */
 export const DEFAULT_MAX_TURNS = 200;
 
+const nonEmpty = () => z.string().check(z.minLength(1));
+const positiveInt = () => z.int().check(z.positive());
+const flag = (fallback: boolean) => z._default(z.boolean(), fallback);
+
 export const SessionSettingsSchema = z.object({
   /** Working directory for tools and sessions (absolute, or relative to the caller's cwd). */
-  cwd: z.string().min(1),
+  cwd: nonEmpty(),
   /** More directories tools may use (`--add-dir`). */
-  addDirs: z.array(z.string().min(1)).default([]),
+  addDirs: z._default(z.array(nonEmpty()), []),
   provider: z.enum(PROVIDER_IDS),
-  model: z.string().min(1),
+  model: nonEmpty(),
   /** The model API's endpoint, overriding the provider's default and its *_BASE_URL variable. */
-  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+  baseUrl: z.optional(z.url({ protocol: /^https?$/ })),
   /** Chat Completions or Responses for OpenAI-family providers (default: per model). */
-  openaiApi: z.enum(["chat", "responses"]).optional(),
+  openaiApi: z.optional(z.enum(["chat", "responses"])),
   /** The model's context window in tokens, for models agentwire does not know (local ones). */
-  contextWindow: z.number().int().positive().optional(),
+  contextWindow: z.optional(positiveInt()),
   /** Most model requests per user turn (default DEFAULT_MAX_TURNS). */
-  maxTurns: z.number().int().positive().optional(),
+  maxTurns: z.optional(positiveInt()),
   /** Stop when this process's requests have cost this much (`--max-budget-usd`). */
-  maxBudgetUsd: z.number().positive().optional(),
-  maxThinkingTokens: z.number().int().positive().optional(),
+  maxBudgetUsd: z.optional(z.number().check(z.positive())),
+  maxThinkingTokens: z.optional(positiveInt()),
   /** Retries of a failed model request (rate limits, overload, dropped connections). */
-  maxRetries: z.number().int().nonnegative().default(10),
+  maxRetries: z._default(z.int().check(z.nonnegative()), 10),
   /** Longest silence of a model stream before the attempt is abandoned and retried (AGENTWIRE_STREAM_IDLE_TIMEOUT_MS). */
-  streamIdleTimeoutMs: z.number().int().positive().default(DEFAULT_STREAM_IDLE_TIMEOUT_MS),
-  includePartialMessages: z.boolean().default(false),
+  streamIdleTimeoutMs: z._default(positiveInt(), DEFAULT_STREAM_IDLE_TIMEOUT_MS),
+  includePartialMessages: flag(false),
   /** Replaces the default system prompt. */
-  systemPrompt: z.string().optional(),
+  systemPrompt: z.optional(z.string()),
   /** Appended to the system prompt (default or replaced). */
-  appendSystemPrompt: z.string().optional(),
-  permissionMode: PermissionModeSchema.default("default"),
+  appendSystemPrompt: z.optional(z.string()),
+  permissionMode: z._default(PermissionModeSchema, "default"),
   /** Claude Code permission rules: calls allowed without asking / always refused. */
-  allowedTools: z.array(z.string()).default([]),
-  disallowedTools: z.array(z.string()).default([]),
+  allowedTools: z._default(z.array(z.string()), []),
+  disallowedTools: z._default(z.array(z.string()), []),
   /** The built-in tools to offer: undefined = the default set, `[]` = none. */
-  tools: z.array(z.string()).optional(),
+  tools: z.optional(z.array(z.string())),
   /** Resume this session. */
-  resume: SessionIdSchema.optional(),
+  resume: z.optional(SessionIdSchema),
   /** Continue the most recent session of the working directory. */
-  continue: z.boolean().default(false),
+  continue: flag(false),
   /** With `resume`/`continue`: go on in a new session that starts as a copy; the old one stays as it was. */
-  forkSession: z.boolean().default(false),
+  forkSession: flag(false),
   /** The id of a new session (fails if it exists). */
-  sessionId: z.uuid().optional(),
+  sessionId: z.optional(z.uuid()),
   /** Write the session to disk, so it can be resumed. */
-  persistSession: z.boolean().default(true),
+  persistSession: flag(true),
   /** Add AGENTS.md / CLAUDE.md memory files to the system prompt (`--no-memory-files` turns it off). */
-  memoryFiles: z.boolean().default(true),
+  memoryFiles: flag(true),
   /** Compact the conversation when it nears the context window or overflows it (`--no-auto-compact`). */
-  autoCompact: z.boolean().default(true),
+  autoCompact: flag(true),
   /** Compact at this share of the context window instead of the default threshold (AGENTWIRE_AUTOCOMPACT_PCT). */
-  autoCompactPercent: z.number().min(1).max(100).optional(),
+  autoCompactPercent: z.optional(z.number().check(z.gte(1), z.lte(100))),
   /** Discover SKILL.md skills (`--no-skills` turns it off). */
-  skills: z.boolean().default(true),
+  skills: flag(true),
   /** More folders of skills (`--skills-dir`), after the project's and before the user's. */
-  skillsDirs: z.array(z.string().min(1)).default([]),
+  skillsDirs: z._default(z.array(nonEmpty()), []),
   /** `llm`: the session's model re-ranks the 20 best BM25 matches when the listing does not fit. */
-  skillRanking: z.enum(["bm25", "llm"]).default("bm25"),
+  skillRanking: z._default(z.enum(["bm25", "llm"]), "bm25"),
   /** Room for the skill listing, in characters (default: 1 % of the model's context window × 4). */
-  skillListingBudget: z.number().int().positive().optional(),
+  skillListingBudget: z.optional(positiveInt()),
   /** `compact`: Bash, Read, Write and Skill, short and thin, for small models. */
-  toolProfile: z.enum(["default", "compact"]).default("default"),
+  toolProfile: z._default(z.enum(["default", "compact"]), "default"),
   /** MCP servers in Claude Code's format (stdio commands, http/sse URLs); their tools are `mcp__<server>__<tool>`. */
-  mcpServers: McpServersSchema.default({}),
+  mcpServers: z._default(McpServersSchema, {}),
   /** Run Bash commands under bubblewrap (`--sandbox`): writes only in the workspace, or nowhere. */
-  sandbox: z.enum(SANDBOX_MODES).default("off"),
+  sandbox: z._default(z.enum(SANDBOX_MODES), "off"),
   /** More paths sandboxed commands may write (`--sandbox-allow-write`; relative to `cwd`). */
-  sandboxAllowWrite: z.array(z.string().min(1)).default([]),
+  sandboxAllowWrite: z._default(z.array(nonEmpty()), []),
   /** Let sandboxed commands use the network (`--sandbox-network`). */
-  sandboxNetwork: z.boolean().default(false),
+  sandboxNetwork: flag(false),
 });
 
 export type SessionSettings = z.input<typeof SessionSettingsSchema>;

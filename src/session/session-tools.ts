@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "../tools/define-tool.js";
-import { COMPACT_TOOL_NAMES, compactTool } from "../tools/compact-profile.js";
+import { COMPACT_TOOL_NAMES } from "../tools/builtin-tool-traits.js";
+import { compactTool } from "../tools/compact-profile.js";
 import { builtinTools } from "../tools/registry.js";
 import { chooseToolNames, type ToolChoice } from "./tool-selection.js";
 

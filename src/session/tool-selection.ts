@@ -1,6 +1,5 @@
 import { parseRuleList, wholeToolRuleCovers } from "../permissions/rule-syntax.js";
-import { builtinToolDescriptors, type ToolDescriptor } from "../tools/builtin-tool-traits.js";
-import { COMPACT_TOOL_NAMES } from "../tools/compact-profile.js";
+import { builtinToolDescriptors, COMPACT_TOOL_NAMES, type ToolDescriptor } from "../tools/builtin-tool-traits.js";
 import { selectTools } from "../tools/select-tools.js";
 import { SessionSetupError } from "./session-options.js";
 

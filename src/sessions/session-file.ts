@@ -1,7 +1,8 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { MessageSchema } from "../conversation/messages.js";
 import { ModelUsageEntrySchema } from "../../protocol/model-usage.js";
 
@@ -19,13 +20,13 @@ export const SESSION_FILE_VERSION = 2;
 
 export const HeaderSchema = z.object({
   type: z.literal("session"),
-  version: z.number().int(),
+  version: z.int(),
   session_id: z.string(),
   cwd: z.string(),
   created_at: z.string(),
   agentwire_version: z.string(),
   /** `--fork-session`: the session this one was copied from. */
-  forked_from: z.string().optional(),
+  forked_from: z.optional(z.string()),
 });
 const MessageEntrySchema = z.object({ type: z.literal("message"), message: MessageSchema, timestamp: z.string() });
 export const TurnEndEntrySchema = z.object({

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 
 /**
  * The SKILL.md format of the open Agent Skills specification (agentskills.io): YAML frontmatter
@@ -15,17 +16,17 @@ const listOrString = z.union([z.string(), z.array(z.string())]);
 
 /** The frontmatter fields agentwire reads; others are kept by the file but ignored. */
 export const SkillFrontmatterSchema = z.looseObject({
-  name: z.string().optional(),
-  description: z.string().optional(),
-  license: z.string().optional(),
-  compatibility: z.string().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  name: z.optional(z.string()),
+  description: z.optional(z.string()),
+  license: z.optional(z.string()),
+  compatibility: z.optional(z.string()),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
   /** Specification: space-separated; Claude Code also writes commas or a YAML list. */
-  "allowed-tools": listOrString.optional(),
-  when_to_use: z.string().optional(),
-  "disable-model-invocation": z.boolean().optional(),
-  "user-invocable": z.boolean().optional(),
-  "argument-hint": z.string().optional(),
+  "allowed-tools": z.optional(listOrString),
+  when_to_use: z.optional(z.string()),
+  "disable-model-invocation": z.optional(z.boolean()),
+  "user-invocable": z.optional(z.boolean()),
+  "argument-hint": z.optional(z.string()),
 });
 
 export interface SkillMetadata {

@@ -20,6 +20,11 @@ export const BUILTIN_TOOL_TRAITS = {
 
 export type BuiltinToolName = keyof typeof BUILTIN_TOOL_TRAITS;
 
+/** The built-ins `--tool-profile compact` keeps (their thin forms are in compact-profile.ts). */
+const COMPACT_TOOLS = ["Bash", "Read", "Write"] as const satisfies readonly BuiltinToolName[];
+export type CompactToolName = (typeof COMPACT_TOOLS)[number];
+export const COMPACT_TOOL_NAMES: readonly string[] = COMPACT_TOOLS;
+
 /** The Skill tool's traits: loading instructions changes nothing outside the conversation. */
 export const SKILL_TOOL_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
 

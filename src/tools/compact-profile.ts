@@ -1,4 +1,5 @@
 import * as z from "zod";
+import type { CompactToolName } from "./builtin-tool-traits.js";
 import type { ToolDefinition } from "./define-tool.js";
 
 /**
@@ -8,7 +9,7 @@ import type { ToolDefinition } from "./define-tool.js";
  * learnt from skills. Validation stays strict: a call with a field the thin schema lacks is an
  * input error the model can act on, never guessed at.
  */
-const COMPACT: Record<string, { description: string; inputSchema: z.ZodObject }> = {
+const COMPACT: Record<CompactToolName, { description: string; inputSchema: z.ZodObject }> = {
   Bash: {
     description: "Run a shell command in the working directory and get its stdout and stderr. timeout in ms (default 120000).",
     inputSchema: z.object({ command: z.string(), timeout: z.number().positive().max(600_000).optional() }).strict(),
@@ -23,11 +24,9 @@ const COMPACT: Record<string, { description: string; inputSchema: z.ZodObject }>
   },
 };
 
-export const COMPACT_TOOL_NAMES = Object.keys(COMPACT);
-
 /** The compact form of a built-in tool: same behaviour, short description, thin schema. */
 export function compactTool(tool: ToolDefinition): ToolDefinition {
-  const compact = COMPACT[tool.name];
+  const compact = (COMPACT as Partial<Record<string, (typeof COMPACT)[CompactToolName]>>)[tool.name];
   if (!compact) throw new Error(`${tool.name} has no compact form`);
   return {
     ...tool,

@@ -1,12 +1,8 @@
 import * as z from "zod";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { defineTool, type ToolDefinition } from "./define-tool.js";
+import { STRUCTURED_OUTPUT_TOOL } from "./structured-output-limits.js";
 
-/** Claude Code's name for the tool that carries a `--json-schema` answer. */
-export const STRUCTURED_OUTPUT_TOOL = "StructuredOutput";
-
-/** Further attempts a model gets after answering without the tool or with input the schema rejects. */
-export const MAX_STRUCTURED_OUTPUT_RETRIES = 5;
 
 /** A `--json-schema` that is not JSON Schema ajv can compile. */
 export class OutputSchemaError extends Error {}

@@ -6,7 +6,7 @@ export const CreateSessionSchema = z.strictObject({
   cwd: z.string().min(1).optional(),
   provider: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
-  permissionMode: PermissionModeSchema.optional(),
+  permissionMode: z.optional(PermissionModeSchema),
   /** A stored session to continue live, under its own id. */
   resume: z.uuid().optional(),
 });

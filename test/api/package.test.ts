@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
@@ -54,6 +54,21 @@ describe("the agentwire package", () => {
     expect(inputs).toEqual(expect.arrayContaining(["src/session/prepare-session.ts", "src/session/init-event.ts", "src/skills/catalog.ts"]));
     const late = inputs.filter((input) => /^src\/(tools\/(bash|read|grep|edit|registry)|agent\/loop|session\/session|permissions\/shell-syntax)\.ts$/.test(input) || /node_modules\/(pino|yargs|ajv|@modelcontextprotocol\/sdk)\//.test(input));
     expect(late, "dist/cli.js loads these before its first line").toEqual([]);
+    // The schemas built before the first line are zod/mini ones: classic zod's code costs ~8 ms to load.
+    expect(inputs.filter((input) => input.includes("node_modules/zod/v4/classic/"))).toEqual([]);
+    expect(inputs).toContain("node_modules/zod/v4/mini/schemas.js");
+  });
+
+  it("sets up English zod messages wherever zod/mini schemas are built (mini installs no messages of its own)", async () => {
+    const files = (await readdir(join(ROOT, "src"), { recursive: true })).filter((file) => file.endsWith(".ts")).map((file) => join("src", file));
+    const miniUsers = [];
+    for (const file of [...files, "protocol/model-usage.ts", "protocol/permission-mode.ts"]) {
+      const text = await readFile(join(ROOT, file), "utf8");
+      if (/^import \* as z from "zod\/mini";$/m.test(text)) miniUsers.push({ file, english: text.includes('import "../validation/english-issues.js";') });
+    }
+    expect(miniUsers.length).toBeGreaterThan(5);
+    // protocol/ may not import src/; its entry builds classic schemas, which install the English messages.
+    expect(miniUsers.filter((user) => !user.english && !user.file.startsWith("protocol/")).map((user) => user.file)).toEqual([]);
   });
 
   it("runs the README's library example against the replay server", async () => {
