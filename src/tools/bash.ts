@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readdirSync, realpathSync } from "node:fs";
 import { access, constants as fileConstants, mkdir, open, rm, stat } from "node:fs/promises";
@@ -74,6 +75,12 @@ For commands that are harder to parse at a glance (piped commands, obscure flags
   .strict();
 
 type StopReason = "timeout" | "aborted";
+/** How a command's process ended: its exit code or signal, or why it could not start. */
+interface ProcessEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  error?: Error;
+}
 
 export const createBashTool = () =>
   defineTool({
@@ -101,17 +108,18 @@ export const createBashTool = () =>
 
     context.signal.throwIfAborted();
     const startedAt = Date.now();
-    // Loaded on first use: most runs never call Bash, and execa is a large part of start-up.
-    const { execa } = await import("execa");
     // detached: the shell (or bwrap around it) leads its own process group, so one signal to the
     // group reaches every process the command started, including `&` jobs and pipelines.
-    const subprocess = execa(file, args, {
-      cwd: startDirectory,
-      detached: true,
-      stdin: "ignore",
-      // Captured by hand below: execa's own buffering keeps everything, ours keeps head and tail.
-      buffer: false,
-      reject: false,
+    // Node's spawn rather than execa: the output is captured by hand below (head and tail), the
+    // process group is supervised and stopped by process-supervisor.ts, so execa would only add
+    // its load and first-call cost (~15 ms on the session's first command).
+    const subprocess = spawn(file, args, { cwd: startDirectory, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const finished = new Promise<ProcessEnd>((resolve) => {
+      subprocess.once("close", (code, signal) => resolve({ code, signal }));
+      // A command that could not start emits 'error' and never 'close'.
+      subprocess.on("error", (error) => {
+        if (subprocess.pid === undefined) resolve({ code: null, signal: null, error });
+      });
     });
     if (subprocess.pid !== undefined) superviseProcessGroup(subprocess.pid);
     const output = new CommandOutput(() => createSpoolFile(context.outputDirectory, OUTPUT_FILE_PREFIX), {
@@ -141,7 +149,7 @@ export const createBashTool = () =>
     let result;
     let directoryNote = "";
     try {
-      result = await subprocess;
+      result = await finished;
       await output.finish();
       directoryNote = await rememberFinalDirectory(context, await readFinalDirectory(finalDirectoryFile));
     } finally {
@@ -153,7 +161,7 @@ export const createBashTool = () =>
     }
 
     if (subprocess.pid === undefined) {
-      const reason = result.originalMessage ?? result.shortMessage ?? "unknown error";
+      const reason = result.error?.message ?? "unknown error";
       return toolError("io_error", `Could not start ${file} in ${startDirectory}: ${reason}`);
     }
 
@@ -161,7 +169,7 @@ export const createBashTool = () =>
     const stderr = trimTrailingNewlines(output.stderr.text());
     const fullOutputPath = output.fullOutputPath;
     const combined = joinNonEmpty([stdout, stderr, fullOutputNote(output), directoryNote]);
-    const exitCode = result.exitCode ?? signalExitCode(result.signal);
+    const exitCode = result.code ?? signalExitCode(result.signal);
     const details = {
       stdout,
       stderr,
@@ -318,8 +326,8 @@ async function readFinalDirectory(finalDirectoryFile: string): Promise<string | 
 }
 
 /** Shell convention: a process ended by signal N reports status 128 + N. */
-function signalExitCode(signal: string | undefined): number {
-  const signalNumber = signal === undefined ? undefined : osConstants.signals[signal as NodeJS.Signals];
+function signalExitCode(signal: NodeJS.Signals | null): number {
+  const signalNumber = signal === null ? undefined : osConstants.signals[signal];
   return signalNumber === undefined ? 1 : 128 + signalNumber;
 }
 
