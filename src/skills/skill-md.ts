@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
+import { parseSimpleFrontmatter } from "./simple-frontmatter.js";
 
 /**
  * The SKILL.md format of the open Agent Skills specification (agentskills.io): YAML frontmatter
@@ -62,15 +63,18 @@ export async function parseSkillMarkdown(text: string, folderName: string): Prom
   if (text.includes("\u0000")) return { ok: false, reason: "SKILL.md is a binary file, not markdown" };
   const { frontmatter } = splitFrontmatter(text);
   if (frontmatter === undefined) return parsePlainMarkdown(text, folderName);
-  // Loaded on first use: runs without skills never pay for the YAML parser. `yaml` is CommonJS:
-  // the bundle's dynamic import exposes it as `default` only, Node's own import also by name.
-  const yaml = (await import("yaml")) as typeof import("yaml") & { default?: typeof import("yaml") };
-  const { parse } = yaml.default ?? yaml;
-  let raw: unknown;
-  try {
-    raw = parse(frontmatter);
-  } catch (error) {
-    return { ok: false, reason: `the frontmatter is not valid YAML: ${firstLine((error as Error).message)}` };
+  let raw: unknown = parseSimpleFrontmatter(frontmatter);
+  if (raw === undefined) {
+    // Loaded on first use: runs whose skills have simple frontmatter never pay for the YAML parser.
+    // `yaml` is CommonJS: the bundle's dynamic import exposes it as `default` only, Node's own
+    // import also by name.
+    const yaml = (await import("yaml")) as typeof import("yaml") & { default?: typeof import("yaml") };
+    const { parse } = yaml.default ?? yaml;
+    try {
+      raw = parse(frontmatter);
+    } catch (error) {
+      return { ok: false, reason: `the frontmatter is not valid YAML: ${firstLine((error as Error).message)}` };
+    }
   }
   const fields = SkillFrontmatterSchema.safeParse(raw ?? {});
   if (!fields.success) {

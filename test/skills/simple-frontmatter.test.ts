@@ -1,0 +1,84 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse } from "yaml";
+import { describe, expect, it } from "vitest";
+import { parseSimpleFrontmatter } from "../../src/skills/simple-frontmatter.js";
+import { splitFrontmatter } from "../../src/skills/skill-md.js";
+import { ROOT } from "../helpers/agentwire.js";
+
+/** Values that are plain text, and values YAML reads as something else or that need its parser. */
+const VALUES = [
+  "Safe, exact git recipes for committing — and more.",
+  "Bash(git status:*) Bash(git diff:*) Read",
+  "C# and F# projects",
+  "it's fine",
+  "a value with trailing spaces   ",
+  ".hidden files",
+  "+",
+  "yes",
+  "off",
+  "true",
+  "false",
+  "True",
+  "FALSE",
+  "null",
+  "~",
+  "12",
+  "3 steps",
+  "0x1F",
+  "1e3",
+  ".5",
+  ".inf",
+  "-.inf",
+  "- a list item",
+  "[a, b]",
+  "{a: 1}",
+  '"quoted"',
+  "'single'",
+  "|",
+  ">",
+  "&anchor value",
+  "*alias",
+  "!tag value",
+  "%directive",
+  "@reserved",
+  "`reserved`",
+  "key: inside",
+  "a comment # here",
+  "ends with colon:",
+  "?question",
+  ":colon",
+  "tab\there",
+  "#comment",
+];
+const KEYS = ["name", "description", "when_to_use", "allowed-tools", "null", "True", "x_1", "__proto__"];
+
+describe("simple SKILL.md frontmatter", () => {
+  it("reads what it accepts exactly as YAML does, and declines everything else", () => {
+    let accepted = 0;
+    for (const key of KEYS) {
+      for (const value of VALUES) {
+        for (const text of [`${key}: ${value}`, `name: demo\n${key}: ${value}`, `${key}: ${value}\n${key}: ${value}`]) {
+          const simple = parseSimpleFrontmatter(text);
+          if (simple === undefined) continue;
+          accepted++;
+          expect(simple, text).toEqual(parse(text));
+        }
+      }
+    }
+    // Both sides were exercised: plain text read directly, the rest declined.
+    expect(accepted).toBeGreaterThan(50);
+    for (const declined of ["name: 12", "name: null", "name: [a]", "name: a: b", "name: a\nname: b", "name: a\n  continued", "- item", "# comment\nname: a", "name: a # note", "__proto__: x", "True: x"]) {
+      expect(parseSimpleFrontmatter(declined), declined).toBeUndefined();
+    }
+  });
+
+  it("reads the bundled skills without the YAML parser, as YAML would", () => {
+    const folders = readdirSync(join(ROOT, "skills"));
+    expect(folders.length).toBeGreaterThan(2);
+    for (const folder of folders) {
+      const { frontmatter } = splitFrontmatter(readFileSync(join(ROOT, "skills", folder, "SKILL.md"), "utf8"));
+      expect(parseSimpleFrontmatter(frontmatter!), folder).toEqual(parse(frontmatter!));
+    }
+  });
+});
