@@ -1,10 +1,16 @@
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
-import type {
-  ContentBlockParam,
-  MessageCreateParamsStreaming,
-  MessageParam,
-  RawMessageStreamEvent,
-  Usage as AnthropicUsage,
+// The SDK's base client plus the one resource agentwire calls: the full `Anthropic` client builds
+// every API namespace (beta, organization, skills...), ~360 KB of code a start would compile
+// before its first request; the base client and Messages are ~1/3 of it (both are the SDK's
+// published entry points; it declares itself free of side effects, so the rest is left out).
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
+import {
+  Messages,
+  type ContentBlockParam,
+  type MessageCreateParamsStreaming,
+  type MessageParam,
+  type RawMessageStreamEvent,
+  type Usage as AnthropicUsage,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { Message } from "../conversation/messages.js";
 import { thinkingStyle } from "./models.js";
@@ -29,27 +35,29 @@ export interface AnthropicProviderOptions {
  * attempt is discarded whole.
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions): Provider {
-  const client = new Anthropic({
+  const client = new BaseAnthropic({
     apiKey: options.apiKey ?? null,
     authToken: options.authToken ?? null,
     ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
     maxRetries: 0,
     timeout: 600_000,
   });
+  const messages = new Messages(client);
   return {
     id: "anthropic",
-    stream: (request, signal) => streamAnthropic(client, request, signal),
+    stream: (request, signal) => streamAnthropic(client, messages, request, signal),
   };
 }
 
 async function* streamAnthropic(
-  client: Anthropic,
+  client: BaseAnthropic,
+  messages: Messages,
   request: ProviderRequest,
   signal: AbortSignal,
 ): AsyncGenerator<ProviderEvent> {
   const translator = new AnthropicStreamTranslator();
   try {
-    const { data: stream, request_id: requestId } = await client.messages
+    const { data: stream, request_id: requestId } = await messages
       .create(toAnthropicParams(request), { signal, headers: { "x-agentwire-session-id": request.sessionId } })
       .withResponse();
     for await (const event of stream) {
