@@ -1,6 +1,5 @@
 import { stat } from "node:fs/promises";
 import * as z from "zod";
-import { searchWithBuiltin } from "./builtin-search.js";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolDefinition } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
@@ -102,7 +101,9 @@ export function createGrepTool(options: GrepToolOptions): ToolDefinition<typeof 
         signal: context.signal,
       };
       const ripgrep = options.backend === "auto" ? await findRipgrep() : undefined;
-      const outcome = ripgrep === undefined ? await searchWithBuiltin(request) : await searchWithRipgrep(ripgrep, request);
+      // The built-in search (its walker, worker pool and glob matcher: ~60 KB) loads only where
+      // there is no ripgrep, and only when the model searches.
+      const outcome = ripgrep === undefined ? await (await import("./builtin-search.js")).searchWithBuiltin(request) : await searchWithRipgrep(ripgrep, request);
       context.signal.throwIfAborted();
       if (!outcome.ok) return toolError(outcome.code, outcome.message);
       const note = outcome.stoppedEarly ? "\n(The search stopped early after collecting too many lines; narrow the pattern, path or glob to see everything.)" : "";
