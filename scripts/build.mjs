@@ -1,7 +1,16 @@
-// Bundles src/cli.ts into dist/ with code splitting, so each provider SDK lands in its own
-// chunk and is only read from disk when that provider is actually used (start-up is on the
-// critical path of every GUI turn).
+// Bundles agentwire into dist/ with code splitting, so each provider SDK lands in its own chunk
+// and is only read from disk when that provider is actually used (start-up is on the critical
+// path of every GUI turn). Two builds:
+//   - the library (`agentwire`) and the protocol (`agentwire/protocol`): esbuild, into dist/ and
+//     dist/chunks/;
+//   - the CLI: esbuild, then rollup regroups esbuild's chunks by when a run loads them (before
+//     system/init, the session core, the stream-json input side, each provider), into dist/cli.js
+//     and dist/cli-chunks/. esbuild splits code by which entry points reach it, and the CLI's many
+//     on-demand imports left a single answer loading 43 files, most under 2 KB; each ESM file
+//     costs ~0.4 ms to resolve, read, link and run, so the regrouped CLI (4 files for that run)
+//     prints its first line ~8 ms sooner and exits ~18 ms sooner.
 import { build } from "esbuild";
+import { rollup } from "rollup";
 import { execFile } from "node:child_process";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
@@ -23,12 +32,9 @@ const onlyEnglishZodLocales = {
   },
 };
 
-const result = await build({
+/** esbuild settings both builds share. */
+const common = {
   absWorkingDir: root.pathname,
-  // Three entries sharing chunks: the CLI, the library API (`agentwire`) and the protocol
-  // (`agentwire/protocol`).
-  entryPoints: { cli: "src/cli/main.ts", index: "src/api/index.ts", protocol: "protocol/index.ts" },
-  outdir: "dist",
   bundle: true,
   splitting: true,
   format: "esm",
@@ -41,12 +47,104 @@ const result = await build({
   // Bundled CommonJS dependencies (yargs helpers, pino) call require() for Node built-ins.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   define: { __AGENTWIRE_VERSION__: JSON.stringify(packageJson.version) },
-  // Which outputs load which inputs, statically or on demand (test/api/bundle.test.ts reads it).
+  // Which outputs load which inputs, statically or on demand (test/api/package.test.ts reads it).
   metafile: true,
   plugins: [onlyEnglishZodLocales],
   logLevel: "warning",
-});
-await writeFile(new URL("dist/metafile.json", root), JSON.stringify(result.metafile));
+};
+
+const library = await build({ ...common, entryPoints: { index: "src/api/index.ts", protocol: "protocol/index.ts" }, outdir: "dist" });
+
+const STAGE = "dist/.cli-stage";
+const cli = await build({ ...common, entryPoints: { cli: "src/cli/main.ts" }, outdir: STAGE });
+const cliOutputs = await regroupCli(cli.metafile.outputs);
+await rm(new URL(STAGE, root), { recursive: true, force: true });
+await writeFile(new URL("dist/metafile.json", root), JSON.stringify({ outputs: { ...library.metafile.outputs, ...cliOutputs } }));
+
+/**
+ * The CLI's load phases, in order: the modules each one loads, found from esbuild's metafile as
+ * the static closure of its entries. A module goes to the first phase that loads it; modules no
+ * phase names keep rollup's own chunking (commands and features a run loads on demand).
+ */
+function cliPhases(outputs) {
+  const entryOf = (source) => Object.keys(outputs).find((file) => outputs[file].entryPoint === source);
+  const closure = (...sources) => {
+    const seen = new Set();
+    const pending = sources.map(entryOf).filter(Boolean);
+    while (pending.length > 0) {
+      const file = pending.pop();
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const imported of outputs[file].imports) if (imported.kind === "import-statement" && !imported.external) pending.push(imported.path);
+    }
+    return seen;
+  };
+  const start = closure("src/cli/main.ts");
+  start.delete(`${STAGE}/cli.js`);
+  return [
+    // Everything before system/init, beside cli.js itself.
+    ["start", start],
+    ["session", closure("src/session/session.ts")],
+    ["stream-input", closure("src/server/stream-input.ts", "src/server/host-channel.ts", "src/server/host-approvals.ts")],
+    ["anthropic", closure("src/providers/anthropic.ts")],
+    ["openai", closure("src/providers/openai-chat.ts", "src/providers/openai-responses.ts")],
+    ["gemini", closure("src/providers/gemini.ts", "src/providers/gcloud-token.ts")],
+  ];
+}
+
+/** Rollup over esbuild's CLI output: same code, fewer files. Returns the CLI's metafile outputs. */
+async function regroupCli(outputs) {
+  const phases = cliPhases(outputs);
+  const stageDirectory = new URL(`${STAGE}/`, root).pathname;
+  const relative = (id) => `${STAGE}/${id.slice(stageDirectory.length)}`;
+  const bundle = await rollup({
+    input: { cli: `${stageDirectory}cli.js` },
+    // esbuild has tree-shaken already; node: built-ins and the few packages left external stay so.
+    treeshake: false,
+    external: (id) => id.startsWith("node:") || (!id.startsWith(".") && !id.startsWith("/")),
+    plugins: [
+      {
+        name: "esbuild-sourcemaps",
+        // Chains esbuild's maps, so the CLI's maps still lead to src/.
+        async load(id) {
+          const code = await readFile(id, "utf8");
+          const map = await readFile(`${id}.map`, "utf8").catch(() => undefined);
+          return { code, map };
+        },
+      },
+    ],
+    onwarn(warning, warn) {
+      // esbuild's output uses `this`-free ESM; rollup's circular-chunk notes are expected for phases.
+      if (warning.code !== "CIRCULAR_DEPENDENCY") warn(warning);
+    },
+  });
+  const { output } = await bundle.write({
+    dir: new URL("dist/", root).pathname,
+    format: "es",
+    entryFileNames: "[name].js",
+    // esbuild's names carry its own hash; rollup adds one for the regrouped content.
+    chunkFileNames: (chunk) => `cli-chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].js`,
+    sourcemap: true,
+    manualChunks: (id) => phases.find(([, files]) => files.has(relative(id)))?.[0],
+  });
+  await bundle.close();
+  // The same shape esbuild's metafile has, inputs named by their source files.
+  const described = {};
+  for (const chunk of output) {
+    if (chunk.type !== "chunk") continue;
+    const inputs = {};
+    for (const id of Object.keys(chunk.modules)) Object.assign(inputs, outputs[relative(id)]?.inputs ?? {});
+    described[`dist/${chunk.fileName}`] = {
+      bytes: Buffer.byteLength(chunk.code),
+      inputs,
+      imports: [...chunk.imports.map((path) => ({ path, kind: "import-statement" })), ...chunk.dynamicImports.map((path) => ({ path, kind: "dynamic-import" }))].map(({ path, kind }) =>
+        path.startsWith("node:") || !path.endsWith(".js") ? { path, kind, external: true } : { path: `dist/${path}`, kind },
+      ),
+      ...(chunk.isEntry ? { entryPoint: "src/cli/main.ts" } : {}),
+    };
+  }
+  return described;
+}
 
 // The help texts bin/agentwire prints without loading the bundle, from the CLI itself.
 for (const [file, args] of [["help.txt", ["--help"]], ["help-start.txt", ["start", "--help"]]]) {
