@@ -4,9 +4,10 @@
  * with skills reads their frontmatter before its first model request.
  *
  * Accepted: one `key: value` per line, each key once, where the value is a plain YAML scalar that
- * reads as text (or exactly `true` / `false`). Anything YAML could read differently is declined:
- * quotes, block scalars, lists, flow collections, comments, anchors, tags, directives, numbers,
- * nulls, `: ` inside a value, tabs, continuation lines. Declined means `undefined`: parse with YAML.
+ * reads as text (or exactly `true` / `false`), or text in double or single quotes with no escape
+ * and no quote inside. Anything YAML could read differently is declined: escapes, block scalars,
+ * lists, flow collections, comments, anchors, tags, directives, numbers, nulls, `: ` inside a
+ * plain value, tabs, continuation lines. Declined means `undefined`: parse with YAML.
  */
 export function parseSimpleFrontmatter(frontmatter: string): Record<string, string | boolean> | undefined {
   const fields: Record<string, string | boolean> = {};
@@ -16,8 +17,11 @@ export function parseSimpleFrontmatter(frontmatter: string): Record<string, stri
     const [, key, rawValue] = match as unknown as [string, string, string];
     const value = rawValue.trimEnd();
     // Keys YAML would read as null or a boolean, or that would not become an own property.
-    if (Object.hasOwn(fields, key) || key === "__proto__" || /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(key) || !isPlainText(value)) return undefined;
-    fields[key] = value === "true" ? true : value === "false" ? false : value;
+    if (Object.hasOwn(fields, key) || key === "__proto__" || /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(key)) return undefined;
+    const quoted = /^"([^"\\\t\r]*)"$|^'([^'\t\r]*)'$/.exec(value);
+    if (quoted) fields[key] = quoted[1] ?? quoted[2]!;
+    else if (isPlainText(value)) fields[key] = value === "true" ? true : value === "false" ? false : value;
+    else return undefined;
   }
   return fields;
 }

@@ -50,6 +50,17 @@ const VALUES = [
   ":colon",
   "tab\there",
   "#comment",
+  '"double quoted: with # and colon"',
+  '"true"',
+  '"with \\n escape"',
+  '"with \\" quote"',
+  '"  padded  "',
+  '""',
+  "'single: quoted'",
+  "'it''s'",
+  "''",
+  '"unterminated',
+  '"a" # trailing comment',
 ];
 const KEYS = ["name", "description", "when_to_use", "allowed-tools", "null", "True", "x_1", "__proto__"];
 
@@ -68,6 +79,7 @@ describe("simple SKILL.md frontmatter", () => {
     }
     // Both sides were exercised: plain text read directly, the rest declined.
     expect(accepted).toBeGreaterThan(50);
+    expect(parseSimpleFrontmatter('name: demo\ndescription: "Reads: a file"\nwhen_to_use: \'often\'')).toEqual({ name: "demo", description: "Reads: a file", when_to_use: "often" });
     for (const declined of ["name: 12", "name: null", "name: [a]", "name: a: b", "name: a\nname: b", "name: a\n  continued", "- item", "# comment\nname: a", "name: a # note", "__proto__: x", "True: x"]) {
       expect(parseSimpleFrontmatter(declined), declined).toBeUndefined();
     }
