@@ -9,6 +9,9 @@
 //   compaction  300 turns (BENCH_COMPACTION_TURNS) with a 32k context window: compactions, tokens, time each
 //   skills      1,000 installed skills: first-line delta, BM25 ranking p95, first-request bytes per tool profile
 //   grep        scripts/bench-tools.mjs on a generated 100k-file tree: rg, built-in, grep -r (BENCH_GREP=0 skips)
+//   codex       with BENCH_CODEX=/path/to/codex (the Codex CLI's native binary, e.g. from npm's
+//               @openai/codex-linux-x64): the single answer by `codex exec` and by agentwire, interleaved
+//               against the same replay server (Codex over the Responses API), and their ratio
 // NODE_EXTRA_CA_CERTS is removed from the children: it adds ~70 ms to every Node start.
 import { spawn, execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -44,7 +47,7 @@ function memoryOf(pid, field) {
 function timeProcess(args, options = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { env: options.env ?? env, cwd: options.cwd, stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn(options.command ?? process.execPath, args, { env: options.env ?? env, cwd: options.cwd, stdio: ["ignore", "pipe", "ignore"] });
     const marks = { firstLine: NaN, result: NaN, exit: NaN, peakRssMiB: 0 };
     let buffer = "";
     let peak = 0;
@@ -335,6 +338,29 @@ report.skills = {
 if (process.env.BENCH_GREP !== "0") {
   const output = execFileSync(process.execPath, [join(root, "scripts/bench-tools.mjs")], { env, encoding: "utf8", maxBuffer: 1 << 24 });
   report.grep = JSON.parse(output.trimEnd().split("\n").at(-1));
+}
+
+// --- the same single answer, agentwire vs Codex (BENCH_CODEX=/path/to/codex) -------------------
+if (process.env.BENCH_CODEX) {
+  const server = await startReplayServer(workdir, "codex", { turns: [{ text: words, repeat: true }] });
+  const codexHome = join(workdir, "codex-home");
+  await mkdir(codexHome);
+  const provider = ["-c", "model_provider=replay", "-c", "model_providers.replay.name=replay", "-c", `model_providers.replay.base_url=${server.url}/v1`, "-c", "model_providers.replay.wire_api=responses", "-c", "model_providers.replay.env_key=OPENAI_API_KEY"];
+  const marks = { codex: [], anthropic: [], responses: [] };
+  for (let run = 0; run < runs; run++) {
+    marks.codex.push(await timeProcess(["exec", "--skip-git-repo-check", "--json", ...provider, "-m", "gpt-5", "hi"], { command: process.env.BENCH_CODEX, cwd: project, env: { ...env, CODEX_HOME: codexHome, OPENAI_API_KEY: "bench" } }));
+    marks.anthropic.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: childEnv(server.url) }));
+    marks.responses.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project, "--provider", "openai", "--model", "gpt-5", "--openai-api", "responses"], { env: { ...childEnv(server.url), OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: "bench" } }));
+  }
+  server.close();
+  const exitOf = (name) => median(marks[name].map((mark) => mark.exit));
+  report.codex = {
+    codex_exit_ms: exitOf("codex"),
+    agentwire_exit_ms: exitOf("anthropic"),
+    agentwire_responses_exit_ms: exitOf("responses"),
+    ratio_to_codex: Math.round((exitOf("anthropic") / exitOf("codex")) * 100) / 100,
+    ratio_to_codex_responses: Math.round((exitOf("responses") / exitOf("codex")) * 100) / 100,
+  };
 }
 
 await rm(workdir, { recursive: true, force: true });
