@@ -1,10 +1,11 @@
+import { lstatSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { displayPath, resolveWorkspacePath } from "./paths.js";
-import { splitAbsolutePattern, walkFiles } from "./walk-files.js";
+import { splitAbsolutePattern, walkFiles, type WalkedFile } from "./walk-files.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Finds files by name pattern, fast on large trees. Returns matching paths, newest first (by modification time).
@@ -52,9 +53,7 @@ export const createGlobTool = () =>
     }
 
     const files: Array<{ absolutePath: string; mtimeMs: number }> = [];
-    for await (const file of walkFiles({ root, patterns: [split?.pattern ?? input.pattern], signal: context.signal, withModificationTime: true })) {
-      files.push(file);
-    }
+    for await (const file of matchingFiles(root, split?.pattern ?? input.pattern, context.signal)) files.push(file);
     // Newest first, then by path so equal times (files written together) list stably.
     files.sort((left, right) => right.mtimeMs - left.mtimeMs || left.absolutePath.localeCompare(right.absolutePath));
     const filenames = files.slice(0, MAX_RESULTS).map((file) => displayPath(context.cwd, file.absolutePath));
@@ -75,3 +74,30 @@ export const createGlobTool = () =>
     };
   },
 });
+
+/** `**\/` and a name glob with no further slash: files named like this, at any depth. */
+const ANYWHERE_NAME_PATTERN = /^\*\*\/([^/!][^/]*)$/;
+
+/**
+ * The files under `root` that match `pattern`, each with its modification time. A pattern that
+ * only names files at any depth (`**\/*.ts`, the common search) prunes no folder, so it takes the
+ * plain synchronous walk Grep's built-in search uses, which finds the same files as fast-glob
+ * several times faster (100k files: ~1 s -> ~0.3 s in npm run bench); patterns with folders in
+ * them keep fast-glob, whose base-folder pruning they need.
+ */
+async function* matchingFiles(root: string, pattern: string, signal: AbortSignal): AsyncGenerator<WalkedFile> {
+  const name = ANYWHERE_NAME_PATTERN.exec(pattern)?.[1];
+  if (name === undefined) {
+    yield* walkFiles({ root, patterns: [pattern], signal, withModificationTime: true });
+    return;
+  }
+  // Loaded on first use, like Grep's built-in search: the glob matcher is micromatch.
+  const [{ walkSearchTree }, { nameGlobFilter }] = await Promise.all([import("./walk-search-tree.js"), import("./search-glob.js")]);
+  for await (const batch of walkSearchTree({ root, includesFile: nameGlobFilter(name), signal })) {
+    for (const absolutePath of batch) {
+      // Gone since its folder was read, or replaced by something else: not a match any more.
+      const stats = lstatSync(absolutePath, { throwIfNoEntry: false });
+      if (stats?.isFile()) yield { absolutePath, mtimeMs: stats.mtimeMs };
+    }
+  }
+}

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGlobTool } from "../../src/tools/glob.js";
+import { walkFiles } from "../../src/tools/walk-files.js";
 import { writeTree } from "../helpers/file-tree.js";
 import { makeToolContext } from "../helpers/tool-context.js";
 
@@ -61,6 +62,35 @@ describe("createGlobTool()", () => {
     expect(lines[0]).toBe("f119.txt");
     expect(lines[100]).toBe("(Results are truncated: showing 100 of 120 files. Use a more specific path or pattern.)");
     expect(result.details).toMatchObject({ numFiles: 100, truncated: true, totalMatches: 120 });
+  });
+
+  it("finds for **/name patterns (its own walk) exactly the files fast-glob finds", async () => {
+    await mkdir(path.join(directory, ".git"));
+    await writeTree(directory, {
+      ".gitignore": "build/\n*.tmp.ts\n!keep.tmp.ts\nnested/deeper/\n",
+      "a.ts": "",
+      "keep.tmp.ts": "",
+      "drop.tmp.ts": "",
+      "build/out.ts": "",
+      ".hidden/h.ts": "",
+      ".dot.ts": "",
+      "src/x.tsx": "",
+      "src/sp ace/ü.ts": "",
+      "src/.gitignore": "gen/\n",
+      "src/gen/g.ts": "",
+      "src/lib/l.ts": "",
+      "nested/deeper/d.ts": "",
+      "nested/n.md": "",
+      ".git/hooks/h.ts": "",
+    });
+    await symlink(path.join(directory, "src"), path.join(directory, "linked-src"));
+    await symlink(path.join(directory, "a.ts"), path.join(directory, "linked.ts"));
+    for (const pattern of ["**/*.ts", "**/*.{ts,tsx}", "**/*", "**/[a-k]*.ts", "**/?.ts"]) {
+      const result = await createGlobTool().execute({ pattern }, makeToolContext(directory));
+      const viaFastGlob: string[] = [];
+      for await (const file of walkFiles({ root: directory, patterns: [pattern], signal: new AbortController().signal, withModificationTime: false })) viaFastGlob.push(path.relative(directory, file.absolutePath));
+      expect((result.details as { filenames: string[] }).filenames.slice().sort(), pattern).toEqual(viaFastGlob.sort());
+    }
   });
 
   it("says so when nothing matches", async () => {
