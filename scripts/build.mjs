@@ -56,9 +56,13 @@ const common = {
 const library = await build({ ...common, entryPoints: { index: "src/api/index.ts", protocol: "protocol/index.ts" }, outdir: "dist" });
 
 const STAGE = "dist/.cli-stage";
-const cli = await build({ ...common, entryPoints: { cli: "src/cli/main.ts" }, outdir: STAGE });
-const cliOutputs = await regroupCli(cli.metafile.outputs);
-await rm(new URL(STAGE, root), { recursive: true, force: true });
+let cliOutputs;
+try {
+  const cli = await build({ ...common, entryPoints: { cli: "src/cli/main.ts" }, outdir: STAGE });
+  cliOutputs = await regroupCli(cli.metafile.outputs);
+} finally {
+  await rm(new URL(STAGE, root), { recursive: true, force: true });
+}
 await writeFile(new URL("dist/metafile.json", root), JSON.stringify({ outputs: { ...library.metafile.outputs, ...cliOutputs } }));
 
 /**
@@ -81,14 +85,23 @@ function cliPhases(outputs) {
   };
   const start = closure("src/cli/main.ts");
   start.delete(`${STAGE}/cli.js`);
-  return [
-    // Everything before system/init, beside cli.js itself.
-    ["start", start],
-    ["session", closure("src/session/session.ts")],
-    ["stream-input", closure("src/server/stream-input.ts", "src/server/host-channel.ts", "src/server/host-approvals.ts")],
+  const session = closure("src/session/session.ts");
+  const providers = [
     ["anthropic", closure("src/providers/anthropic.ts")],
     ["openai", closure("src/providers/openai-chat.ts", "src/providers/openai-responses.ts")],
     ["gemini", closure("src/providers/gemini.ts", "src/providers/gcloud-token.ts")],
+  ];
+  // Helpers several providers share (HTTP error mapping, retry-after, the tool-call assembler)
+  // go with the session core: in one provider's chunk they would make the others load it.
+  for (const [, files] of providers) {
+    for (const file of files) if (providers.filter(([, other]) => other.has(file)).length > 1) session.add(file);
+  }
+  return [
+    // Everything before system/init, beside cli.js itself.
+    ["start", start],
+    ["session", session],
+    ["stream-input", closure("src/server/stream-input.ts", "src/server/host-channel.ts", "src/server/host-approvals.ts")],
+    ...providers,
   ];
 }
 

@@ -15,9 +15,11 @@ export function parseSimpleFrontmatter(frontmatter: string): Record<string, stri
     const match = /^([A-Za-z_][A-Za-z0-9_-]*):[ ]+(\S.*)$/.exec(line);
     if (!match) return undefined;
     const [, key, rawValue] = match as unknown as [string, string, string];
-    const value = rawValue.trimEnd();
+    // Spaces only: YAML trims no other trailing whitespace (a no-break space is part of the value).
+    const value = rawValue.replace(/ +$/, "");
     // Keys YAML would read as null or a boolean, or that would not become an own property.
-    if (Object.hasOwn(fields, key) || key === "__proto__" || /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(key)) return undefined;
+    // YAML refuses an implicit key longer than 1024 characters.
+    if (key.length > 1024 || Object.hasOwn(fields, key) || key === "__proto__" || /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(key)) return undefined;
     const quoted = /^"([^"\\\t\r]*)"$|^'([^'\t\r]*)'$/.exec(value);
     if (quoted) fields[key] = quoted[1] ?? quoted[2]!;
     else if (isPlainText(value)) fields[key] = value === "true" ? true : value === "false" ? false : value;

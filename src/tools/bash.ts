@@ -113,7 +113,14 @@ export const createBashTool = () =>
     // Node's spawn rather than execa: the output is captured by hand below (head and tail), the
     // process group is supervised and stopped by process-supervisor.ts, so execa would only add
     // its load and first-call cost (~15 ms on the session's first command).
-    const subprocess = spawn(file, args, { cwd: startDirectory, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let subprocess;
+    try {
+      subprocess = spawn(file, args, { cwd: startDirectory, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    } catch (error) {
+      // Some failures throw at once instead of emitting 'error' (E2BIG for a command over the
+      // kernel's argument limit, ENOTDIR): the same answer as a shell that cannot start.
+      return toolError("io_error", `Could not start ${file} in ${startDirectory}: ${(error as Error).message}`);
+    }
     const finished = new Promise<ProcessEnd>((resolve) => {
       subprocess.once("close", (code, signal) => resolve({ code, signal }));
       // A command that could not start emits 'error' and never 'close'.

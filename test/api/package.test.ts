@@ -59,6 +59,19 @@ describe("the agentwire package", () => {
     expect(inputs).toContain("node_modules/zod/v4/mini/schemas.js");
   });
 
+  it("loads one provider's SDK per run: the CLI's provider chunks do not pull in each other's", async () => {
+    const metafile = JSON.parse(await readFile(join(ROOT, "dist", "metafile.json"), "utf8")) as Metafile;
+    const sdks = { "src/providers/anthropic.ts": "node_modules/@anthropic-ai/sdk/", "src/providers/openai-chat.ts": "node_modules/openai/", "src/providers/gemini.ts": "node_modules/@google/genai/" };
+    for (const [provider, ownSdk] of Object.entries(sdks)) {
+      const chunk = Object.keys(metafile.outputs).find((output) => output.startsWith("dist/cli-chunks/") && provider in metafile.outputs[output]!.inputs);
+      expect(chunk, provider).toBeDefined();
+      const inputs = staticClosure(metafile, chunk!);
+      expect(inputs.some((input) => input.startsWith(ownSdk)), provider).toBe(true);
+      const others = Object.values(sdks).filter((sdk) => sdk !== ownSdk);
+      expect(inputs.filter((input) => others.some((sdk) => input.startsWith(sdk))), provider).toEqual([]);
+    }
+  });
+
   it("sets up English zod messages wherever zod/mini schemas are built (mini installs no messages of its own)", async () => {
     const files = (await readdir(join(ROOT, "src"), { recursive: true })).filter((file) => file.endsWith(".ts")).map((file) => join("src", file));
     const miniUsers = [];

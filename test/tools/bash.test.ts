@@ -255,4 +255,13 @@ describe("createBashTool()", () => {
     expect(result.isError).toBe(true);
     expect(result.code).toBe("io_error");
   });
+
+  it("fails with io_error, not a crash, when the command is over the kernel's argument limit", async () => {
+    // Node's spawn throws E2BIG at once rather than emitting 'error'.
+    const result = await createBashTool().execute({ command: `echo ${"x".repeat(200_000)}` }, makeContext());
+    expect(result).toMatchObject({ isError: true, code: "io_error" });
+    expect(result.content).toMatch(/Could not start .*E2BIG/);
+    const next = await createBashTool().execute({ command: "echo still here" }, makeContext());
+    expect(next.content).toBe("still here");
+  });
 });
