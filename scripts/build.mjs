@@ -126,10 +126,6 @@ async function regroupCli(outputs) {
         },
       },
     ],
-    onwarn(warning, warn) {
-      // esbuild's output uses `this`-free ESM; rollup's circular-chunk notes are expected for phases.
-      if (warning.code !== "CIRCULAR_DEPENDENCY") warn(warning);
-    },
   });
   const { output } = await bundle.write({
     dir: new URL("dist/", root).pathname,

@@ -28,7 +28,7 @@ export function listSessions(options: SessionLookup & { all?: boolean } = {}): S
 
 /** A stored session as readable lines (`agentwire render ID`); undefined when there is no such session. */
 export async function renderSession(sessionId: string, options: SessionLookup & RenderOptions): Promise<string[] | undefined> {
-  const file = findSessionFile(agentwireHome(options.env ?? process.env), sessionId, options.cwd ?? process.cwd());
+  const file = storedSessionFile(sessionId, options);
   if (!file) return undefined;
   const lines: string[] = [];
   for await (const rendered of renderStream(createReadStream(file), options)) lines.push(...rendered);
@@ -41,17 +41,22 @@ export async function renderSession(sessionId: string, options: SessionLookup & 
  * when there is no such session.
  */
 export function sessionHistory(sessionId: string, options: SessionLookup & { all?: boolean } = {}): Array<Record<string, unknown>> | undefined {
-  const file = findSessionFile(agentwireHome(options.env ?? process.env), sessionId, options.all ? undefined : (options.cwd ?? process.cwd()));
+  const file = storedSessionFile(sessionId, options);
   if (!file) return undefined;
   return loadSessionFile(file, sessionId).history.map(messageEvent);
 }
 
 /** Removes a stored session; refused while a process has it open (its pid is returned then). */
 export function deleteSession(sessionId: string, options: SessionLookup & { all?: boolean } = {}): "deleted" | "not_found" | { inUseBy: number } {
-  const file = findSessionFile(agentwireHome(options.env ?? process.env), sessionId, options.all ? undefined : (options.cwd ?? process.cwd()));
+  const file = storedSessionFile(sessionId, options);
   if (!file) return "not_found";
   const holder = sessionLockHolder(file);
   if (holder) return { inUseBy: holder.pid };
   rmSync(file);
   return "deleted";
+}
+
+/** The session's file in the working directory's sessions (`all`: in any), if there is one. */
+function storedSessionFile(sessionId: string, options: SessionLookup & { all?: boolean }): string | undefined {
+  return findSessionFile(agentwireHome(options.env ?? process.env), sessionId, options.all ? undefined : (options.cwd ?? process.cwd()));
 }

@@ -314,7 +314,7 @@ class SessionCore implements Session {
 
   addMcpServer(name: string, tools: ToolDefinition[]): void {
     this.mcpServers.push(name);
-    this.tools = [...this.tools.filter((tool) => !tools.some((added) => added.name === tool.name)), ...tools];
+    this.tools = withTools(this.tools, tools);
   }
 
   mcpServerStatus(): McpServerStatus[] {
@@ -340,7 +340,7 @@ class SessionCore implements Session {
     const serverTools = this.mcp?.tools() ?? [];
     if (serverTools.length === 0) return this.tools;
     const offered = serverTools.filter((tool) => !wholeToolRuleCovers(this.permissions.rules.deny, { name: tool.name, traits: tool }));
-    return [...this.tools.filter((tool) => !offered.some((added) => added.name === tool.name)), ...offered];
+    return withTools(this.tools, offered);
   }
 
   async skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>> {
@@ -665,3 +665,8 @@ function describeCall(call: ToolUseBlock): string {
 }
 
 const silentLogger: SessionLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** `tools` with `added` after them, each replacing a same-named one. */
+function withTools(tools: readonly ToolDefinition[], added: readonly ToolDefinition[]): ToolDefinition[] {
+  return [...tools.filter((tool) => !added.some((other) => other.name === tool.name)), ...added];
+}
