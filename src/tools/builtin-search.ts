@@ -205,8 +205,8 @@ function searchSmallFileSync(absolutePath: string, screen: FileScreen, regex: Re
   return searchBytes(absolutePath, bytes, regex, request, budget);
 }
 
+/** Searches bytes the screen (file-screen.ts) has let through: not binary. */
 function searchBytes(absolutePath: string, bytes: Buffer, regex: RegExp, request: TextSearchRequest, budget: SearchBudget): FileMatches | undefined {
-  if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return undefined;
   const text = bytes.toString("utf8");
   if (request.multiline) return searchWholeText(absolutePath, text, regex, request, budget);
   // Most files of a tree do not match: one scan of the whole text rules them out before any
@@ -247,7 +247,10 @@ async function searchLargeFile(absolutePath: string, regex: RegExp, request: Tex
     const handle = await open(absolutePath, "r");
     try {
       if ((await handle.stat()).size > MAX_MULTILINE_FILE_BYTES) return undefined;
-      return searchBytes(absolutePath, await handle.readFile(), regex, request, budget);
+      const bytes = await handle.readFile();
+      // Too large for the screen, so its binary test is made here.
+      if (bytes.subarray(0, BINARY_PROBE_BYTES).includes(0)) return undefined;
+      return searchBytes(absolutePath, bytes, regex, request, budget);
     } finally {
       await handle.close();
     }

@@ -46,10 +46,15 @@ export async function* walkSearchTree(walk: SearchTreeWalk): AsyncGenerator<stri
       if (!isDirectory && !entry.isFile()) continue;
       if (isIgnored(entry.name, isDirectory)) continue;
       const absolute = prefix + entry.name;
-      const relative = folder.relative === "" ? entry.name : `${folder.relative}/${entry.name}`;
-      if (isDirectory) pending.push({ absolute, relative });
-      else if (walk.includesFile === undefined || walk.includesFile(relative)) files.push(absolute);
+      // The relative path only where it is read: folders, and files when there is a filter.
+      if (isDirectory) pending.push({ absolute, relative: childPath(folder.relative, entry.name) });
+      else if (walk.includesFile === undefined || walk.includesFile(childPath(folder.relative, entry.name))) files.push(absolute);
     }
     if (files.length > 0) yield files;
   }
+}
+
+/** `name` inside the folder at relative path `folder` ("" for the root), posix separators. */
+function childPath(folder: string, name: string): string {
+  return folder === "" ? name : `${folder}/${name}`;
 }
