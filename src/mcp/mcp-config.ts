@@ -23,20 +23,18 @@ const RemoteServerSchema = z.strictObject({
   timeout: z.optional(z.int().check(z.positive())),
 });
 
-export const McpServerConfigSchema = z.union([StdioServerSchema, RemoteServerSchema]);
+const McpServerConfigSchema = z.union([StdioServerSchema, RemoteServerSchema]);
 
 /** Letters, digits, `_` and `-`: the name becomes part of every tool name (`mcp__<server>__<tool>`). */
-export const McpServerNameSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "server names may use letters, digits, _ and - (at most 64)"));
+const McpServerNameSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "server names may use letters, digits, _ and - (at most 64)"));
 
 export const McpServersSchema = z.record(McpServerNameSchema, McpServerConfigSchema);
 
 export const McpConfigFileSchema = z.looseObject({ mcpServers: McpServersSchema });
 
 export type McpServerConfig = z.output<typeof McpServerConfigSchema>;
-export type McpServerConfigInput = z.input<typeof McpServerConfigSchema>;
 export type McpServers = z.output<typeof McpServersSchema>;
 export type StdioServerConfig = z.output<typeof StdioServerSchema>;
-export type RemoteServerConfig = z.output<typeof RemoteServerSchema>;
 
 export function isStdioServer(config: McpServerConfig): config is StdioServerConfig {
   return "command" in config;

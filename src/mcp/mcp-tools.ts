@@ -4,7 +4,7 @@ import type { ToolResult } from "../conversation/tool-result.js";
 import { defineTool, toolError, type ToolDefinition } from "../tools/define-tool.js";
 
 /** One tool of a `tools/list` answer, as far as agentwire uses it. */
-export const McpToolListingSchema = z.looseObject({
+const McpToolListingSchema = z.looseObject({
   name: z.string().min(1),
   description: z.string().optional(),
   inputSchema: z.record(z.string(), z.unknown()).optional(),

@@ -332,15 +332,16 @@ class SessionCore implements Session {
   }
 
   /**
-   * The built-in and in-process tools, and the tools of the configured MCP servers connected
-   * now, less those a whole-tool deny rule covers (`--disallowedTools mcp__server`): each call
-   * of those would be refused anyway.
+   * The built-in tools, the host's in-process MCP tools and the tools of the configured MCP
+   * servers connected now, less the MCP tools a whole-tool deny rule covers (`--disallowedTools
+   * mcp__server`): each call of those would be refused anyway. The built-ins were chosen by the
+   * same rules when the session started.
    */
   private offeredTools(): ToolDefinition[] {
-    const serverTools = this.mcp?.tools() ?? [];
-    if (serverTools.length === 0) return this.tools;
-    const offered = serverTools.filter((tool) => !wholeToolRuleCovers(this.permissions.rules.deny, { name: tool.name, traits: tool }));
-    return withTools(this.tools, offered);
+    const tools = withTools(this.tools, this.mcp?.tools() ?? []);
+    if (this.mcpServers.length === 0 && this.mcp === undefined) return tools;
+    const denials = this.permissions.rules.deny;
+    return tools.filter((tool) => !tool.name.startsWith("mcp__") || !wholeToolRuleCovers(denials, { name: tool.name, traits: tool }));
   }
 
   async skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>> {
