@@ -1,11 +1,10 @@
-import { createReadStream, createWriteStream, rmSync } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import { resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import yargs from "yargs";
-import { findSessionFile, listSessions, type SessionSummary } from "../sessions/session-catalog.js";
+import { findSessionFile, listSessions, removeSessionFile, type SessionSummary } from "../sessions/session-catalog.js";
 import { agentwireHome } from "../sessions/session-file.js";
-import { sessionLockHolder } from "../sessions/session-lock.js";
 import { exportSessionJson, importSession, SessionImportError } from "../sessions/session-transfer.js";
 import { writeRendered } from "../render/render-stream.js";
 import { outputWidth, wantsColor } from "../render/style.js";
@@ -85,9 +84,8 @@ export async function runSessionsCommand(argv: string[], processCwd: string, env
         return 0;
       }
       if (command === "delete") {
-        const holder = sessionLockHolder(file);
-        if (holder) return fail(`Session ${target} is in use by process ${holder.pid}; it was not deleted.`);
-        rmSync(file);
+        const removed = removeSessionFile(file);
+        if (removed !== "removed") return fail(`Session ${target} is in use by process ${removed.inUseBy}; it was not deleted.`);
         process.stderr.write(`Deleted session ${target} (${file}).\n`);
         return 0;
       }

@@ -1,7 +1,8 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { readLinesBackward } from "./lines-backward.js";
 import { HeaderSchema, projectKey, TurnEndEntrySchema, type SessionHeader } from "./session-file.js";
+import { sessionLockHolder } from "./session-lock.js";
 
 /** One stored session, as `agentwire sessions list` shows it. */
 export interface SessionSummary {
@@ -138,4 +139,12 @@ function readDirectory(directory: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** Removes a session file, unless a process has the session open: then its pid, and nothing is removed. */
+export function removeSessionFile(file: string): "removed" | { inUseBy: number } {
+  const holder = sessionLockHolder(file);
+  if (holder) return { inUseBy: holder.pid };
+  rmSync(file);
+  return "removed";
 }
