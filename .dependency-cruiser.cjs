@@ -33,8 +33,8 @@ const layers = {
   api: ["conversation", "providers", "permissions", "session", "sessions", "render", "paths", "version"],
   // The interactive chat: a consumer of the library API and the renderer, nothing below them.
   chat: ["api", "render"],
-  // The browser UI's server: a consumer of the library API, like the chat.
-  web: ["api"],
+  // The browser UI's server: a consumer of the library API, like the chat (and of the path helpers).
+  web: ["api", "paths"],
   "mock-server": [],
 };
 

@@ -92,7 +92,7 @@ function attach(id) {
       return;
     }
     applyEvent(state.conversation, event);
-    if (event.type === "result") sessionList.refresh();
+    if (event.type === "result") sessionList.refreshSoon();
     render();
   };
   stream.onopen = () => {

@@ -183,7 +183,8 @@ function streamEvent(conversation, { event, api_message_id: messageId }) {
       else if (delta.type === "thinking_delta" && item.kind === "thinking") touch(item, { text: item.text + delta.thinking });
       else if (delta.type === "input_json_delta" && item.kind === "tool") {
         const inputJson = item.inputJson + (delta.partial_json ?? "");
-        touch(item, { inputJson, input: parseOr(inputJson, item.input), summary: keyArgument(item.name, parseOr(inputJson, item.input), conversation.cwd) });
+        const input = parseOr(inputJson, item.input);
+        touch(item, { inputJson, input, summary: keyArgument(item.name, input, conversation.cwd) });
       }
       return;
     }

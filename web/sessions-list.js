@@ -41,22 +41,25 @@ export function createSessionList(list, search, { load, onOpen, onError }) {
     const ticket = ++asked;
     try {
       const found = await load(search.value.trim());
-      if (ticket !== asked) return sessions;
+      if (ticket !== asked) return;
       sessions = found;
       draw();
     } catch (error) {
       onError(error);
     }
-    return sessions;
   }
 
-  search.addEventListener("input", () => {
+  /** One refresh for a burst of reasons (typing, a reattached session replaying its results). */
+  function refreshSoon() {
     clearTimeout(timer);
     timer = setTimeout(refresh, 200);
-  });
+  }
+
+  search.addEventListener("input", refreshSoon);
 
   return {
     refresh,
+    refreshSoon,
     find: (id) => sessions.find((session) => session.id === id),
     setActive(id) {
       activeId = id;

@@ -28,8 +28,8 @@ export type CanUseTool = (
     toolUseID: string;
     decisionReason: string;
     /** agentwire's: the call in one line (its command, path or pattern), and what made it need asking. */
-    description?: string;
-    decisionReasonType?: "rule" | "mode" | "workingDir" | "risk";
+    description: string;
+    decisionReasonType: "rule" | "mode" | "workingDir" | "risk";
   },
 ) => Promise<z.input<typeof PermissionResultSchema>>;
 

@@ -1,11 +1,10 @@
-import { createReadStream, rmSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import { renderStream } from "../render/render-stream.js";
 import { messageEvent } from "../render/session-events.js";
 import type { RenderOptions } from "../render/transcript-renderer.js";
 import { loadSessionFile } from "../sessions/load-session.js";
-import { findSessionFile, listSessions as listSessionFiles, type SessionSummary } from "../sessions/session-catalog.js";
+import { findSessionFile, listSessions as listSessionFiles, removeSessionFile, summarizeSession, type SessionSummary } from "../sessions/session-catalog.js";
 import { agentwireHome } from "../sessions/session-file.js";
-import { sessionLockHolder } from "../sessions/session-lock.js";
 
 export type { SessionSummary };
 
@@ -24,6 +23,12 @@ export function agentwireHomeDirectory(env: Readonly<Record<string, string | und
 /** The stored sessions of a working directory (`all`: of every one), newest first: what `resume` takes. */
 export function listSessions(options: SessionLookup & { all?: boolean } = {}): SessionSummary[] {
   return listSessionFiles(agentwireHome(options.env ?? process.env), options.all ? undefined : (options.cwd ?? process.cwd()));
+}
+
+/** One stored session, found by id in any working directory's sessions; undefined when there is none. */
+export function findSession(sessionId: string, options: Omit<SessionLookup, "cwd"> = {}): SessionSummary | undefined {
+  const file = storedSessionFile(sessionId, { ...options, all: true });
+  return file === undefined ? undefined : summarizeSession(file);
 }
 
 /** A stored session as readable lines (`agentwire render ID`); undefined when there is no such session. */
@@ -50,10 +55,8 @@ export function sessionHistory(sessionId: string, options: SessionLookup & { all
 export function deleteSession(sessionId: string, options: SessionLookup & { all?: boolean } = {}): "deleted" | "not_found" | { inUseBy: number } {
   const file = storedSessionFile(sessionId, options);
   if (!file) return "not_found";
-  const holder = sessionLockHolder(file);
-  if (holder) return { inUseBy: holder.pid };
-  rmSync(file);
-  return "deleted";
+  const removed = removeSessionFile(file);
+  return removed === "removed" ? "deleted" : removed;
 }
 
 /** The session's file in the working directory's sessions (`all`: in any), if there is one. */

@@ -12,7 +12,8 @@ const USAGE = `agentwire web [--port N] [--host H] [--open] [--cwd DIR] [--add-d
 
 A browser UI over the same sessions: one local HTTP server runs them through the library API and
 streams their events to the page. It prints its URL, with a one-time access token, on stderr;
-every request needs that token (the page keeps it in a cookie). Sessions may work in --cwd and
+every request needs that token (the page keeps it in its tab's storage, never in a cookie).
+Sessions may work in --cwd and
 the --add-dir folders; they are the same stored sessions as the CLI's (agentwire --resume ID).
 
   --port N            port to listen on (default: a free one)

@@ -14,6 +14,11 @@ export type AccessDecision = { allowed: true } | { allowed: false; status: 401 |
 const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
 
+/** Whether the server listens on every address (`0.0.0.0`, `::`). */
+export function isWildcardHost(host: string): boolean {
+  return WILDCARD_HOSTS.has(host);
+}
+
 /**
  * Every request is checked, whatever the address it came from:
  * - `Host` must name this server (a loopback name, the bound host, or, on a wildcard bind, an IP

@@ -2,7 +2,8 @@ import type { OutputEvent } from "../../protocol/events.js";
 
 export interface LoggedEvent {
   id: number;
-  event: OutputEvent;
+  /** The event as JSON: serialized once, however many readers it goes to. */
+  data: string;
 }
 
 type Listener = (logged: LoggedEvent) => void;
@@ -17,7 +18,7 @@ export class EventLog {
   private readonly listeners = new Set<Listener>();
 
   append(event: OutputEvent): void {
-    const logged = { id: this.events.length + 1, event };
+    const logged = { id: this.events.length + 1, data: JSON.stringify(event) };
     this.events.push(logged);
     for (const listener of this.listeners) listener(logged);
   }
@@ -30,9 +31,5 @@ export class EventLog {
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  get size(): number {
-    return this.events.length;
   }
 }

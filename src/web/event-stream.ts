@@ -7,11 +7,11 @@ const KEEPALIVE_MS = 15_000;
 
 /**
  * A session's events as Server-Sent Events: each one `id: N` and `data: <the stream-json
- * event>`. A reconnecting browser sends Last-Event-ID (or `?lastEventId=`) and gets what came
+ * event>`. A reconnecting browser sends Last-Event-ID and gets what came
  * after; without one it gets the whole log. A slow or vanished reader never holds the session up.
  */
-export function streamEvents(request: IncomingMessage, response: ServerResponse, log: EventLog, url: URL): void {
-  const lastId = Number(request.headers["last-event-id"] ?? url.searchParams.get("lastEventId") ?? 0) || 0;
+export function streamEvents(request: IncomingMessage, response: ServerResponse, log: EventLog): void {
+  const lastId = Number(request.headers["last-event-id"] ?? 0) || 0;
   response.writeHead(200, { "Content-Type": "text/event-stream; charset=utf-8", Connection: "keep-alive", "X-Accel-Buffering": "no" });
   response.write("retry: 1000\n\n");
   let unsubscribe = (): void => undefined;
@@ -26,7 +26,7 @@ export function streamEvents(request: IncomingMessage, response: ServerResponse,
       response.end();
       return;
     }
-    response.write(`id: ${logged.id}\ndata: ${JSON.stringify(logged.event)}\n\n`);
+    response.write(`id: ${logged.id}\ndata: ${logged.data}\n\n`);
   };
   for (const logged of log.since(lastId)) {
     if (response.writableEnded) return;

@@ -30,8 +30,9 @@ export class LiveSession {
   private readonly questions = new Map<string, OpenQuestion>();
   private readonly running: Query;
   private nextQuestion = 1;
-  private turnRunning = false;
   private finished = false;
+  /** Settles once the session has ended and let go of its file. */
+  private readonly pumped: Promise<void>;
 
   constructor(
     readonly id: string,
@@ -39,11 +40,7 @@ export class LiveSession {
     options: QueryOptions,
   ) {
     this.running = query({ prompt: this.prompts, options: { ...options, cwd, includePartialMessages: true, canUseTool: this.ask } });
-    void this.pump();
-  }
-
-  get busy(): boolean {
-    return this.turnRunning;
+    this.pumped = this.pump();
   }
 
   get ended(): boolean {
@@ -72,9 +69,11 @@ export class LiveSession {
     return true;
   }
 
-  close(): void {
+  /** Ends the session; resolves once it has closed (its session file is released then). */
+  close(): Promise<void> {
     this.prompts.end();
     this.running.close();
+    return this.pumped;
   }
 
   private readonly ask: CanUseTool = (toolName, input, options) =>
@@ -100,9 +99,9 @@ export class LiveSession {
           display_name: toolName,
           input,
           tool_use_id: options.toolUseID,
-          description: options.description ?? "",
+          description: options.description,
           decision_reason: options.decisionReason,
-          decision_reason_type: options.decisionReasonType ?? "mode",
+          decision_reason_type: options.decisionReasonType,
           permission_suggestions: options.suggestions,
         },
       });
@@ -114,10 +113,8 @@ export class LiveSession {
   }
 
   private record(event: OutputEvent): void {
-    if (event.type === "result") this.turnRunning = false;
     this.log.append(event);
     if (event.type === "system" && event.subtype === "init") {
-      this.turnRunning = true;
       // The user's own message, as Claude Code echoes it (--replay-user-messages): a browser
       // that reloads mid-turn replays the log and must see what was asked, not only the answer.
       const text = this.unechoed.shift();

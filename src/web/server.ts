@@ -5,8 +5,9 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type * as z from "zod";
 import type { PermissionModeSchema } from "../../protocol/permission-mode.js";
-import { deleteSession, listSessions, sessionHistory } from "../api/sessions.js";
-import { checkAccess, type AccessPolicy } from "./access.js";
+import { deleteSession, findSession, listSessions, sessionHistory } from "../api/sessions.js";
+import { isSameOrInside } from "../paths/real-path.js";
+import { checkAccess, isWildcardHost, type AccessPolicy } from "./access.js";
 import { LiveSession } from "./live-session.js";
 import { CreateSessionSchema, MessageSchema, PermissionAnswerSchema, SessionIdSchema } from "./request-schemas.js";
 import { streamEvents } from "./event-stream.js";
@@ -110,7 +111,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     }
     const session = live.get(sessionId);
     if (!session) throw new HttpError(404, `Session ${sessionId} is not running here; POST /api/sessions with {"resume": "${sessionId}"} continues it.`);
-    if (method === "GET" && action === "events") return streamEvents(request, response, session.log, url);
+    if (method === "GET" && action === "events") return streamEvents(request, response, session.log);
     if (method === "POST" && action === "messages") {
       const { text } = await readBody(request, MessageSchema);
       if (session.ended) throw new HttpError(409, `Session ${sessionId} has ended; resume it to go on.`);
@@ -137,8 +138,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   /** The folder of a stored session this server may show, resume or delete: one inside the roots. */
   function storedSessionFolder(sessionId: string): string | undefined {
-    const stored = listSessions({ env: options.env, all: true }).find((summary) => summary.sessionId === sessionId);
-    return stored !== undefined && roots.some((root) => isInside(stored.cwd, root)) ? stored.cwd : undefined;
+    const stored = findSession(sessionId, { env: options.env });
+    return stored !== undefined && roots.some((root) => isSameOrInside(stored.cwd, root)) ? stored.cwd : undefined;
   }
 
   function createSession(body: z.infer<typeof CreateSessionSchema>, response: ServerResponse): void {
@@ -169,23 +170,19 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     const session = live.get(sessionId);
     if (!session && !storedSessionFolder(sessionId)) throw new HttpError(404, `No session ${sessionId}.`);
     if (session) {
-      session.close();
       live.delete(sessionId);
       historyAtStart.delete(sessionId);
+      await session.close();
     }
-    // The closed session lets go of its file a moment later.
-    for (let attempt = 0; ; attempt++) {
-      const outcome = deleteSession(sessionId, { env: options.env, all: true });
-      if (outcome === "deleted" || (outcome === "not_found" && session)) break;
-      if (outcome === "not_found") throw new HttpError(404, `No session ${sessionId}.`);
-      if (attempt >= 20) throw new HttpError(409, `Session ${sessionId} is in use by process ${outcome.inUseBy}; it was not deleted.`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const outcome = deleteSession(sessionId, { env: options.env, all: true });
+    // A live session that never wrote a file has nothing to delete.
+    if (outcome === "not_found" && !session) throw new HttpError(404, `No session ${sessionId}.`);
+    if (typeof outcome === "object") throw new HttpError(409, `Session ${sessionId} is in use by process ${outcome.inUseBy}; it was not deleted.`);
     response.writeHead(204).end();
   }
 
   function sessionList(search: string) {
-    const stored = listSessions({ env: options.env, all: true }).filter((summary) => roots.some((root) => isInside(summary.cwd, root)));
+    const stored = listSessions({ env: options.env, all: true }).filter((summary) => roots.some((root) => isSameOrInside(summary.cwd, root)));
     const rows = new Map(
       stored.map((summary) => [
         summary.sessionId,
@@ -210,7 +207,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     } catch {
       throw new HttpError(400, `cwd ${requested} is not an existing directory.`);
     }
-    if (!roots.some((root) => isInside(real, root))) throw new HttpError(400, `cwd ${requested} is outside the folders this server may use (${roots.join(", ")}).`);
+    if (!roots.some((root) => isSameOrInside(real, root))) throw new HttpError(400, `cwd ${requested} is outside the folders this server may use (${roots.join(", ")}).`);
     return real;
   }
 
@@ -226,21 +223,17 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   });
   const port = (server.address() as AddressInfo).port;
   policy = { token: options.token, boundHost: options.host, port };
-  const shownHost = options.host === "0.0.0.0" || options.host === "::" ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
+  const shownHost = isWildcardHost(options.host) ? "127.0.0.1" : options.host.includes(":") ? `[${options.host}]` : options.host;
   return {
     url: `http://${shownHost}:${port}/?token=${options.token}`,
     port,
     close: async () => {
-      for (const session of live.values()) session.close();
+      const closing = [...live.values()].map((session) => session.close());
       server.closeAllConnections();
+      await Promise.all(closing);
       await new Promise((resolve) => server.close(resolve));
     },
   };
-}
-
-function isInside(candidate: string, root: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {

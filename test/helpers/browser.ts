@@ -10,14 +10,14 @@ import { agentwireEnv, BIN, ROOT, type Workspace } from "./agentwire.js";
  */
 const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
 
-export const chromiumPath = CANDIDATES.find((candidate): candidate is string => candidate !== undefined && candidate !== "" && existsSync(candidate));
+const chromiumPath = CANDIDATES.find((candidate): candidate is string => candidate !== undefined && candidate !== "" && existsSync(candidate));
 
 export const chromiumMissing = chromiumPath
   ? undefined
   : `no Chromium found (CHROMIUM_PATH, /usr/bin/chromium, /usr/bin/chromium-browser): install one (apt-get install chromium) to run the browser tests`;
 
 /** Screenshots for people to look at; listed in .gitignore. */
-export const ARTIFACTS = join(ROOT, "test-artifacts");
+const ARTIFACTS = join(ROOT, "test-artifacts");
 
 export async function launchChromium(): Promise<Browser> {
   // Chromium's sandbox refuses to start as root (CI containers).
