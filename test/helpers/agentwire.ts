@@ -13,6 +13,8 @@ export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = join(ROOT, "bin", "agentwire");
 
 export interface Workspace {
+  /** The temp folder holding cwd and home (and anything a test puts "outside" the workspace). */
+  root: string;
   /** Working directory given to agentwire (--cwd). */
   cwd: string;
   /** AGENTWIRE_HOME and HOME of the child. */
@@ -34,6 +36,7 @@ export async function createWorkspace(scenarioName: string): Promise<Workspace> 
   const serve = (scenario: Scenario, name?: string): Promise<MockServer> => startMockServer({ scenario, ...(name ? { scenarioName: name } : {}), log: () => {} });
   const fixture = join("fixtures", "scenarios", `${scenarioName}.json`);
   const workspace: Workspace = {
+    root,
     cwd,
     home,
     server: await serve(await loadScenario(join(ROOT, fixture)), fixture),
@@ -92,19 +95,28 @@ export interface RunResult {
 }
 
 /** Spawns agentwire, feeds `stdin` (or closes it at once), and waits for exit. `provider` adds its flags and env. */
-export async function runAgentwire(args: string[], options: { workspace: Workspace; stdin?: string; env?: Record<string, string>; provider?: ProviderUnderTest }): Promise<RunResult> {
+export async function runAgentwire(args: string[], options: AgentwireSpawnOptions & { stdin?: string }): Promise<RunResult> {
   const child = spawnAgentwire(args, options);
   if (options.stdin !== undefined) child.stdin.write(options.stdin);
   child.stdin.end();
   return waitForExit(child);
 }
 
-export function spawnAgentwire(args: string[], options: { workspace: Workspace; env?: Record<string, string>; provider?: ProviderUnderTest }): ChildProcessWithoutNullStreams {
+export interface AgentwireSpawnOptions {
+  workspace: Workspace;
+  env?: Record<string, string>;
+  provider?: ProviderUnderTest;
+  /** Run as this user (see helpers/unprivileged.ts); the workspace must be theirs first. */
+  user?: { uid: number; gid: number };
+}
+
+export function spawnAgentwire(args: string[], options: AgentwireSpawnOptions): ChildProcessWithoutNullStreams {
   const provider = options.provider ?? "anthropic";
   return spawn(process.execPath, [BIN, ...args, ...PROVIDERS_UNDER_TEST[provider].args(options.workspace.server.url)], {
     cwd: options.workspace.cwd,
     env: agentwireEnv(options.workspace, options.env, provider),
     stdio: ["pipe", "pipe", "pipe"],
+    ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
   });
 }
 
