@@ -9,6 +9,14 @@ import { realPathOfNearestAncestor, isSameOrInside } from "../paths/real-path.js
  * the workspace too. CI configuration is deliberately not here: editing it is ordinary work.
  */
 
+/**
+ * Names inside a project that make agents or tools run code, or widen what they may do, the next
+ * time they start (MCP servers, skills, settings and hooks, agent instructions, git's hooks and
+ * config, direnv, editor tasks). Writing them asks in every mode but an explicit bypass, and every
+ * confinement keeps them read-only. Shared by the write checks and the sandboxes.
+ */
+export const PROTECTED_PROJECT_ENTRIES = [".mcp.json", ".agents", ".claude", ".agentwire", "AGENTS.md", "CLAUDE.md", ".git", ".envrc", ".vscode", ".idea"] as const;
+
 const SHELL_STARTUP_FILES = new Set([
   ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".login",
   ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc",
