@@ -44,7 +44,7 @@ function resolveFollowingDanglingLinks(absolutePath: string, linksLeft: number):
  */
 function danglingLinkTarget(linkPath: string): string | undefined {
   try {
-    if (!lstatSync(linkPath).isSymbolicLink()) return undefined;
+    if (lstatSync(linkPath, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return undefined;
     return path.resolve(realpathSync(path.dirname(linkPath)), readlinkSync(linkPath));
   } catch {
     return undefined;
