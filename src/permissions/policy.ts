@@ -37,11 +37,12 @@ export type PermissionVerdict =
   | { behavior: "ask"; reason: string; reasonType: "rule" | "mode" | "workingDir" | "risk" };
 
 /**
- * Decision for one tool call, in Claude Code's order: deny rules, then plan mode (which refuses
- * anything that is not read-only, whatever the allow rules say — a risky write there is refused,
- * not asked about), then the risk sentinel (which even explicit allow rules and edit modes cannot
- * skip — only bypassPermissions can), then ask and allow rules, then the mode. `ask` means a host must decide; with nobody to ask, the caller
- * turns it into a denial at once. Reads the filesystem only to resolve symlinks in paths.
+ * Decision for one tool call, in this order: deny rules, then plan mode (which refuses anything
+ * that is not read-only, whatever the allow rules say: plan cannot ask, so a risky write there is
+ * refused too), then the risk sentinel (which even explicit allow rules and edit modes cannot
+ * skip — only bypassPermissions can), then ask and allow rules, then the mode. `ask` means a host
+ * must decide; with nobody to ask, the caller turns it into a denial at once. Reads the
+ * filesystem only to resolve symlinks in paths and to count a file's hard links.
  */
 export function decidePermission(question: PermissionQuestion): PermissionVerdict {
   const { toolName, input, rules, roots, traits } = question;
