@@ -38,8 +38,8 @@ export type PermissionVerdict =
 
 /**
  * Decision for one tool call, in this order: deny rules, then plan mode (which refuses anything
- * that is not read-only, whatever the allow rules say: plan cannot ask, so a risky write there is
- * refused too), then the risk sentinel (which even explicit allow rules and edit modes cannot
+ * that is not read-only, whatever the allow rules say: nothing changes in plan mode, so a risky
+ * write is refused there, not asked about), then the risk sentinel (which even explicit allow rules and edit modes cannot
  * skip — only bypassPermissions can), then ask and allow rules, then the mode. `ask` means a host
  * must decide; with nobody to ask, the caller turns it into a denial at once. Reads the
  * filesystem only to resolve symlinks in paths and to count a file's hard links.
