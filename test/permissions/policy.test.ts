@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { decidePermission, type PermissionMode, type PermissionRules } from "../../src/permissions/policy.js";
 import { parseRuleList } from "../../src/permissions/rule-syntax.js";
@@ -111,5 +114,22 @@ describe("decidePermission", () => {
   it("MCP tools ask unless a rule allows them", () => {
     expect(decide("mcp__harness__echo", { text: "x" }, "default", noRules).behavior).toBe("ask");
     expect(decide("mcp__harness__echo", { text: "x" }, "default", allowing("mcp__harness")).behavior).toBe("allow");
+  });
+});
+
+describe("decidePermission through links", () => {
+  it("a dangling link in the workspace is judged where it points: deny rules on that place apply", () => {
+    const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agentwire-policy-links-")));
+    try {
+      const workspace = path.join(base, "workspace");
+      mkdirSync(workspace);
+      mkdirSync(path.join(base, "outside"));
+      symlinkSync("../outside/new.txt", path.join(workspace, "out"));
+      const rules = { ...noRules, deny: parseRuleList([`Edit(/${base}/outside/**)`]) };
+      const verdict = decidePermission({ toolName: "Write", input: { file_path: "out" }, traits: traitsOf("Write"), mode: "acceptEdits", rules, roots: [workspace] });
+      expect(verdict).toMatchObject({ behavior: "deny", reason: "deny rule" });
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
