@@ -50,12 +50,13 @@ export function assessWrite(filePath: string, cwd: string): string | undefined {
 
 function protectionReason(absolute: string): string | undefined {
   if (absolute.startsWith("/dev/")) return HARMLESS_DEVICES.test(absolute) ? undefined : `This writes raw data to the device ${absolute}.`;
-  const segments = absolute.split(path.sep).filter((segment) => segment !== "").map(nameAsLookedUp);
+  const namedSegments = absolute.split(path.sep).filter((segment) => segment !== "");
+  const segments = namedSegments.map(nameAsLookedUp);
   const name = segments.at(-1) ?? "";
   if (segments.includes(".git")) return `This writes to ${absolute}, inside .git: git's hooks and configuration can make later git commands run code.`;
-  const entry = segments.find((segment) => PROJECT_ENTRY_NAMES.has(segment));
-  if (entry !== undefined) {
-    return `This writes to ${absolute}, under ${entry}: agent configuration or project settings that can start programs, add instructions or widen permissions the next time an agent, editor or shell opens the folder.`;
+  const entry = segments.findIndex((segment) => PROJECT_ENTRY_NAMES.has(segment));
+  if (entry !== -1) {
+    return `This writes to ${absolute}, under ${namedSegments[entry]}: agent configuration or project settings that can start programs, add instructions or widen permissions the next time an agent, editor or shell opens the folder.`;
   }
   if (SHELL_STARTUP_FILES.has(name) || FISH_CONFIGURATION.test(segments.join("/"))) return `This writes to ${absolute}, a shell startup file: commands in it run in every new shell.`;
   if (segments.some((segment) => CREDENTIAL_DIRECTORIES.has(segment)) || CREDENTIAL_FILES.test(name)) return `This writes to ${absolute}, which holds credentials.`;
