@@ -26,11 +26,18 @@ export interface TurnSettings {
 }
 
 /** Whether a call may run; an approval may replace the call's input (hooks, hosts). */
-export type PermissionDecision = { allow: true; updatedInput?: Record<string, unknown> } | { allow: false; message: string };
+export type PermissionDecision =
+  | {
+      allow: true;
+      updatedInput?: Record<string, unknown>;
+      /** Someone (the host, a person through it, or a hook) approved this call itself, not just the mode or a rule. */
+      approvedExplicitly?: boolean;
+    }
+  | { allow: false; message: string };
 
 export interface LoopDependencies extends ModelCallDependencies {
   /** Validates and executes one call. Contract: never throws; failures are error results. */
-  runTool: (call: ToolUseBlock, signal: AbortSignal) => Promise<ToolResult>;
+  runTool: (call: ToolUseBlock, signal: AbortSignal, approval: Extract<PermissionDecision, { allow: true }>) => Promise<ToolResult>;
   /** The error result for an unknown tool or invalid input, checked before permission; undefined for a well-formed call. */
   rejectMalformedCall: (call: ToolUseBlock) => ToolResult | undefined;
   /** Whether a call may run. Contract: never throws; resolves promptly when `signal` aborts. */
@@ -270,7 +277,7 @@ async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, si
     dependencies.emit({ type: "tool_permission_denied", toolUseId: call.id, toolName: call.name, input: call.input, message: decision.message });
     return { content: decision.message, isError: true, code: "permission_denied", details: `Error: ${decision.message}` };
   }
-  return dependencies.runTool(decision.updatedInput ? { ...call, input: decision.updatedInput } : call, signal);
+  return dependencies.runTool(decision.updatedInput ? { ...call, input: decision.updatedInput } : call, signal, decision);
 }
 
 function interruptedToolResult(): ToolResult {

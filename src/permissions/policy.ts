@@ -37,11 +37,12 @@ export type PermissionVerdict =
   | { behavior: "ask"; reason: string; reasonType: "rule" | "mode" | "workingDir" | "risk" };
 
 /**
- * Decision for one tool call, in Claude Code's order: deny rules, then the risk sentinel (which
- * even explicit allow rules and edit modes cannot skip — only bypassPermissions can), then plan
- * mode (which refuses anything that is not read-only, whatever the allow rules say), then ask
- * and allow rules, then the mode. `ask` means a host must decide; with nobody to ask, the caller
- * turns it into a denial at once. Reads the filesystem only to resolve symlinks in paths.
+ * Decision for one tool call, in this order: deny rules, then plan mode (which refuses anything
+ * that is not read-only, whatever the allow rules say: nothing changes in plan mode, so a risky
+ * write is refused there, not asked about), then the risk sentinel (which even explicit allow rules and edit modes cannot
+ * skip — only bypassPermissions can), then ask and allow rules, then the mode. `ask` means a host
+ * must decide; with nobody to ask, the caller turns it into a denial at once. Reads the
+ * filesystem only to resolve symlinks in paths and to count a file's hard links.
  */
 export function decidePermission(question: PermissionQuestion): PermissionVerdict {
   const { toolName, input, rules, roots, traits } = question;
@@ -51,14 +52,14 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
     return { behavior: "deny", message: `Permission to use ${toolName} has been denied by a rule.`, reason: "deny rule" };
   }
   if (mode === "bypassPermissions") return { behavior: "allow", reason: "permissions bypassed" };
-  const risk = assessRisk({ input, traits }, roots);
-  if (risk) return finish(mode, { behavior: "ask", reason: risk, reasonType: "risk" });
   const command = commandOf(target);
   const readOnlyCommand = command !== undefined && isReadOnlyCommand(command);
   const readsOnly = traits.kind === "read" || traits.sessionStateOnly === true;
   if (mode === "plan" && !readsOnly && !readOnlyCommand) {
     return { behavior: "deny", message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`, reason: "plan mode" };
   }
+  const risk = assessRisk({ input, traits }, roots);
+  if (risk) return finish(mode, { behavior: "ask", reason: risk, reasonType: "risk" });
   if (anyRuleMatches(rules.ask, target)) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
   if (allowRulesCover(rules.allow, target)) return { behavior: "allow", reason: "allow rule" };
   // auto approves what the risk sentinel let through; only an explicit bypass skips the sentinel.

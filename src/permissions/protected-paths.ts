@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { realPathOfNearestAncestor, isSameOrInside } from "../paths/real-path.js";
@@ -21,30 +22,43 @@ const SHELL_STARTUP_FILES = new Set([
   ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".login",
   ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc",
 ]);
+const FISH_CONFIGURATION = /(^|\/)\.config\/fish\/./;
 const CREDENTIAL_DIRECTORIES = new Set([".ssh", ".aws", ".gnupg", ".kube", ".docker"]);
 const CREDENTIAL_FILES = /^(\.env.*|\.npmrc|\.netrc|\.pypirc|\.git-credentials|credentials|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?)$/;
-const AGENT_DIRECTORIES = new Set([".agentwire", ".claude"]);
+const PROJECT_ENTRY_NAMES = new Set<string>(PROTECTED_PROJECT_ENTRIES.map((entry) => entry.toLowerCase()));
 const SYSTEM_DIRECTORIES = /^\/(etc|usr|bin|sbin|boot|lib|lib64|var\/lib)\//;
 /** Device files that are not disks: writing them is ordinary. */
 const HARMLESS_DEVICES = /^\/dev\/(null|zero|full|random|urandom|stdin|stdout|stderr|tty|fd\/.*|pts\/.*|shm\/.*)$/;
+/**
+ * Characters macOS's HFS+ leaves out of a name when it looks one up (joiners, direction marks,
+ * the byte-order mark): `.g\u200cit` opens `.git` there.
+ */
+const IGNORED_IN_NAMES = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufeff]/g;
 
 /**
  * Why writing `filePath` (relative to `cwd`, `~` for the home directory) needs approval, or
- * undefined. Both the path as named and the path it resolves to through symlinks are checked,
- * so a link in the workspace cannot stand in for `~/.bashrc`. Contract: never throws.
+ * undefined. Both the path as named and the path it resolves to through symlinks (dangling ones
+ * too) are checked, so a link in the workspace cannot stand in for `~/.bashrc`; and a file with
+ * several hard links asks, since changing it changes the same file under its other names, which
+ * may lie anywhere. Contract: never throws.
  */
 export function assessWrite(filePath: string, cwd: string): string | undefined {
   const absolute = path.resolve(cwd, expandHome(filePath));
-  if (absolute.startsWith("/dev/")) return HARMLESS_DEVICES.test(absolute) ? undefined : `This writes raw data to the device ${absolute}.`;
-  return protectionReason(absolute) ?? protectionReason(realPathOfNearestAncestor(absolute));
+  const real = realPathOfNearestAncestor(absolute);
+  return protectionReason(absolute) ?? protectionReason(real) ?? sharedFileReason(real);
 }
 
 function protectionReason(absolute: string): string | undefined {
-  const segments = absolute.split(path.sep).filter((segment) => segment !== "");
+  if (absolute.startsWith("/dev/")) return HARMLESS_DEVICES.test(absolute) ? undefined : `This writes raw data to the device ${absolute}.`;
+  const namedSegments = absolute.split(path.sep).filter((segment) => segment !== "");
+  const segments = namedSegments.map(nameAsLookedUp);
   const name = segments.at(-1) ?? "";
   if (segments.includes(".git")) return `This writes to ${absolute}, inside .git: git's hooks and configuration can make later git commands run code.`;
-  if (segments.some((segment) => AGENT_DIRECTORIES.has(segment))) return `This writes to ${absolute}, agent configuration (settings, hooks and permissions).`;
-  if (SHELL_STARTUP_FILES.has(name) || absolute.includes("/.config/fish/")) return `This writes to ${absolute}, a shell startup file: commands in it run in every new shell.`;
+  const entry = segments.findIndex((segment) => PROJECT_ENTRY_NAMES.has(segment));
+  if (entry !== -1) {
+    return `This writes to ${absolute}, under ${namedSegments[entry]}: agent configuration or project settings that can start programs, add instructions or widen permissions the next time an agent, editor or shell opens the folder.`;
+  }
+  if (SHELL_STARTUP_FILES.has(name) || FISH_CONFIGURATION.test(segments.join("/"))) return `This writes to ${absolute}, a shell startup file: commands in it run in every new shell.`;
   if (segments.some((segment) => CREDENTIAL_DIRECTORIES.has(segment)) || CREDENTIAL_FILES.test(name)) return `This writes to ${absolute}, which holds credentials.`;
   const home = os.homedir();
   if (isSameOrInside(absolute, home) && absolute !== home && path.relative(home, absolute).startsWith(".")) {
@@ -52,6 +66,27 @@ function protectionReason(absolute: string): string | undefined {
   }
   if (SYSTEM_DIRECTORIES.test(absolute)) return `This writes to ${absolute}, a system file.`;
   return undefined;
+}
+
+/**
+ * A name as a file system that ignores case, Unicode form, invisible characters or trailing dots
+ * and spaces (macOS, Windows, their shares) finds it: `.GIT`, `Claude.md` and `.git.` all open
+ * the protected entry there. Erring toward the question, this applies on every system: on Linux
+ * `agents.md` is a different file, but other tools may still read it as AGENTS.md.
+ */
+function nameAsLookedUp(segment: string): string {
+  return segment.normalize("NFC").replace(IGNORED_IN_NAMES, "").replace(/[. ]+$/, "").toLowerCase();
+}
+
+/** A regular file with more than one hard link: a write reaches every name it has. */
+function sharedFileReason(realPath: string): string | undefined {
+  try {
+    const stats = lstatSync(realPath, { throwIfNoEntry: false });
+    if (stats?.isFile() !== true || stats.nlink < 2) return undefined;
+    return `This writes to ${realPath}, a file with ${stats.nlink} hard links: the change reaches the same file under its other names too, which may be outside the workspace.`;
+  } catch {
+    return undefined;
+  }
 }
 
 function expandHome(target: string): string {

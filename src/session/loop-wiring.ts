@@ -100,10 +100,10 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
       if (provider.capabilities?.meteredBilling && !hasKnownPrice(model)) wiring.onUnpricedModel(model);
     },
     onApiTime: (ms) => accounting.addApiTime(ms),
-    runTool: async (call, signal) => {
+    runTool: async (call, signal, approval) => {
       const startedAt = Date.now();
       debugLog.debug({ tool: call.name, toolUseId: call.id }, "tool start");
-      const result = await wiring.afterToolCall(call, await runToolCall(call, tools(), toolContext(wiring, call, signal)), signal);
+      const result = await wiring.afterToolCall(call, await runToolCall(call, tools(), toolContext(wiring, call, signal, approval.approvedExplicitly === true)), signal);
       debugLog.debug({ tool: call.name, toolUseId: call.id, ms: Date.now() - startedAt, isError: result.isError, code: result.code }, "tool end");
       return result;
     },
@@ -124,9 +124,10 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
  * Paths outside the roots are refused by the tools unless permissions bypass the check, or the
  * call names such a path itself: then it only got here through an explicit approval (a rule,
  * the host, or a mode that allows it), since the permission policy asks for outside paths. A
- * path that merely resolves outside (through a symlink) is still refused.
+ * path that merely resolves outside (through a symlink) is still refused. Files with several
+ * hard links may be changed only when the call itself was approved (see WorkspacePolicy).
  */
-function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal): ToolContext {
+function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal, approvedExplicitly: boolean): ToolContext {
   const { mode, roots } = wiring.permissions();
   const target = targetPath({ toolName: call.name, input: call.input, cwd: wiring.cwd, traits: findTool(wiring.tools(), call.name) ?? { kind: "other" } });
   const namesOutsidePath = target !== undefined && !roots.some((root) => isSameOrInside(target, root));
@@ -134,7 +135,7 @@ function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal
     cwd: wiring.cwd,
     signal,
     sessionState: wiring.toolState,
-    workspace: { roots, allowOutside: mode === "bypassPermissions" || namesOutsidePath },
+    workspace: { roots, allowOutside: mode === "bypassPermissions" || namesOutsidePath, allowLinkedFiles: mode === "bypassPermissions" || approvedExplicitly },
     outputDirectory: wiring.toolOutputDirectory,
     ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
     imageInput: wiring.provider.capabilities?.imagesInToolResults === true,

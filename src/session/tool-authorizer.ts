@@ -59,7 +59,8 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
     // or answer the policy's question.
     if (policy.behavior === "deny") return { allow: false, message: policy.message };
     const verdict: PermissionVerdict = hookAsks && policy.behavior === "allow" ? { behavior: "ask", reason: hookAsks, reasonType: "rule" } : policy;
-    if (verdict.behavior === "allow" || (hookSaysAllow && !hookAsks)) return { allow: true, ...updated };
+    if (verdict.behavior === "allow") return { allow: true, ...updated };
+    if (hookSaysAllow && !hookAsks) return { allow: true, approvedExplicitly: true, ...updated };
     if (!options.askHost) {
       const hint = whatWouldAllow({ toolName: call.name, input, traits: options.traitsOf(call.name) }, verdict, roots[0]!);
       return { allow: false, message: deniedWithoutHost(call, verdict.reason, hint) };
@@ -67,7 +68,7 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
     const answer = await options.askHost({ ...call, input }, verdict, signal).catch(
       (error: unknown): PermissionDecision => ({ allow: false, message: `Permission for ${call.name} could not be obtained: ${(error as Error).message}` }),
     );
-    return answer.allow ? { allow: true, ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : updated) } : answer;
+    return answer.allow ? { allow: true, approvedExplicitly: true, ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : updated) } : answer;
   };
 }
 

@@ -38,6 +38,13 @@ export interface WorkspacePolicy {
    * system may later grant it per call.
    */
   allowOutside: boolean;
+  /**
+   * Files with more than one hard link may be changed. The permission policy asks before such a
+   * write, so this is true only when the call was approved for itself (bypassPermissions, the
+   * host or a hook), never on a mode's or a rule's say alone: a link found then appeared after
+   * the decision. Absent = false.
+   */
+  allowLinkedFiles?: boolean;
 }
 
 /** A progress report: `message` for people, `details` for machines (same split as results). */

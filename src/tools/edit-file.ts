@@ -1,6 +1,6 @@
-import { readFile, writeFile } from "node:fs/promises";
 import { applyEdit, type EditInstruction, type FuzzyMatchNote } from "./apply-edit.js";
 import { toolError } from "./define-tool.js";
+import { openFileToChange, WriteRefused, type FileToChange } from "./file-for-writing.js";
 import type { ToolContext } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { applyLineEnding, detectLineEnding, toLf } from "./line-endings.js";
@@ -38,12 +38,34 @@ export async function editFile(
   if (resolved.refusal) return { ok: false, result: resolved.refusal };
   const filePath = resolved.path;
 
-  let originalFile: string;
+  let file: FileToChange | undefined;
   try {
-    originalFile = await readFile(filePath, "utf8");
+    file = await openFileToChange(resolved.realPath, { path: filePath, allowLinkedFiles: context.workspace.allowLinkedFiles === true });
   } catch (error) {
     return { ok: false, result: readFailure(error, filePath, context.cwd) };
   }
+  if (!file) return { ok: false, result: fileNotFound(filePath, context.cwd) };
+  try {
+    const outcome = await applyEdits(context, filePath, file.text, edits);
+    if (!outcome.ok) return outcome;
+    try {
+      await file.replace(outcome.written);
+    } catch (error) {
+      return { ok: false, result: readFailure(error, filePath, context.cwd) };
+    }
+    return { ok: true, edited: outcome.edited };
+  } finally {
+    await file.close();
+  }
+}
+
+/** The edits applied to the file's text in memory: the text to write back, or why not. */
+async function applyEdits(
+  context: ToolContext,
+  filePath: string,
+  originalFile: string,
+  edits: EditInstruction[],
+): Promise<{ ok: true; edited: FileEdited; written: string } | { ok: false; result: ToolResult }> {
   if (originalFile.includes("\0")) {
     return { ok: false, result: toolError("not_a_file", `${filePath} is a binary file; Edit only changes text files.`) };
   }
@@ -69,13 +91,11 @@ export async function editFile(
     text = application.content;
     if (application.fuzzyMatch) fuzzyMatches.push({ editIndex, note: application.fuzzyMatch });
   }
-
-  try {
-    await writeFile(filePath, applyLineEnding(text, lineEnding), "utf8");
-  } catch (error) {
-    return { ok: false, result: readFailure(error, filePath, context.cwd) };
-  }
-  return { ok: true, edited: { filePath, originalFile, structuredPatch: await structuredPatch(originalText, text), fuzzyMatches } };
+  return {
+    ok: true,
+    written: applyLineEnding(text, lineEnding),
+    edited: { filePath, originalFile, structuredPatch: await structuredPatch(originalText, text), fuzzyMatches },
+  };
 }
 
 /** The success text, plus what each inexact match replaced, so the model can check it. */
@@ -94,14 +114,14 @@ export function editSuccessText(edited: FileEdited, editCount: number): string {
 }
 
 function readFailure(error: unknown, filePath: string, cwd: string): ToolResult {
+  if (error instanceof WriteRefused) return toolError(error.code, error.message);
   const errorCode = (error as NodeJS.ErrnoException).code;
-  if (errorCode === "ENOENT" || errorCode === "ENOTDIR") {
-    return toolError(
-      "file_not_found",
-      `File does not exist: ${filePath}. Note: your current working directory is ${cwd}. To create a new file, use Write.`,
-    );
-  }
+  if (errorCode === "ENOENT" || errorCode === "ENOTDIR") return fileNotFound(filePath, cwd);
   if (errorCode === "EISDIR") return toolError("is_directory", `${filePath} is a directory; Edit changes files. Use LS or Glob to find the file inside it.`);
   if (errorCode === "EACCES" || errorCode === "EPERM") return toolError("permission_denied", `Permission denied: cannot change ${filePath}.`);
   return toolError("io_error", `Could not edit ${filePath}: ${(error as Error).message}`);
+}
+
+function fileNotFound(filePath: string, cwd: string): ToolResult {
+  return toolError("file_not_found", `File does not exist: ${filePath}. Note: your current working directory is ${cwd}. To create a new file, use Write.`);
 }

@@ -15,7 +15,7 @@ export function resolveToolPath(cwd: string, filePath: string): string {
   return path.resolve(cwd, filePath);
 }
 
-export type ResolvedToolPath = { path: string; refusal?: undefined } | { path?: undefined; refusal: ToolResult };
+export type ResolvedToolPath = { path: string; realPath: string; refusal?: undefined } | { path?: undefined; realPath?: undefined; refusal: ToolResult };
 
 /**
  * Resolves a tool's path argument and applies the workspace policy: the path must lie inside one
@@ -23,15 +23,16 @@ export type ResolvedToolPath = { path: string; refusal?: undefined } | { path?: 
  * allows paths outside.
  *
  * Contract: never throws. A refused path comes back as an `outside_workspace` error result whose
- * message names the roots and how to widen them. The returned `path` is the lexical path (what
- * the model asked for, made absolute), not the symlink-resolved one, so messages and details
- * show the path the model knows.
+ * message names the roots and how to widen them. `path` is the lexical path (what the model asked
+ * for, made absolute), for messages and details; `realPath` is where it leads through symlinks
+ * (dangling ones too), the path that was checked, so a tool that changes the file opens that one.
  */
 export async function resolveWorkspacePath(context: ToolContext, rawPath: string): Promise<ResolvedToolPath> {
   const absolutePath = resolveToolPath(context.cwd, rawPath);
-  if (context.workspace.allowOutside) return { path: absolutePath };
+  const realPath = realPathOfNearestAncestor(absolutePath);
+  if (context.workspace.allowOutside) return { path: absolutePath, realPath };
   const allowedRoots = [...context.workspace.roots, context.outputDirectory];
-  if (await isInsideRoots(absolutePath, allowedRoots)) return { path: absolutePath };
+  if (isRealPathInsideRoots(realPath, allowedRoots)) return { path: absolutePath, realPath };
   const rootList = context.workspace.roots.filter((root) => root !== context.outputDirectory).join(", ");
   return {
     refusal: toolError(
@@ -45,19 +46,18 @@ export async function resolveWorkspacePath(context: ToolContext, rawPath: string
 
 /**
  * Whether `absolutePath` lies inside (or is) one of `roots`, comparing real paths: a symlink
- * inside a root that points elsewhere is outside. For a path that does not exist yet (a file
- * Write will create), the nearest existing ancestor is resolved and the rest appended, so a
- * symlinked parent directory cannot smuggle a new file out either.
+ * inside a root that points elsewhere is outside, dangling or not. For a path that does not exist
+ * yet (a file Write will create), the nearest existing ancestor is resolved and the rest
+ * appended, so a symlinked parent directory cannot smuggle a new file out either.
  *
  * Contract: never throws; an unreadable root simply matches nothing.
  */
 export function isInsideRoots(absolutePath: string, roots: readonly string[]): boolean {
-  const realTarget = realPathOfNearestAncestor(absolutePath);
-  for (const root of roots) {
-    const realRoot = realPathOfNearestAncestor(path.resolve(root));
-    if (isSameOrInside(realTarget, realRoot)) return true;
-  }
-  return false;
+  return isRealPathInsideRoots(realPathOfNearestAncestor(absolutePath), roots);
+}
+
+function isRealPathInsideRoots(realTarget: string, roots: readonly string[]): boolean {
+  return roots.some((root) => isSameOrInside(realTarget, realPathOfNearestAncestor(path.resolve(root))));
 }
 
 /** How tools show a path: relative to the working directory when inside it (as Claude Code does), else absolute. */

@@ -1,9 +1,8 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import path from "node:path";
 import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { FILE_STATE_NOTE } from "./edit-file.js";
+import { createFile, openFileToChange, WriteRefused, type FileToChange } from "./file-for-writing.js";
 import { applyLineEnding, detectLineEnding, toLf } from "./line-endings.js";
 import { resolveWorkspacePath } from "./paths.js";
 import { REDACTION_MARKER_PREFIX } from "./redact-secrets.js";
@@ -34,59 +33,55 @@ export const createWriteTool = () =>
     const resolved = await resolveWorkspacePath(context, input.file_path);
     if (resolved.refusal) return resolved.refusal;
     const filePath = resolved.path;
+    const writeOptions = { path: filePath, allowLinkedFiles: context.workspace.allowLinkedFiles === true };
 
-    let originalFile: string | null;
+    let existing: FileToChange | undefined;
     try {
-      originalFile = await readFile(filePath, "utf8");
-    } catch (error) {
-      const errorCode = (error as NodeJS.ErrnoException).code;
-      if (errorCode === "ENOENT") {
-        originalFile = null;
-      } else {
-        return writeFailure(error, filePath);
-      }
-    }
-    if (input.content.includes(REDACTION_MARKER_PREFIX) && !(originalFile ?? "").includes(REDACTION_MARKER_PREFIX)) {
-      return toolError(
-        "redacted_secret",
-        `The content contains a ${REDACTION_MARKER_PREFIX}…] placeholder. agentwire shows those instead of secrets; writing one would replace the real value. ` +
-          "Use Edit to change the other parts of the file, leaving the lines with secrets alone.",
-      );
-    }
-
-    // Keep the file's convention: a CRLF file stays CRLF even when the model writes LF.
-    const lineEnding = originalFile === null ? "lf" : detectLineEnding(originalFile);
-    const written = input.content.includes("\r\n") ? input.content : applyLineEnding(input.content, lineEnding);
-    try {
-      await mkdir(path.dirname(filePath), { recursive: true });
-      await writeFile(filePath, written, "utf8");
+      existing = await openFileToChange(resolved.realPath, writeOptions);
     } catch (error) {
       return writeFailure(error, filePath);
     }
-
-    if (originalFile === null) {
-      return {
-        content: `File created successfully at: ${filePath} ${FILE_STATE_NOTE}`,
-        isError: false,
-        details: { type: "create", filePath, content: input.content, structuredPatch: [], originalFile: null, userModified: false },
-      };
+    const originalFile = existing?.text ?? null;
+    try {
+      if (input.content.includes(REDACTION_MARKER_PREFIX) && !(originalFile ?? "").includes(REDACTION_MARKER_PREFIX)) {
+        return toolError(
+          "redacted_secret",
+          `The content contains a ${REDACTION_MARKER_PREFIX}…] placeholder. agentwire shows those instead of secrets; writing one would replace the real value. ` +
+            "Use Edit to change the other parts of the file, leaving the lines with secrets alone.",
+        );
+      }
+      // Keep the file's convention: a CRLF file stays CRLF even when the model writes LF.
+      const lineEnding = originalFile === null ? "lf" : detectLineEnding(originalFile);
+      const written = input.content.includes("\r\n") ? input.content : applyLineEnding(input.content, lineEnding);
+      if (existing) await existing.replace(written);
+      else await createFile(resolved.realPath, written, writeOptions);
+      return originalFile === null ? createdResult(filePath, input.content) : await updatedResult(filePath, input.content, originalFile, written);
+    } catch (error) {
+      return writeFailure(error, filePath);
+    } finally {
+      await existing?.close();
     }
-    return {
-      content: `The file ${filePath} has been updated successfully. ${FILE_STATE_NOTE}`,
-      isError: false,
-      details: {
-        type: "update",
-        filePath,
-        content: input.content,
-        structuredPatch: await structuredPatch(toLf(originalFile), toLf(written)),
-        originalFile,
-        userModified: false,
-      },
-    };
   },
 });
 
+function createdResult(filePath: string, content: string): ToolResult {
+  return {
+    content: `File created successfully at: ${filePath} ${FILE_STATE_NOTE}`,
+    isError: false,
+    details: { type: "create", filePath, content, structuredPatch: [], originalFile: null, userModified: false },
+  };
+}
+
+async function updatedResult(filePath: string, content: string, originalFile: string, written: string): Promise<ToolResult> {
+  return {
+    content: `The file ${filePath} has been updated successfully. ${FILE_STATE_NOTE}`,
+    isError: false,
+    details: { type: "update", filePath, content, structuredPatch: await structuredPatch(toLf(originalFile), toLf(written)), originalFile, userModified: false },
+  };
+}
+
 function writeFailure(error: unknown, filePath: string): ToolResult {
+  if (error instanceof WriteRefused) return toolError(error.code, error.message);
   const errorCode = (error as NodeJS.ErrnoException).code;
   if (errorCode === "EISDIR") {
     return toolError(

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { decidePermission, type PermissionMode, type PermissionRules } from "../../src/permissions/policy.js";
 import { parseRuleList } from "../../src/permissions/rule-syntax.js";
@@ -46,13 +49,32 @@ describe("decidePermission", () => {
     expect(decide("Bash", { command: "npm test" }, "default", rules).behavior).toBe("allow");
   });
 
-  it("protected files ask even in acceptEdits and auto, and with allow rules; bypass still allows", () => {
-    for (const filePath of [".git/config", ".git/hooks/pre-commit", ".env", ".claude/settings.json", ".agentwire/config.json"]) {
-      expect(decide("Edit", { file_path: filePath }, "acceptEdits")).toMatchObject({ behavior: "ask", reasonType: "risk" });
-      expect(decide("Write", { file_path: filePath }, "auto", allowing("Edit"))).toMatchObject({ behavior: "ask", reasonType: "risk" });
-      expect(decide("Write", { file_path: filePath }, "bypassPermissions").behavior).toBe("allow");
+  it("protected files ask in every mode that can ask, even with allow rules; plan and dontAsk refuse; bypass still allows", () => {
+    const protectedFiles = [
+      ".git/config", ".git/hooks/pre-commit", ".env", ".claude/settings.json", ".agentwire/config.json", ".mcp.json", ".agents/skills/x/SKILL.md",
+      "AGENTS.md", "CLAUDE.md", "docs/CLAUDE.md", ".envrc", ".vscode/tasks.json", ".idea/workspace.xml", ".bashrc", "/work/extra/.zshrc",
+      // The file systems of macOS and Windows find these under other spellings.
+      "agents.md", "Claude.md", ".GIT/config", ".Agents/skills/x/SKILL.md", ".git./config", ".g\u200cit/config", ".MCP.json",
+    ];
+    for (const filePath of protectedFiles) {
+      for (const tool of ["Write", "Edit", "MultiEdit"]) {
+        expect(decide(tool, { file_path: filePath }, "default")).toMatchObject({ behavior: "ask", reasonType: "risk" });
+        expect(decide(tool, { file_path: filePath }, "acceptEdits")).toMatchObject({ behavior: "ask", reasonType: "risk" });
+        expect(decide(tool, { file_path: filePath }, "auto", allowing("Edit"))).toMatchObject({ behavior: "ask", reasonType: "risk" });
+        expect(decide(tool, { file_path: filePath }, "acceptEdits", allowing(`Edit(${filePath})`))).toMatchObject({ behavior: "ask", reasonType: "risk" });
+        expect(decide(tool, { file_path: filePath }, "plan").behavior).toBe("deny");
+        expect(decide(tool, { file_path: filePath }, "dontAsk").behavior).toBe("deny");
+        expect(decide(tool, { file_path: filePath }, "bypassPermissions").behavior).toBe("allow");
+      }
     }
-    expect(decide("Edit", { file_path: ".github/workflows/ci.yml" }, "acceptEdits").behavior).toBe("allow");
+    for (const ordinary of [".github/workflows/ci.yml", "docs/agents.txt", ".gitignore", "src/claude.ts", ".mcp.json.md"]) {
+      expect(decide("Edit", { file_path: ordinary }, "acceptEdits").behavior).toBe("allow");
+    }
+  });
+
+  it("shell writes to protected files ask too, in acceptEdits and auto", () => {
+    expect(decide("Bash", { command: "echo '{}' > .mcp.json" }, "auto")).toMatchObject({ behavior: "ask", reasonType: "risk" });
+    expect(decide("Bash", { command: "echo x >> .agents/skills/x/SKILL.md" }, "acceptEdits")).toMatchObject({ behavior: "ask", reasonType: "risk" });
   });
 
   it("deleting the whole workspace says so", () => {
@@ -83,13 +105,31 @@ describe("decidePermission", () => {
     expect(decide("Read", { file_path: "a" }, "plan").behavior).toBe("allow");
     expect(decide("Bash", { command: "git log --oneline -5" }, "plan").behavior).toBe("allow");
     expect(decide("TodoWrite", { todos: [] }, "plan", noRules).behavior).toBe("allow");
-    // Deny rules and the risk sentinel still come first.
+    // Deny rules still come first; a risky call is refused like any other change, not asked about.
     expect(decide("Bash", { command: "ls" }, "plan", { ...noRules, deny: parseRuleList(["Bash(ls:*)"]) })).toMatchObject({ reason: "deny rule" });
-    expect(decide("Bash", { command: "sudo ls" }, "plan")).toMatchObject({ behavior: "ask", reasonType: "risk" });
+    expect(decide("Bash", { command: "sudo ls" }, "plan")).toMatchObject(planDenied);
+    expect(decide("Write", { file_path: ".git/hooks/pre-commit" }, "plan")).toMatchObject(planDenied);
   });
 
   it("MCP tools ask unless a rule allows them", () => {
     expect(decide("mcp__harness__echo", { text: "x" }, "default", noRules).behavior).toBe("ask");
     expect(decide("mcp__harness__echo", { text: "x" }, "default", allowing("mcp__harness")).behavior).toBe("allow");
+  });
+});
+
+describe("decidePermission through links", () => {
+  it("a dangling link in the workspace is judged where it points: deny rules on that place apply", () => {
+    const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), "agentwire-policy-links-")));
+    try {
+      const workspace = path.join(base, "workspace");
+      mkdirSync(workspace);
+      mkdirSync(path.join(base, "outside"));
+      symlinkSync("../outside/new.txt", path.join(workspace, "out"));
+      const rules = { ...noRules, deny: parseRuleList([`Edit(/${base}/outside/**)`]) };
+      const verdict = decidePermission({ toolName: "Write", input: { file_path: "out" }, traits: traitsOf("Write"), mode: "acceptEdits", rules, roots: [workspace] });
+      expect(verdict).toMatchObject({ behavior: "deny", reason: "deny rule" });
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -128,7 +128,7 @@ describe("risk sentinel: file edits", () => {
     [`${os.homedir()}/.gitconfig`, /home directory/],
     [`${cwd}/.env`, /credentials/],
     [".env.local", /credentials/],
-    [".envrc", /credentials/],
+    [".envrc", /under \.envrc: agent configuration or project settings/],
     [".npmrc", /credentials/],
     [`${os.homedir()}/.aws/credentials`, /credentials/],
     [`${os.homedir()}/.kube/config`, /credentials/],
@@ -156,6 +156,31 @@ describe("risk sentinel: file edits", () => {
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
+  });
+});
+
+describe("risk sentinel: writes that links would carry elsewhere", () => {
+  const base = mkdtempSync(path.join(os.tmpdir(), "agentwire-links-"));
+  const workspace = path.join(base, "workspace");
+  mkdirSync(path.join(base, "outside"), { recursive: true });
+  mkdirSync(path.join(workspace, ".git", "hooks"), { recursive: true });
+  writeFileSync(path.join(base, "outside", "shared.txt"), "outside\n");
+  linkSync(path.join(base, "outside", "shared.txt"), path.join(workspace, "hl"));
+  writeFileSync(path.join(workspace, "plain.txt"), "plain\n");
+  symlinkSync(".git/hooks/pre-commit", path.join(workspace, "notes.txt"));
+  symlinkSync("../outside/.bashrc", path.join(workspace, "rc"));
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  const write = (filePath: string) => assessRisk({ input: { file_path: filePath }, traits: traitsOf("Write") }, [workspace]);
+
+  it("a file with several hard links asks, for the file tools and for shell redirections", () => {
+    expect(write("hl")).toMatch(/2 hard links/);
+    expect(assessRisk({ input: { command: "echo x > hl" }, traits: traitsOf("Bash") }, [workspace])).toMatch(/2 hard links/);
+    expect(write("plain.txt")).toBeUndefined();
+  });
+
+  it("a dangling symlink is judged by where it points", () => {
+    expect(write("notes.txt")).toMatch(/inside \.git/);
+    expect(write("rc")).toMatch(/shell startup file/);
   });
 });
 

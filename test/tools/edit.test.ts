@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, link, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -165,6 +165,28 @@ describe("createEditTool()", () => {
   it("fails with outside_workspace for a path outside the workspace", async () => {
     const result = await edit({ file_path: "/etc/hostname", old_string: "a", new_string: "b" });
     expect(result.code).toBe("outside_workspace");
+  });
+
+  it("refuses a file with several hard links: the change would reach its other names, which may be outside", async () => {
+    const outsideDirectory = await mkdtemp(path.join(os.tmpdir(), "agentwire-edit-outside-"));
+    try {
+      await writeFile(path.join(outsideDirectory, "shared.txt"), "value = 1\n");
+      await link(path.join(outsideDirectory, "shared.txt"), path.join(directory, "hl"));
+      const result = await edit({ file_path: "hl", old_string: "1", new_string: "2" });
+      expect(result).toMatchObject({ isError: true, code: "permission_denied", content: expect.stringMatching(/2 hard links/) });
+      expect(await readFile(path.join(outsideDirectory, "shared.txt"), "utf8")).toBe("value = 1\n");
+    } finally {
+      await rm(outsideDirectory, { recursive: true, force: true });
+    }
+  });
+
+  it("edits through a symlink to a file inside the workspace and keeps the file's mode", async () => {
+    const filePath = await fixture("real.sh", "echo one\n");
+    await chmod(filePath, 0o750);
+    await symlink("real.sh", path.join(directory, "alias.sh"));
+    expect((await edit({ file_path: "alias.sh", old_string: "one", new_string: "two" })).isError).toBe(false);
+    expect(await readFile(filePath, "utf8")).toBe("echo two\n");
+    expect((await stat(filePath)).mode & 0o777).toBe(0o750);
   });
 
   it("fails with not_a_file for a binary file", async () => {

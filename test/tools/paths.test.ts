@@ -33,6 +33,17 @@ describe("workspace policy", () => {
     expect(await isInsideRoots(path.join(`${workspace}-other`, "x"), [workspace])).toBe(false);
     await symlink(outside, path.join(workspace, "link"));
     expect(await isInsideRoots(path.join(workspace, "link", "new", "file.txt"), [workspace])).toBe(false);
+    // A dangling link counts where it points: writing through it would create the file there.
+    await symlink("../outside/new.txt", path.join(workspace, "out"));
+    expect(await isInsideRoots(path.join(workspace, "out"), [workspace])).toBe(false);
+    await symlink("kept/new.txt", path.join(workspace, "in"));
+    expect(await isInsideRoots(path.join(workspace, "in"), [workspace])).toBe(true);
+  });
+
+  it("returns the real path it checked, for the file tools to open", async () => {
+    await symlink("../outside/new.txt", path.join(workspace, "out"));
+    const bypass = { ...makeToolContext(workspace), workspace: { roots: [workspace], allowOutside: true } };
+    expect(await resolveWorkspacePath(bypass, "out")).toEqual({ path: path.join(workspace, "out"), realPath: path.join(outside, "new.txt") });
   });
 
   it("--add-dir roots, the output directory and bypassPermissions widen it", async () => {

@@ -1,4 +1,5 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, link, lstat, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -119,6 +120,43 @@ describe("createWriteTool()", () => {
     expect(result.code).toBe("outside_workspace");
     expect(result.isError).toBe(true);
     await expect(readFile(outsidePath)).rejects.toThrow();
+  });
+
+  it("writes through a symlink to a file inside the workspace, leaving the link in place", async () => {
+    await writeFile(path.join(directory, "real.txt"), "old\n");
+    await symlink("real.txt", path.join(directory, "alias.txt"));
+    const result = await createWriteTool().execute({ file_path: "alias.txt", content: "new\n" }, makeContext());
+    expect(result).toMatchObject({ isError: false, details: { type: "update", filePath: path.join(directory, "alias.txt") } });
+    expect(await readFile(path.join(directory, "real.txt"), "utf8")).toBe("new\n");
+    expect((await lstat(path.join(directory, "alias.txt"))).isSymbolicLink()).toBe(true);
+  });
+
+  it("refuses a dangling symlink that points outside: the file it would create is outside", async () => {
+    const outsidePath = path.join(path.dirname(directory), `agentwire-write-dangling-${path.basename(directory)}.txt`);
+    await symlink(outsidePath, path.join(directory, "out"));
+    const result = await createWriteTool().execute({ file_path: "out", content: "x" }, makeContext());
+    expect(result.code).toBe("outside_workspace");
+    expect(existsSync(outsidePath)).toBe(false);
+  });
+
+  it("keeps the mode of a file it overwrites", async () => {
+    const filePath = path.join(directory, "script.sh");
+    await writeFile(filePath, "echo old\n");
+    await chmod(filePath, 0o750);
+    await createWriteTool().execute({ file_path: filePath, content: "echo new\n" }, makeContext());
+    expect((await stat(filePath)).mode & 0o777).toBe(0o750);
+  });
+
+  it("refuses a file with several hard links unless the call was approved for itself", async () => {
+    const other = path.join(directory, "other-name.txt");
+    await writeFile(other, "shared\n");
+    await link(other, path.join(directory, "hl"));
+    const refused = await createWriteTool().execute({ file_path: "hl", content: "changed\n" }, makeContext());
+    expect(refused).toMatchObject({ isError: true, code: "permission_denied", content: expect.stringMatching(/2 hard links/) });
+    expect(await readFile(other, "utf8")).toBe("shared\n");
+    const approved = { ...makeContext(), workspace: { roots: [directory], allowOutside: false, allowLinkedFiles: true } };
+    expect((await createWriteTool().execute({ file_path: "hl", content: "changed\n" }, approved)).isError).toBe(false);
+    expect(await readFile(other, "utf8")).toBe("changed\n");
   });
 
   it("refuses content that would write a redaction placeholder over a secret", async () => {
