@@ -63,10 +63,34 @@ function nameWords(name: string): string[] {
 }
 
 /**
- * Whether a variable's name says it holds a credential. Pure. Used for the environment of
+ * Verdicts remembered: the same environment is judged again for every command a session runs,
+ * and the word splitting and format scans would otherwise cost ~0.5 ms per hundred variables
+ * each time. Bounded, in
+ * case something builds environments without end.
+ */
+const nameVerdicts = new Map<string, boolean>();
+const valueVerdicts = new Map<string, boolean>();
+const MAX_REMEMBERED = 4_096;
+
+function remembered(verdicts: Map<string, boolean>, key: string, judge: (key: string) => boolean): boolean {
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    verdict = judge(key);
+    if (verdicts.size >= MAX_REMEMBERED) verdicts.clear();
+    verdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * Whether a variable's name says it holds a credential. Pure (answers are remembered). Used for the environment of
  * children and wherever a configuration file could ask for a variable's value (`${NAME}`).
  */
 export function isCredentialName(name: string): boolean {
+  return remembered(nameVerdicts, name, judgeName);
+}
+
+function judgeName(name: string): boolean {
   if (NOT_CREDENTIALS.test(name)) return false;
   const upper = name.toUpperCase();
   if (CREDENTIAL_NAMES.test(upper)) return true;
@@ -76,9 +100,13 @@ export function isCredentialName(name: string): boolean {
   return words.some((word) => CREDENTIAL_WORDS.has(word) || CREDENTIAL_WORD_PARTS.test(word));
 }
 
-/** Whether a value holds a credential whatever its variable is called. Pure. */
+/** Whether a value holds a credential whatever its variable is called. Pure (answers are remembered). */
 export function isCredentialValue(value: string): boolean {
-  return URL_WITH_PASSWORD.test(value) || containsKnownSecret(value);
+  return remembered(valueVerdicts, value, judgeValue);
+}
+
+function judgeValue(value: string): boolean {
+  return (value.includes("://") && URL_WITH_PASSWORD.test(value)) || containsKnownSecret(value);
 }
 
 export interface ChildEnvironment {

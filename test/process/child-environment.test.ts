@@ -106,6 +106,7 @@ describe("isCredentialValue", () => {
     "AKIAIOSFODNN7EXAMPLE",
     "postgres://app:hunter2@db.internal:5432/app",
     "http://me:p%40ss@proxy.corp:3128",
+    "redis://:pw@h",
     "--extra-index-url https://__token__:pypi-AgEIcHlwaS5vcmc@pypi.example/simple",
   ])("%s holds one", (value) => {
     expect(isCredentialValue(value)).toBe(true);
