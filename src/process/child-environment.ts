@@ -65,8 +65,7 @@ function nameWords(name: string): string[] {
 /**
  * Verdicts remembered: the same environment is judged again for every command a session runs,
  * and the word splitting and format scans would otherwise cost ~0.5 ms per hundred variables
- * each time. Bounded, in
- * case something builds environments without end.
+ * each time. Bounded, in case something builds environments without end.
  */
 const nameVerdicts = new Map<string, boolean>();
 const valueVerdicts = new Map<string, boolean>();
@@ -83,8 +82,9 @@ function remembered(verdicts: Map<string, boolean>, key: string, judge: (key: st
 }
 
 /**
- * Whether a variable's name says it holds a credential. Pure (answers are remembered). Used for the environment of
- * children and wherever a configuration file could ask for a variable's value (`${NAME}`).
+ * Whether a variable's name says it holds a credential. Pure (answers are remembered). Used for
+ * the environment of children and wherever a configuration file could ask for a variable's
+ * value (`${NAME}`).
  */
 export function isCredentialName(name: string): boolean {
   return remembered(nameVerdicts, name, judgeName);
