@@ -3,7 +3,8 @@
 // Dependencies point one way: consumers (cli, chat, the library API in api/, mock-server) on top, then the
 // stdin/stdout adapter (server), the session core (session), the loop (agent), the parts the
 // loop drives (providers, tools, permissions, skills, sessions), and at the bottom the data every
-// layer shares (conversation), small leaf utilities (paths, text, version) and the public wire
+// layer shares (conversation), small leaf utilities (paths, text, version, process: what a child
+// process may inherit) and the public wire
 // contract (protocol/, which imports nothing from src/). validation/ (how zod is set up: its
 // English messages, one-shot parse options) is open to every folder, like protocol/.
 //
@@ -17,16 +18,19 @@ const layers = {
   text: [],
   version: [],
   validation: [],
+  // The environment every child process gets (credentials removed), for each layer that starts one.
+  process: ["text"],
   providers: ["conversation", "version"],
-  tools: ["conversation", "paths", "version"],
+  // text: the credential formats that redaction and the children's environment share.
+  tools: ["conversation", "paths", "process", "text", "version"],
   permissions: ["conversation", "paths"],
   // Skills build on the tools: the Skill tool is one, and skill scripts run through Bash.
   skills: ["conversation", "paths", "text", "tools"],
   // MCP servers' tools are tools like the built-ins; stdio servers join the process supervisor.
-  mcp: ["conversation", "tools", "version"],
+  mcp: ["conversation", "process", "tools", "version"],
   sessions: ["conversation", "text", "version"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
-  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "text", "version"],
+  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "process", "text", "version"],
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],
   // People-facing views of the event stream (render, sessions show, -p progress, chat).
   render: ["conversation", "sessions"],

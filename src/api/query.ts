@@ -70,6 +70,8 @@ const QueryDataOptionsShape = {
   sandbox: z.optional(SessionSettingsSchema.shape.sandbox),
   sandboxAllowWrite: z.array(z.string().min(1)).optional(),
   sandboxNetwork: z.boolean().optional(),
+  /** Credential variables (keys, tokens, passwords) handed to Bash commands and MCP servers, which otherwise never see one (the CLI's --pass-env). */
+  passEnv: z.optional(SessionSettingsSchema.shape.passEnv),
   /** The answer's JSON Schema: the result carries it as `structured_output` (the Agent SDK's option). */
   outputFormat: z.looseObject({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) }).optional(),
   /** MCP servers to start (stdio) or reach (http, sse), in the Agent SDK's format; in-process (`sdk`) servers are not supported here. */
@@ -230,6 +232,7 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
     ...(data.sandbox ? { sandbox: data.sandbox } : {}),
     ...(data.sandboxAllowWrite ? { sandboxAllowWrite: data.sandboxAllowWrite } : {}),
     ...(data.sandboxNetwork === undefined ? {} : { sandboxNetwork: data.sandboxNetwork }),
+    ...(data.passEnv ? { passEnv: data.passEnv } : {}),
     env,
     onEvent: (event) => queue.push(event),
     ...(options.canUseTool ? { approve: approverFor(options.canUseTool) } : {}),

@@ -81,6 +81,7 @@ const RUN_OPTIONS = {
   },
   "sandbox-allow-write": { type: "string", array: true, description: "With --sandbox: another path sandboxed commands may write (repeatable)" },
   "sandbox-network": { type: "boolean", default: false, description: "With --sandbox: let sandboxed commands use the network" },
+  "pass-env": { type: "string", array: true, description: "Hand this credential variable (an API key, token or password) to Bash commands and MCP servers, which otherwise never see one (repeatable)" },
   "list-tools": { type: "boolean", default: false, description: "Print each tool's name and description (JSON schemas with --output-format json), then exit" },
   "list-models": { type: "boolean", default: false, description: "Print the models of each provider (live where a key is set), then exit; --provider picks one" },
   "auto-compact": { type: "boolean", default: true, description: "Compact the conversation when it nears the model's context window, or overflows it (--no-auto-compact: only /compact does)" },
@@ -231,6 +232,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     // Relative like --add-dir: to where agentwire was started.
     sandboxAllowWrite: ((parsed["sandbox-allow-write"] ?? []) as string[]).map((entry) => resolve(processCwd, entry)),
     sandboxNetwork: parsed["sandbox-network"],
+    passEnv: parsed["pass-env"] ?? [],
     debug: parsed.debug,
     skills: parsed.skills,
     memoryFiles: parsed["memory-files"],

@@ -6,6 +6,7 @@ import { PermissionModeSchema } from "../../protocol/permission-mode.js";
 import { startWebServer, type ListedModel } from "../web/server.js";
 import { isLoopbackHost } from "../web/access.js";
 import { FlagError, parseFlags } from "./flag-parser.js";
+import { childEnvironment } from "../process/child-environment.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 
 const USAGE = `agentwire web [--port N] [--host H] [--open] [--cwd DIR] [--add-dir DIR…] [--provider P] [--model M] [--permission-mode MODE]
@@ -99,7 +100,7 @@ async function listModels(env: NodeJS.ProcessEnv): Promise<ListedModel[]> {
 
 function openInBrowser(url: string): void {
   const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
-  const child = spawn(command, [url], { detached: true, stdio: "ignore" });
+  const child = spawn(command, [url], { detached: true, stdio: "ignore", env: childEnvironment(process.env) });
   child.on("error", () => process.stderr.write(`agentwire web: could not open a browser (${command}); open the URL above.\n`));
   child.unref();
 }

@@ -21,7 +21,10 @@ export interface McpServerStatus {
 
 export interface McpPoolOptions {
   cwd: string;
+  /** The session's environment: read for MCP_TIMEOUT and MCP_TOOL_TIMEOUT, and, without its credentials, the base of each stdio server's. */
   env: Readonly<Record<string, string | undefined>>;
+  /** Credential variables passed to the servers on purpose (`--pass-env`), besides each server's own `env`. */
+  passEnv: readonly string[];
   /** A server failed to start, crashed, or is being restarted: said to the host as a `system/warning`. */
   onWarning: (message: string) => void;
 }
@@ -130,7 +133,7 @@ class ServerConnection {
     const config = this.config;
     if (isStdioServer(config)) {
       const { SupervisedStdioTransport } = await import("./stdio-transport.js");
-      return new SupervisedStdioTransport(config, { cwd: this.options.cwd, env: this.options.env });
+      return new SupervisedStdioTransport(config, { cwd: this.options.cwd, env: this.options.env, passEnv: this.options.passEnv });
     }
     const requestInit = { headers: config.headers };
     if (config.type === "sse") {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import { childEnvironment } from "../process/child-environment.js";
 import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "../tools/process-supervisor.js";
 import type { StdioServerConfig } from "./mcp-config.js";
 
@@ -24,7 +25,7 @@ export class SupervisedStdioTransport implements Transport {
 
   constructor(
     private readonly config: StdioServerConfig,
-    private readonly options: { cwd: string; env: Readonly<Record<string, string | undefined>> },
+    private readonly options: { cwd: string; env: Readonly<Record<string, string | undefined>>; passEnv: readonly string[] },
   ) {}
 
   /** What the server last wrote to stderr (for a failure's message). */
@@ -36,7 +37,9 @@ export class SupervisedStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const child = spawn(this.config.command, this.config.args, {
         cwd: this.config.cwd ?? this.options.cwd,
-        env: { ...this.options.env, ...this.config.env },
+        // The server's own `env` block is explicit, so it is added after the credentials are gone:
+        // a configuration hands a server exactly the keys it names.
+        env: { ...childEnvironment(this.options.env, this.options.passEnv), ...this.config.env },
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
       });

@@ -29,6 +29,8 @@ export function createGcloudTokenSource(env: NodeJS.ProcessEnv, now: () => numbe
 
 function printAccessToken(env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
+    // The one child that keeps the credentials: gcloud is agentwire's own way to its provider
+    // login (CLOUDSDK_*, GOOGLE_APPLICATION_CREDENTIALS), and no model or repository chooses it.
     execFile("gcloud", ["auth", "print-access-token"], { env, timeout: gcloudTimeoutMs, windowsHide: true }, (error, stdout, stderr) => {
       const token = stdout.trim();
       if (!error && token !== "") return resolve(token);

@@ -41,6 +41,8 @@ export interface TurnWiring {
   toolOutputDirectory: string;
   /** Bash's sandbox, when the session has one. */
   sandbox: SandboxSettings | undefined;
+  /** Credential variables passed to tools' child processes on purpose (`--pass-env`). */
+  passEnv: readonly string[];
   /** Per-session state tools keep between calls (Bash's working directory). */
   toolState: Map<string, unknown>;
   log: ToolLog;
@@ -138,6 +140,7 @@ function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal
     workspace: { roots, allowOutside: mode === "bypassPermissions" || namesOutsidePath, allowLinkedFiles: mode === "bypassPermissions" || approvedExplicitly },
     outputDirectory: wiring.toolOutputDirectory,
     ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
+    passEnv: wiring.passEnv,
     imageInput: wiring.provider.capabilities?.imagesInToolResults === true,
     log: wiring.log,
     onProgress: (progress) => wiring.emit({ type: "tool_progress", toolUseId: call.id, toolName: call.name, ...progress }),

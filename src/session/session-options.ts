@@ -97,6 +97,12 @@ export const SessionSettingsSchema = z.object({
   sandboxAllowWrite: z._default(z.array(nonEmpty()), []),
   /** Let sandboxed commands use the network (`--sandbox-network`). */
   sandboxNetwork: flag(false),
+  /**
+   * Credential variables handed to child processes on purpose (`--pass-env`): every other name
+   * that reads like a key, token or password is removed from the environment of Bash commands
+   * and MCP servers (src/process/child-environment.ts).
+   */
+  passEnv: z._default(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits and _, not starting with a digit)"))), []),
 });
 
 export type SessionSettings = z.input<typeof SessionSettingsSchema>;

@@ -14,6 +14,7 @@ import { applyPermissionUpdates, type PermissionState } from "../permissions/per
 import { parseRuleList, wholeToolRuleCovers } from "../permissions/rule-syntax.js";
 import { McpServerPool, type McpServerStatus } from "../mcp/mcp-servers.js";
 import type { McpServers } from "../mcp/mcp-config.js";
+import { filterChildEnvironment } from "../process/child-environment.js";
 import { createProvider, isLocalServer } from "../providers/registry.js";
 import type { Provider, ProviderRequest } from "../providers/types.js";
 import { contextFitCheck, SMALL_CONTEXT_WINDOW } from "./context-fit.js";
@@ -106,6 +107,8 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   const tools = options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools);
   const log = options.logger ?? silentLogger;
   for (const diagnostic of opened.diagnostics) log.warn({ session: opened.sessionId }, diagnostic);
+  const keptFromChildren = filterChildEnvironment(options.env, settings.passEnv).removed;
+  if (keptFromChildren.length > 0) log.debug({ names: keptFromChildren }, "credential variables kept out of child processes (--pass-env NAME hands one over)");
   // Bash's full outputs: disposable and possibly gigabytes, so in the OS temp folder rather than
   // the agentwire home (which keeps sessions), and private to this session object.
   const ownsOutputDirectory = options.toolOutputDirectory === undefined;
@@ -149,6 +152,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     toolOutputDirectory,
     ownsOutputDirectory,
     sandbox: prepared.sandbox,
+    passEnv: settings.passEnv,
     skills,
     compaction: {
       automatic: settings.autoCompact,
@@ -199,6 +203,8 @@ interface SessionCoreInput {
   toolOutputDirectory: string;
   ownsOutputDirectory: boolean;
   sandbox: SandboxSettings | undefined;
+  /** Credential variables passed to child processes on purpose (`--pass-env`). */
+  passEnv: readonly string[];
   skills: SkillCatalog;
   compaction: { automatic: boolean; thresholdPercent: number | undefined; contextWindow: number; maxOutputTokens: number };
   /** Reported at the start of the first turn (memory files that were cut or unreadable). */
@@ -256,7 +262,7 @@ class SessionCore implements Session {
     this.tools = input.tools;
     this.mcp =
       Object.keys(input.mcpServers).length > 0
-        ? new McpServerPool(input.mcpServers, { cwd: input.cwd, env: input.env, onWarning: (message) => this.warn({ type: "warning", code: "mcp_server_failed", message }) })
+        ? new McpServerPool(input.mcpServers, { cwd: input.cwd, env: input.env, passEnv: input.passEnv, onWarning: (message) => this.warn({ type: "warning", code: "mcp_server_failed", message }) })
         : undefined;
   }
 
@@ -506,6 +512,7 @@ class SessionCore implements Session {
       permissions: () => this.effectivePermissions(),
       toolOutputDirectory: this.input.toolOutputDirectory,
       sandbox: this.input.sandbox,
+      passEnv: this.input.passEnv,
       toolState: this.toolState,
       log: { warn: (message) => this.input.log.warn(message) },
       debugLog: this.input.log,

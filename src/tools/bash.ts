@@ -5,6 +5,7 @@ import { access, constants as fileConstants, mkdir, open, rm, stat } from "node:
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
 import * as z from "zod";
+import { childEnvironment } from "../process/child-environment.js";
 import { CommandOutput, createSpoolFile, HEAD_LINES, TAIL_LINES } from "./command-output.js";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolContext } from "./define-tool.js";
@@ -115,7 +116,8 @@ export const createBashTool = () =>
     // its load and first-call cost (~15 ms on the session's first command).
     let subprocess;
     try {
-      subprocess = spawn(file, args, { cwd: startDirectory, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      // Without agentwire's credentials: a command (or the model that wrote it) may be hostile.
+      subprocess = spawn(file, args, { cwd: startDirectory, detached: true, stdio: ["ignore", "pipe", "pipe"], env: childEnvironment(process.env, context.passEnv) });
     } catch (error) {
       // Some failures throw at once instead of emitting 'error' (E2BIG for a command over the
       // kernel's argument limit, ENOTDIR): the same answer as a shell that cannot start.

@@ -24,6 +24,11 @@ export interface ToolContext {
   outputDirectory: string;
   /** Whether the provider accepts images inside tool results (Read returns images as images). */
   imageInput: boolean;
+  /**
+   * Credential variables the user passes to the processes a tool starts (`--pass-env`); every
+   * other credential is removed from their environment (src/process/child-environment.ts).
+   */
+  passEnv?: readonly string[];
   /** The session's sandbox: when set, Bash runs commands under bubblewrap with these settings. */
   sandbox?: SandboxSettings;
   /** Diagnostics for stderr (e.g. how many secrets were redacted); never the model's text. */

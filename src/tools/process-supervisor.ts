@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { childEnvironment } from "../process/child-environment.js";
 
 /**
  * Makes the process groups of shell commands die with agentwire, even when agentwire itself is
@@ -35,7 +36,7 @@ let watcher: ChildProcess | undefined;
 
 function ensureWatcher(): ChildProcess | undefined {
   if (watcher?.stdin?.writable) return watcher;
-  const started = spawn("/bin/sh", ["-c", WATCHER_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+  const started = spawn("/bin/sh", ["-c", WATCHER_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"], env: childEnvironment(process.env) });
   // A watcher that cannot start (no /bin/sh) leaves the in-process clean-up as the only guard.
   started.on("error", () => undefined);
   started.stdin?.on("error", () => undefined);

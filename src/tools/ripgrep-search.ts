@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { childEnvironment } from "../process/child-environment.js";
 import { access, constants } from "node:fs/promises";
 import path from "node:path";
 import { MAX_COLLECTED_LINES } from "./text-search.js";
@@ -155,7 +156,7 @@ interface LinesRun {
 /** Spawns a process and feeds each stdout record to `onLine` until it returns false (then kills it). */
 function runLines(command: string, args: string[], cwd: string | undefined, separator: string, signal: AbortSignal, onLine: (line: string) => boolean): Promise<LinesRun> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
+    const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal, env: childEnvironment(process.env) });
     let pending = "";
     let stderr = "";
     let stopped = false;

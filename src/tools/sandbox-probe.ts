@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { childEnvironment } from "../process/child-environment.js";
 import { baseArguments } from "./bwrap-arguments.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 
@@ -24,6 +25,7 @@ export function sandboxProblem(settings: SandboxSettings): string | undefined {
   const { spawnSync } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
   const probe = spawnSync("bwrap", [...baseArguments(settings), "true"], {
     stdio: ["ignore", "ignore", "pipe"],
+    env: childEnvironment(process.env),
     encoding: "utf8",
     timeout: PROBE_TIMEOUT_MS,
   });

@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers/agentwire.js";
+
+/**
+ * Every process agentwire starts gets its environment from child-environment.ts, so a new spawn
+ * site cannot quietly hand the model's commands agentwire's keys. The one exception is named
+ * with its reason.
+ */
+const EXEMPT: Record<string, string> = {
+  "src/providers/gcloud-token.ts": "gcloud is agentwire's own provider login and needs the cloud credentials",
+};
+
+const SPAWN_CALL = /(?<![.\w])(spawn|spawnSync|execFile|execFileSync|exec|execSync|fork)\(/g;
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** The text of the call that opens at `start` (its parentheses balanced), for the env check. */
+function callText(source: string, start: number): string {
+  let depth = 0;
+  for (let index = source.indexOf("(", start); index < source.length; index++) {
+    if (source[index] === "(") depth++;
+    else if (source[index] === ")" && --depth === 0) return source.slice(start, index + 1);
+  }
+  return source.slice(start);
+}
+
+/** The spawn calls in `sources` that neither use childEnvironment for `env` nor are exempt. */
+function unfilteredCalls(sources: Array<{ file: string; source: string }>): { calls: number; unfiltered: Array<{ file: string; call: string }> } {
+  const calls = sources.flatMap(({ file, source }) => (source.includes("node:child_process") ? [...source.matchAll(SPAWN_CALL)].map((match) => ({ file, call: callText(source, match.index) })) : []));
+  const filtered = /\benv:\s*(?:\{\s*\.\.\.)?childEnvironment\(/;
+  return { calls: calls.length, unfiltered: calls.filter(({ file, call }) => !(file in EXEMPT) && !filtered.test(call)) };
+}
+
+describe("spawn sites", () => {
+  it("every child process outside the exemptions gets the credential-free environment", () => {
+    const sources = sourceFiles(join(ROOT, "src")).map((path) => ({ file: relative(ROOT, path), source: readFileSync(path, "utf8") }));
+    const { calls, unfiltered } = unfilteredCalls(sources);
+    // The scan found the known sites: Bash, MCP stdio, ripgrep, the supervisor, the sandbox probe, the browser opener, gcloud.
+    expect(calls).toBeGreaterThanOrEqual(7);
+    expect(unfiltered).toEqual([]);
+  });
+
+  it("the check notices a spawn that inherits the environment, or passes it whole", () => {
+    const source = 'import { spawn } from "node:child_process";\nspawn("sh", ["-c", cmd], { cwd });\nspawn("sh", [], { env: process.env });\nspawn("sh", [], { env: childEnvironment(process.env) });\n';
+    expect(unfilteredCalls([{ file: "src/tools/new-tool.ts", source }]).unfiltered.map(({ call }) => call)).toEqual(['spawn("sh", ["-c", cmd], { cwd })', 'spawn("sh", [], { env: process.env })']);
+  });
+});
