@@ -3,6 +3,7 @@ import { open } from "node:fs/promises";
 import path from "node:path";
 import { projectDirectories } from "../paths/project-directories.js";
 import { Bm25Index } from "./bm25.js";
+import { isRetiredBundledSkill } from "./default-skills.js";
 import { expandSkillDirectory, type GrantSubject, type SkillGrantPolicy, type WithheldReason } from "./skill-grants.js";
 import { parseSkillMarkdown, splitFrontmatter, type SkillMetadata } from "./skill-md.js";
 
@@ -188,5 +189,8 @@ async function readSkill(entry: SkillEntry): ReturnType<typeof parseSkillMarkdow
   } catch (error) {
     return { ok: false, reason: `SKILL.md cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
-  return parseSkillMarkdown(text, entry.name);
+  const parsed = await parseSkillMarkdown(text, entry.name);
+  if (!parsed.ok || parsed.metadata.allowedTools.length === 0 || entry.source !== "user" || !isRetiredBundledSkill(entry.name, text)) return parsed;
+  const note = "it is an earlier agentwire's copy of a bundled skill whose allowed-tools approved more than it needs, so they are ignored; the next agentwire run updates it";
+  return { ...parsed, notes: [...parsed.notes, note], metadata: { ...parsed.metadata, allowedTools: [] } };
 }
