@@ -60,6 +60,10 @@ async function main(argv: string[]): Promise<number> {
     const { runSessionsCommand } = await import("./sessions-command.js");
     return runSessionsCommand(argv[0] === "help" ? ["--help"] : argv.slice(1), process.cwd(), process.env);
   }
+  if (argv[0] === "trust" || (argv[0] === "help" && argv[1] === "trust")) {
+    const { runTrustCommand } = await import("./trust-command.js");
+    return runTrustCommand(argv[0] === "help" ? ["--help"] : argv.slice(1), process.cwd(), process.env);
+  }
   if (argv[0] === "render" || (argv[0] === "help" && argv[1] === "render")) {
     const { runRenderCommand } = await import("./render-command.js");
     return runRenderCommand(argv[0] === "help" ? ["--help"] : argv.slice(1), process.cwd(), process.env);

@@ -27,21 +27,25 @@ export interface TrustOffer {
  * Everything in `directory`'s project that takes effect only once trusted: its `.mcp.json` (the
  * commands it would run, the URLs it would reach, the credentials it would receive) and each
  * project skill whose `allowed-tools` approve calls. Each is hashed before it is read for
- * display, so what gets recorded is never newer than what was shown (a later change needs trust
- * again).
+ * display (a skill folder again after, and refused if it changed meanwhile), so what gets
+ * recorded is never newer than what was shown; a later change needs trust again.
  */
 export async function gatherTrustOffer(directory: string): Promise<TrustOffer> {
   const root = trustRootOf(directory);
   const items: TrustItem[] = [];
   const mcpFile = path.join(directory, ".mcp.json");
   if (existsSync(mcpFile)) items.push(mcpItem(root, mcpFile));
-  const { skills } = await SkillCatalog.discover(projectSkillLocations(directory), GRANT_ALL).load();
+  const catalog = SkillCatalog.discover(projectSkillLocations(directory), GRANT_ALL);
+  const before = new Map(catalog.entries.map((entry) => [entry.directory, folderFingerprint(entry.directory)]));
+  const { skills } = await catalog.load();
   for (const skill of skills) {
     if (skill.allowedTools.length === 0) continue;
     const folder = `${skill.directory}${path.sep}`;
+    const fingerprint = before.get(skill.directory);
     items.push({
       key: projectFileKey(root, folder),
-      fingerprint: folderFingerprint(skill.directory),
+      // A folder that changed while it was read is not recorded: what was shown may not be what is there.
+      fingerprint: fingerprint !== undefined && folderFingerprint(skill.directory) === fingerprint ? fingerprint : undefined,
       title: `Skill "${skill.name}" (${path.relative(root, skill.directory) || "."}/, the whole folder) approves without asking:`,
       details: skill.allowedTools.map(describeRule),
     });
