@@ -4,6 +4,7 @@ import type * as z from "zod/mini";
 import { McpConfigFileSchema, McpServerNameSchema, type McpServers } from "../mcp/mcp-config.js";
 import { bytesFingerprint } from "../trust/fingerprint.js";
 import { trustRootOf, type ProjectTrust } from "../trust/project-trust.js";
+import { readRegularFile } from "../trust/regular-file.js";
 
 /** Names listed from an untrusted file, at most: the file is the repository's, not the user's. */
 const MAX_UNTRUSTED_NAMES = 50;
@@ -38,11 +39,14 @@ export function gatherMcpServers(input: {
   const projectFile = join(input.cwd, ".mcp.json");
   let untrusted: string[] = [];
   if (input.project.read && existsSync(projectFile)) {
-    const bytes = readBytes(projectFile);
-    if ("error" in bytes) return bytes;
-    // The bytes that were hashed are the bytes that are used: no second read to race.
-    if (input.project.trust.trusts(trustRootOf(input.cwd), projectFile, bytesFingerprint(bytes.bytes))) sources.push({ label: projectFile, text: bytes.bytes.toString("utf8") });
-    else untrusted = serverNamesIn(bytes.bytes.toString("utf8"));
+    // A file the repository made unreadable (a FIFO, a link to a device) starts nothing and
+    // stops nothing: it cannot have been trusted, so it is passed over like an untrusted one.
+    const read = readRegularFile(projectFile);
+    if ("bytes" in read) {
+      // The bytes that were hashed are the bytes that are used: no second read to race.
+      if (input.project.trust.trusts(trustRootOf(input.cwd), projectFile, bytesFingerprint(read.bytes))) sources.push({ label: projectFile, text: read.bytes.toString("utf8") });
+      else untrusted = serverNamesIn(read.bytes.toString("utf8"));
+    }
   }
   for (const value of input.values) {
     if (value.trimStart().startsWith("{")) {

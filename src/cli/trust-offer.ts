@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseRule } from "../permissions/rule-syntax.js";
 import { projectSkillLocations, SkillCatalog } from "../skills/catalog.js";
@@ -6,6 +6,7 @@ import { GRANT_ALL } from "../skills/skill-grants.js";
 import { looksLikeCredential } from "../trust/credential-names.js";
 import { bytesFingerprint, folderFingerprint } from "../trust/fingerprint.js";
 import { projectFileKey, trustRootOf } from "../trust/project-trust.js";
+import { readRegularFile } from "../trust/regular-file.js";
 
 /** One thing a project brings that needs trust, as `agentwire trust` shows and records it. */
 export interface TrustItem {
@@ -54,13 +55,9 @@ export async function gatherTrustOffer(directory: string): Promise<TrustOffer> {
 }
 
 function mcpItem(root: string, file: string): TrustItem {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    return { key: projectFileKey(root, file), fingerprint: undefined, title: `${file}:`, details: [`cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`] };
-  }
-  return { key: projectFileKey(root, file), fingerprint: bytesFingerprint(bytes), title: `${file} starts these MCP servers:`, details: describeMcpServers(bytes.toString("utf8")) };
+  const read = readRegularFile(file);
+  if ("problem" in read) return { key: projectFileKey(root, file), fingerprint: undefined, title: `${file}:`, details: [read.problem] };
+  return { key: projectFileKey(root, file), fingerprint: bytesFingerprint(read.bytes), title: `${file} starts these MCP servers:`, details: describeMcpServers(read.bytes.toString("utf8")) };
 }
 
 /** Each server as the file writes it (variables not expanded), and which credentials it would get. */

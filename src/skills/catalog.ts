@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { constants, existsSync, readdirSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { projectDirectories } from "../paths/project-directories.js";
@@ -176,8 +176,11 @@ async function loadEntries(entries: readonly SkillEntry[], grantPolicy: SkillGra
 async function readSkill(entry: SkillEntry): ReturnType<typeof parseSkillMarkdown> {
   let text: string;
   try {
-    const handle = await open(entry.file, "r");
+    // Without blocking, and only a regular file: a FIFO named SKILL.md in a cloned repository
+    // would otherwise hang the session's first turn.
+    const handle = await open(entry.file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
+      if (!(await handle.stat()).isFile()) return { ok: false, reason: "SKILL.md is not a regular file" };
       const head = Buffer.alloc(HEAD_BYTES);
       const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
       text = head.subarray(0, bytesRead).toString("utf8");

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { readRegularFile } from "./regular-file.js";
 
 /**
  * What a trust record compares: a sha256 of what a project brings, so any change to it needs
@@ -19,12 +20,10 @@ export function bytesFingerprint(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
-export function fileFingerprint(file: string): string | undefined {
-  try {
-    return bytesFingerprint(readFileSync(file));
-  } catch {
-    return undefined;
-  }
+/** Undefined when the file cannot be read, is not a regular file, or is over `maxBytes`. */
+export function fileFingerprint(file: string, maxBytes = MAX_FOLDER_BYTES): string | undefined {
+  const read = readRegularFile(file, maxBytes);
+  return "bytes" in read ? bytesFingerprint(read.bytes) : undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
@@ -199,6 +200,25 @@ describe.skipIf("problem" in user)(`trust: what a repository brings takes effect
     expect(upgraded.stderr).toContain("updated the default skills repo-map");
     expect(readFileSync(join(installed, "SKILL.md"), "utf8")).toBe(readFileSync(join(ROOT, "skills", "repo-map", "SKILL.md"), "utf8"));
     expect(existsSync(join(workspace.cwd, "x"))).toBe(false);
+  });
+
+  it("a repository whose .mcp.json, SKILL.md and AGENTS.md are FIFOs cannot hang a run", async () => {
+    workspace = await createWorkspace("text");
+    await mkdir(join(workspace.cwd, ".claude", "skills", "stuck"), { recursive: true });
+    for (const file of [".mcp.json", "AGENTS.md", join(".claude", "skills", "stuck", "SKILL.md")]) execFileSync("mkfifo", [join(workspace.cwd, file)]);
+    handOver();
+    await workspace.useScenario({ turns: [{ text: "done" }] });
+    const started = Date.now();
+    const stuck = await run([]);
+    expectWellFormedRun(stuck, 1);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(initOf(stuck.events).mcp_servers).toEqual([]);
+    expect(warningsOf(stuck.events).map((warning) => warning.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/AGENTS\.md: it is not a regular file/), expect.stringMatching(/stuck\/SKILL\.md was skipped: SKILL\.md is not a regular file/)]),
+    );
+    const offered = await trust("--yes", workspace.cwd);
+    expect(offered.code).toBe(1);
+    expect(offered.stdout).toContain("it is not a regular file");
   });
 
   it("--revoke forgets a project; --list says what is trusted", async () => {
