@@ -6,7 +6,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent, SystemInitEvent, UserEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, results, ROOT, runAgentwire, type RunResult, type Workspace } from "../helpers/agentwire.js";
+import { agentwireEnv, BIN, createWorkspace, expectWellFormedRun, results, ROOT, runAgentwire, type RunResult, type Workspace } from "../helpers/agentwire.js";
+import { HAS_SCRIPT, spawnInPty } from "../helpers/pty.js";
 import { createUnprivilegedUser, needsUnprivilegedUser } from "../helpers/unprivileged.js";
 
 /**
@@ -232,5 +233,27 @@ describe.skipIf("problem" in user)(`trust: what a repository brings takes effect
     const revoked = await trust("--revoke", workspace.cwd);
     expect(revoked.stdout).toBe(`No longer trusted: ${workspace.cwd}.\n`);
     expect((await trust("--list")).stdout).toBe("No project is trusted.\n");
+  });
+});
+
+describe.skipIf(!HAS_SCRIPT)("agentwire trust at a terminal", () => {
+  it("asks before recording: no records nothing, yes records", async () => {
+    workspace = await createWorkspace("text");
+    await writeFile(join(workspace.cwd, ".mcp.json"), JSON.stringify({ mcpServers: { local: { command: "true" } } }));
+    const store = join(workspace.home, ".agentwire", "trusted-projects.json");
+    const ask = async (answer: string) => {
+      const pty = spawnInPty(`${process.execPath} ${BIN} trust ${workspace!.cwd}`, { cwd: workspace!.cwd, env: agentwireEnv(workspace!) });
+      try {
+        await pty.waitFor(/Trust these\?.*\[y\/N\]/s);
+        pty.type(`${answer}\r`);
+        return await pty.exited;
+      } finally {
+        pty.kill();
+      }
+    };
+    expect(await ask("n")).toBe(1);
+    expect(existsSync(store)).toBe(false);
+    expect(await ask("y")).toBe(0);
+    expect(existsSync(store)).toBe(true);
   });
 });

