@@ -92,8 +92,18 @@ function withoutGone(store: TrustStore, root: string): TrustStore {
 }
 
 function formatOffer(offer: TrustOffer): string {
-  const blocks = offer.items.map((item) => [item.title, ...item.details.map((detail) => `  ${detail}`)].join("\n"));
-  return `Project ${offer.root}\n\n${blocks.join("\n\n")}\n\n`;
+  const blocks = offer.items.map((item) => [item.title, ...item.details.map((detail) => `  ${detail}`)].map(visible).join("\n"));
+  return `Project ${visible(offer.root)}\n\n${blocks.join("\n\n")}\n\n`;
+}
+
+/**
+ * The text as the repository wrote it, with every control, line-breaking and direction-changing
+ * character shown as an escape: a server name holding terminal escape codes could otherwise erase
+ * or reorder the very lines the user reads before trusting.
+ */
+function visible(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g, (character) => `\\u{${character.codePointAt(0)!.toString(16)}}`);
 }
 
 /** Each trusted root with its files, and whether each is unchanged, changed or gone. */
@@ -103,8 +113,8 @@ function formatTrusted(store: TrustStore): string {
   return roots
     .map((root) => {
       const record = store.projects[root]!;
-      const lines = Object.entries(record.files).map(([key, fingerprint]) => `  ${key}  ${fileState(path.join(root, key), key.endsWith("/"), fingerprint)}`);
-      return `${root}  (trusted ${record.trustedAt})\n${lines.join("\n")}\n`;
+      const lines = Object.entries(record.files).map(([key, fingerprint]) => `  ${visible(key)}  ${fileState(path.join(root, key), key.endsWith("/"), fingerprint)}`);
+      return `${visible(root)}  (trusted ${visible(record.trustedAt)})\n${lines.join("\n")}\n`;
     })
     .join("\n");
 }
