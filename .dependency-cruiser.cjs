@@ -29,8 +29,10 @@ const layers = {
   // MCP servers' tools are tools like the built-ins; stdio servers join the process supervisor.
   mcp: ["conversation", "process", "tools", "version"],
   sessions: ["conversation", "text", "version"],
+  // Consent for what a repository brings: the trust store and the fingerprints it compares.
+  trust: ["paths"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
-  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "process", "text", "version"],
+  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "process", "text", "trust", "version"],
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],
   // People-facing views of the event stream (render, sessions show, -p progress, chat).
   render: ["conversation", "sessions"],

@@ -10,7 +10,7 @@ import { resolveModelAlias } from "../providers/models.js";
 import type { SessionHooks } from "../session/hook-runners.js";
 import { buildFailureResult } from "../session/result.js";
 import { createSession, type Session } from "../session/session.js";
-import { SessionSettingsSchema, SessionSetupError, type SessionLogger, type ToolApprover } from "../session/session-options.js";
+import { SessionSettingsSchema, SessionSetupError, SETTING_SOURCES, type SessionLogger, type ToolApprover } from "../session/session-options.js";
 import { toUserMessage } from "../session/user-input.js";
 import { EventQueue } from "./event-queue.js";
 
@@ -76,6 +76,14 @@ const QueryDataOptionsShape = {
   outputFormat: z.looseObject({ type: z.literal("json_schema"), schema: z.record(z.string(), z.unknown()) }).optional(),
   /** MCP servers to start (stdio) or reach (http, sse), in the Agent SDK's format; in-process (`sdk`) servers are not supported here. */
   mcpServers: z.optional(SessionSettingsSchema.shape.mcpServers),
+  /**
+   * Trust what the project brings (its skills' `allowed-tools`) for this query only, as the CLI's
+   * --trust-project; default: only what `agentwire trust` recorded. The library never reads a
+   * project's `.mcp.json`: its servers are the ones passed in `mcpServers`.
+   */
+  trustProject: z.boolean().optional(),
+  /** The Agent SDK's setting sources: without `project`, nothing the project brings takes effect. */
+  settingSources: z.array(z.enum(SETTING_SOURCES)).optional(),
   env: z.record(z.string(), z.string().optional()).optional(),
 };
 const QueryDataOptionsSchema = z.looseObject(QueryDataOptionsShape);
@@ -229,6 +237,8 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
     ...(data.sessionId ? { sessionId: data.sessionId } : {}),
     persistSession: data.persistSession ?? true,
     ...(data.mcpServers ? { mcpServers: data.mcpServers } : {}),
+    trustProject: data.trustProject ?? false,
+    ...(data.settingSources ? { settingSources: data.settingSources } : {}),
     ...(data.sandbox ? { sandbox: data.sandbox } : {}),
     ...(data.sandboxAllowWrite ? { sandboxAllowWrite: data.sandboxAllowWrite } : {}),
     ...(data.sandboxNetwork === undefined ? {} : { sandboxNetwork: data.sandboxNetwork }),

@@ -6,6 +6,9 @@ import { FlagError, parseFlags } from "./flag-parser.js";
 import { gatherMcpServers } from "./mcp-sources.js";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
 import { chooseModel } from "../providers/model-choice.js";
+import { sessionProjectTrust, usesProjectSettings } from "../session/project-trust-policy.js";
+import { SETTING_SOURCES, type SettingSource } from "../session/session-options.js";
+import { agentwireHome } from "../sessions/session-file.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
 import { editDistance } from "../text/edit-distance.js";
 import { SANDBOX_MODES } from "../tools/sandbox-settings.js";
@@ -73,6 +76,12 @@ const RUN_OPTIONS = {
   "add-dir": { type: "string", array: true, description: "Another directory tools may use besides the working directory (repeatable)" },
   "mcp-config": { type: "string", array: true, description: 'MCP servers: a JSON file or JSON text {"mcpServers": {...}} in Claude Code\'s format (repeatable); the project\'s .mcp.json is read too' },
   "strict-mcp-config": { type: "boolean", default: false, description: "Use only the servers of --mcp-config, not the project's .mcp.json" },
+  "trust-project": {
+    type: "boolean",
+    default: false,
+    description: "Trust what this project brings (its .mcp.json servers, its skills' allowed-tools) for this run only, without agentwire trust (for CI checkouts)",
+  },
+  "setting-sources": { type: "string", description: "Comma-separated setting sources to read (user, project, local); without project, nothing the project brings takes effect" },
   sandbox: {
     type: "string",
     choices: [...SANDBOX_MODES],
@@ -113,7 +122,6 @@ const START_OPTIONS = {
  * them yet. Refusing them would break those hosts, so each is noted on stderr instead.
  */
 const ACCEPTED_BUT_IGNORED: Record<string, Options> = {
-  "setting-sources": { type: "string" },
   settings: { type: "string" },
   "fallback-model": { type: "string" },
   "task-budget": { type: "number" },
@@ -201,7 +209,19 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   if (!(approvalTimeout > 0)) return { kind: "error", message: "--approval-timeout must be a positive number of seconds (a question nobody answers is then denied)." };
   const skipPermissions = parsed["dangerously-skip-permissions"] === true;
   const cwd = typeof parsed.cwd === "string" ? parsed.cwd : processCwd;
-  const mcp = gatherMcpServers({ values: (parsed["mcp-config"] ?? []) as string[], strict: parsed["strict-mcp-config"] === true, cwd: resolve(processCwd, cwd), processCwd, env });
+  const settingSources = parseSettingSources(parsed["setting-sources"]);
+  if ("error" in settingSources) return { kind: "error", message: settingSources.error };
+  const trustProject = parsed["trust-project"] === true;
+  const mcp = gatherMcpServers({
+    values: (parsed["mcp-config"] ?? []) as string[],
+    project: {
+      read: parsed["strict-mcp-config"] !== true && usesProjectSettings(settingSources.sources),
+      trust: sessionProjectTrust({ trustProject }, agentwireHome(env)),
+    },
+    cwd: resolve(processCwd, cwd),
+    processCwd,
+    env,
+  });
   if ("error" in mcp) return { kind: "error", message: mcp.error };
   const candidate = {
     outputFormat,
@@ -248,6 +268,9 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     outputLastMessage: typeof parsed["output-last-message"] === "string" ? resolve(processCwd, parsed["output-last-message"]) : undefined,
     eventDialect: parsed["event-dialect"],
     mcpServers: mcp.servers,
+    untrustedProjectMcpServers: mcp.untrustedProjectServers,
+    trustProject,
+    settingSources: settingSources.sources,
     // Node timers hold at most 2^31-1 ms (~24.8 days); a longer wait would fire at once.
     approvalTimeoutMs: Math.min(2_147_483_647, Math.max(1, Math.round(approvalTimeout * 1000))),
   };
@@ -325,7 +348,7 @@ async function helpText(isStart: boolean): Promise<string> {
     .usage(
       isStart
         ? "agentwire start --provider P --model M --cwd DIR [--verbose]\n\nA persistent session: stream-json commands on stdin until EOF, stream-json events on stdout."
-        : "agentwire [-p] [prompt] [options]\nagentwire chat [options]   (also: agentwire alone at a terminal)\nagentwire start [options]\nagentwire sessions list|show|export|import|delete\nagentwire render [SESSION_ID|FILE]\nagentwire web [--port N] [--host H] [--open]   (a browser UI)\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
+        : "agentwire [-p] [prompt] [options]\nagentwire chat [options]   (also: agentwire alone at a terminal)\nagentwire start [options]\nagentwire sessions list|show|export|import|delete\nagentwire trust [DIR] | --list | --revoke [DIR]   (consent for a project's .mcp.json and skill rules)\nagentwire render [SESSION_ID|FILE]\nagentwire web [--port N] [--host H] [--open]   (a browser UI)\nagentwire mock-server --port N --scenario FILE\n\nA headless agent that speaks Claude Code's stream-json protocol with any model behind it.",
     )
     .epilogue(isStart ? START_EPILOGUE : "")
     .help(false)
@@ -376,6 +399,18 @@ function readJsonSchema(value: string, processCwd: string): { schema: Record<str
   }
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return { error: "--json-schema must be a JSON object (a JSON Schema)." };
   return { schema: schema as Record<string, unknown> };
+}
+
+/**
+ * `--setting-sources user,project`: the sources to read; empty (`--setting-sources=`, the Agent
+ * SDK's default) reads none; absent reads all.
+ */
+function parseSettingSources(value: unknown): { sources: SettingSource[] | undefined } | { error: string } {
+  if (typeof value !== "string") return { sources: undefined };
+  const sources = value.split(",").map((source) => source.trim()).filter((source) => source !== "");
+  const unknown = sources.filter((source) => !(SETTING_SOURCES as readonly string[]).includes(source));
+  if (unknown.length > 0) return { error: `--setting-sources: unknown source ${unknown.join(", ")} (the sources are ${SETTING_SOURCES.join(", ")}).` };
+  return { sources: sources as SettingSource[] };
 }
 
 /** A number from an environment variable, or undefined when unset or not a number (then the schema reports a bad flag value only). */

@@ -37,6 +37,8 @@ export async function runChatCommand(command: Extract<ParsedCommand, { kind: "ru
     sandbox: config.sandbox,
     sandboxAllowWrite: config.sandboxAllowWrite,
     sandboxNetwork: config.sandboxNetwork,
+    trustProject: config.trustProject,
+    ...(config.settingSources ? { settingSources: config.settingSources } : {}),
     env,
   };
   const fancy = process.stdin.isTTY === true && process.stdout.isTTY === true && env.TERM !== "dumb";

@@ -13,7 +13,7 @@ import { buildFailureResult } from "../session/result.js";
 import type { Session } from "../session/session.js";
 import { initEventBeforeSession, prepareSession } from "../session/prepare-session.js";
 import { SessionSetupError, type SessionOptions } from "../session/session-options.js";
-import { installDefaultSkills } from "../skills/default-skills.js";
+import { installDefaultSkills, upgradeRetiredDefaultSkills } from "../skills/default-skills.js";
 import { randomUuid } from "../text/random-uuid.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 
@@ -59,6 +59,10 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === "sessions" || (argv[0] === "help" && argv[1] === "sessions")) {
     const { runSessionsCommand } = await import("./sessions-command.js");
     return runSessionsCommand(argv[0] === "help" ? ["--help"] : argv.slice(1), process.cwd(), process.env);
+  }
+  if (argv[0] === "trust" || (argv[0] === "help" && argv[1] === "trust")) {
+    const { runTrustCommand } = await import("./trust-command.js");
+    return runTrustCommand(argv[0] === "help" ? ["--help"] : argv.slice(1), process.cwd(), process.env);
   }
   if (argv[0] === "render" || (argv[0] === "help" && argv[1] === "render")) {
     const { runRenderCommand } = await import("./render-command.js");
@@ -144,7 +148,7 @@ function wantsChat(chatCommand: boolean, command: Extract<ParsedCommand, { kind:
 async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Promise<number> {
   const config = { ...command.config, cwd: resolve(command.config.cwd) };
   const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, process.stderr.isTTY === true);
-  if (config.skills && config.defaultSkills) installBundledSkills(log);
+  if (config.skills) installBundledSkills(log, config.defaultSkills);
 
   if (command.ignoredFlags.length > 0) process.stderr.write(`${describeIgnoredFlags(command.ignoredFlags)}\n`);
 
@@ -254,12 +258,19 @@ async function loadStreamInput() {
   return { HostChannel, controlApprover, FrameApprovals, serveStreamInput };
 }
 
-/** A first run gets the bundled skills in $AGENTWIRE_HOME/skills, and one line saying so. */
-function installBundledSkills(log: Logger): void {
+/**
+ * A first run gets the bundled skills in $AGENTWIRE_HOME/skills, and one line saying so. Every
+ * run updates the copies an earlier version installed and nobody edited, where that version
+ * granted more than the skill needs (also with --no-default-skills: it fixes, it adds nothing).
+ */
+function installBundledSkills(log: Logger, install: boolean): void {
   const target = join(process.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"), "skills");
+  const bundled = fileURLToPath(new URL("skills", PACKAGE_ROOT));
   try {
-    const installed = installDefaultSkills(fileURLToPath(new URL("skills", PACKAGE_ROOT)), target);
+    const installed = install ? installDefaultSkills(bundled, target) : [];
     if (installed.length > 0) process.stderr.write(`agentwire: installed the default skills (${installed.join(", ")}) into ${target}; --no-default-skills skips this.\n`);
+    const upgraded = upgradeRetiredDefaultSkills(bundled, target);
+    if (upgraded.length > 0) process.stderr.write(`agentwire: updated the default skills ${upgraded.join(", ")} in ${target}: their earlier versions approved more commands than they need.\n`);
   } catch (error) {
     // An unwritable AGENTWIRE_HOME is reported once by the session (session_not_persisted).
     log.debug({ err: error, target }, "default skills not installed");

@@ -1,22 +1,52 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type * as z from "zod/mini";
-import { McpConfigFileSchema, type McpServers } from "../mcp/mcp-config.js";
+import { McpConfigFileSchema, McpServerNameSchema, type McpServers } from "../mcp/mcp-config.js";
+import { bytesFingerprint } from "../trust/fingerprint.js";
+import { trustRootOf, type ProjectTrust } from "../trust/project-trust.js";
+import { readRegularFile } from "../trust/regular-file.js";
+
+/** Names listed from an untrusted file, at most: the file is the repository's, not the user's. */
+const MAX_UNTRUSTED_NAMES = 50;
+
+/** Whether a run looks at the project's `.mcp.json`, and which contents of it it trusts. */
+export interface ProjectMcpPolicy {
+  /** False with `--strict-mcp-config`, or `--setting-sources` without `project`: the file is not even read. */
+  read: boolean;
+  trust: ProjectTrust;
+}
 
 /**
- * The MCP servers of a run, as Claude Code gathers them: the project's `.mcp.json` (unless
- * `--strict-mcp-config`), then each `--mcp-config` (a file, or the JSON itself, as the Agent SDK
- * passes it) in order, a later server replacing an earlier one of the same name. `${VAR}` and
- * `${VAR:-default}` in strings are expanded from the environment, as Claude Code does.
- * In-process servers (`type: "sdk"`) are the host's: they arrive with `initialize`, not here.
+ * The MCP servers of a run, as Claude Code gathers them: the project's `.mcp.json`, then each
+ * `--mcp-config` (a file, or the JSON itself, as the Agent SDK passes it) in order, a later
+ * server replacing an earlier one of the same name. `${VAR}` and `${VAR:-default}` in strings are
+ * expanded from the environment, as Claude Code does.
+ *
+ * The project's file is the repository's: its servers start (and its variables are expanded)
+ * only when that exact file is trusted; otherwise it is not expanded at all and only its server
+ * names come back, for `system/init` to list as needing trust. Files the user or host named are
+ * theirs, and trusted. In-process servers (`type: "sdk"`) are the host's: they arrive with
+ * `initialize`, not here.
  */
-export function gatherMcpServers(input: { values: readonly string[]; strict: boolean; cwd: string; processCwd: string; env: Readonly<Record<string, string | undefined>> }): { servers: McpServers } | { error: string } {
+export function gatherMcpServers(input: {
+  values: readonly string[];
+  project: ProjectMcpPolicy;
+  cwd: string;
+  processCwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}): { servers: McpServers; untrustedProjectServers: string[] } | { error: string } {
   const sources: Array<{ label: string; text: string }> = [];
   const projectFile = join(input.cwd, ".mcp.json");
-  if (!input.strict && existsSync(projectFile)) {
-    const text = readText(projectFile);
-    if ("error" in text) return text;
-    sources.push({ label: projectFile, text: text.text });
+  let untrusted: string[] = [];
+  if (input.project.read && existsSync(projectFile)) {
+    // A file the repository made unreadable (a FIFO, a link to a device) starts nothing and
+    // stops nothing: it cannot have been trusted, so it is passed over like an untrusted one.
+    const read = readRegularFile(projectFile);
+    if ("bytes" in read) {
+      // The bytes that were hashed are the bytes that are used: no second read to race.
+      if (input.project.trust.trusts(trustRootOf(input.cwd), projectFile, bytesFingerprint(read.bytes))) sources.push({ label: projectFile, text: read.bytes.toString("utf8") });
+      else untrusted = serverNamesIn(read.bytes.toString("utf8"));
+    }
   }
   for (const value of input.values) {
     if (value.trimStart().startsWith("{")) {
@@ -24,9 +54,9 @@ export function gatherMcpServers(input: { values: readonly string[]; strict: boo
       continue;
     }
     const file = resolve(input.processCwd, value);
-    const text = readText(file);
-    if ("error" in text) return { error: `--mcp-config: ${text.error}` };
-    sources.push({ label: file, text: text.text });
+    const bytes = readBytes(file);
+    if ("error" in bytes) return { error: `--mcp-config: ${bytes.error}` };
+    sources.push({ label: file, text: bytes.bytes.toString("utf8") });
   }
   let servers: McpServers = {};
   for (const source of sources) {
@@ -42,12 +72,32 @@ export function gatherMcpServers(input: { values: readonly string[]; strict: boo
     if (!parsed.success) return { error: `MCP configuration ${source.label}: ${describeIssues(parsed.error)}` };
     servers = { ...servers, ...parsed.data.mcpServers };
   }
-  return { servers };
+  // A server the user configured under the same name replaces the project's, as a later file does.
+  return { servers, untrustedProjectServers: untrusted.filter((name) => !(name in servers)) };
 }
 
-function readText(file: string): { text: string } | { error: string } {
+/**
+ * The server names of an untrusted `.mcp.json`, read without expanding or validating anything
+ * else: valid names only, in-process (`sdk`) entries left out, as a trusted read would. A file
+ * that is not JSON names none (trusting it later reports why it cannot be used).
+ */
+function serverNamesIn(text: string): string[] {
+  let json: unknown;
   try {
-    return { text: readFileSync(file, "utf8") };
+    json = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  const listed = (withoutSdkServers(json) as { mcpServers?: unknown } | null)?.mcpServers;
+  if (typeof listed !== "object" || listed === null || Array.isArray(listed)) return [];
+  return Object.keys(listed)
+    .filter((name) => McpServerNameSchema.safeParse(name).success)
+    .slice(0, MAX_UNTRUSTED_NAMES);
+}
+
+function readBytes(file: string): { bytes: Buffer } | { error: string } {
+  try {
+    return { bytes: readFileSync(file) };
   } catch (error) {
     return { error: `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }

@@ -14,7 +14,8 @@ const MIN_SERVER_TIMEOUT_MS = 1_000;
 
 export interface McpServerStatus {
   name: string;
-  status: "pending" | "connected" | "failed";
+  /** `needs-trust`: a project server not started because the project is not trusted (agentwire's own status). */
+  status: "pending" | "connected" | "failed" | "needs-trust";
   error?: string;
   serverInfo?: { name: string; version: string };
 }

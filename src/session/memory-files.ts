@@ -1,11 +1,14 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { projectDirectories } from "../paths/project-directories.js";
+import { readRegularFile } from "../trust/regular-file.js";
 
 /** The instruction files every agent CLI reads: the open AGENTS.md convention and Claude Code's own. */
 const MEMORY_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"];
 /** Room for all memory files together; what does not fit is cut, with a warning. */
 export const MEMORY_BUDGET_CHARS = 32 * 1024;
+/** A memory file larger than this is not read at all (only its start could be used anyway). */
+const MAX_MEMORY_FILE_BYTES = 16 * 1024 * 1024;
 
 export interface MemoryFiles {
   /** The system-prompt section holding the files, or "" when there are none. */
@@ -29,13 +32,13 @@ export function loadMemoryFiles(input: { cwd: string; agentwireHome: string }): 
   let room = MEMORY_BUDGET_CHARS;
   for (const file of candidates) {
     if (!existsSync(file)) continue;
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8").trim();
-    } catch (error) {
-      problems.push({ path: file, reason: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` });
+    // A repository's file: a FIFO or a device behind the name must not hang or flood the start.
+    const read = readRegularFile(file, MAX_MEMORY_FILE_BYTES);
+    if ("problem" in read) {
+      problems.push({ path: file, reason: read.problem });
       continue;
     }
+    let text = read.bytes.toString("utf8").trim();
     if (text === "") continue;
     if (room <= 0) {
       problems.push({ path: file, reason: `it was left out: the memory files together are over ${MEMORY_BUDGET_CHARS} characters` });

@@ -7,7 +7,9 @@ import { discoverSkills, type SkillCatalog } from "../skills/catalog.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 import { sandboxProblem } from "../tools/sandbox-probe.js";
 import type { SandboxSettings } from "../tools/sandbox-settings.js";
+import type { ProjectTrust } from "../trust/project-trust.js";
 import { buildInitEvent } from "./init-event.js";
+import { sessionProjectTrust, skillGrantPolicy, usesProjectSettings } from "./project-trust-policy.js";
 import { openSession, type OpenedSession } from "./open-session.js";
 import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";
 import { chooseToolNames } from "./tool-selection.js";
@@ -26,6 +28,8 @@ export interface PreparedSession {
   opened: OpenedSession;
   /** Bash's sandbox, checked to work on this machine; undefined when it is off. */
   sandbox: SandboxSettings | undefined;
+  /** Whether what the project brings is trusted (consulted as skills load). */
+  projectTrust: ProjectTrust;
 }
 
 /**
@@ -50,8 +54,10 @@ export function prepareSession(options: SessionOptions): PreparedSession {
   }
   const home = options.home ?? (options.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"));
   const sandbox = checkedSandbox(settings, cwd, home);
+  const projectTrust = sessionProjectTrust(settings, home);
   const skills = discoverSkills({
     enabled: settings.skills,
+    grantPolicy: skillGrantPolicy({ trust: projectTrust, projectSettings: usesProjectSettings(settings.settingSources) }),
     cwd,
     addDirs,
     skillsDirs: settings.skillsDirs.map((directory) => resolve(cwd, directory)),
@@ -72,7 +78,7 @@ export function prepareSession(options: SessionOptions): PreparedSession {
     contextWindow: settings.contextWindow,
     fork: settings.forkSession,
   });
-  return { options, settings, cwd, addDirs, home, skills, toolNames, opened, sandbox };
+  return { options, settings, cwd, addDirs, home, skills, toolNames, opened, sandbox, projectTrust };
 }
 
 /**
@@ -125,13 +131,18 @@ export function initEventBeforeSession(prepared: PreparedSession): SystemInitEve
     cwd: prepared.cwd,
     sessionId: prepared.opened.sessionId,
     toolNames: prepared.toolNames,
-    mcpServers: [],
+    mcpServers: prepared.settings.untrustedProjectMcpServers.map(untrustedServerStatus),
     model: prepared.settings.model,
     provider: prepared.settings.provider,
     permissionMode: prepared.settings.permissionMode,
     skillNames: prepared.skills.names,
     apiKeySource: keySourceOf(prepared),
   });
+}
+
+/** How a project server that was not started appears in `system/init` and `mcp_status`. */
+export function untrustedServerStatus(name: string): { name: string; status: "needs-trust"; error: string } {
+  return { name, status: "needs-trust", error: "not started: the project is not trusted (agentwire trust)" };
 }
 
 function isDirectory(directory: string): boolean {

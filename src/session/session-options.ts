@@ -3,7 +3,7 @@ import "../validation/english-issues.js";
 import { PermissionModeSchema } from "../../protocol/permission-mode.js";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent, TerminalReason } from "../../protocol/events.js";
-import { McpServersSchema } from "../mcp/mcp-config.js";
+import { McpServerNameSchema, McpServersSchema } from "../mcp/mcp-config.js";
 import { PROVIDER_IDS } from "../providers/registry.js";
 import type { Provider } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
@@ -25,6 +25,10 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
 
 /** Model requests per user turn when `--max-turns` is not given: a looping model stops here. */
 export const DEFAULT_MAX_TURNS = 200;
+
+/** Claude Code's setting sources: the user's files, the project's shared files, its local ones. */
+export const SETTING_SOURCES = ["user", "project", "local"] as const;
+export type SettingSource = (typeof SETTING_SOURCES)[number];
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 const positiveInt = () => z.int().check(z.positive());
@@ -91,6 +95,21 @@ export const SessionSettingsSchema = z.object({
   toolProfile: z._default(z.enum(["default", "compact"]), "default"),
   /** MCP servers in Claude Code's format (stdio commands, http/sse URLs); their tools are `mcp__<server>__<tool>`. */
   mcpServers: z._default(McpServersSchema, {}),
+  /**
+   * Servers of the project's `.mcp.json` that were not started because the project is not
+   * trusted: listed in `system/init` with the status `needs-trust`, and named in one warning.
+   */
+  untrustedProjectMcpServers: z._default(z.array(McpServerNameSchema), []),
+  /**
+   * Trust what the project brings (its skills' `allowed-tools`; for the CLI also its `.mcp.json`)
+   * for this session only, without `agentwire trust` (`--trust-project`): for CI checkouts.
+   */
+  trustProject: flag(false),
+  /**
+   * Which settings are read, as Claude Code's `--setting-sources`: without `project`, nothing the
+   * project brings takes effect (its skills still load as instructions). Undefined: all.
+   */
+  settingSources: z.optional(z.array(z.enum(SETTING_SOURCES))),
   /** Run Bash commands under bubblewrap (`--sandbox`): writes only in the workspace, or nowhere. */
   sandbox: z._default(z.enum(SANDBOX_MODES), "off"),
   /** More paths sandboxed commands may write (`--sandbox-allow-write`; relative to `cwd`). */

@@ -33,7 +33,9 @@ import { createTranslationState, toStreamJson } from "./stream-json.js";
 import { createToolAuthorizer, type HostApproval } from "./tool-authorizer.js";
 import { chooseBuiltinTools } from "./session-tools.js";
 import { buildInitEvent } from "./init-event.js";
-import { keySourceOf, prepareSession, providerSettingsOf, type PreparedSession } from "./prepare-session.js";
+import { keySourceOf, prepareSession, providerSettingsOf, untrustedServerStatus, type PreparedSession } from "./prepare-session.js";
+import { untrustedProjectWarning } from "./project-trust-policy.js";
+import { trustRootOf, type ProjectTrust } from "../trust/project-trust.js";
 import type { SkillCatalog } from "../skills/catalog.js";
 import type { Skill } from "../skills/catalog.js";
 import { createSkillTool, LOADED_SKILLS_KEY, SKILL_READ_RULES_KEY, TURN_SKILL_RULES_KEY } from "../skills/skill-tool.js";
@@ -124,6 +126,8 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     cwd,
     env: options.env,
     mcpServers: settings.mcpServers,
+    untrustedProjectMcpServers: settings.untrustedProjectMcpServers,
+    projectTrust: prepared.projectTrust,
     systemPrompt,
     provider: options.providerInstance ?? createProvider(providerSettingsOf(settings, options.env)),
     apiKeySource: keySourceOf(prepared),
@@ -181,6 +185,9 @@ interface SessionCoreInput {
   cwd: string;
   env: SessionOptions["env"];
   mcpServers: McpServers;
+  /** Project servers not started for want of trust: shown with their status, named in the trust warning. */
+  untrustedProjectMcpServers: string[];
+  projectTrust: ProjectTrust;
   systemPrompt: string;
   provider: Provider;
   apiKeySource: string;
@@ -219,8 +226,8 @@ class SessionCore implements Session {
   private readonly contextKeeper: ContextKeeper;
   /** The session's cost when this process opened it: the budget counts from here. */
   private readonly costAtStart: number;
-  /** The skills' metadata has been read and its problems reported. */
-  private skillsChecked = false;
+  /** The skills' metadata has been read, and its problems and what the untrusted project held back reported. */
+  private startupReported = false;
   /** Why the session file could not be written, once it could not; nothing is written after. */
   private persistenceFailure: string | undefined;
   private readonly toolState = new Map<string, unknown>();
@@ -324,7 +331,7 @@ class SessionCore implements Session {
   }
 
   mcpServerStatus(): McpServerStatus[] {
-    return [...this.mcpServers.map((name) => ({ name, status: "connected" as const })), ...(this.mcp?.status() ?? [])];
+    return [...this.mcpServers.map((name) => ({ name, status: "connected" as const })), ...(this.mcp?.status() ?? []), ...this.input.untrustedProjectMcpServers.map(untrustedServerStatus)];
   }
 
   /** Now when a turn is running, else at the start of the next one (events belong to turns). */
@@ -465,16 +472,23 @@ class SessionCore implements Session {
   private async prepareSkills(prompt: UserMessage, emit: (event: AgentEvent) => void, signal: AbortSignal): Promise<UserMessage> {
     for (const warning of this.input.startupWarnings.splice(0)) emit(warning);
     const catalog = this.input.skills;
-    if (catalog.entries.length === 0) return prompt;
-    const { skills, problems } = await catalog.load();
-    if (!this.skillsChecked) {
-      this.skillsChecked = true;
+    const { skills, problems } = catalog.entries.length === 0 ? { skills: [], problems: [] } : await catalog.load();
+    if (!this.startupReported) {
+      this.startupReported = true;
       for (const problem of problems) {
         const what = problem.code === "skill_skipped" ? "was skipped" : "was loaded with a fix";
         emit({ type: "warning", code: problem.code, message: `The skill at ${problem.path} ${what}: ${problem.reason}.`, path: problem.path });
       }
       if (!skills.some((skill) => skill.modelInvocable)) this.tools = this.tools.filter((tool) => tool.name !== "Skill");
+      const untrusted = untrustedProjectWarning({
+        root: trustRootOf(this.cwd),
+        servers: this.input.untrustedProjectMcpServers,
+        skills: skills.filter((skill) => skill.withheldGrants?.reason === "untrusted-project").map((skill) => skill.name),
+        storeProblem: this.input.projectTrust.problem,
+      });
+      if (untrusted) emit({ type: "warning", code: "project_not_trusted", message: untrusted });
     }
+    if (catalog.entries.length === 0) return prompt;
     const rerank =
       this.input.skillRanking === "llm"
         ? (promptText: string, candidates: Skill[]) =>

@@ -1,16 +1,20 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { constants, existsSync, readdirSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { projectDirectories } from "../paths/project-directories.js";
 import { Bm25Index } from "./bm25.js";
+import { isRetiredBundledSkill } from "./default-skills.js";
+import { expandSkillDirectory, type GrantSubject, type SkillGrantPolicy, type WithheldReason } from "./skill-grants.js";
 import { parseSkillMarkdown, splitFrontmatter, type SkillMetadata } from "./skill-md.js";
 
 /** Where a skill was found, in precedence order. */
-export type SkillSource = "project" | "add-dir" | "skills-dir" | "user";
+export type SkillSource = GrantSubject["source"];
 
 export interface SkillLocation {
   directory: string;
   source: SkillSource;
+  /** For project and add-dir skills: the directory whose project brought them (the cwd, an --add-dir). */
+  origin?: string;
 }
 
 /** A skill folder found on disk: its name is its folder's. */
@@ -20,9 +24,15 @@ export interface SkillEntry {
   directory: string;
   file: string;
   source: SkillSource;
+  /** For project and add-dir skills: the directory whose project brought them (the cwd, an --add-dir). */
+  origin?: string;
 }
 
-export type Skill = SkillEntry & SkillMetadata;
+export type Skill = SkillEntry &
+  SkillMetadata & {
+    /** The skill's `allowed-tools` that are not in effect in this session, and why (`allowedTools` is then empty). */
+    withheldGrants?: { rules: string[]; reason: WithheldReason };
+  };
 
 /** Something wrong with one skill: it was skipped, or loaded with a fix. */
 export interface SkillProblem {
@@ -43,12 +53,9 @@ const HEAD_BYTES = 16 * 1024;
  * client work unchanged.
  */
 export function skillLocations(input: { cwd: string; addDirs: readonly string[]; skillsDirs: readonly string[]; agentwireHome: string; userHome: string }): SkillLocation[] {
-  const locations: SkillLocation[] = [];
-  for (const directory of projectDirectories(input.cwd)) {
-    for (const folder of PROJECT_SKILL_FOLDERS) locations.push({ directory: path.join(directory, folder), source: "project" });
-  }
+  const locations: SkillLocation[] = projectSkillLocations(input.cwd);
   for (const directory of input.addDirs) {
-    for (const folder of PROJECT_SKILL_FOLDERS) locations.push({ directory: path.join(directory, folder), source: "add-dir" });
+    for (const folder of PROJECT_SKILL_FOLDERS) locations.push({ directory: path.join(directory, folder), source: "add-dir", origin: directory });
   }
   for (const directory of input.skillsDirs) locations.push({ directory: path.resolve(directory), source: "skills-dir" });
   locations.push(
@@ -60,9 +67,17 @@ export function skillLocations(input: { cwd: string; addDirs: readonly string[];
   return locations.filter((location) => !seen.has(location.directory) && Boolean(seen.add(location.directory)));
 }
 
-/** The session's skills, or none when discovery is off (`--no-skills`). */
-export function discoverSkills(input: Parameters<typeof skillLocations>[0] & { enabled: boolean }): SkillCatalog {
-  return input.enabled ? SkillCatalog.discover(skillLocations(input)) : SkillCatalog.empty();
+/** Where a project keeps its skills: the three folders in the cwd and each parent up to the repository root. */
+export function projectSkillLocations(cwd: string): SkillLocation[] {
+  return projectDirectories(cwd).flatMap((directory) => PROJECT_SKILL_FOLDERS.map((folder) => ({ directory: path.join(directory, folder), source: "project" as const, origin: cwd })));
+}
+
+/**
+ * The session's skills, or none when discovery is off (`--no-skills`). `grantPolicy` decides
+ * whose `allowed-tools` take effect (a repository's only once it is trusted).
+ */
+export function discoverSkills(input: Parameters<typeof skillLocations>[0] & { enabled: boolean; grantPolicy: SkillGrantPolicy }): SkillCatalog {
+  return input.enabled ? SkillCatalog.discover(skillLocations(input), input.grantPolicy) : SkillCatalog.empty();
 }
 
 /**
@@ -74,18 +89,21 @@ export class SkillCatalog {
   private loading: Promise<{ skills: Skill[]; problems: SkillProblem[] }> | undefined;
   private index: Bm25Index | undefined;
 
-  private constructor(readonly entries: readonly SkillEntry[]) {}
+  private constructor(
+    readonly entries: readonly SkillEntry[],
+    private readonly grantPolicy: SkillGrantPolicy,
+  ) {}
 
   static empty(): SkillCatalog {
-    return new SkillCatalog([]);
+    return new SkillCatalog([], () => "granted");
   }
 
-  static discover(locations: readonly SkillLocation[]): SkillCatalog {
+  static discover(locations: readonly SkillLocation[], grantPolicy: SkillGrantPolicy): SkillCatalog {
     const byName = new Map<string, SkillEntry>();
     for (const location of locations) {
       for (const entry of skillFolders(location)) if (!byName.has(entry.name)) byName.set(entry.name, entry);
     }
-    return new SkillCatalog([...byName.values()]);
+    return new SkillCatalog([...byName.values()], grantPolicy);
   }
 
   get names(): string[] {
@@ -94,7 +112,7 @@ export class SkillCatalog {
 
   /** Every usable skill with its metadata, and what was wrong with the others. Read once. */
   load(): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
-    this.loading ??= loadEntries(this.entries);
+    this.loading ??= loadEntries(this.entries, this.grantPolicy);
     return this.loading;
   }
 
@@ -129,11 +147,11 @@ function skillFolders(location: SkillLocation): SkillEntry[] {
     } catch {
       return [];
     }
-    return [{ name, directory, file, source: location.source }];
+    return [{ name, directory, file, source: location.source, ...(location.origin !== undefined ? { origin: location.origin } : {}) }];
   });
 }
 
-async function loadEntries(entries: readonly SkillEntry[]): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
+async function loadEntries(entries: readonly SkillEntry[], grantPolicy: SkillGrantPolicy): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
   const results = await Promise.all(entries.map(async (entry) => ({ entry, parsed: await readSkill(entry) })));
   const skills: Skill[] = [];
   const problems: SkillProblem[] = [];
@@ -142,8 +160,14 @@ async function loadEntries(entries: readonly SkillEntry[]): Promise<{ skills: Sk
       problems.push({ code: "skill_skipped", path: entry.file, reason: parsed.reason });
       continue;
     }
-    for (const note of parsed.notes) problems.push({ code: "skill_fixed", path: entry.file, reason: note });
-    skills.push({ ...entry, ...parsed.metadata });
+    const expanded = expandSkillDirectory(parsed.metadata.allowedTools, entry.directory);
+    for (const note of [...parsed.notes, ...expanded.notes]) problems.push({ code: "skill_fixed", path: entry.file, reason: note });
+    const decision = expanded.rules.length === 0 ? "granted" : grantPolicy(entry);
+    skills.push(
+      decision === "granted"
+        ? { ...entry, ...parsed.metadata, allowedTools: expanded.rules }
+        : { ...entry, ...parsed.metadata, allowedTools: [], withheldGrants: { rules: expanded.rules, reason: decision } },
+    );
   }
   return { skills, problems };
 }
@@ -152,8 +176,11 @@ async function loadEntries(entries: readonly SkillEntry[]): Promise<{ skills: Sk
 async function readSkill(entry: SkillEntry): ReturnType<typeof parseSkillMarkdown> {
   let text: string;
   try {
-    const handle = await open(entry.file, "r");
+    // Without blocking, and only a regular file: a FIFO named SKILL.md in a cloned repository
+    // would otherwise hang the session's first turn.
+    const handle = await open(entry.file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
+      if (!(await handle.stat()).isFile()) return { ok: false, reason: "SKILL.md is not a regular file" };
       const head = Buffer.alloc(HEAD_BYTES);
       const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
       text = head.subarray(0, bytesRead).toString("utf8");
@@ -165,5 +192,8 @@ async function readSkill(entry: SkillEntry): ReturnType<typeof parseSkillMarkdow
   } catch (error) {
     return { ok: false, reason: `SKILL.md cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
-  return parseSkillMarkdown(text, entry.name);
+  const parsed = await parseSkillMarkdown(text, entry.name);
+  if (!parsed.ok || parsed.metadata.allowedTools.length === 0 || entry.source !== "user" || !isRetiredBundledSkill(entry.name, text)) return parsed;
+  const note = "it is an earlier agentwire's copy of a bundled skill whose allowed-tools approved more than it needs, so they are ignored; the next agentwire run updates it";
+  return { ...parsed, notes: [...parsed.notes, note], metadata: { ...parsed.metadata, allowedTools: [] } };
 }

@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -16,4 +17,63 @@ export function installDefaultSkills(bundledDirectory: string, userSkillsDirecto
   mkdirSync(userSkillsDirectory, { recursive: true });
   for (const name of names) cpSync(path.join(bundledDirectory, name), path.join(userSkillsDirectory, name), { recursive: true, errorOnExist: true, force: false });
   return names;
+}
+
+/**
+ * Files earlier agentwire versions installed, by the sha256 of their exact content. The first
+ * repo-map granted `Bash(sh:*)` (any shell command, without a question, once the model loaded it)
+ * and git-helper `Bash(git log:*)` and `Bash(git branch:*)` (`git log --output=FILE` writes any
+ * file); writing-skills taught such rules. A copy still byte-identical to one of these was never
+ * edited by its user, so replacing it with the bundled version loses nothing of theirs.
+ */
+const RETIRED_BUNDLED_FILES: Readonly<Record<string, readonly string[]>> = {
+  "repo-map/SKILL.md": ["f94ddcd0efc6b1b7a006e062c82d4079d597ecf3cfec02444a7f047ba22fe4d6"],
+  "repo-map/scripts/repo-map.sh": ["b2c690f1d5d868690bf5b5b8328b4f4ab3858d37b30ab15cf8fbf04af3918e68"],
+  "git-helper/SKILL.md": ["ae8ad5d452629f530e30f3d44d045c056000b33a5034ce6602d72536df3a64d1"],
+  "writing-skills/SKILL.md": ["731e97cc927767212e3ed3a1f3f18ecb77c11e486a103ecb7f4660b3c725ad38"],
+};
+
+/**
+ * Brings an existing install of the bundled skills up to date where the user left a file as an
+ * earlier agentwire wrote it (see RETIRED_BUNDLED_FILES); an edited file, or a symlink, is the
+ * user's and stays. Each replacement is written beside the old file and renamed over it. Returns
+ * the names of the skills that changed.
+ */
+export function upgradeRetiredDefaultSkills(bundledDirectory: string, userSkillsDirectory: string): string[] {
+  const upgraded = new Set<string>();
+  for (const [relative, retired] of Object.entries(RETIRED_BUNDLED_FILES)) {
+    const installed = path.join(userSkillsDirectory, relative);
+    const bundled = path.join(bundledDirectory, relative);
+    if (!isRegularFile(installed) || !existsSync(bundled) || !retired.includes(sha256Of(installed))) continue;
+    const temporary = `${installed}.${process.pid}.upgrade`;
+    try {
+      copyFileSync(bundled, temporary);
+      renameSync(temporary, installed);
+    } finally {
+      rmSync(temporary, { force: true });
+    }
+    upgraded.add(relative.split("/")[0]!);
+  }
+  return [...upgraded].sort();
+}
+
+/**
+ * Whether `text` is the SKILL.md of skill `name` exactly as an earlier agentwire installed it: its
+ * rules are not granted even before the CLI's next run replaces the file (a library host may
+ * never run the CLI).
+ */
+export function isRetiredBundledSkill(name: string, text: string): boolean {
+  return RETIRED_BUNDLED_FILES[`${name}/SKILL.md`]?.includes(createHash("sha256").update(text).digest("hex")) ?? false;
+}
+
+function isRegularFile(file: string): boolean {
+  try {
+    return lstatSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function sha256Of(file: string): string {
+  return createHash("sha256").update(readFileSync(file)).digest("hex");
 }

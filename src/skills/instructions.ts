@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Skill } from "./catalog.js";
+import { SKILL_DIR_PLACEHOLDER } from "./skill-grants.js";
 import { splitFrontmatter } from "./skill-md.js";
 
 /** Files listed for the model, at most; a skill with more says how many it left out. */
@@ -9,13 +10,13 @@ const SKIPPED_FOLDERS = new Set(["node_modules", ".git", "__pycache__"]);
 
 /**
  * What loading a skill gives the model, as Claude Code words it: the base directory, the
- * instructions (`$ARGUMENTS` replaced by the arguments, or the arguments appended), and the
- * skill's other files, which the model reads with Read or runs with Bash when the instructions
- * say so — the third step of progressive disclosure.
+ * instructions (`${CLAUDE_SKILL_DIR}` replaced by that directory, `$ARGUMENTS` by the arguments,
+ * or the arguments appended), and the skill's other files, which the model reads with Read or
+ * runs with Bash when the instructions say so — the third step of progressive disclosure.
  */
 export async function skillInstructions(skill: Skill, args: string | undefined): Promise<string> {
   const text = await readFile(skill.file, "utf8");
-  let body = text.slice(splitFrontmatter(text).bodyStart).trim();
+  let body = text.slice(splitFrontmatter(text).bodyStart).trim().replaceAll(SKILL_DIR_PLACEHOLDER, skill.directory);
   if (args !== undefined && args !== "") {
     body = body.includes("$ARGUMENTS") ? body.replaceAll("$ARGUMENTS", args) : `${body}\n\nARGUMENTS: ${args}`;
   }

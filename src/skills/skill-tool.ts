@@ -4,6 +4,7 @@ import { editDistance } from "../text/edit-distance.js";
 import { defineTool, toolError, type ToolContext } from "../tools/define-tool.js";
 import type { Skill, SkillCatalog } from "./catalog.js";
 import { skillInstructions } from "./instructions.js";
+import { withheldGrantsNote } from "./skill-grants.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 
 /** Claude Code's Skill tool (2.1.330), with agentwire's `query` for finding a skill by need. */
@@ -82,7 +83,10 @@ export async function loadSkill(skill: Skill, args: string | undefined, context:
     return toolError("io_error", `The ${skill.name} skill could not be loaded: ${(error as Error).message}`);
   }
   loaded.add(skill.name);
-  return { content: text, isError: false, details: { skill: skill.name, path: skill.file, allowedTools: skill.allowedTools } };
+  const withheld = skill.withheldGrants;
+  // Said to the model, so it expects its calls to be asked rather than retrying or working around them.
+  const content = withheld ? `${text}\n\n${withheldGrantsNote(withheld.rules, withheld.reason)}` : text;
+  return { content, isError: false, details: { skill: skill.name, path: skill.file, allowedTools: skill.allowedTools, ...(withheld ? { withheldGrants: withheld } : {}) } };
 }
 
 async function findSkills(catalog: SkillCatalog, query: string): Promise<ToolResult> {

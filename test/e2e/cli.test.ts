@@ -117,9 +117,9 @@ describe("command line", () => {
 
   it("flags accepted for Claude Code hosts but not acted on are named in one readable sentence", async () => {
     workspace = await createWorkspace("text");
-    const run = await runAgentwire(["-p", "hi", "--setting-sources", "user", "--fallback-model", "haiku"], { workspace });
+    const run = await runAgentwire(["-p", "hi", "--settings", "{}", "--fallback-model", "haiku"], { workspace });
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe("agentwire: --setting-sources and --fallback-model are accepted for Claude Code compatibility but have no effect yet.\n");
+    expect(run.stderr).toBe("agentwire: --settings and --fallback-model are accepted for Claude Code compatibility but have no effect yet.\n");
   });
 
   it("list flags take one value per occurrence; a repeated single flag keeps its last value", async () => {
@@ -175,12 +175,14 @@ describe("command line", () => {
   it("accepts --flag=value, as the Agent SDK passes it, and Claude Code host flags it does not implement", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(
-      ["--output-format=stream-json", "--verbose", "--input-format=stream-json", "--model=haiku", "--max-turns=3", "--setting-sources=", "--permission-mode=default", "--mcp-config", '{"mcpServers":{}}'],
+      ["--output-format=stream-json", "--verbose", "--input-format=stream-json", "--model=haiku", "--max-turns=3", "--setting-sources=", "--fallback-model=haiku", "--permission-mode=default", "--mcp-config", '{"mcpServers":{}}'],
       { workspace, stdin: `${JSON.stringify({ type: "user", message: { role: "user", content: "hi" } })}\n` },
     );
     expectWellFormedRun(run, 1);
     expect(run.events[0]).toMatchObject({ subtype: "init", model: "claude-haiku-4-5", permissionMode: "default" });
-    expect(run.stderr).toMatch(/setting-sources/);
+    // --setting-sources is acted on (no project settings here), so only --fallback-model is noted.
+    expect(run.stderr).toMatch(/--fallback-model is accepted/);
+    expect(run.stderr).not.toMatch(/setting-sources/);
     expect((workspace.server.requests[0]!.body as { model: string }).model).toBe("claude-haiku-4-5");
   });
 

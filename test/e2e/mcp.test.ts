@@ -141,15 +141,18 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     });
   }
 
-  it("reads the project's .mcp.json, unless --strict-mcp-config", async () => {
+  // Trust itself (agentwire trust, what an untrusted project may not do) is test/e2e/trust.test.ts.
+  it("reads the project's .mcp.json in a trusted project, unless --strict-mcp-config or --setting-sources without project", async () => {
     workspace = await createWorkspace("text");
     await writeFile(join(workspace.cwd, ".mcp.json"), mcpConfig({ project: stdioServer() }));
-    await workspace.useScenario({ turns: [{ text: "one" }, { text: "two" }] });
-    const discovered = await runAgentwire(["-p", "hi", "--output-format", "stream-json"], { workspace });
+    await workspace.useScenario({ turns: [{ text: "one" }, { text: "two" }, { text: "three" }] });
+    const discovered = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--trust-project"], { workspace });
     expect(init(discovered.events).mcp_servers).toEqual([{ name: "project", status: "connected" }]);
-    const strict = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--strict-mcp-config"], { workspace });
+    const strict = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--trust-project", "--strict-mcp-config"], { workspace });
     expect(init(strict.events).mcp_servers).toEqual([]);
     expect(init(strict.events).tools.some((tool) => tool.startsWith("mcp__"))).toBe(false);
+    const userOnly = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--trust-project", "--setting-sources=user"], { workspace });
+    expect(init(userOnly.events).mcp_servers).toEqual([]);
   });
 
   it("permission rules apply: MCP tools ask unless allowed, read-only ones do not, a whole-server deny rule hides them", async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SkillCatalog } from "../../src/skills/catalog.js";
+import { GRANT_ALL } from "../../src/skills/skill-grants.js";
 import { ROOT } from "../helpers/agentwire.js";
 
 interface Fixture {
@@ -20,7 +21,7 @@ beforeAll(() => {
     mkdirSync(join(directory, skill.name));
     writeFileSync(join(directory, skill.name, "SKILL.md"), `---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\nwhen_to_use: ${JSON.stringify(skill.when_to_use)}\n---\n\nInstructions.\n`);
   }
-  catalog = SkillCatalog.discover([{ directory, source: "skills-dir" }]);
+  catalog = SkillCatalog.discover([{ directory, source: "skills-dir" }], GRANT_ALL);
 });
 
 afterAll(() => rmSync(directory, { recursive: true, force: true }));

@@ -1,6 +1,9 @@
 #!/bin/sh
 # A compact map of a repository for an agent or a newcomer. POSIX sh and coreutils only.
-# Usage: sh repo-map.sh [directory]
+# Usage: repo-map.sh [directory]
+# Runs without a question when its skill is loaded, inside repositories nobody has vetted: it only
+# reads, and git is told to ignore what a repository's own config could make it run (an fsmonitor
+# hook, a signature-checking program, a pager).
 set -eu
 root=${1:-.}
 cd "$root"
@@ -29,8 +32,11 @@ echo "## entry points and manifests"
 for name in README.md README package.json pyproject.toml setup.py Cargo.toml go.mod pom.xml build.gradle Makefile Dockerfile docker-compose.yml main.py index.js index.ts src/main.rs src/index.ts cmd; do
   [ -e "$name" ] && echo "$name"
 done
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+safe_git() {
+  GIT_PAGER=cat GIT_OPTIONAL_LOCKS=0 git -c core.fsmonitor=false -c core.hooksPath=/dev/null -c log.showSignature=false -c gpg.program=false "$@"
+}
+if safe_git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   echo
   echo "## recent commits"
-  git log --oneline -5 2>/dev/null || true
+  safe_git log --no-show-signature --no-ext-diff --no-textconv --oneline -5 2>/dev/null || true
 fi

@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { readRegularFile } from "./regular-file.js";
+
+/**
+ * What a trust record compares: a sha256 of what a project brings, so any change to it needs
+ * trust again. A file is hashed as its bytes; a skill as its whole folder (SKILL.md and every
+ * script or file beside it), because a grant such as `Bash(${CLAUDE_SKILL_DIR}/scripts/x.sh)` is
+ * only as safe as the script it names.
+ */
+
+/** A folder with more than this is not hashed at all: it cannot be trusted (say so, never guess). */
+const MAX_FOLDER_FILES = 1_000;
+const MAX_FOLDER_BYTES = 32 * 1024 * 1024;
+const MAX_FOLDER_DEPTH = 8;
+
+/** The fingerprint of content already read (hash what is used, not a second read of the file). */
+export function bytesFingerprint(bytes: Uint8Array): string {
+  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+}
+
+/** Undefined when the file cannot be read, is not a regular file, or is over `maxBytes`. */
+export function fileFingerprint(file: string, maxBytes = MAX_FOLDER_BYTES): string | undefined {
+  const read = readRegularFile(file, maxBytes);
+  return "bytes" in read ? bytesFingerprint(read.bytes) : undefined;
+}
+
+/**
+ * One hash over every file under `directory` (symlinks followed, as the skill loader follows
+ * them): each file's relative path and content hash, in sorted order. Undefined when the folder
+ * cannot be read whole or is larger than the limits.
+ */
+export function folderFingerprint(directory: string): string | undefined {
+  const lines: string[] = [];
+  const visited = new Set<string>();
+  let bytes = 0;
+  const walk = (current: string, depth: number): boolean => {
+    let real: string;
+    try {
+      real = realpathSync(current);
+    } catch {
+      return false;
+    }
+    // A symlink loop, or a folder linked twice: hashed once.
+    if (visited.has(real)) return true;
+    visited.add(real);
+    let names: string[];
+    try {
+      names = readdirSync(current).sort();
+    } catch {
+      return false;
+    }
+    for (const name of names) {
+      const full = path.join(current, name);
+      let stats;
+      try {
+        stats = statSync(full);
+      } catch {
+        // A dangling link: its absence is part of the folder as it is.
+        lines.push(`${path.relative(directory, full)}\0missing`);
+        continue;
+      }
+      if (stats.isDirectory()) {
+        if (depth >= MAX_FOLDER_DEPTH || !walk(full, depth + 1)) return false;
+        continue;
+      }
+      if (!stats.isFile()) return false;
+      bytes += stats.size;
+      if (lines.length >= MAX_FOLDER_FILES || bytes > MAX_FOLDER_BYTES) return false;
+      const hash = fileFingerprint(full);
+      if (hash === undefined) return false;
+      lines.push(`${path.relative(directory, full)}\0${hash}`);
+    }
+    return true;
+  };
+  if (!walk(directory, 0)) return undefined;
+  return `sha256:${createHash("sha256").update(lines.join("\n")).digest("hex")}`;
+}
