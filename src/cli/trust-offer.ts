@@ -3,7 +3,7 @@ import path from "node:path";
 import { parseRule } from "../permissions/rule-syntax.js";
 import { projectSkillLocations, SkillCatalog } from "../skills/catalog.js";
 import { GRANT_ALL } from "../skills/skill-grants.js";
-import { looksLikeCredential } from "../trust/credential-names.js";
+import { isCredentialName } from "../process/child-environment.js";
 import { bytesFingerprint, folderFingerprint } from "../trust/fingerprint.js";
 import { projectFileKey, trustRootOf } from "../trust/project-trust.js";
 import { readRegularFile } from "../trust/regular-file.js";
@@ -86,9 +86,9 @@ export function describeMcpServers(text: string): string[] {
     for (const [key, value] of Object.entries(objectOrEmpty(server.env))) lines.push(`    env ${key}=${String(value)}`);
     for (const [key, value] of Object.entries(objectOrEmpty(server.headers))) lines.push(`    header ${key}: ${String(value)}`);
     const variables = [...new Set([...JSON.stringify(config).matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]!))];
-    const credentials = variables.filter(looksLikeCredential);
+    const credentials = variables.filter(isCredentialName);
     if (credentials.length > 0) lines.push(`    receives your credentials: ${credentials.join(", ")}`);
-    const others = variables.filter((variable) => !looksLikeCredential(variable));
+    const others = variables.filter((variable) => !isCredentialName(variable));
     if (others.length > 0) lines.push(`    reads the environment variables ${others.join(", ")}`);
   }
   return lines.length > 0 ? lines : ["no servers"];
