@@ -1,0 +1,378 @@
+import path from "node:path";
+import { DATA_ONLY_PROGRAMS, RUNNERS, programName } from "./command-runners.js";
+import { SHELLS } from "./embedded-code.js";
+import { gitWrittenPaths, readGit } from "./git-options.js";
+import { hasOption, literalWord, optionValues, scanArguments, withoutPrefix, type LenientGrammar, type ScannedArguments } from "./lenient-options.js";
+import { isDynamic, type ShellWord } from "./shell-syntax.js";
+
+/**
+ * The files and directories a command changes through its options and operands, per program:
+ * `sort -o F`, `git log --output=F`, `cp a F`, `tee -a F`, `dd of=F`, `sed -i`/`w F`, `chmod … F`,
+ * `tar -C D -x`, `rsync … D`, and so on. Redirections are the caller's. For programs not in the
+ * table, long options named like an output (`--output`, `--log-file`, `--outdir`, …) and `-o`
+ * count. Best effort in the safe direction: a word taken for a path by mistake can only add a
+ * question.
+ */
+export interface ChangedPath {
+  word: ShellWord;
+  change: "writes" | "deletes" | "permissions" | "extracts";
+  /** Where a relative word starts when the program moves there first (`git -C D`, `tar -C D`). */
+  base?: ShellWord;
+  /** For deletes: the whole tree under it goes (`rm -r`). */
+  recursive?: boolean;
+  /** For writes: the path is remote (`rsync x host:dir`), so it is another machine that changes. */
+  remote?: boolean;
+}
+
+type PathReader = (words: ShellWord[]) => ChangedPath[];
+
+export function changedPaths(words: ShellWord[]): ChangedPath[] {
+  const name = programName(words);
+  const reader = PROGRAM_CHANGES[name];
+  if (reader) return reader(words);
+  if (DATA_ONLY_PROGRAMS.has(name) || RUNNERS[name] || SHELLS.has(name)) return [];
+  return outputsByName(words, NO_SHORT_OUTPUT.has(name));
+}
+
+const writes = (word: ShellWord, base?: ShellWord): ChangedPath => (base ? { word, change: "writes", base } : { word, change: "writes" });
+
+/** A reader for programs whose written paths are option values, and maybe some operands. */
+function byOptions(written: readonly string[], grammar: LenientGrammar, operands?: (operands: ShellWord[], scanned: ScannedArguments) => ShellWord[]): PathReader {
+  return (words) => {
+    const scanned = scanArguments(words, grammar);
+    return [...optionValues(scanned, written), ...(operands?.(scanned.operands, scanned) ?? [])].map((word) => writes(word));
+  };
+}
+
+const allOperands = (grammar: LenientGrammar): PathReader => byOptions([], grammar, (operands) => operands);
+
+/** Output-looking long options of programs not in the table (`--output`, `--out-dir`, `--log-file`, …). */
+const OUTPUT_LONG_OPTION = /^--(out(put)?([-_]?(file|dir|directory|document|path))?|outfile|outdir|log[-_]?file|dump[-_]?file|save[-_]?file|write[-_]?file|export[-_]?file|report[-_]?file|target[-_]?dir(ectory)?|dest(ination)?([-_]?dir)?)$/i;
+/** Programs whose `-o` is not an output file (a format, a flag, a mount option, a shell option). */
+const NO_SHORT_OUTPUT = new Set([
+  "ps", "pgrep", "pkill", "mount", "umount", "ssh", "scp", "sftp", "set", "shopt", "lsof", "ss", "netstat", "ip", "top", "htop", "lsblk", "findmnt", "blkid",
+  "journalctl", "systemctl", "kubectl", "helm", "iostat", "readelf", "nm", "objdump", "pr", "free", "vmstat", "fuser", "dig", "host", "nslookup", "ping", "mtr",
+]);
+
+function outputsByName(words: ShellWord[], skipShortO: boolean): ChangedPath[] {
+  const found: ChangedPath[] = [];
+  words.forEach((word, index) => {
+    if (index === 0) return;
+    const text = word.text;
+    const next = words[index + 1];
+    const equals = text.indexOf("=");
+    const name = equals === -1 ? text : text.slice(0, equals);
+    if (OUTPUT_LONG_OPTION.test(name)) {
+      if (equals !== -1) found.push(writes(withoutPrefix(word, text.slice(0, equals + 1))));
+      else if (next && !next.text.startsWith("-")) found.push(writes(next));
+    } else if (!skipShortO && text === "-o" && next && !next.text.startsWith("-")) found.push(writes(next));
+    else if (!skipShortO && /^-o[^-=]/.test(text) && /[/~.]/.test(text)) found.push(writes(withoutPrefix(word, "-o")));
+  });
+  return found;
+}
+
+/** `cp a b dir/`, `cp -t dir a b`: the destination, and what each source becomes inside it. */
+function copyDestinations(grammar: LenientGrammar, sourcesChange?: ChangedPath["change"]): PathReader {
+  return (words) => {
+    const scanned = scanArguments(words, grammar);
+    const targetDirectory = optionValues(scanned, ["-t", "--target-directory"])[0];
+    const destination = targetDirectory ?? (scanned.operands.length >= 2 ? scanned.operands.at(-1) : undefined);
+    if (!destination) return [];
+    const sources = scanned.operands.filter((word) => word !== destination);
+    const inside = sources.filter((source) => !isDynamic(source)).map((source) => joinWord(destination, path.basename(source.text)));
+    const moved: ChangedPath[] = sourcesChange ? sources.map((word) => ({ word, change: sourcesChange })) : [];
+    return [writes(destination), ...inside.map((word) => writes(word)), ...moved];
+  };
+}
+
+function joinWord(directory: ShellWord, name: string): ShellWord {
+  return { text: `${directory.text}/${name}`, segments: [...directory.segments, { kind: "quoted", text: `/${name}` }] };
+}
+
+const COPY_GRAMMAR: LenientGrammar = { shortWithValue: "St", longWithValue: ["--suffix", "--target-directory"], longWithAttachedValue: ["--backup", "--reflink", "--sparse", "--preserve", "--no-preserve", "--update", "--context"] };
+const INSTALL_GRAMMAR: LenientGrammar = { shortWithValue: "StmogC", longWithValue: ["--suffix", "--target-directory", "--mode", "--owner", "--group", "--strip-program", "--context"], longWithAttachedValue: ["--backup"] };
+const COMPILER_OUTPUT = byOptions(["-o"], { shortWithValue: "oIlLDUxeWTuz", longWithValue: [] });
+const COMPRESSOR: PathReader = (words) => {
+  const scanned = scanArguments(words, { shortWithValue: "oSbBLTM", longWithValue: ["--suffix", "--output", "--threads", "--memory"] });
+  if (hasOption(scanned, ["-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"])) return [];
+  return [...optionValues(scanned, ["-o", "--output"]), ...scanned.operands, ...scanned.operands.map((word) => withoutSuffix(word))].map((word) => writes(word));
+};
+
+/** `x.gz` → `x`: the file a decompressor writes beside the one it reads. */
+function withoutSuffix(word: ShellWord): ShellWord {
+  return literalWord(word.text.replace(/\.(gz|bz2|xz|lzma|zst|lz4|Z|tgz)$/, ""));
+}
+
+const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
+  sort: byOptions(["-o", "--output"], {
+    shortWithValue: "oktTS",
+    longWithValue: ["--output", "--key", "--field-separator", "--temporary-directory", "--buffer-size", "--parallel", "--batch-size", "--compress-program", "--files0-from", "--random-source", "--sort"],
+  }),
+  shuf: byOptions(["-o", "--output"], { shortWithValue: "oni", longWithValue: ["--output", "--head-count", "--input-range", "--random-source"] }),
+  uniq: byOptions([], { shortWithValue: "fsw", longWithValue: ["--skip-fields", "--skip-chars", "--check-chars"] }, (operands) => operands.slice(1, 2)),
+  xxd: byOptions([], { shortWithValue: "cglosnC" }, (operands) => operands.slice(1, 2)),
+  tee: allOperands({ longWithAttachedValue: ["--output-error"] }),
+  truncate: allOperands({ shortWithValue: "sr", longWithValue: ["--size", "--reference"] }),
+  touch: allOperands({ shortWithValue: "dtr", longWithValue: ["--date", "--reference", "--time"] }),
+  mkdir: allOperands({ shortWithValue: "mZ", longWithValue: ["--mode", "--context"] }),
+  mkfifo: allOperands({ shortWithValue: "mZ", longWithValue: ["--mode", "--context"] }),
+  mknod: byOptions([], { shortWithValue: "mZ", longWithValue: ["--mode", "--context"] }, (operands) => operands.slice(0, 1)),
+  sponge: byOptions([], {}, (operands) => operands.slice(0, 1)),
+  dd: (words) => words.filter((word) => word.text.startsWith("of=")).map((word) => writes(withoutPrefix(word, "of="))),
+  cp: copyDestinations(COPY_GRAMMAR),
+  mv: copyDestinations(COPY_GRAMMAR, "deletes"),
+  install: (words) => {
+    const scanned = scanArguments(words, INSTALL_GRAMMAR);
+    return hasOption(scanned, ["-d", "--directory"]) ? scanned.operands.map((word) => writes(word)) : copyDestinations(INSTALL_GRAMMAR)(words);
+  },
+  // A link to a protected file is a way to write it later under another name.
+  ln: (words) => [...copyDestinations(COPY_GRAMMAR)(words), ...scanArguments(words, COPY_GRAMMAR).operands.slice(0, -1).map((word) => writes(word))],
+  link: allOperands({}),
+  rm: deletions({ shortWithValue: "", longWithAttachedValue: ["--interactive", "--preserve-root"] }),
+  unlink: deletions({}),
+  rmdir: deletions({}),
+  shred: (words) => scanArguments(words, { shortWithValue: "ns", longWithValue: ["--iterations", "--size", "--random-source"] }).operands.map((word) => writes(word)),
+  chmod: permissionChanges(true),
+  chown: permissionChanges(false),
+  chgrp: permissionChanges(false),
+  sed: inPlaceEdits("sed"),
+  perl: inPlaceEdits("perl"),
+  ruby: inPlaceEdits("ruby"),
+  awk: awkOutputs,
+  gawk: awkOutputs,
+  git: (words) => {
+    const git = readGit(words);
+    return gitWrittenPaths(git).map((word) => writes(word, git.directory));
+  },
+  tar: tarChanges,
+  bsdtar: tarChanges,
+  unzip: (words) => {
+    const scanned = scanArguments(words, { shortWithValue: "dxP" });
+    if (hasOption(scanned, ["-l", "-t", "-v", "-Z", "-z", "-p", "-c"])) return [];
+    return [{ word: optionValues(scanned, ["-d"])[0] ?? literalWord("."), change: "extracts" }];
+  },
+  zip: byOptions(["-O", "--output-file"], { shortWithValue: "bOnitxTD", longWithValue: ["--output-file", "--temp-path", "--suffixes", "--unzip-command", "--exclude", "--include"] }, (operands) => operands.slice(0, 1)),
+  "7z": sevenZipChanges,
+  "7za": sevenZipChanges,
+  "7zr": sevenZipChanges,
+  cpio: cpioChanges,
+  ar: (words) => {
+    const letters = words[1]?.text.replace(/^-/, "") ?? "";
+    if (letters.includes("x")) return [{ word: literalWord("."), change: "extracts" }];
+    return /[rqdm]/.test(letters) && words[2] ? [writes(words[2])] : [];
+  },
+  patch: patchChanges,
+  split: byOptions([], { shortWithValue: "abClnt", longWithValue: ["--additional-suffix", "--suffix-length", "--lines", "--bytes", "--line-bytes", "--number", "--separator", "--filter"] }, (operands) => operands.slice(1, 2)),
+  csplit: byOptions(["-f", "--prefix"], { shortWithValue: "bfn", longWithValue: ["--suffix-format", "--prefix", "--digits"] }),
+  "ssh-keygen": (words) => {
+    const scanned = scanArguments(words, { shortWithValue: "abCEfFGIJjKmMnNOrRsStVwYZzP" });
+    // Showing, converting to stdout and searching only read the file named by -f.
+    if (hasOption(scanned, ["-l", "-y", "-B", "-F", "-e", "-D"]) && !hasOption(scanned, ["-R", "-H"])) return [];
+    return optionValues(scanned, ["-f"]).map((word) => writes(word));
+  },
+  gpg: byOptions(["-o", "--output", "--logger-file", "--status-file"], { shortWithValue: "oruk", longWithValue: ["--output", "--recipient", "--local-user", "--homedir", "--default-key", "--keyserver", "--logger-file", "--status-file", "--passphrase-file"] }),
+  gpg2: byOptions(["-o", "--output"], { shortWithValue: "oruk", longWithValue: ["--output", "--recipient", "--local-user", "--homedir"] }),
+  openssl: byOptions(["-out", "-keyout"], { singleDashWithValue: ["-out", "-keyout", "-in", "-inkey", "-passin", "-passout", "-config", "-key", "-signkey", "-CA", "-CAkey", "-days", "-subj", "-newkey"] }),
+  curl: (words) => {
+    const scanned = scanArguments(words, {
+      shortWithValue: "oDcdHuXAbeEFKrTwxYyzm",
+      longWithValue: ["--output", "--dump-header", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--hsts", "--alt-svc", "--libcurl", "--output-dir", "--data", "--header", "--user", "--request", "--config", "--upload-file", "--form"],
+    });
+    return optionValues(scanned, ["-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--hsts", "--alt-svc", "--libcurl", "--output-dir"]).map((word) => writes(word));
+  },
+  wget: byOptions(["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"], {
+    shortWithValue: "OoaPiBeUtTwQ",
+    longWithValue: ["--output-document", "--output-file", "--append-output", "--directory-prefix", "--save-cookies", "--warc-file", "--input-file", "--base", "--user-agent", "--tries", "--timeout", "--wait", "--quota", "--header", "--post-data", "--user", "--password"],
+  }),
+  time: byOptions(["-o", "--output"], { ...RUNNERS.time!.grammar, stopAtOperand: true }),
+  strace: byOptions(["-o", "--output"], { ...RUNNERS.strace!.grammar, stopAtOperand: true }),
+  ltrace: byOptions(["-o", "--output"], { ...RUNNERS.ltrace!.grammar, stopAtOperand: true }),
+  valgrind: (words) => words.flatMap((word) => (/^--(log-file|xml-file)=/.test(word.text) ? [writes(withoutPrefix(word, word.text.slice(0, word.text.indexOf("=") + 1)))] : [])),
+  script: byOptions(["-O", "--log-out", "-I", "--log-in", "-B", "--log-io", "-T", "--log-timing"], RUNNERS.script!.grammar, (operands) => operands.slice(0, 1)),
+  "xvfb-run": byOptions(["-e", "--error-file", "-f", "--auth-file"], { ...RUNNERS["xvfb-run"]!.grammar, stopAtOperand: true }),
+  less: byOptions(["-o", "-O", "--log-file", "--LOG-FILE"], { shortWithValue: "bhjkoOpPTxyz", longWithValue: ["--log-file", "--LOG-FILE", "--pattern", "--tag", "--prompt"] }),
+  vim: vimOutputs,
+  vi: vimOutputs,
+  nvim: vimOutputs,
+  ex: vimOutputs,
+  find: (words) => words.flatMap((word, index) => (["-fprint", "-fprint0", "-fls", "-fprintf"].includes(word.text) && words[index + 1] ? [writes(words[index + 1]!)] : [])),
+  rsync: rsyncChanges,
+  scp: (words) => {
+    const operands = scanArguments(words, { shortWithValue: "cFiJloPSDX" }).operands;
+    const destination = operands.length >= 2 ? operands.at(-1) : undefined;
+    return destination ? [{ word: destination, change: "writes", remote: isRemote(destination.text) }] : [];
+  },
+  ssh: byOptions(["-E"], { shortWithValue: "BbcDEeFIiJLlmOopQRSWw", stopAtOperand: true }),
+  yq: (words) => (words.some((word) => /^(-i|--inplace)$/.test(word.text)) ? scanArguments(words, { shortWithValue: "epIo" }).operands.slice(1).map((word) => writes(word)) : []),
+  nmap: (words) => words.flatMap((word, index) => (/^-o[NXSGA]$/.test(word.text) && words[index + 1] ? [writes(words[index + 1]!)] : [])),
+  tcpdump: byOptions(["-w"], { shortWithValue: "wrciCEFGmMsTVWyzZ" }),
+  gzip: COMPRESSOR, gunzip: COMPRESSOR, bzip2: COMPRESSOR, bunzip2: COMPRESSOR, xz: COMPRESSOR, unxz: COMPRESSOR, lzma: COMPRESSOR, unlzma: COMPRESSOR,
+  zstd: COMPRESSOR, unzstd: COMPRESSOR, lz4: COMPRESSOR, pigz: COMPRESSOR, compress: COMPRESSOR, uncompress: COMPRESSOR,
+  gcc: COMPILER_OUTPUT, "g++": COMPILER_OUTPUT, cc: COMPILER_OUTPUT, "c++": COMPILER_OUTPUT, clang: COMPILER_OUTPUT, "clang++": COMPILER_OUTPUT, ld: COMPILER_OUTPUT,
+  "ld.lld": COMPILER_OUTPUT, "ld.gold": COMPILER_OUTPUT, as: COMPILER_OUTPUT, nasm: COMPILER_OUTPUT, gfortran: COMPILER_OUTPUT, tcc: COMPILER_OUTPUT, rustc: COMPILER_OUTPUT,
+  iconv: byOptions(["-o", "--output"], { shortWithValue: "oft", longWithValue: ["--output", "--from-code", "--to-code"] }),
+  pandoc: byOptions(["-o", "--output"], { shortWithValue: "oftdMVA", longWithValue: ["--output", "--from", "--to", "--template", "--metadata", "--variable"] }),
+  uudecode: byOptions(["-o", "--output-file"], { shortWithValue: "o", longWithValue: ["--output-file"] }),
+  go: (words) => (words[1]?.text === "build" || words[1]?.text === "test" ? byOptions(["-o"], { singleDashWithValue: ["-o", "-tags", "-ldflags", "-gcflags", "-p", "-run", "-mod", "-C"] })(words) : []),
+  javac: byOptions(["-d", "-h", "-s"], { singleDashWithValue: ["-d", "-h", "-s", "-cp", "-classpath", "-sourcepath", "-source", "-target", "--release", "-encoding"] }),
+};
+
+function deletions(grammar: LenientGrammar): PathReader {
+  return (words) => {
+    const scanned = scanArguments(words, grammar);
+    const recursive = hasOption(scanned, ["-r", "-R", "--recursive"]);
+    return scanned.operands.map((word) => ({ word, change: "deletes", recursive }));
+  };
+}
+
+/** chmod's mode, chown's owner: the first operand, unless `--reference` gives it (or chmod's mode looks like `-w`). */
+function permissionChanges(modeMayLookLikeOption: boolean): PathReader {
+  return (words) => {
+    const scanned = scanArguments(words, { longWithValue: ["--reference", "--from"] });
+    const modeAsOption = modeMayLookLikeOption && words.slice(1).some((word) => /^-[rwxXst]+$/.test(word.text));
+    const targets = hasOption(scanned, ["--reference"]) || modeAsOption ? scanned.operands : scanned.operands.slice(1);
+    return targets.map((word) => ({ word, change: "permissions" }));
+  };
+}
+
+/**
+ * `sed -i`, `perl -pi`, `ruby -i`: the files after the program text (all operands once `-e`/`-f`
+ * gives it). sed's `w FILE`, `W FILE` and `s///w FILE` write too: the file name runs to the end of
+ * the line. Rather than parse the script, every `w`/`W` where a command or a flag may stand (after
+ * a blank, `;`, `{`, `}`, `!`, an address or a delimiter) is read as one — a guess that can only
+ * add a question.
+ */
+function inPlaceEdits(program: "sed" | "perl" | "ruby"): PathReader {
+  const grammar: LenientGrammar =
+    program === "sed"
+      ? { shortWithValue: "efl", shortWithAttachedValue: "i", longWithValue: ["--expression", "--file", "--line-length"], longWithAttachedValue: ["--in-place"] }
+      : { shortWithValue: "eEIrCEKTF", shortWithAttachedValue: "iMmxl0dD" };
+  return (words) => {
+    const scanned = scanArguments(words, grammar);
+    const scripts = optionValues(scanned, ["-e", "--expression", "-E"]);
+    const programGiven = scripts.length > 0 || hasOption(scanned, ["-f", "--file"]);
+    const script = programGiven ? undefined : scanned.operands[0];
+    const inPlace = hasOption(scanned, ["-i", "--in-place"]);
+    const edited = inPlace ? (programGiven ? scanned.operands : scanned.operands.slice(1)) : [];
+    const scriptTexts = [...scripts, ...(script ? [script] : [])].map((word) => word.text);
+    const sedWrites = program === "sed" ? scriptTexts.flatMap(sedWrittenFiles).map(literalWord) : [];
+    return [...edited, ...sedWrites].map((word) => writes(word));
+  };
+}
+
+function sedWrittenFiles(script: string): string[] {
+  return [...script.matchAll(/(?:^|[\s;{}!0-9$/,gpiImM])[wW][ \t]*([^\n]+)/g)].map((match) => match[1]!.trim()).filter((file) => file !== "" && file !== "/dev/stdout" && file !== "/dev/stderr");
+}
+
+/** gawk's in-place edit (`-i inplace`) and files its debugging options write (`-o[file]`, `--profile=file`). */
+function awkOutputs(words: ShellWord[]): ChangedPath[] {
+  const scanned = scanArguments(words, { shortWithValue: "vfFeEilW", shortWithAttachedValue: "dop", longWithValue: ["--assign", "--file", "--field-separator", "--source", "--exec", "--include", "--load"], longWithAttachedValue: ["--dump-variables", "--pretty-print", "--profile"] });
+  const debugFiles = optionValues(scanned, ["-d", "-o", "-p", "--dump-variables", "--pretty-print", "--profile"]);
+  const inPlace = optionValues(scanned, ["-i", "--include"]).some((word) => word.text === "inplace");
+  const programGiven = hasOption(scanned, ["-f", "--file", "-e", "--source", "-E", "--exec"]);
+  const edited = inPlace ? (programGiven ? scanned.operands : scanned.operands.slice(1)) : [];
+  return [...debugFiles, ...edited].map((word) => writes(word));
+}
+
+/** `vim -w FILE` (keys typed go there) and `:w FILE`-like commands in `-c`/`+`. */
+function vimOutputs(words: ShellWord[]): ChangedPath[] {
+  const scanned = scanArguments(words, { shortWithValue: "cSsTuUiwWtq", longWithValue: ["--cmd"] });
+  const commands = [...optionValues(scanned, ["-c", "--cmd"]).map((word) => word.text), ...words.filter((word) => word.text.startsWith("+")).map((word) => word.text.slice(1))];
+  const written = commands.flatMap((text) => [...text.matchAll(/(?:^|\|)\s*(?:w|wq|x|write|wall|sav|saveas|up|update)!?\s*(?:>>)?\s*([^\s|]+)/g)].map((match) => literalWord(match[1]!)));
+  return [...optionValues(scanned, ["-w", "-W"]), ...written].map((word) => writes(word));
+}
+
+const TAR_GRAMMAR: LenientGrammar = {
+  shortWithValue: "bCfFgHIKLNTVX",
+  longWithValue: [
+    "--file", "--directory", "--files-from", "--exclude", "--exclude-from", "--to-command", "--use-compress-program", "--listed-incremental", "--index-file", "--info-script",
+    "--new-volume-script", "--rsh-command", "--owner", "--group", "--mode", "--mtime", "--newer", "--newer-mtime", "--after-date", "--transform", "--xform", "--label",
+    "--blocking-factor", "--record-size", "--format", "--tape-length", "--starting-file", "--strip-components", "--volno-file", "--rmt-command", "--exclude-tag", "--suffix",
+  ],
+  longWithAttachedValue: ["--backup", "--checkpoint", "--checkpoint-action", "--occurrence", "--level", "--quoting-style", "--sparse-version", "--warning", "--one-top-level"],
+};
+/** Letters of tar's first argument that take a value, in the old form `tar xzfC a.tar dir`. */
+const TAR_VALUE_LETTERS = new Set([..."bCfFgHIKLNTVX"]);
+
+/**
+ * tar: the archive it creates or updates (`-f` with `c`, `r`, `u`, `A`), its snapshot file, and
+ * extraction (`x`), which writes names only the archive knows into `-C DIR`.
+ */
+function tarChanges(words: ShellWord[]): ChangedPath[] {
+  const scanned = scanArguments(expandOldTarOptions(words), TAR_GRAMMAR);
+  const has = (names: string[]) => hasOption(scanned, names);
+  const found: ChangedPath[] = optionValues(scanned, ["-g", "--listed-incremental", "--index-file"]).map((word) => writes(word));
+  if (has(["-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate", "--delete"])) found.push(...optionValues(scanned, ["-f", "--file"]).map((word) => writes(word)));
+  if (has(["--remove-files"])) found.push(...scanned.operands.map((word) => ({ word, change: "deletes" as const })));
+  if (has(["-x", "--extract", "--get"]) && !has(["-O", "--to-stdout"])) {
+    const directories = optionValues(scanned, ["-C", "--directory"]);
+    const into = has(["-P", "--absolute-names"]) ? [literalWord("/")] : directories.length > 0 ? directories : [literalWord(".")];
+    found.push(...into.map((word) => ({ word, change: "extracts" as const })));
+  }
+  return found;
+}
+
+/** `tar xzf a.tar -C d` → `tar -x -z -f a.tar -C d`. */
+function expandOldTarOptions(words: ShellWord[]): ShellWord[] {
+  const first = words[1];
+  if (!first || first.text.startsWith("-") || !/^[A-Za-z]+$/.test(first.text)) return words;
+  const expanded: ShellWord[] = [words[0]!];
+  let valueAt = 2;
+  for (const letter of first.text) {
+    expanded.push(literalWord(`-${letter}`));
+    if (TAR_VALUE_LETTERS.has(letter) && words[valueAt]) expanded.push(words[valueAt++]!);
+  }
+  return [...expanded, ...words.slice(valueAt)];
+}
+
+function sevenZipChanges(words: ShellWord[]): ChangedPath[] {
+  const command = words[1]?.text;
+  const operands = words.slice(2).filter((word) => !word.text.startsWith("-"));
+  const output = words.find((word) => word.text.startsWith("-o"));
+  if (command === "x" || command === "e") return [{ word: output ? withoutPrefix(output, "-o") : literalWord("."), change: "extracts" }];
+  return ["a", "u", "d", "rn"].includes(command ?? "") && operands[0] ? [writes(operands[0])] : [];
+}
+
+function cpioChanges(words: ShellWord[]): ChangedPath[] {
+  const scanned = scanArguments(words, { shortWithValue: "DEFHIMORs", longWithValue: ["--directory", "--file", "--format", "--pattern-file", "--message", "--owner", "--rsh-command"] });
+  if (hasOption(scanned, ["-i", "--extract"])) return [{ word: optionValues(scanned, ["-D", "--directory"])[0] ?? literalWord("/"), change: "extracts" }];
+  if (hasOption(scanned, ["-p", "--pass-through"])) return scanned.operands.slice(0, 1).map((word) => ({ word, change: "extracts" }));
+  return optionValues(scanned, ["-O", "-F", "--file"]).map((word) => writes(word));
+}
+
+/** patch: the file named, its output and reject files, or — with no file named — names only the patch knows. */
+function patchChanges(words: ShellWord[]): ChangedPath[] {
+  const scanned = scanArguments(words, {
+    shortWithValue: "BDdFiopYrVzgm",
+    longWithValue: ["--prefix", "--ifdef", "--directory", "--fuzz", "--input", "--output", "--strip", "--basename-prefix", "--reject-file", "--version-control", "--suffix", "--get", "--quoting-style", "--reject-format"],
+  });
+  const directory = optionValues(scanned, ["-d", "--directory"])[0];
+  const written = optionValues(scanned, ["-o", "--output", "-r", "--reject-file"]).map((word) => writes(word, directory));
+  if (hasOption(scanned, ["--dry-run", "-C", "--check"])) return [];
+  const target = scanned.operands[0];
+  return [...written, target ? writes(target, directory) : { word: directory ?? literalWord("."), change: "extracts" }];
+}
+
+/** rsync: the destination (the last operand), where backups and logs go, and sources it removes. */
+function rsyncChanges(words: ShellWord[]): ChangedPath[] {
+  const scanned = scanArguments(words, {
+    shortWithValue: "efBTM",
+    longWithValue: [
+      "--rsh", "--rsync-path", "--filter", "--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--block-size", "--max-size", "--min-size", "--timeout",
+      "--contimeout", "--port", "--sockopts", "--chmod", "--chown", "--remote-option", "--compare-dest", "--copy-dest", "--link-dest", "--suffix", "--bwlimit", "--out-format",
+      "--log-file-format", "--password-file", "--usermap", "--groupmap", "--iconv", "--checksum-choice", "--compress-choice", "--compress-level", "--skip-compress", "--read-batch",
+      "--protocol", "--info", "--debug", "--stop-after", "--stop-at", "--outbuf", "--modify-window", "--max-delete", "--max-alloc", "--address", "--backup-dir", "--log-file",
+      "--write-batch", "--only-write-batch", "--partial-dir", "--temp-dir",
+    ],
+  });
+  const found: ChangedPath[] = optionValues(scanned, ["--backup-dir", "--log-file", "--write-batch", "--only-write-batch", "--partial-dir", "--temp-dir", "-T"]).map((word) => writes(word));
+  const destination = scanned.operands.length >= 2 ? scanned.operands.at(-1) : undefined;
+  if (destination) found.push({ word: destination, change: "writes", remote: isRemote(destination.text) });
+  if (hasOption(scanned, ["--remove-source-files"])) found.push(...scanned.operands.slice(0, -1).map((word) => ({ word, change: "deletes" as const })));
+  return found;
+}
+
+/** `host:path`, `user@host:path`, `rsync://…` (a `:` before any `/`). */
+function isRemote(text: string): boolean {
+  return /^[^/]*:/.test(text) && !/^[A-Za-z]:[\\/]/.test(text);
+}
