@@ -195,6 +195,8 @@ const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
   vi: vimOutputs,
   nvim: vimOutputs,
   ex: vimOutputs,
+  // ed reads its commands on stdin; the file it is given is what they change.
+  ed: byOptions([], { shortWithValue: "p" }, (operands) => operands),
   find: (words) => words.flatMap((word, index) => (["-fprint", "-fprint0", "-fls", "-fprintf"].includes(word.text) && words[index + 1] ? [writes(words[index + 1]!)] : [])),
   rsync: rsyncChanges,
   scp: (words) => {
@@ -274,12 +276,18 @@ function awkOutputs(words: ShellWord[]): ChangedPath[] {
   return [...debugFiles, ...edited].map((word) => writes(word));
 }
 
-/** `vim -w FILE` (keys typed go there) and `:w FILE`-like commands in `-c`/`+`. */
+/**
+ * `vim -w FILE` (keys typed go there), `:w FILE`-like commands in `-c`/`+`, and — once it is
+ * given commands to run (`-c`, `+`, `-s`, `-S`) — the files it edits, which `:x` or `:wq` save.
+ */
 function vimOutputs(words: ShellWord[]): ChangedPath[] {
   const scanned = scanArguments(words, { shortWithValue: "cSsTuUiwWtq", longWithValue: ["--cmd"] });
-  const commands = [...optionValues(scanned, ["-c", "--cmd"]).map((word) => word.text), ...words.filter((word) => word.text.startsWith("+")).map((word) => word.text.slice(1))];
+  const plusCommands = scanned.operands.filter((word) => word.text.startsWith("+"));
+  const commands = [...optionValues(scanned, ["-c", "--cmd"]).map((word) => word.text), ...plusCommands.map((word) => word.text.slice(1))];
   const written = commands.flatMap((text) => [...text.matchAll(/(?:^|\|)\s*(?:w|wq|x|write|wall|sav|saveas|up|update)!?\s*(?:>>)?\s*([^\s|]+)/g)].map((match) => literalWord(match[1]!)));
-  return [...optionValues(scanned, ["-w", "-W"]), ...written].map((word) => writes(word));
+  const scripted = commands.length > 0 || hasOption(scanned, ["-s", "-S"]);
+  const edited = scripted ? scanned.operands.filter((word) => !word.text.startsWith("+")) : [];
+  return [...optionValues(scanned, ["-w", "-W"]), ...written, ...edited].map((word) => writes(word));
 }
 
 const TAR_GRAMMAR: LenientGrammar = {

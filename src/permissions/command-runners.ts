@@ -1,5 +1,5 @@
 import path from "node:path";
-import { scanArguments, optionValues, type LenientGrammar } from "./lenient-options.js";
+import { hasOption, scanArguments, optionValues, type LenientGrammar } from "./lenient-options.js";
 import type { ShellWord } from "./shell-syntax.js";
 
 /**
@@ -23,6 +23,8 @@ export interface Runner {
   commandLineTakesRest?: boolean;
   /** Whether the command comes only after `--args` (gdb) rather than after the options. */
   commandAfter?: string;
+  /** Options without which the words after the options are not a command (`runuser -u`; `su` has none). */
+  commandNeedsOption?: readonly string[];
 }
 
 const SUDO_OPTIONS = ["--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout", "--chroot"];
@@ -84,10 +86,14 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
   runuser: {
     grammar: { shortWithValue: "ugGcsw", longWithValue: ["--user", "--group", "--supp-group", "--command", "--session-command", "--shell", "--whitelist-environment"] },
     commandLineOptions: ["-c", "--command", "--session-command"],
+    // `runuser -u USER cmd` runs cmd; `runuser USER -c cmd` passes its words to a shell.
+    commandNeedsOption: ["-u", "--user"],
   },
   su: {
     grammar: { shortWithValue: "gGcsw", longWithValue: ["--group", "--supp-group", "--command", "--session-command", "--shell", "--whitelist-environment"] },
     commandLineOptions: ["-c", "--command", "--session-command"],
+    // The words after the options are a user and a login shell's arguments; only -c runs a command.
+    commandNeedsOption: [],
   },
   prlimit: {
     grammar: {
@@ -168,16 +174,21 @@ export function commandUnderRunner(words: ShellWord[]): ShellWord[] | undefined 
     const at = words.findIndex((word, index) => index > 0 && word.text === runner.commandAfter);
     return at === -1 ? undefined : words.slice(at + 1);
   }
-  let index = scanArguments(words, { ...runner.grammar, stopAtOperand: true }).end;
+  const scanned = scanArguments(words, { ...runner.grammar, stopAtOperand: true });
+  if (runner.commandNeedsOption && !hasOption(scanned, runner.commandNeedsOption)) return undefined;
+  let index = scanned.end;
   while (runner.skipsAssignments && index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index]!.text)) index++;
-  return words.slice(index + (runner.operandsBeforeCommand ?? 0));
+  if (!runner.operandsBeforeCommand) return words.slice(index);
+  // Options may follow those operands too (`flock FILE -c …`).
+  return words.slice(scanArguments(words, { ...runner.grammar, stopAtOperand: true }, index + runner.operandsBeforeCommand).end);
 }
 
 /** Shell command lines a runner's options carry (`su -c "rm x"`, `env -S "rm x"`). */
 export function runnerCommandLines(words: ShellWord[]): string[] {
   const runner = RUNNERS[programName(words)];
   if (!runner?.commandLineOptions) return [];
-  const scanned = scanArguments(words, { ...runner.grammar, stopAtOperand: true });
+  // GNU programs take options after operands too (`su user -c …`, `flock FILE -c …`), so the whole line is read.
+  const scanned = scanArguments(words, { ...runner.grammar, stopAtOperand: runner.commandLineTakesRest === true });
   const values = optionValues(scanned, runner.commandLineOptions).map((value) => value.text);
   if (!runner.commandLineTakesRest) return values;
   const rest = words.slice(scanned.end).map((word) => word.text);

@@ -94,6 +94,7 @@ const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
   },
   vim: VIM, vi: VIM, nvim: VIM, ex: VIM, view: VIM, gvim: VIM, rvim: VIM, vimdiff: VIM, evim: VIM,
   less: PAGER, more: PAGER, most: PAGER,
+  ed: { grammar: { shortWithValue: "p" }, codeOptions: [], readsCodeOnStdin: "withoutCode" },
   gdb: {
     grammar: { singleDashWithValue: ["-ex", "-iex", "-x", "-ix", "-eval-command", "-init-eval-command", "-command", "-init-command", "-cd", "-d", "-directory", "-p", "-pid", "-c", "-core", "-s", "-symbols", "-e", "-exec", "-se", "-b", "-D", "-data-directory", "-tty"] },
     codeOptions: ["-ex", "-iex", "-eval-command", "-init-eval-command"],
@@ -167,9 +168,11 @@ function readsCommandsOnStdin(words: ShellWord[], name: string): boolean {
   const operands = words.slice(1).filter((word) => !/^[-+]/.test(word.text));
   if (name === "at" || name === "batch") return !words.some((word) => /^-[^-]*[lrdcf]/.test(word.text));
   if (name === "source" || name === ".") return operands[0] !== undefined && isTextGivenAsFile(operands[0]);
-  // `bash -c …` is a command line, read elsewhere; `bash script` runs a file, like any program.
-  if (words.slice(1).some((word) => /^-[A-Za-z]*c/.test(word.text))) return false;
-  return operands.length === 0 || isTextGivenAsFile(operands[0]!);
+  // `bash -c …` is a command line, read elsewhere; `bash script` runs a file, like any program;
+  // `bash -s args` and `bash -i` read stdin whatever follows.
+  const options = words.slice(1).filter((word) => /^-[A-Za-z]+$/.test(word.text)).map((word) => word.text);
+  if (options.some((text) => text.includes("c"))) return false;
+  return options.some((text) => /[si]/.test(text)) || operands.length === 0 || isTextGivenAsFile(operands[0]!);
 }
 
 /**
@@ -201,8 +204,9 @@ function producedText(producer: SimpleCommand): string[] | undefined {
   return undefined;
 }
 
+/** `-`, `/dev/stdin` and open descriptors (`/dev/fd/3` with `3<<< "…"`): text the line supplies, not a file. */
 function isStdinName(text: string): boolean {
-  return text === "-" || text === "/dev/stdin" || text === "/proc/self/fd/0" || text === "/dev/fd/0";
+  return text === "-" || text === "/dev/stdin" || /^\/(dev|proc\/self)\/fd\/[0-9]+$/.test(text);
 }
 
 /**
@@ -220,11 +224,15 @@ export function commandLinesInCode(code: string): string[] {
   return [...new Set(lines.map((line) => line.trim()).filter((line) => line !== ""))];
 }
 
-/** Paths a piece of code names in its literals (`open('/home/u/.bashrc', 'a')`, Perl's `">>~/.bashrc"`). */
+/**
+ * Paths a piece of code names: in its literals (`open('/home/u/.bashrc', 'a')`, Perl's
+ * `">>~/.bashrc"`) and as bare words (sqlite's `.output /etc/x`, ed's `w ~/.bashrc`).
+ */
 export function pathsInCode(code: string): string[] {
-  return stringLiterals(code)
-    .map((literal) => literal.replace(/^\s*(\+?[<>]{1,2}|\|)\s*/, "").trim())
-    .filter((literal) => /^(\/|~|\.\.?\/)/.test(literal) || /(^|\/)\.(git|ssh|bashrc|zshrc|profile|claude|agentwire|mcp\.json|envrc)(\/|$)/.test(literal));
+  const bareWords = code.split(/[\s;|&(){}<>,'"`=]+/).filter((word) => /^(\/[^/]|~\/|\$HOME\/)/.test(word));
+  return [...stringLiterals(code).map((literal) => literal.replace(/^\s*(\+?[<>]{1,2}|\|)\s*/, "").trim()), ...bareWords].filter(
+    (literal) => /^(\/|~|\.\.?\/|\$HOME\/)/.test(literal) || /(^|\/)\.(git|ssh|bashrc|zshrc|profile|claude|agentwire|mcp\.json|envrc)(\/|$)/.test(literal),
+  );
 }
 
 /** Text between matching quotes of any kind the common languages use. */

@@ -17,7 +17,7 @@ export { programName } from "./command-runners.js";
 /** How deep command lines inside command lines are followed (`sh -c "bash -c '…'"`). */
 const MAX_NESTING = 6;
 /** How many later words of one command are tried as the program it may run. */
-const MAX_GUESSED_PROGRAMS = 256;
+const MAX_GUESSED_PROGRAMS = 64;
 
 /** One command the shell runs, in every form a rule might name it. */
 export interface CommandForms {

@@ -156,6 +156,9 @@ describe("Bash deny rules see through programs that run other programs (issue 23
     "echo 'rm x' | at now",
     "echo x | xargs -I{} sh -c 'rm {}'",
     "echo rm x | xargs sh -c",
+    "bash -s -- arg <<< 'rm x'",
+    "bash /dev/fd/3 3<<< 'rm x'",
+    "ed -s notes.txt <<< '!rm x'",
     "echo x | xargs -I{} {} y",
     // Interpreters and tools given code.
     `python3 -c "import os; os.system('rm x')"`,
