@@ -21,7 +21,7 @@ export interface ChangeContext {
   roots: readonly string[];
 }
 
-const VERBS: Record<ChangedPath["change"], string> = { writes: "writes to", deletes: "deletes", permissions: "changes the permissions or owner of", extracts: "unpacks files into" };
+const VERBS: Record<ChangedPath["change"], string> = { writes: "writes to", deletes: "deletes", permissions: "changes the permissions or owner of", extracts: "unpacks files into", links: "links to" };
 
 export function assessChange(change: ChangedPath, context: ChangeContext): string | undefined {
   const verb = change.change === "deletes" && change.recursive ? "recursively deletes" : VERBS[change.change];
@@ -40,7 +40,7 @@ export function assessChange(change: ChangedPath, context: ChangeContext): strin
     return `This command ${verb} ${shown} under names only the archive or patch knows, which cannot be checked beforehand and may overwrite protected files such as .git/hooks.`;
   }
   const protectedReason = assessProtected(target, verb);
-  if (protectedReason) return protectedReason;
+  if (protectedReason || change.change === "links") return protectedReason;
   if (target.startsWith("/dev/")) return undefined;
   if (change.change === "permissions") {
     const whole = target === "/" ? "the filesystem root" : target === os.homedir() ? "your home directory" : context.roots.some((root) => path.resolve(root) === target) ? "the whole workspace" : undefined;

@@ -15,7 +15,8 @@ import { isDynamic, type ShellWord } from "./shell-syntax.js";
  */
 export interface ChangedPath {
   word: ShellWord;
-  change: "writes" | "deletes" | "permissions" | "extracts";
+  /** `links`: a link made to it (`ln -s ~/.bashrc x`), which only matters when it is protected. */
+  change: "writes" | "deletes" | "permissions" | "extracts" | "links";
   /** Where a relative word starts when the program moves there first (`git -C D`, `tar -C D`). */
   base?: ShellWord;
   /** For deletes: the whole tree under it goes (`rm -r`). */
@@ -126,7 +127,7 @@ const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
     return hasOption(scanned, ["-d", "--directory"]) ? scanned.operands.map((word) => writes(word)) : copyDestinations(INSTALL_GRAMMAR)(words);
   },
   // A link to a protected file is a way to write it later under another name.
-  ln: (words) => [...copyDestinations(COPY_GRAMMAR)(words), ...scanArguments(words, COPY_GRAMMAR).operands.slice(0, -1).map((word) => writes(word))],
+  ln: (words) => [...copyDestinations(COPY_GRAMMAR)(words), ...scanArguments(words, COPY_GRAMMAR).operands.slice(0, -1).map((word): ChangedPath => ({ word, change: "links" }))],
   link: allOperands({}),
   rm: deletions({ shortWithValue: "", longWithAttachedValue: ["--interactive", "--preserve-root"] }),
   unlink: deletions({}),

@@ -20,8 +20,8 @@ import type { ShellWord } from "./shell-syntax.js";
  */
 const HARMLESS_GIT_SETTINGS =
   /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.(default|autosetupremote)|fetch\.prune|rebase\.autostash|merge\.conflictstyle|color\..+|advice\..+|core\.(autocrlf|filemode|ignorecase|quotepath|safecrlf|eol|abbrev)|(commit|tag)\.gpgsign|log\.(decorate|date|abbrevcommit)|diff\.(noprefix|mnemonicprefix|renames|algorithm|context)|status\.(short|branch|showuntrackedfiles)|gc\.auto|protocol\.version)$/i;
-/** Values that run nothing: turning a program setting off, or naming a plain pager or editor stand-in. */
-const HARMLESS_VALUES = /^\s*((cat|true|false|:|less|more)(\s+-[A-Za-z]+)*|0|1|no|off|yes|on|\/dev\/null)?\s*$/;
+/** Values that run nothing unexpected: turning a program setting off, or a plain pager or editor. */
+const HARMLESS_VALUES = /^\s*((cat|true|false|:|less|more|vi|vim|nvim|nano|emacs|code --wait)(\s+-[A-Za-z]+)*|0|1|no|off|yes|on|\/dev\/null)?\s*$/;
 /** Settings whose value is a file or directory git reads: any value but /dev/null can bring in hooks or more settings. */
 const PATH_SETTINGS = /^(include(if\..+)?\.path|core\.(hookspath|worktree|attributesfile|excludesfile)|init\.templatedir)$/i;
 /** Environment variables that make git (or any program) run a command or read other configuration. */

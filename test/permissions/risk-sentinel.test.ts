@@ -320,6 +320,12 @@ describe("risk sentinel: files written by options and operands (issue 23, findin
     "ps -o pid,cmd",
     "rm -rf build",
     "mytool --output=dist/x",
+    "ln -s ../shared shared",
+    "export EDITOR=vim",
+    "GIT_SEQUENCE_EDITOR=true git rebase -i HEAD~2",
+    "sed -i 's/foo/bar/g' src/*.ts",
+    "rm -rf node_modules && npm install",
+    "npx prettier --write .",
   ])("lets %s through", (text) => expect(command(text)).toBeUndefined());
 });
 
