@@ -134,6 +134,11 @@ export function embeddedCode(words: ShellWord[], command: SimpleCommand, produce
   return NO_CODE;
 }
 
+/** Programs whose arguments can be code: shells, interpreters, `eval`, `source`. */
+export function takesCodeAsArguments(name: string): boolean {
+  return SHELLS.has(name) || INTERPRETERS[interpreterName(name)] !== undefined || ["eval", "source", "."].includes(name);
+}
+
 /** `python3.12` → `python3`, `perl5.36` → `perl`. */
 function interpreterName(name: string): string {
   return name.replace(/^(python[0-9]?|pypy[0-9]?|perl|ruby|lua|php)[0-9.]*$/, "$1");

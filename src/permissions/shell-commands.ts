@@ -1,5 +1,5 @@
 import { DATA_ONLY_PROGRAMS, commandUnderRunner, programName, runnerCommandLines } from "./command-runners.js";
-import { SHELLS, commandLinesInCode, embeddedCode } from "./embedded-code.js";
+import { SHELLS, commandLinesInCode, embeddedCode, takesCodeAsArguments } from "./embedded-code.js";
 import { gitCommandLines } from "./git-options.js";
 import { isDynamic, parseShell, substitutedCommands, type ShellScript, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
 
@@ -56,7 +56,7 @@ export function commandsOf(source: string, nested = false, depth = 0, possible =
     const guessedLines = [...code.code.flatMap(commandLinesInCode), ...guessedCommandLines(views, new Set(code.code))];
     const guessedViews = guessedPrograms(innermost);
     const underArgumentFeeder = views.slice(0, -1).some((view) => ["xargs", "parallel"].includes(programName(view)));
-    const runsCode = code.code.length > 0 || code.unknown || guessedViews.length > MAX_GUESSED_PROGRAMS || (underArgumentFeeder && isCodeRunner(programName(innermost)));
+    const runsCode = code.code.length > 0 || code.unknown || guessedViews.length > MAX_GUESSED_PROGRAMS || (underArgumentFeeder && takesCodeAsArguments(programName(innermost)));
     const unfollowed = script.hazards.has("depth") || (depth >= MAX_NESTING && innerLines.length + guessedLines.length > 0);
     found.push({ views, command, script, nested, unfollowed, possible, runsCode });
     if (depth >= MAX_NESTING) return;
@@ -139,11 +139,6 @@ function shellCommandString(texts: string[]): string | undefined {
     if (/^[-+][A-Za-z]*[oO]$/.test(text)) index++;
   }
   return undefined;
-}
-
-/** Programs that take their code as an argument, so arguments fed from stdin can be code. */
-function isCodeRunner(name: string): boolean {
-  return SHELLS.has(name) || /^(python[0-9.]*|perl|ruby|node|php|awk|gawk|mawk|sed|eval|source|\.)$/.test(name);
 }
 
 /**

@@ -79,6 +79,7 @@ describe("risk sentinel: commands", () => {
     // Before issue 23 a plain delete outside the workspace was let through; it is a change outside like any write.
     ["rm -f /tmp/x", /deletes \/tmp\/x, outside the workspace/],
     ["rm -rf .git", /inside \.git/],
+    ['rm -rf "$PWD"', /the whole workspace/],
     // Files that run code later or hold credentials.
     ["echo 'export PATH=x' >> ~/.bashrc", /shell startup file/],
     ["tee -a ~/.zshrc", /shell startup file/],
@@ -326,6 +327,7 @@ describe("risk sentinel: files written by options and operands (issue 23, findin
     "sed -i 's/foo/bar/g' src/*.ts",
     "rm -rf node_modules && npm install",
     "npx prettier --write .",
+    'echo x > "$PWD/out.txt"',
   ])("lets %s through", (text) => expect(command(text)).toBeUndefined());
 });
 
