@@ -4,7 +4,9 @@ import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import type { ChangedPath } from "./changed-paths.js";
 import { assessDeleteTarget, resolveWordPath } from "./delete-risks.js";
+import { literalWord } from "./lenient-options.js";
 import { assessWrite } from "./protected-paths.js";
+import { braceAlternatives, globMatches } from "./word-expansions.js";
 
 /**
  * Whether a path a command changes stays where the task lives. A change asks for approval when
@@ -27,7 +29,22 @@ export function assessChange(change: ChangedPath, context: ChangeContext): strin
   const verb = change.change === "deletes" && change.recursive ? "recursively deletes" : VERBS[change.change];
   const text = change.word.text;
   if (change.remote) return `This command ${verb} ${text}, on another machine.`;
+  // `{~/.bashrc,x}` changes both; `.g?t/config` changes whatever it matches, and the literal name if nothing does.
+  const alternatives = braceAlternatives(change.word);
+  if (alternatives === undefined) return `This command ${verb} ${text}, which expands into too many paths to check.`;
+  if (alternatives.length > 1) {
+    for (const alternative of alternatives) {
+      const reason = assessChange({ ...change, word: alternative }, context);
+      if (reason) return reason;
+    }
+    return undefined;
+  }
   const base = change.base === undefined ? context.cwd : resolveWordPath(change.base, context.cwd);
+  const pattern = resolveWordPath(change.word, base);
+  for (const match of pattern === undefined ? [] : globMatches(pattern)) {
+    const reason = assessChange({ ...change, word: literalWord(match), base: undefined }, context);
+    if (reason) return reason;
+  }
   if (change.change === "deletes") {
     return assessDeleteTarget(change.word, { cwd: base, roots: context.roots }, { rootMayBeTarget: false, verb }) ?? assessProtected(resolveWordPath(change.word, base), verb);
   }

@@ -44,7 +44,7 @@ function assessOne(found: CommandForms, context: ChangeContext): string | undefi
   const runner = found.views.map(programName).find((name) => ROOT_RUNNERS.has(name));
   if (runner) return `This command runs a command as root with ${runner}.`;
   const words = found.views.at(-1)!;
-  if (!found.possible && words[0]?.segments.some((segment) => segment.kind === "substitution" || (segment.kind === "parameter" && segment.name === undefined))) {
+  if (!found.possible && words[0] !== undefined && computesProgram(words[0])) {
     return `This command computes the name of the program it runs (${words[0].text}), so what it runs cannot be checked.`;
   }
   const name = programName(words);
@@ -79,6 +79,16 @@ function assessProgram(words: ShellWord[], context: ChangeContext): string | und
     }
   }
   return assessProcessCommand(words);
+}
+
+/**
+ * A program word only the shell can resolve: `$(…)`, `$CMD`, a pattern or brace list (`/bin/r?`,
+ * `{rm,-rf,~}` is three words). `$HOME/…` and `$PWD/…` name a known place and are fine.
+ */
+function computesProgram(word: ShellWord): boolean {
+  const [first, ...rest] = word.segments;
+  const knownPlace = first?.kind === "parameter" && (first.name === "HOME" || first.name === "PWD") && rest[0]?.text.startsWith("/") === true;
+  return word.segments.some((segment, index) => segment.kind === "substitution" || segment.kind === "glob" || (segment.kind === "parameter" && !(index === 0 && knownPlace)));
 }
 
 /** `NAME=value` words a view sets: `env X=1 cmd`, `export X=1`. */

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -218,6 +218,13 @@ describe("risk sentinel: files written by options and operands (issue 23, findin
     ["rm ~/.bashrc", /shell startup file|outside the workspace/],
     ["rm -f .git/index", /inside \.git/],
     ["npx cp a ~/.bashrc", /shell startup file/],
+    // Brace alternatives and patterns name the paths they expand to.
+    ["touch {notes.txt,~/.bashrc}", /shell startup file/],
+    ["rm -rf {build,~}", /recursively deletes ~/],
+    ["cp x {a,/tmp/b}", /outside the workspace/],
+    ["$CMD -rf ~", /computes the name of the program/],
+    ["{rm,-rf,~}", /computes the name of the program/],
+    ["/bin/r? -rf ~", /computes the name of the program/],
     // Mode and owner changes outside the workspace, of home, of the workspace itself, of protected files.
     ["chmod 777 ~", /your home directory/],
     ["chmod -R 777 ~/", /your home directory/],
@@ -365,6 +372,21 @@ describe("risk sentinel: file edits", () => {
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
+  });
+});
+
+describe("risk sentinel: patterns match what exists", () => {
+  const base = mkdtempSync(path.join(os.tmpdir(), "agentwire-glob-"));
+  const workspace = path.join(base, "workspace");
+  mkdirSync(path.join(workspace, ".git", "hooks"), { recursive: true });
+  writeFileSync(path.join(workspace, ".git", "hooks", "pre-commit"), "");
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  it("a pattern that matches a protected file is that file", () => {
+    const assess = (text: string) => assessRisk({ input: { command: text }, traits: traitsOf("Bash") }, [workspace]);
+    expect(assess("cp evil .g?t/hooks/pre-commit")).toMatch(/inside \.git/);
+    expect(assess("echo x > .gi[t]/hooks/pre-c*")).toMatch(/inside \.git/);
+    expect(assess("cp evil notes/*.txt")).toBeUndefined();
   });
 });
 
