@@ -65,6 +65,10 @@ export function commandsOf(source: string, nested = false, depth = 0, possible =
     for (const words of guessedViews.slice(0, MAX_GUESSED_PROGRAMS)) {
       found.push({ views: unwrap(words), command: { ...command, words }, script, nested: true, unfollowed: false, possible: true, runsCode: false });
     }
+    for (const program of copiedPrograms(innermost)) {
+      const words = [{ text: program, segments: [{ kind: "quoted" as const, text: program }] }];
+      found.push({ views: [words], command: { ...command, words }, script, nested: true, unfollowed: false, possible: true, runsCode: false });
+    }
     for (const execWords of findExecCommands(innermost)) {
       found.push({ views: unwrap(execWords), command: { ...command, words: execWords }, script, nested: true, unfollowed: false, possible, runsCode: false });
     }
@@ -175,6 +179,21 @@ function guessedCommandLines(views: ShellWord[][], codeTexts: ReadonlySet<string
       if (assigned) lines.push(assigned[2]!);
       return lines;
     });
+  });
+}
+
+/**
+ * Programs a command copies or links under another name, which the line may then run by that
+ * name: `cp /bin/rm del`, `ln -s "$(which rm)" del` → `rm`. Only sources that name a program by
+ * path or through `which`/`command -v`/`type -P` count.
+ */
+function copiedPrograms(words: ShellWord[]): string[] {
+  if (!["cp", "ln", "install", "mv", "rsync", "link"].includes(programName(words))) return [];
+  return words.slice(1).flatMap((word) => {
+    if (!word.text.startsWith("-") && word.text.includes("/") && word.segments.every((segment) => segment.kind === "plain" || segment.kind === "quoted")) return [programName([word])];
+    return word.segments.flatMap((segment) =>
+      (segment.commands ?? []).flatMap((line) => parseShell(line).commands.flatMap((inner) => (/^(which|whereis|type|command)$/.test(programName(inner.words)) ? inner.words.slice(1).filter((arg) => !arg.text.startsWith("-")).map((arg) => arg.text) : []))),
+    );
   });
 }
 

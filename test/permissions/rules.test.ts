@@ -188,6 +188,10 @@ describe("Bash deny rules see through programs that run other programs (issue 23
     "test -v 'a[$(rm x)]'",
     "[ -v 'a[$(rm x)]' ]",
     "printf -v 'a[$(rm x)]' y",
+    // A copy or link of the program, run under another name.
+    "cp /bin/rm ./del && ./del x",
+    'ln -s "$(which rm)" del; ./del x',
+    "install $(command -v rm) bin/del && bin/del x",
   ])("%j is refused", (command) => expect(anyRuleMatches(denyRm, bash(command))).toBe(true));
 
   it.each(["ls", "rmdir x", "echo rm", "grep rm notes.txt", "git rm x", "git commit -m 'rm x'", "sed s/rm/x/ f", "awk '/rm/ {print}' f", "cat rm.txt", "npm run rmfiles", "python3 script.py"])(
