@@ -104,6 +104,16 @@ function withoutSuffix(word: ShellWord): ShellWord {
   return literalWord(word.text.replace(/\.(gz|bz2|xz|lzma|zst|lz4|Z|tgz)$/, ""));
 }
 
+const GPG_OUTPUTS = byOptions(["-o", "--output", "--logger-file", "--status-file"], {
+  shortWithValue: "oruk",
+  longWithValue: ["--output", "--recipient", "--local-user", "--homedir", "--default-key", "--keyserver", "--logger-file", "--status-file", "--passphrase-file"],
+});
+
+/** npm's `--location=project` writes the project's .npmrc, otherwise the user's. */
+function configLocation(words: ShellWord[], userFile: string): string {
+  return words.some((word) => /^--location=project$|^-L=?project$/.test(word.text)) ? ".npmrc" : userFile;
+}
+
 const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
   sort: byOptions(["-o", "--output"], {
     shortWithValue: "oktTS",
@@ -169,9 +179,29 @@ const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
     const scanned = scanArguments(words, { shortWithValue: "abCEfFGIJjKmMnNOrRsStVwYZzP" });
     // Showing, converting to stdout and searching only read the file named by -f.
     if (hasOption(scanned, ["-l", "-y", "-B", "-F", "-e", "-D"]) && !hasOption(scanned, ["-R", "-H"])) return [];
-    return optionValues(scanned, ["-f"]).map((word) => writes(word));
+    const files = optionValues(scanned, ["-f"]);
+    // -R and -H rewrite known_hosts, ~/.ssh's by default.
+    if (files.length === 0 && hasOption(scanned, ["-R", "-H"])) files.push(literalWord("~/.ssh/known_hosts"));
+    return files.map((word) => writes(word));
   },
-  gpg: byOptions(["-o", "--output", "--logger-file", "--status-file"], { shortWithValue: "oruk", longWithValue: ["--output", "--recipient", "--local-user", "--homedir", "--default-key", "--keyserver", "--logger-file", "--status-file", "--passphrase-file"] }),
+  // Settings in the home directory that run or fetch code later: npm's script-shell, pip's index, systemd user units, a keyring.
+  npm: (words) => {
+    const changesConfig = (/^(config|c)$/.test(words[1]?.text ?? "") && /^(set|delete|edit)$/.test(words[2]?.text ?? "")) || words[1]?.text === "set";
+    return changesConfig ? [writes(literalWord(configLocation(words, "~/.npmrc")))] : [];
+  },
+  pnpm: (words) => (words[1]?.text === "config" && /^(set|delete)$/.test(words[2]?.text ?? "") ? [writes(literalWord(configLocation(words, "~/.npmrc")))] : []),
+  yarn: (words) => (words[1]?.text === "config" && /^(set|delete|unset)$/.test(words[2]?.text ?? "") ? [writes(literalWord("~/.yarnrc"))] : []),
+  pip: (words) => (words[1]?.text === "config" && /^(set|unset|edit)$/.test(words[2]?.text ?? "") ? [writes(literalWord("~/.config/pip/pip.conf"))] : []),
+  systemctl: (words) => {
+    const texts = words.map((word) => word.text);
+    const changing = texts.some((text) => /^(enable|link|edit|preset|preset-all|mask|add-wants|add-requires|set-environment|import-environment|revert)$/.test(text));
+    if (!changing) return [];
+    return [writes(literalWord(texts.includes("--user") ? "~/.config/systemd/user" : "/etc/systemd/system"))];
+  },
+  gpg: (words) => {
+    const changesKeyring = words.some((word) => /^--(import|recv-keys?|receive-keys|fetch-keys|gen-key|generate-key|full-gen-key|full-generate-key|quick-[a-z-]+|delete-[a-z-]+|edit-key|import-ownertrust|update-trustdb|sign-key|lsign-key|refresh-keys)$/.test(word.text));
+    return [...GPG_OUTPUTS(words), ...(changesKeyring ? [writes(literalWord("~/.gnupg/pubring.kbx"))] : [])];
+  },
   gpg2: byOptions(["-o", "--output"], { shortWithValue: "oruk", longWithValue: ["--output", "--recipient", "--local-user", "--homedir"] }),
   openssl: byOptions(["-out", "-keyout"], { singleDashWithValue: ["-out", "-keyout", "-in", "-inkey", "-passin", "-passout", "-config", "-key", "-signkey", "-CA", "-CAkey", "-days", "-subj", "-newkey"] }),
   curl: (words) => {
