@@ -114,9 +114,7 @@ function assessChanges(found: CommandForms, context: ChangeContext): string | un
  * names system paths for reading all the time.
  */
 function assessNamedPaths(found: CommandForms, context: ChangeContext): string | undefined {
-  if (!found.runsCode) return undefined;
-  const code = found.views.at(-1)!.slice(1).map((word) => word.text).join("\n");
-  for (const named of pathsInCode(code)) {
+  for (const named of found.code.flatMap(pathsInCode)) {
     const reason = assessProtected(resolveWordPath(literalWord(named), context.cwd), "runs code that names");
     if (reason) return reason;
   }

@@ -1,7 +1,8 @@
+import path from "node:path";
 import { programName } from "./command-runners.js";
 import { scanArguments, optionValues, type LenientGrammar } from "./lenient-options.js";
 import { isPrintOnlySedScript } from "./sed-script.js";
-import { parseShell, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
+import { isDynamic, parseShell, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
 
 /**
  * Code a command runs that is not a shell command line and cannot be read here: a Python, Perl,
@@ -123,15 +124,46 @@ const STDIN_COMMAND_READERS = new Set(["at", "batch", "source", "."]);
  * The code `command` runs besides shell command lines. `producer` is the command before it in a
  * pipeline, whose output is its stdin. Contract: never throws.
  */
-export function embeddedCode(words: ShellWord[], command: SimpleCommand, producer: SimpleCommand | undefined): EmbeddedCode {
+export function embeddedCode(words: ShellWord[], command: SimpleCommand, producer: SimpleCommand | undefined, written: WrittenScripts): EmbeddedCode {
   const name = interpreterName(programName(words));
   const interpreter = INTERPRETERS[name];
-  if (interpreter) return interpreterCode(words, interpreter, command, producer);
-  if ((SHELLS.has(name) || STDIN_COMMAND_READERS.has(name)) && readsCommandsOnStdin(words, name)) {
+  if (interpreter) return interpreterCode(words, interpreter, command, producer, written);
+  if (!SHELLS.has(name) && !STDIN_COMMAND_READERS.has(name)) return NO_CODE;
+  if (readsCommandsOnStdin(words, name)) {
     const given = stdinText(command, producer);
     return { commandLines: given ?? [], code: [], unknown: given === undefined };
   }
-  return NO_CODE;
+  // `bash script.sh`, `source env.sh`: a file of commands, known only if this line wrote it.
+  const script = SHELLS.has(name) && words.slice(1).some((word) => /^-[A-Za-z]*c/.test(word.text)) ? undefined : words.slice(1).find((word) => !/^[-+]/.test(word.text));
+  if (script === undefined) return NO_CODE;
+  const known = written.get(scriptKey(script.text));
+  return { commandLines: known ?? [], code: [], unknown: known === undefined };
+}
+
+/**
+ * Text the line writes to files with `echo`, `printf` or `cat <<EOF` and a redirection
+ * (`echo 'rm x' > s.sh`), by file name, so that running the file later in the same line
+ * (`bash s.sh`, `./s.sh`, `python3 s.py`) is read like the text itself.
+ */
+export type WrittenScripts = ReadonlyMap<string, string[]>;
+
+export function scriptsWritten(commands: readonly SimpleCommand[]): WrittenScripts {
+  const written = new Map<string, string[]>();
+  for (const command of commands) {
+    const text = producedText(command);
+    if (text === undefined) continue;
+    for (const redirection of command.redirections) {
+      if (!/^(>|>>|>\|)$/.test(redirection.operator) || isDynamic(redirection.target)) continue;
+      const key = scriptKey(redirection.target.text);
+      written.set(key, [...(written.get(key) ?? []), ...text]);
+    }
+  }
+  return written;
+}
+
+/** `./s.sh` and `s.sh` are one file. */
+export function scriptKey(text: string): string {
+  return path.posix.normalize(text);
 }
 
 /** Programs whose arguments can be code: shells, interpreters, `eval`, `source`. */
@@ -144,7 +176,7 @@ function interpreterName(name: string): string {
   return name.replace(/^(python[0-9]?|pypy[0-9]?|perl|ruby|lua|php)[0-9.]*$/, "$1");
 }
 
-function interpreterCode(words: ShellWord[], interpreter: Interpreter, command: SimpleCommand, producer: SimpleCommand | undefined): EmbeddedCode {
+function interpreterCode(words: ShellWord[], interpreter: Interpreter, command: SimpleCommand, producer: SimpleCommand | undefined, written: WrittenScripts): EmbeddedCode {
   const scanned = scanArguments(words, interpreter.grammar);
   const texts = optionValues(scanned, interpreter.codeOptions).map((word) => word.text);
   if (interpreter.plusCommands) texts.push(...words.slice(1).filter((word) => word.text.startsWith("+")).map((word) => word.text.replace(/^\++/, "")));
@@ -158,7 +190,13 @@ function interpreterCode(words: ShellWord[], interpreter: Interpreter, command: 
     codeFiles.some(isTextGivenAsFile) ||
     (interpreter.readsCodeOnStdin === "withoutCode" && noCode) ||
     (interpreter.readsCodeOnStdin === "withoutScript" && noCode && (first === undefined || isTextGivenAsFile(first)));
-  if (!codeFromStdin) return { commandLines: [], code: texts, unknown: false };
+  if (!codeFromStdin) {
+    // A script file (`python3 s.py`, `awk -f prog.awk`): its code is known only if this line wrote it.
+    const scriptFiles = [...codeFiles, ...(interpreter.readsCodeOnStdin === "withoutScript" && noCode && first ? [first] : [])];
+    const known = scriptFiles.flatMap((file) => written.get(scriptKey(file.text)) ?? []);
+    const unseen = scriptFiles.some((file) => !written.has(scriptKey(file.text)));
+    return { commandLines: [], code: [...texts, ...known], unknown: unseen };
+  }
   const given = stdinText(command, producer);
   return { commandLines: [], code: [...texts, ...(given ?? [])], unknown: given === undefined };
 }

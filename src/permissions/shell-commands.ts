@@ -1,5 +1,5 @@
 import { DATA_ONLY_PROGRAMS, commandUnderRunner, programName, runnerCommandLines } from "./command-runners.js";
-import { SHELLS, commandLinesInCode, embeddedCode, takesCodeAsArguments } from "./embedded-code.js";
+import { SHELLS, commandLinesInCode, embeddedCode, scriptKey, scriptsWritten, takesCodeAsArguments } from "./embedded-code.js";
 import { gitCommandLines } from "./git-options.js";
 import { isDynamic, parseShell, substitutedCommands, type ShellScript, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
 
@@ -38,39 +38,48 @@ export interface CommandForms {
   possible: boolean;
   /**
    * Whether it runs code this reading cannot follow: an interpreter's program (`python -c`),
-   * commands a shell reads from a pipe or a file. What that code runs is unknown.
+   * commands a shell reads from a pipe or a file, a script run by its path. What that code runs
+   * is unknown.
    */
   runsCode: boolean;
+  /** The code texts it runs that are known (`python3 -c CODE`, awk's program, a here-string). */
+  code: string[];
 }
 
 /** Every command `source` runs, nested ones after the command that runs them. Contract: never throws. */
 export function commandsOf(source: string, nested = false, depth = 0, possible = false): CommandForms[] {
   const script = parseShell(source);
   const found: CommandForms[] = [];
+  const written = scriptsWritten(script.commands);
   script.commands.forEach((command, index) => {
     const views = unwrap(command.words);
     const innermost = views.at(-1)!;
     const producer = script.commands[index - 1]?.pipeline === command.pipeline ? script.commands[index - 1] : undefined;
-    const code = embeddedCode(innermost, command, producer);
-    const innerLines = [...nestedCommandLines(command, views), ...code.commandLines];
+    const code = embeddedCode(innermost, command, producer, written);
+    // `./s.sh`: a program run by its path is a script this line may have written, or one it cannot see.
+    const program = innermost[0];
+    const programPath = !possible && program !== undefined && !isDynamic(program) && program.text.includes("/") && !program.text.endsWith("/") ? program.text : undefined;
+    const scriptLines = programPath === undefined ? [] : (written.get(scriptKey(programPath)) ?? []);
+    const innerLines = [...nestedCommandLines(command, views), ...code.commandLines, ...scriptLines];
     const guessedLines = [...code.code.flatMap(commandLinesInCode), ...guessedCommandLines(views, new Set(code.code))];
     const guessedViews = guessedPrograms(innermost);
     const underArgumentFeeder = views.slice(0, -1).some((view) => ["xargs", "parallel"].includes(programName(view)));
-    const runsCode = code.code.length > 0 || code.unknown || guessedViews.length > MAX_GUESSED_PROGRAMS || (underArgumentFeeder && takesCodeAsArguments(programName(innermost)));
+    const runsCode =
+      code.code.length > 0 || code.unknown || programPath !== undefined || guessedViews.length > MAX_GUESSED_PROGRAMS || (underArgumentFeeder && takesCodeAsArguments(programName(innermost)));
     const unfollowed = script.hazards.has("depth") || (depth >= MAX_NESTING && innerLines.length + guessedLines.length > 0);
-    found.push({ views, command, script, nested, unfollowed, possible, runsCode });
+    found.push({ views, command, script, nested, unfollowed, possible, runsCode, code: code.code });
     if (depth >= MAX_NESTING) return;
     for (const inner of innerLines) found.push(...commandsOf(inner, true, depth + 1, possible));
     for (const inner of guessedLines) found.push(...commandsOf(inner, true, depth + 1, true));
     for (const words of guessedViews.slice(0, MAX_GUESSED_PROGRAMS)) {
-      found.push({ views: unwrap(words), command: { ...command, words }, script, nested: true, unfollowed: false, possible: true, runsCode: false });
+      found.push({ views: unwrap(words), command: { ...command, words }, script, nested: true, unfollowed: false, possible: true, runsCode: false, code: [] });
     }
     for (const program of copiedPrograms(innermost)) {
       const words = [{ text: program, segments: [{ kind: "quoted" as const, text: program }] }];
-      found.push({ views: [words], command: { ...command, words }, script, nested: true, unfollowed: false, possible: true, runsCode: false });
+      found.push({ views: [words], command: { ...command, words }, script, nested: true, unfollowed: false, possible: true, runsCode: false, code: [] });
     }
     for (const execWords of findExecCommands(innermost)) {
-      found.push({ views: unwrap(execWords), command: { ...command, words: execWords }, script, nested: true, unfollowed: false, possible, runsCode: false });
+      found.push({ views: unwrap(execWords), command: { ...command, words: execWords }, script, nested: true, unfollowed: false, possible, runsCode: false, code: [] });
     }
   });
   return found;

@@ -281,6 +281,8 @@ describe("risk sentinel: files written by options and operands (issue 23, findin
     ["vim -c '!rm -rf ~' x", /recursively deletes ~/],
     ["gdb -batch -ex 'shell rm -rf ~'", /recursively deletes ~/],
     ["ionice -c3 rm -rf ~", /recursively deletes ~/],
+    ["echo 'rm -rf ~' > s.sh; bash s.sh", /recursively deletes ~/],
+    ["printf 'cp k ~/.ssh/authorized_keys' > s.sh && ./s.sh", /credentials/],
     ["flock lock rm -rf ~", /recursively deletes ~/],
     ["git rebase -x 'rm -rf ~' HEAD~1", /recursively deletes ~/],
   ])("flags %s", (text, reason) => expect(command(text)).toMatch(reason));
@@ -340,6 +342,8 @@ describe("risk sentinel: files written by options and operands (issue 23, findin
     "rm -rf node_modules && npm install",
     "npx prettier --write .",
     'echo x > "$PWD/out.txt"',
+    "./configure --prefix=/usr/local",
+    "bash deploy.sh /etc/nginx",
   ])("lets %s through", (text) => expect(command(text)).toBeUndefined());
 });
 

@@ -188,6 +188,10 @@ describe("Bash deny rules see through programs that run other programs (issue 23
     "test -v 'a[$(rm x)]'",
     "[ -v 'a[$(rm x)]' ]",
     "printf -v 'a[$(rm x)]' y",
+    // A script the line writes and then runs.
+    "echo 'rm x' > s.sh; bash s.sh",
+    "printf 'rm x' > s.sh && chmod +x s.sh && ./s.sh",
+    "cat > s.py <<'EOF'\nimport os\nos.system('rm x')\nEOF\npython3 s.py",
     // A copy or link of the program, run under another name.
     "cp /bin/rm ./del && ./del x",
     'ln -s "$(which rm)" del; ./del x',

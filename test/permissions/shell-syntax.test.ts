@@ -109,7 +109,10 @@ describe("commandsOf: guesses", () => {
     expect(found[0]!.runsCode).toBe(true);
     expect(guessed(`python3 -c "import os; os.system('rm x')"`)).toContain("rm x");
     expect(commandsOf("cat script.sh | sh").some((forms) => forms.runsCode)).toBe(true);
-    expect(commandsOf("python3 script.py").some((forms) => forms.runsCode)).toBe(false);
+    // A script file is code too, unseen unless the line wrote it.
+    expect(commandsOf("python3 script.py").some((forms) => forms.runsCode)).toBe(true);
+    expect(commandsOf("ls -la && git status").some((forms) => forms.runsCode)).toBe(false);
+    expect(commandsOf("echo 'rm x' > s.sh; bash s.sh").map((forms) => normalizedWords(forms.views.at(-1)!).join(" "))).toContain("rm x");
   });
 });
 
