@@ -2,7 +2,7 @@ import { lstatSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
-import type { ChangedPath } from "./changed-paths.js";
+import type { ChangedPath } from "./path-change.js";
 import { assessDeleteTarget, resolveWordPath } from "./delete-risks.js";
 import { literalWord } from "./lenient-options.js";
 import { assessWrite } from "./protected-paths.js";

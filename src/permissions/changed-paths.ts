@@ -1,8 +1,10 @@
 import path from "node:path";
+import { arChanges, cpioChanges, patchChanges, sevenZipChanges, tarChanges, unzipChanges } from "./archive-paths.js";
 import { DATA_ONLY_PROGRAMS, RUNNERS, programName } from "./command-runners.js";
 import { SHELLS } from "./embedded-code.js";
 import { gitWrittenPaths, readGit } from "./git-options.js";
 import { hasOption, literalWord, optionValues, scanArguments, withoutPrefix, type LenientGrammar, type ScannedArguments } from "./lenient-options.js";
+import { writes, type ChangedPath } from "./path-change.js";
 import { isDynamic, type ShellWord } from "./shell-syntax.js";
 
 /**
@@ -13,17 +15,6 @@ import { isDynamic, type ShellWord } from "./shell-syntax.js";
  * count. Best effort in the safe direction: a word taken for a path by mistake can only add a
  * question.
  */
-export interface ChangedPath {
-  word: ShellWord;
-  /** `links`: a link made to it (`ln -s ~/.bashrc x`), which only matters when it is protected. */
-  change: "writes" | "deletes" | "permissions" | "extracts" | "links";
-  /** Where a relative word starts when the program moves there first (`git -C D`, `tar -C D`). */
-  base?: ShellWord;
-  /** For deletes: the whole tree under it goes (`rm -r`). */
-  recursive?: boolean;
-  /** For writes: the path is remote (`rsync x host:dir`), so it is another machine that changes. */
-  remote?: boolean;
-}
 
 type PathReader = (words: ShellWord[]) => ChangedPath[];
 
@@ -35,7 +26,6 @@ export function changedPaths(words: ShellWord[]): ChangedPath[] {
   return outputsByName(words, NO_SHORT_OUTPUT.has(name));
 }
 
-const writes = (word: ShellWord, base?: ShellWord): ChangedPath => (base ? { word, change: "writes", base } : { word, change: "writes" });
 
 /** A reader for programs whose written paths are option values, and maybe some operands. */
 function byOptions(written: readonly string[], grammar: LenientGrammar, operands?: (operands: ShellWord[], scanned: ScannedArguments) => ShellWord[]): PathReader {
@@ -157,21 +147,13 @@ const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
   },
   tar: tarChanges,
   bsdtar: tarChanges,
-  unzip: (words) => {
-    const scanned = scanArguments(words, { shortWithValue: "dxP" });
-    if (hasOption(scanned, ["-l", "-t", "-v", "-Z", "-z", "-p", "-c"])) return [];
-    return [{ word: optionValues(scanned, ["-d"])[0] ?? literalWord("."), change: "extracts" }];
-  },
+  unzip: unzipChanges,
   zip: byOptions(["-O", "--output-file"], { shortWithValue: "bOnitxTD", longWithValue: ["--output-file", "--temp-path", "--suffixes", "--unzip-command", "--exclude", "--include"] }, (operands) => operands.slice(0, 1)),
   "7z": sevenZipChanges,
   "7za": sevenZipChanges,
   "7zr": sevenZipChanges,
   cpio: cpioChanges,
-  ar: (words) => {
-    const letters = words[1]?.text.replace(/^-/, "") ?? "";
-    if (letters.includes("x")) return [{ word: literalWord("."), change: "extracts" }];
-    return /[rqdm]/.test(letters) && words[2] ? [writes(words[2])] : [];
-  },
+  ar: arChanges,
   patch: patchChanges,
   split: byOptions([], { shortWithValue: "abClnt", longWithValue: ["--additional-suffix", "--suffix-length", "--lines", "--bytes", "--line-bytes", "--number", "--separator", "--filter"] }, (operands) => operands.slice(1, 2)),
   csplit: byOptions(["-f", "--prefix"], { shortWithValue: "bfn", longWithValue: ["--suffix-format", "--prefix", "--digits"] }),
@@ -319,77 +301,6 @@ function vimOutputs(words: ShellWord[]): ChangedPath[] {
   const scripted = commands.length > 0 || hasOption(scanned, ["-s", "-S"]);
   const edited = scripted ? scanned.operands.filter((word) => !word.text.startsWith("+")) : [];
   return [...optionValues(scanned, ["-w", "-W"]), ...written, ...edited].map((word) => writes(word));
-}
-
-const TAR_GRAMMAR: LenientGrammar = {
-  shortWithValue: "bCfFgHIKLNTVX",
-  longWithValue: [
-    "--file", "--directory", "--files-from", "--exclude", "--exclude-from", "--to-command", "--use-compress-program", "--listed-incremental", "--index-file", "--info-script",
-    "--new-volume-script", "--rsh-command", "--owner", "--group", "--mode", "--mtime", "--newer", "--newer-mtime", "--after-date", "--transform", "--xform", "--label",
-    "--blocking-factor", "--record-size", "--format", "--tape-length", "--starting-file", "--strip-components", "--volno-file", "--rmt-command", "--exclude-tag", "--suffix",
-  ],
-  longWithAttachedValue: ["--backup", "--checkpoint", "--checkpoint-action", "--occurrence", "--level", "--quoting-style", "--sparse-version", "--warning", "--one-top-level"],
-};
-/** Letters of tar's first argument that take a value, in the old form `tar xzfC a.tar dir`. */
-const TAR_VALUE_LETTERS = new Set([..."bCfFgHIKLNTVX"]);
-
-/**
- * tar: the archive it creates or updates (`-f` with `c`, `r`, `u`, `A`), its snapshot file, and
- * extraction (`x`), which writes names only the archive knows into `-C DIR`.
- */
-function tarChanges(words: ShellWord[]): ChangedPath[] {
-  const scanned = scanArguments(expandOldTarOptions(words), TAR_GRAMMAR);
-  const has = (names: string[]) => hasOption(scanned, names);
-  const found: ChangedPath[] = optionValues(scanned, ["-g", "--listed-incremental", "--index-file"]).map((word) => writes(word));
-  if (has(["-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate", "--delete"])) found.push(...optionValues(scanned, ["-f", "--file"]).map((word) => writes(word)));
-  if (has(["--remove-files"])) found.push(...scanned.operands.map((word) => ({ word, change: "deletes" as const })));
-  if (has(["-x", "--extract", "--get"]) && !has(["-O", "--to-stdout"])) {
-    const directories = optionValues(scanned, ["-C", "--directory"]);
-    const into = has(["-P", "--absolute-names"]) ? [literalWord("/")] : directories.length > 0 ? directories : [literalWord(".")];
-    found.push(...into.map((word) => ({ word, change: "extracts" as const })));
-  }
-  return found;
-}
-
-/** `tar xzf a.tar -C d` → `tar -x -z -f a.tar -C d`. */
-function expandOldTarOptions(words: ShellWord[]): ShellWord[] {
-  const first = words[1];
-  if (!first || first.text.startsWith("-") || !/^[A-Za-z]+$/.test(first.text)) return words;
-  const expanded: ShellWord[] = [words[0]!];
-  let valueAt = 2;
-  for (const letter of first.text) {
-    expanded.push(literalWord(`-${letter}`));
-    if (TAR_VALUE_LETTERS.has(letter) && words[valueAt]) expanded.push(words[valueAt++]!);
-  }
-  return [...expanded, ...words.slice(valueAt)];
-}
-
-function sevenZipChanges(words: ShellWord[]): ChangedPath[] {
-  const command = words[1]?.text;
-  const operands = words.slice(2).filter((word) => !word.text.startsWith("-"));
-  const output = words.find((word) => word.text.startsWith("-o"));
-  if (command === "x" || command === "e") return [{ word: output ? withoutPrefix(output, "-o") : literalWord("."), change: "extracts" }];
-  return ["a", "u", "d", "rn"].includes(command ?? "") && operands[0] ? [writes(operands[0])] : [];
-}
-
-function cpioChanges(words: ShellWord[]): ChangedPath[] {
-  const scanned = scanArguments(words, { shortWithValue: "DEFHIMORs", longWithValue: ["--directory", "--file", "--format", "--pattern-file", "--message", "--owner", "--rsh-command"] });
-  if (hasOption(scanned, ["-i", "--extract"])) return [{ word: optionValues(scanned, ["-D", "--directory"])[0] ?? literalWord("/"), change: "extracts" }];
-  if (hasOption(scanned, ["-p", "--pass-through"])) return scanned.operands.slice(0, 1).map((word) => ({ word, change: "extracts" }));
-  return optionValues(scanned, ["-O", "-F", "--file"]).map((word) => writes(word));
-}
-
-/** patch: the file named, its output and reject files, or — with no file named — names only the patch knows. */
-function patchChanges(words: ShellWord[]): ChangedPath[] {
-  const scanned = scanArguments(words, {
-    shortWithValue: "BDdFiopYrVzgm",
-    longWithValue: ["--prefix", "--ifdef", "--directory", "--fuzz", "--input", "--output", "--strip", "--basename-prefix", "--reject-file", "--version-control", "--suffix", "--get", "--quoting-style", "--reject-format"],
-  });
-  const directory = optionValues(scanned, ["-d", "--directory"])[0];
-  const written = optionValues(scanned, ["-o", "--output", "-r", "--reject-file"]).map((word) => writes(word, directory));
-  if (hasOption(scanned, ["--dry-run", "-C", "--check"])) return [];
-  const target = scanned.operands[0];
-  return [...written, target ? writes(target, directory) : { word: directory ?? literalWord("."), change: "extracts" }];
 }
 
 /** rsync: the destination (the last operand), where backups and logs go, and sources it removes. */

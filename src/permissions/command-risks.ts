@@ -1,6 +1,7 @@
 import os from "node:os";
 import { assessChange, assessProtected, type ChangeContext } from "./change-risks.js";
-import { changedPaths, type ChangedPath } from "./changed-paths.js";
+import { changedPaths } from "./changed-paths.js";
+import type { ChangedPath } from "./path-change.js";
 import { assessDeleteTarget, resolveWordPath } from "./delete-risks.js";
 import { pathsInCode } from "./embedded-code.js";
 import { assessAssignments, assessGit } from "./git-risks.js";

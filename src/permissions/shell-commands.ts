@@ -56,11 +56,8 @@ export function commandsOf(source: string, nested = false, depth = 0, possible =
     const innermost = views.at(-1)!;
     const producer = script.commands[index - 1]?.pipeline === command.pipeline ? script.commands[index - 1] : undefined;
     const code = embeddedCode(innermost, command, producer, written);
-    // `./s.sh`: a program run by its path is a script this line may have written, or one it cannot see.
-    const program = innermost[0];
-    const programPath = !possible && program !== undefined && !isDynamic(program) && program.text.includes("/") && !program.text.endsWith("/") ? program.text : undefined;
-    const scriptLines = programPath === undefined ? [] : (written.get(scriptKey(programPath)) ?? []);
-    const innerLines = [...nestedCommandLines(command, views), ...code.commandLines, ...scriptLines];
+    const programPath = possible ? undefined : scriptPath(innermost);
+    const innerLines = [...nestedCommandLines(command, views), ...code.commandLines, ...(programPath === undefined ? [] : (written.get(scriptKey(programPath)) ?? []))];
     const guessedLines = [...code.code.flatMap(commandLinesInCode), ...guessedCommandLines(views, new Set(code.code))];
     const guessedViews = guessedPrograms(innermost);
     const underArgumentFeeder = views.slice(0, -1).some((view) => ["xargs", "parallel"].includes(programName(view)));
@@ -71,18 +68,23 @@ export function commandsOf(source: string, nested = false, depth = 0, possible =
     if (depth >= MAX_NESTING) return;
     for (const inner of innerLines) found.push(...commandsOf(inner, true, depth + 1, possible));
     for (const inner of guessedLines) found.push(...commandsOf(inner, true, depth + 1, true));
-    for (const words of guessedViews.slice(0, MAX_GUESSED_PROGRAMS)) {
-      found.push({ views: unwrap(words), command: { ...command, words }, script, nested: true, unfollowed: false, possible: true, runsCode: false, code: [] });
-    }
-    for (const program of copiedPrograms(innermost)) {
-      const words = [{ text: program, segments: [{ kind: "quoted" as const, text: program }] }];
-      found.push({ views: [words], command: { ...command, words }, script, nested: true, unfollowed: false, possible: true, runsCode: false, code: [] });
-    }
-    for (const execWords of findExecCommands(innermost)) {
-      found.push({ views: unwrap(execWords), command: { ...command, words: execWords }, script, nested: true, unfollowed: false, possible, runsCode: false, code: [] });
-    }
+    for (const words of guessedViews.slice(0, MAX_GUESSED_PROGRAMS)) found.push(derivedForm(command, script, words, true));
+    for (const name of copiedPrograms(innermost)) found.push(derivedForm(command, script, [{ text: name, segments: [{ kind: "quoted", text: name }] }], true));
+    for (const words of findExecCommands(innermost)) found.push(derivedForm(command, script, words, possible));
   });
   return found;
+}
+
+/** A command found inside another's words (`find -exec`, a guessed program). */
+function derivedForm(command: SimpleCommand, script: ShellScript, words: ShellWord[], possible: boolean): CommandForms {
+  return { views: unwrap(words), command: { ...command, words }, script, nested: true, unfollowed: false, possible, runsCode: false, code: [] };
+}
+
+/** `./s.sh`, `/tmp/x`: a program run by its path is a script the line may have written, or one it cannot see. */
+function scriptPath(words: ShellWord[]): string | undefined {
+  const program = words[0];
+  if (program === undefined || isDynamic(program) || !program.text.includes("/") || program.text.endsWith("/")) return undefined;
+  return program.text;
 }
 
 /** Command-line words with the program normalized, for matching against rules. */
