@@ -7,10 +7,11 @@ import { isDynamic, parseShell, type ShellWord, type SimpleCommand } from "./she
 /**
  * Code a command runs that is not a shell command line and cannot be read here: a Python, Perl,
  * awk or sed program given as text, editor and pager commands (`vim -c '!rm x'`, `less +!…`),
- * debugger commands, and text a shell or interpreter reads on stdin (`echo rm x | sh`,
- * `bash <<< "rm x"`). Such code can run any program, so the checks treat it as a set of guesses:
- * its string literals and shell escapes are examined as command lines, and a deny rule matches
- * when the text names the program the rule denies.
+ * debugger commands, text a shell or interpreter reads on stdin (`echo rm x | sh`,
+ * `bash <<< "rm x"`), and script files — known when the same line wrote them (`echo … > s.sh;
+ * bash s.sh`), unknown otherwise. Such code can run any program, so the checks treat it as a set
+ * of guesses: its string literals and shell escapes are examined as command lines, and a deny
+ * rule matches when the line names the program the rule denies.
  */
 export interface EmbeddedCode {
   /** Shell command lines read on stdin and known: here-documents, here-strings, echoed text. */
