@@ -147,7 +147,8 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
 
 /**
  * Programs whose words are only data: they never run a program named by an argument, an option
- * value or a file they read — or only in a way read precisely elsewhere (`find -exec`). Being missing here is the safe default — a program not listed is
+ * value or a file they read — or only in a way read precisely elsewhere (`find -exec`,
+ * COMMAND_OPTIONS, the `+` commands of less in embedded-code.ts). Being missing here is the safe default — a program not listed is
  * assumed to maybe run any of its later words. `git` is handled on its own (git-options.ts).
  * `printf -v`, `test -v`, `[`, `unset` and `let` are missing on purpose: bash evaluates array
  * subscripts in their arguments, and `'a[$(rm x)]'` runs `rm x` even from single quotes.
@@ -158,6 +159,10 @@ export const DATA_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
   "date", "id", "whoami", "groups", "uname", "hostname", "mkdir", "rmdir", "touch", "cp", "mv", "ln", "chmod", "chown", "chgrp", "which", "type",
   "whereis", "whatis", "apropos", "seq", "sleep", "yes", "expr", "base64", "base32", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum",
   "jq", "tee", "mkfifo", "truncate", "rm", "unlink", "shred", "diff", "od", "hexdump", "xxd", "strings", "find", "git",
+  // Searching and reading about programs names them without running them (`rg sudo`, `man crontab`).
+  "rg", "ag", "ack", "man", "info", "tldr", "bat", "tree", "less", "more", "most",
+  // Their program-running options are read precisely (COMMAND_OPTIONS, embedded-code.ts, archive-paths.ts).
+  "sort", "tar", "zip", "unzip", "rsync", "scp", "split", "csplit", "gzip", "gunzip", "bzip2", "xz", "zstd", "curl", "wget",
 ]);
 
 /** The program's name as rules know it: `/usr/bin/rm` → `rm`; zsh's `=rm` → `rm`. A directory (`/rm/`) names none. */
@@ -183,9 +188,32 @@ export function commandUnderRunner(words: ShellWord[]): ShellWord[] | undefined 
   return words.slice(scanArguments(words, { ...runner.grammar, stopAtOperand: true }, index + runner.operandsBeforeCommand).end);
 }
 
-/** Shell command lines a runner's options carry (`su -c "rm x"`, `env -S "rm x"`). */
-export function runnerCommandLines(words: ShellWord[]): string[] {
-  const runner = RUNNERS[programName(words)];
+/**
+ * Programs whose words are otherwise data but which run a program named by an option: its value
+ * is a command line (`rg --pre CMD`, `tar --to-command=CMD`, `rsync -e CMD`, `man -P CMD`).
+ */
+const COMMAND_OPTIONS: Readonly<Record<string, Pick<Runner, "grammar" | "commandLineOptions">>> = {
+  rg: { grammar: { longWithValue: ["--pre", "--pre-glob", "--type-add", "--glob", "--iglob", "--regexp", "--file", "--max-count", "--context", "--after-context", "--before-context"], shortWithValue: "egfmACBtTjM" }, commandLineOptions: ["--pre"] },
+  sort: { grammar: { shortWithValue: "oktTS", longWithValue: ["--output", "--key", "--field-separator", "--temporary-directory", "--buffer-size", "--parallel", "--batch-size", "--compress-program", "--files0-from"] }, commandLineOptions: ["--compress-program"] },
+  tar: {
+    grammar: { shortWithValue: "bCfFgHIKLNTVX", longWithValue: ["--to-command", "--use-compress-program", "--rsh-command", "--info-script", "--new-volume-script", "--file", "--directory", "--files-from", "--exclude"] },
+    commandLineOptions: ["--to-command", "--use-compress-program", "-I", "--rsh-command", "--info-script", "-F", "--new-volume-script"],
+  },
+  zip: { grammar: { shortWithValue: "bOnitxTD", longWithValue: ["--unzip-command", "--output-file", "--temp-path"] }, commandLineOptions: ["--unzip-command"] },
+  rsync: { grammar: { shortWithValue: "efBTM", longWithValue: ["--rsh", "--rsync-path", "--filter", "--exclude", "--include"] }, commandLineOptions: ["-e", "--rsh", "--rsync-path"] },
+  scp: { grammar: { shortWithValue: "cFiJloPSDX" }, commandLineOptions: ["-S"] },
+  split: { grammar: { shortWithValue: "abClnt", longWithValue: ["--filter", "--additional-suffix", "--suffix-length", "--lines", "--bytes", "--line-bytes", "--number"] }, commandLineOptions: ["--filter"] },
+  man: { grammar: { shortWithValue: "PHCMSsLmepRE", longWithValue: ["--pager", "--html", "--config-file", "--manpath", "--sections", "--locale", "--preprocessor"] }, commandLineOptions: ["-P", "--pager", "-H", "--html"] },
+  wget: { grammar: { shortWithValue: "OoaPiBeUtTwQ", longWithValue: ["--use-askpass", "--output-document", "--output-file", "--directory-prefix", "--execute"] }, commandLineOptions: ["--use-askpass"] },
+};
+
+/**
+ * Shell command lines an option carries: a runner's (`su -c "rm x"`, `env -S "rm x"`) or that of
+ * a program in COMMAND_OPTIONS (`rg --pre CMD`).
+ */
+export function optionCommandLines(words: ShellWord[]): string[] {
+  const name = programName(words);
+  const runner: Runner | undefined = RUNNERS[name] ?? COMMAND_OPTIONS[name];
   if (!runner?.commandLineOptions) return [];
   // GNU programs take options after operands too (`su user -c …`, `flock FILE -c …`), so the whole line is read.
   const scanned = scanArguments(words, { ...runner.grammar, stopAtOperand: runner.commandLineTakesRest === true });

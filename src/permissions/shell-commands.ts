@@ -1,4 +1,4 @@
-import { DATA_ONLY_PROGRAMS, commandUnderRunner, programName, runnerCommandLines } from "./command-runners.js";
+import { DATA_ONLY_PROGRAMS, commandUnderRunner, programName, optionCommandLines } from "./command-runners.js";
 import { SHELLS, commandLinesInCode, embeddedCode, scriptKey, scriptsWritten, takesCodeAsArguments } from "./embedded-code.js";
 import { gitCommandLines } from "./git-options.js";
 import { isDynamic, parseShell, substitutedCommands, type ShellScript, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
@@ -132,7 +132,7 @@ function nestedCommandLines(command: SimpleCommand, views: ShellWord[][]): strin
     if (name === "sg") lines.push(texts.slice(2).filter((text) => text !== "-c").join(" "));
     if (name === "trap" && texts[1] !== undefined && !texts[1].startsWith("-")) lines.push(texts[1]);
     if (name === "git") lines.push(...gitCommandLines(words));
-    lines.push(...runnerCommandLines(words));
+    lines.push(...optionCommandLines(words));
   }
   return lines;
 }

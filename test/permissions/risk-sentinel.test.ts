@@ -343,6 +343,11 @@ describe("risk sentinel: files written by options and operands (issue 23, findin
     "npx prettier --write .",
     'echo x > "$PWD/out.txt"',
     "./configure --prefix=/usr/local",
+    // Searching for or reading about a program does not run it.
+    "rg -n sudo src",
+    "man crontab",
+    "rg 'kill -9 -1' docs",
+    "less sudoers.md",
     "bash deploy.sh /etc/nginx",
   ])("lets %s through", (text) => expect(command(text)).toBeUndefined());
 });

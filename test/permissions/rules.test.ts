@@ -183,6 +183,8 @@ describe("Bash deny rules see through programs that run other programs (issue 23
     // Other option values and bash's arithmetic in array subscripts.
     "tar -xf a.tar --to-command='rm x'",
     "sort --compress-program=rm f",
+    "rg --pre 'rm x' pattern",
+    "man -P 'rm x' ls",
     "rsync -e 'rm x' a b",
     "ssh -o ProxyCommand='rm x' host",
     "test -v 'a[$(rm x)]'",
@@ -198,7 +200,7 @@ describe("Bash deny rules see through programs that run other programs (issue 23
     "install $(command -v rm) bin/del && bin/del x",
   ])("%j is refused", (command) => expect(anyRuleMatches(denyRm, bash(command))).toBe(true));
 
-  it.each(["ls", "rmdir x", "echo rm", "grep rm notes.txt", "git rm x", "git commit -m 'rm x'", "sed s/rm/x/ f", "awk '/rm/ {print}' f", "cat rm.txt", "npm run rmfiles", "python3 script.py"])(
+  it.each(["ls", "rmdir x", "echo rm", "grep rm notes.txt", "git rm x", "git commit -m 'rm x'", "sed s/rm/x/ f", "awk '/rm/ {print}' f", "cat rm.txt", "npm run rmfiles", "python3 script.py", "rg rm src", "man rm"])(
     "%j is not",
     (command) => expect(anyRuleMatches(denyRm, bash(command))).toBe(false),
   );
