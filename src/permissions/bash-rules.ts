@@ -12,19 +12,24 @@ import { isDynamic, parseShell, substitutedCommands, type ShellHazard, type Shel
 const MAX_NESTING = 4;
 
 /**
- * Deny and ask rules: the rule matches if it names any command the line runs, seen through
- * wrappers and directory prefixes (`env rm`, `command rm`, `/bin/rm`, `sudo rm`), substitutions
- * and command lines passed as text (`sh -c "rm …"`, `find -exec rm`). A program whose name is
- * only known when the line runs (`$(echo rm) x`, `$CMD x`, `/bin/r?`) could be the one the rule
- * names, so it matches too.
+ * Deny and ask rules: the rule matches if it names any command the line may run, seen through
+ * wrappers and directory prefixes (`env rm`, `command rm`, `/bin/rm`, `sudo rm`, `ionice rm`,
+ * `flock f rm`), substitutions and command lines passed as text (`sh -c "rm …"`, `find -exec rm`,
+ * `bash <<< "rm x"`, `echo rm x | sh`), and later words of programs that may run them
+ * (`mytool rm x`). A program whose name is only known when the line runs (`$(echo rm) x`, `$CMD
+ * x`, `/bin/r?`) could be the one the rule names, so it matches too; so does a rule whose words
+ * appear anywhere in the line when the line runs code that cannot be read here (`python -c …`,
+ * `awk 'BEGIN{system(…)}'`, a script piped into a shell). A false match costs a refusal the user
+ * sees; a missed one runs what they forbade.
  */
 export function bashRuleRestricts(contents: readonly string[], command: string): boolean {
   const found = commandsOf(command);
-  if (found.some((forms) => forms.views.some((view) => view[0] !== undefined && isDynamic(view[0])))) return true;
+  const certain = found.filter((forms) => !forms.possible);
+  if (certain.some((forms) => forms.views.some((view) => view[0] !== undefined && isDynamic(view[0])))) return true;
   const views = found.flatMap((forms) => forms.views.map(normalizedWords));
   if (views.some((words) => contents.some((content) => contentMatches(content, words, normalizedWords)))) return true;
-  // Nesting too deep to follow: a rule applies if its words appear anywhere in the text.
-  return found.some((forms) => forms.unfollowed) && contents.some((content) => mentions(command, content));
+  // Code that could not be read, or nesting too deep to follow: a rule applies if its words appear anywhere in the text.
+  return found.some((forms) => forms.unfollowed || forms.runsCode) && contents.some((content) => mentions(command, content));
 }
 
 function mentions(command: string, content: string): boolean {

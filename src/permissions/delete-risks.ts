@@ -5,7 +5,7 @@ import type { ShellWord } from "./shell-syntax.js";
 
 /**
  * Whether deleting what a word names stays inside the workspace. Anything that cannot be placed
- * — a variable other than `$HOME`, `~user`, a path relative to a directory `cd` made unknown —
+ * — a variable other than `$HOME` and `$PWD`, `~user`, a path relative to a directory `cd` made unknown —
  * counts as possibly outside, and so do patterns that can match `..` (`.*`).
  */
 
@@ -15,6 +15,7 @@ export function resolveWordPath(word: ShellWord, cwd: string | undefined): strin
   if (rest.some((segment) => segment.kind === "parameter" || segment.kind === "substitution")) return undefined;
   let text = word.text;
   if (first?.kind === "parameter" && first.name === "HOME") text = os.homedir() + rest.map((segment) => segment.text).join("");
+  else if (first?.kind === "parameter" && first.name === "PWD" && cwd !== undefined) text = cwd + rest.map((segment) => segment.text).join("");
   else if (first?.kind === "parameter" || first?.kind === "substitution") return undefined;
   if (text === "~" || text.startsWith("~/")) text = path.join(os.homedir(), text.slice(1));
   else if (text.startsWith("~")) return undefined;

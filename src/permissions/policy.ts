@@ -10,7 +10,8 @@ import type { ToolTraits } from "../conversation/tool-traits.js";
 
 /**
  * Claude Code's modes, plus agentwire's simple names: `interactive` = default (ask the host),
- * `auto` = approve everything except what the risk sentinel flags, `deny` = dontAsk.
+ * `auto` = approve everything except what the risk sentinel flags and file edits outside the
+ * workspace roots, `deny` = dontAsk.
  */
 export type PermissionMode = z.infer<typeof PermissionModeSchema>;
 
@@ -62,11 +63,16 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   if (risk) return finish(mode, { behavior: "ask", reason: risk, reasonType: "risk" });
   if (anyRuleMatches(rules.ask, target)) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
   if (allowRulesCover(rules.allow, target)) return { behavior: "allow", reason: "allow rule" };
-  // auto approves what the risk sentinel let through; only an explicit bypass skips the sentinel.
-  if (mode === "auto") return { behavior: "allow", reason: "auto mode" };
 
   const filePath = targetPath(target);
   const inside = filePath === undefined || roots.some((root) => isSameOrInside(filePath, root));
+  const editsFiles = traits.kind === "edit";
+  // auto approves what the risk sentinel let through, but a file edit outside the roots asks, as
+  // a shell command's write there does (the sentinel); only an explicit bypass skips both.
+  if (mode === "auto") {
+    if (editsFiles && !inside) return finish(mode, { behavior: "ask", reason: "Path is outside allowed working directories", reasonType: "workingDir" });
+    return { behavior: "allow", reason: "auto mode" };
+  }
   if (readsOnly) {
     if (inside) return { behavior: "allow", reason: "read-only tool inside the workspace" };
     return finish(mode, { behavior: "ask", reason: "Path is outside allowed working directories", reasonType: "workingDir" });
@@ -76,7 +82,6 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
     if (outside.length === 0) return { behavior: "allow", reason: "read-only command" };
     return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });
   }
-  const editsFiles = traits.kind === "edit";
   if (editsFiles && mode === "acceptEdits" && inside) return { behavior: "allow", reason: "acceptEdits mode" };
   return finish(mode, {
     behavior: "ask",

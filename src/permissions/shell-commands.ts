@@ -1,15 +1,23 @@
-import path from "node:path";
-import { parseShell, substitutedCommands, type ShellScript, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
+import { DATA_ONLY_PROGRAMS, commandUnderRunner, programName, optionCommandLines } from "./command-runners.js";
+import { SHELLS, commandLinesInCode, embeddedCode, scriptKey, scriptsWritten, takesCodeAsArguments } from "./embedded-code.js";
+import { gitCommandLines } from "./git-options.js";
+import { isDynamic, parseShell, substitutedCommands, type ShellScript, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
+
+export { programName } from "./command-runners.js";
 
 /**
  * Sees through the ways one command can run another, for deny rules and the risk sentinel:
- * wrappers (`env rm`, `sudo -u x rm`, `xargs rm`, `nohup`, `time`, …), directory prefixes
- * (`/bin/rm`), and command lines handed over as text (`$(…)`, `sh -c "…"`, `eval`, `find -exec`,
- * a here-document fed to a shell). Best effort by design: it can only add matches, never hide one.
+ * wrappers (`env rm`, `sudo -u x rm`, `flock f rm`, `strace rm`, …, see command-runners.ts),
+ * directory prefixes (`/bin/rm`), command lines handed over as text (`$(…)`, `sh -c "…"`, `eval`,
+ * `find -exec`, `su -c`, here-documents and here-strings fed to a shell, `echo … | sh`), and code
+ * given to interpreters (embedded-code.ts). Best effort by design: it can only add matches,
+ * never hide one — so where it cannot be sure it adds guesses, marked `possible`.
  */
 
 /** How deep command lines inside command lines are followed (`sh -c "bash -c '…'"`). */
 const MAX_NESTING = 6;
+/** How many later words of one command are tried as the program it may run. */
+const MAX_GUESSED_PROGRAMS = 64;
 
 /** One command the shell runs, in every form a rule might name it. */
 export interface CommandForms {
@@ -22,30 +30,61 @@ export interface CommandForms {
   nested: boolean;
   /** Whether it hands the shell command lines nested too deeply to be followed here. */
   unfollowed: boolean;
+  /**
+   * A guess rather than a reading: a later word of a program that may run its arguments
+   * (`ionice -c3 rm x` → `rm x`), or a command line found in code (`os.system('rm x')`). Checks
+   * that look for a named program use guesses; checks that refuse what they cannot read do not.
+   */
+  possible: boolean;
+  /**
+   * Whether it runs code this reading cannot follow: an interpreter's program (`python -c`),
+   * commands a shell reads from a pipe or a file, a script run by its path. What that code runs
+   * is unknown.
+   */
+  runsCode: boolean;
+  /** The code texts it runs that are known (`python3 -c CODE`, awk's program, a here-string). */
+  code: string[];
 }
 
 /** Every command `source` runs, nested ones after the command that runs them. Contract: never throws. */
-export function commandsOf(source: string, nested = false, depth = 0): CommandForms[] {
+export function commandsOf(source: string, nested = false, depth = 0, possible = false): CommandForms[] {
   const script = parseShell(source);
   const found: CommandForms[] = [];
-  for (const command of script.commands) {
+  const written = scriptsWritten(script.commands);
+  script.commands.forEach((command, index) => {
     const views = unwrap(command.words);
-    const innerLines = nestedCommandLines(command, views);
-    const unfollowed = script.hazards.has("depth") || (depth >= MAX_NESTING && innerLines.length > 0);
-    found.push({ views, command, script, nested, unfollowed });
-    if (depth >= MAX_NESTING) continue;
-    for (const inner of innerLines) found.push(...commandsOf(inner, true, depth + 1));
-    for (const execWords of findExecCommands(views.at(-1)!)) {
-      found.push({ views: unwrap(execWords), command: { ...command, words: execWords }, script, nested: true, unfollowed: false });
-    }
-  }
+    const innermost = views.at(-1)!;
+    const producer = script.commands[index - 1]?.pipeline === command.pipeline ? script.commands[index - 1] : undefined;
+    const code = embeddedCode(innermost, command, producer, written);
+    const programPath = possible ? undefined : scriptPath(innermost);
+    const innerLines = [...nestedCommandLines(command, views), ...code.commandLines, ...(programPath === undefined ? [] : (written.get(scriptKey(programPath)) ?? []))];
+    const guessedLines = [...code.code.flatMap(commandLinesInCode), ...guessedCommandLines(views, new Set(code.code))];
+    const guessedViews = guessedPrograms(innermost);
+    const underArgumentFeeder = views.slice(0, -1).some((view) => ["xargs", "parallel"].includes(programName(view)));
+    const runsCode =
+      code.code.length > 0 || code.unknown || programPath !== undefined || guessedViews.length > MAX_GUESSED_PROGRAMS || (underArgumentFeeder && takesCodeAsArguments(programName(innermost)));
+    const unfollowed = script.hazards.has("depth") || (depth >= MAX_NESTING && innerLines.length + guessedLines.length > 0);
+    found.push({ views, command, script, nested, unfollowed, possible, runsCode, code: code.code });
+    if (depth >= MAX_NESTING) return;
+    for (const inner of innerLines) found.push(...commandsOf(inner, true, depth + 1, possible));
+    for (const inner of guessedLines) found.push(...commandsOf(inner, true, depth + 1, true));
+    for (const words of guessedViews.slice(0, MAX_GUESSED_PROGRAMS)) found.push(derivedForm(command, script, words, true));
+    for (const name of copiedPrograms(innermost)) found.push(derivedForm(command, script, [{ text: name, segments: [{ kind: "quoted", text: name }] }], true));
+    for (const words of findExecCommands(innermost)) found.push(derivedForm(command, script, words, possible));
+  });
   return found;
 }
 
-/** The program's name as rules know it: `/usr/bin/rm` → `rm`; zsh's `=rm` → `rm`. */
-export function programName(words: readonly ShellWord[]): string {
-  const text = words[0]?.text ?? "";
-  return path.posix.basename(text.replace(/^=/, ""));
+/** A command found inside another's words (`find -exec`, a guessed program). */
+function derivedForm(command: SimpleCommand, script: ShellScript, words: ShellWord[], possible: boolean): CommandForms {
+  return { views: unwrap(words), command: { ...command, words }, script, nested: true, unfollowed: false, possible, runsCode: false, code: [] };
+}
+
+/** `./s.sh`, `/tmp/x`: a program run by its path is a script the line may have written, or one it cannot see. */
+function scriptPath(words: ShellWord[]): string | undefined {
+  const program = words[0];
+  if (program === undefined || isDynamic(program) || !program.text.includes("/") || program.text.endsWith("/")) return undefined;
+  return program.text;
 }
 
 /** Command-line words with the program normalized, for matching against rules. */
@@ -69,63 +108,13 @@ export function unwrap(words: ShellWord[]): ShellWord[][] {
 /** Words that only introduce the next command: `! rm`, `then rm`, `do rm`, `{ rm; }`. */
 const RESERVED_PREFIXES = new Set(["!", "if", "then", "elif", "else", "do", "while", "until", "{"]);
 
-/** Per wrapper, how its options read: short letters that take a value, long names that take one. */
-interface WrapperOptions {
-  shortWithValue: string;
-  longWithValue: string[];
-  /** Words after the options that are not the command (timeout's duration). */
-  operandsBeforeCommand?: number;
-  /** `NAME=value` words are settings, not the command (env, sudo). */
-  skipsAssignments?: boolean;
-}
-
-const WRAPPERS: Record<string, WrapperOptions> = {
-  env: { shortWithValue: "uCS", longWithValue: ["--unset", "--chdir", "--split-string"], skipsAssignments: true },
-  command: { shortWithValue: "", longWithValue: [] },
-  builtin: { shortWithValue: "", longWithValue: [] },
-  exec: { shortWithValue: "a", longWithValue: [] },
-  nohup: { shortWithValue: "", longWithValue: [] },
-  time: { shortWithValue: "fo", longWithValue: ["--format", "--output"] },
-  nice: { shortWithValue: "n", longWithValue: ["--adjustment"] },
-  timeout: { shortWithValue: "sk", longWithValue: ["--signal", "--kill-after"], operandsBeforeCommand: 1 },
-  stdbuf: { shortWithValue: "ioe", longWithValue: ["--input", "--output", "--error"] },
-  sudo: { shortWithValue: "ugCDhprtUTR", longWithValue: ["--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout", "--chroot"], skipsAssignments: true },
-  doas: { shortWithValue: "uC", longWithValue: [] },
-  busybox: { shortWithValue: "", longWithValue: [] },
-  setsid: { shortWithValue: "", longWithValue: [] },
-  xargs: { shortWithValue: "adEILnPs", longWithValue: ["--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"] },
-};
-
 function stripWrapper(words: ShellWord[]): ShellWord[] | undefined {
   const name = programName(words);
   if (RESERVED_PREFIXES.has(name) && words[0]!.text === name) return words.slice(1);
-  const options = WRAPPERS[name];
-  if (!options) return undefined;
-  let index = skipOptions(words, 1, options);
-  while (options.skipsAssignments && index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[index]!.text)) index++;
-  return words.slice(index + (options.operandsBeforeCommand ?? 0));
+  // `coproc rm x`, `coproc NAME { rm x; }`.
+  if (name === "coproc" && words[0]!.text === name) return words[2]?.text === "{" ? words.slice(2) : words.slice(1);
+  return commandUnderRunner(words);
 }
-
-/** Index of the first word after the options that start at `from`; `--` ends them. */
-export function skipOptions(words: readonly ShellWord[], from: number, options: Pick<WrapperOptions, "shortWithValue" | "longWithValue">): number {
-  let index = from;
-  while (index < words.length) {
-    const text = words[index]!.text;
-    if (text === "--") return index + 1;
-    if (!text.startsWith("-") || text === "-") return index;
-    if (text.startsWith("--")) {
-      index += options.longWithValue.includes(text) ? 2 : 1;
-      continue;
-    }
-    // In a cluster like `-un` the first letter that takes a value ends it; the value is the rest or the next word.
-    const letters = text.slice(1);
-    const valueAt = [...letters].findIndex((letter) => options.shortWithValue.includes(letter));
-    index += valueAt !== -1 && valueAt === letters.length - 1 ? 2 : 1;
-  }
-  return index;
-}
-
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "fish"]);
 
 /** Command lines a command hands to a shell as text. */
 function nestedCommandLines(command: SimpleCommand, views: ShellWord[][]): string[] {
@@ -136,14 +125,22 @@ function nestedCommandLines(command: SimpleCommand, views: ShellWord[][]): strin
     if (SHELLS.has(name)) {
       const script = shellCommandString(texts);
       if (script !== undefined) lines.push(script);
-      else if (texts.slice(1).every((text) => text.startsWith("-"))) lines.push(...command.hereDocuments.map((body) => body.text));
     }
     if (name === "eval") lines.push(texts.slice(1).join(" "));
-    // watch hands its arguments, joined, to `sh -c`.
-    if (name === "watch") lines.push(texts.slice(skipOptions(words, 1, { shortWithValue: "nq", longWithValue: ["--interval", "--equexit"] })).join(" "));
-    if (name === "env" || name === "su") lines.push(...optionValues(texts, name === "env" ? ["-S", "--split-string"] : ["-c", "--command"]));
+    // watch hands its arguments, joined, to `sh -c`; so does `sg GROUP …`; `trap 'cmd' SIGNAL` runs cmd later.
+    if (name === "watch") lines.push(texts.slice(watchCommandStart(texts)).join(" "));
+    if (name === "sg") lines.push(texts.slice(2).filter((text) => text !== "-c").join(" "));
+    if (name === "trap" && texts[1] !== undefined && !texts[1].startsWith("-")) lines.push(texts[1]);
+    if (name === "git") lines.push(...gitCommandLines(words));
+    lines.push(...optionCommandLines(words));
   }
   return lines;
+}
+
+function watchCommandStart(texts: string[]): number {
+  let index = 1;
+  while (index < texts.length && texts[index]!.startsWith("-")) index += /^(-[nq]|--interval|--equexit)$/.test(texts[index]!) ? 2 : 1;
+  return index;
 }
 
 /** `bash -lc 'cmd'` → `cmd`: with `-c`, the first operand is the command line. */
@@ -159,17 +156,56 @@ function shellCommandString(texts: string[]): string | undefined {
   return undefined;
 }
 
-/** Values of `-S x`, `-Sx`, `--split-string=x`, `--split-string x`. */
-function optionValues(texts: string[], names: [string, string]): string[] {
-  const [short, long] = names;
-  const values: string[] = [];
-  texts.forEach((text, index) => {
-    const next = texts[index + 1];
-    if ((text === short || text === long) && next !== undefined) values.push(texts.slice(index + 1).join(" "));
-    else if (text.startsWith(short) && text.length > short.length && !text.startsWith("--")) values.push(text.slice(short.length));
-    else if (text.startsWith(`${long}=`)) values.push(text.slice(long.length + 1));
+/**
+ * Later words of a program that may run them, as possible commands: `ionice -c3 rm x` → `rm x`,
+ * `mytool run rm x` → `run rm x`, `rm x`, `x`. Words that are options or only known at run time
+ * are skipped; programs in DATA_ONLY_PROGRAMS get none.
+ */
+function guessedPrograms(words: ShellWord[]): ShellWord[][] {
+  if (DATA_ONLY_PROGRAMS.has(programName(words))) return [];
+  const guesses: ShellWord[][] = [];
+  for (let index = 1; index < words.length && guesses.length <= MAX_GUESSED_PROGRAMS; index++) {
+    const word = words[index]!;
+    if (!isDynamic(word) && /^[\w@%+:,./=-]+$/.test(word.text) && !word.text.startsWith("-")) guesses.push(words.slice(index));
+  }
+  return guesses;
+}
+
+/**
+ * Arguments of a program that may run them that read as command lines: words with blanks or
+ * substitutions in them (`tmux new 'rm x'`, `sops exec-env f 'rm x'`, `test -v 'a[$(rm x)]'`) and
+ * the values of `--name=value` and `NAME=value` (`tar --to-command='rm x'`, `ssh -o ProxyCommand=…`).
+ * `codeTexts` are words already read as another language's code.
+ */
+function guessedCommandLines(views: ShellWord[][], codeTexts: ReadonlySet<string>): string[] {
+  return views.flatMap((words) => {
+    const name = programName(words);
+    if (DATA_ONLY_PROGRAMS.has(name)) return [];
+    return words.slice(1).flatMap((word) => {
+      const text = word.text;
+      // Code (`awk '/x/ {print}'`) is read as code, not as a command line.
+      if (codeTexts.has(text)) return [];
+      const lines = /\s|\$\(|`/.test(text) ? [text] : [];
+      const assigned = /^(--[\w-]+|[A-Za-z_][\w.-]*)=(.+)$/s.exec(text);
+      if (assigned) lines.push(assigned[2]!);
+      return lines;
+    });
   });
-  return values;
+}
+
+/**
+ * Programs a command copies or links under another name, which the line may then run by that
+ * name: `cp /bin/rm del`, `ln -s "$(which rm)" del` → `rm`. Only sources that name a program by
+ * path or through `which`/`command -v`/`type -P` count.
+ */
+function copiedPrograms(words: ShellWord[]): string[] {
+  if (!["cp", "ln", "install", "mv", "rsync", "link"].includes(programName(words))) return [];
+  return words.slice(1).flatMap((word) => {
+    if (!word.text.startsWith("-") && word.text.includes("/") && word.segments.every((segment) => segment.kind === "plain" || segment.kind === "quoted")) return [programName([word])];
+    return word.segments.flatMap((segment) =>
+      (segment.commands ?? []).flatMap((line) => parseShell(line).commands.flatMap((inner) => (/^(which|whereis|type|command)$/.test(programName(inner.words)) ? inner.words.slice(1).filter((arg) => !arg.text.startsWith("-")).map((arg) => arg.text) : []))),
+    );
+  });
 }
 
 /** `find … -exec rm {} ;` → `rm {}`. */

@@ -46,6 +46,11 @@ describe("decidePermission", () => {
     expect(decide("Bash", { command: "sudo make install" }, "default", rules)).toMatchObject({ behavior: "ask", reasonType: "risk", reason: expect.stringMatching(/sudo/) });
     expect(decide("Bash", { command: "git push -f" }, "auto")).toMatchObject({ behavior: "ask", reasonType: "risk" });
     expect(decide("Bash", { command: "npm install" }, "auto").behavior).toBe("allow");
+    // Writes outside the workspace roots ask in auto mode too, and under a narrow allow rule.
+    expect(decide("Bash", { command: "sort -o /tmp/x f" }, "auto")).toMatchObject({ behavior: "ask", reasonType: "risk" });
+    expect(decide("Bash", { command: "git log --output=/tmp/x" }, "default", allowing("Bash(git log:*)"))).toMatchObject({ behavior: "ask", reasonType: "risk" });
+    expect(decide("Write", { file_path: "/tmp/a.ts", content: "" }, "auto")).toMatchObject({ behavior: "ask", reasonType: "workingDir" });
+    expect(decide("Write", { file_path: "src/a.ts", content: "" }, "auto").behavior).toBe("allow");
     expect(decide("Bash", { command: "npm test" }, "default", rules).behavior).toBe("allow");
   });
 

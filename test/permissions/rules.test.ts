@@ -89,6 +89,130 @@ describe("Bash deny rules match any command in the line, seen through wrappers",
   });
 });
 
+describe("Bash deny rules see through programs that run other programs (issue 23, finding 10)", () => {
+  const denyRm = parseRuleList(["Bash(rm:*)"]);
+  it.each([
+    // The review's bypasses.
+    "coproc rm x",
+    "coproc cleaner { rm x; }",
+    "echo rm x | sh",
+    'bash <<< "rm x"',
+    "ionice rm x",
+    "flock f rm x",
+    "chroot / rm x",
+    "strace rm x",
+    'script -qc "rm x"',
+    // Runners with options and operands before the command.
+    "ionice -c 3 rm x",
+    "flock -w 5 f rm x",
+    "flock f -c 'rm x'",
+    "strace -f -o log rm x",
+    "script -q -c 'rm x' /dev/null",
+    "taskset 1 rm x",
+    "taskset -c 0 rm x",
+    "chrt -f 1 rm x",
+    "nsenter -t 1 -m rm x",
+    "unshare -r rm x",
+    "setpriv --reuid=1000 rm x",
+    "runuser -u nobody -- rm x",
+    "runuser nobody -c 'rm x'",
+    "su nobody -c 'rm x'",
+    "prlimit --nofile=10 rm x",
+    "systemd-run --user rm x",
+    "firejail --quiet rm x",
+    "fakeroot rm x",
+    "proot -0 rm x",
+    "torsocks rm x",
+    "ltrace -o log rm x",
+    "valgrind --tool=none rm x",
+    "gdb --args rm x",
+    "gdb -batch -ex 'shell rm x'",
+    "xvfb-run -a rm x",
+    "dbus-run-session -- rm x",
+    "parallel rm ::: x",
+    "parallel 'rm {}' ::: x",
+    "tmux new-session -d 'rm x'",
+    "screen -dm rm x",
+    "expect -c 'spawn rm x'",
+    "ssh host rm x",
+    "ssh host 'rm x'",
+    "docker exec box rm x",
+    "nice -n 5 stdbuf -o0 rm x",
+    "npx rm x",
+    "env -S 'rm x'",
+    "env --split-string='rm x'",
+    "sudo -s 'rm x'",
+    "trap 'rm x' EXIT",
+    "sg staff 'rm x'",
+    // Text fed to a shell on stdin or as a file.
+    "printf 'rm x' | sh",
+    "echo 'rm x' | bash -s",
+    "cat <<EOF | sh\nrm x\nEOF",
+    "sh <<< 'rm x'",
+    "bash <(echo rm x)",
+    "source <(echo rm x)",
+    ". /dev/stdin <<< 'rm x'",
+    "at now <<< 'rm x'",
+    "echo 'rm x' | at now",
+    "echo x | xargs -I{} sh -c 'rm {}'",
+    "echo rm x | xargs sh -c",
+    "bash -s -- arg <<< 'rm x'",
+    "bash /dev/fd/3 3<<< 'rm x'",
+    "ed -s notes.txt <<< '!rm x'",
+    "echo x | xargs -I{} {} y",
+    // Interpreters and tools given code.
+    `python3 -c "import os; os.system('rm x')"`,
+    `python3 -c 'import subprocess; subprocess.run(["rm", "x"])'`,
+    `python3 <<< 'import os; os.system("rm x")'`,
+    "awk 'BEGIN{system(\"rm x\")}'",
+    "perl -e 'system(\"rm x\")'",
+    "node -e 'require(\"child_process\").execSync(\"rm x\")'",
+    "vim -c '!rm x' -c q",
+    "vim +'!rm x'",
+    "less '+!rm x' notes.txt",
+    "sed -n '1e rm x' f",
+    "make -f /dev/stdin <<< 'all: ; rm x'",
+    "make --eval='all: ; rm x' all",
+    "sqlite3 db '.shell rm x'",
+    // git runs commands too.
+    "git -c alias.x='!rm y' x",
+    "git rebase -x 'rm y' HEAD~1",
+    "git bisect run rm y",
+    "git submodule foreach rm y",
+    "git -c core.pager='rm y' log",
+    // Other option values and bash's arithmetic in array subscripts.
+    "tar -xf a.tar --to-command='rm x'",
+    "sort --compress-program=rm f",
+    "rg --pre 'rm x' pattern",
+    "man -P 'rm x' ls",
+    "rsync -e 'rm x' a b",
+    "ssh -o ProxyCommand='rm x' host",
+    "test -v 'a[$(rm x)]'",
+    "[ -v 'a[$(rm x)]' ]",
+    "printf -v 'a[$(rm x)]' y",
+    // A script the line writes and then runs.
+    "echo 'rm x' > s.sh; bash s.sh",
+    "printf 'rm x' > s.sh && chmod +x s.sh && ./s.sh",
+    "cat > s.py <<'EOF'\nimport os\nos.system('rm x')\nEOF\npython3 s.py",
+    // A copy or link of the program, run under another name.
+    "cp /bin/rm ./del && ./del x",
+    'ln -s "$(which rm)" del; ./del x',
+    "install $(command -v rm) bin/del && bin/del x",
+  ])("%j is refused", (command) => expect(anyRuleMatches(denyRm, bash(command))).toBe(true));
+
+  it.each(["ls", "rmdir x", "echo rm", "grep rm notes.txt", "git rm x", "git commit -m 'rm x'", "sed s/rm/x/ f", "awk '/rm/ {print}' f", "cat rm.txt", "npm run rmfiles", "python3 script.py", "rg rm src", "man rm"])(
+    "%j is not",
+    (command) => expect(anyRuleMatches(denyRm, bash(command))).toBe(false),
+  );
+
+  it("multi-word rules match through runners and code too", () => {
+    const denyPush = parseRuleList(["Bash(git push:*)"]);
+    expect(anyRuleMatches(denyPush, bash("ionice -c3 git push -f"))).toBe(true);
+    expect(anyRuleMatches(denyPush, bash(`python3 -c "import os; os.system('git push -f')"`))).toBe(true);
+    expect(anyRuleMatches(denyPush, bash("git pull"))).toBe(false);
+  });
+});
+
 describe("rules cover related tools", () => {
   it.each([
     ["Edit(./secret/**)", "Write", { file_path: "secret/a" }, true],

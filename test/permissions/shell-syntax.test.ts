@@ -64,7 +64,10 @@ describe("parseShell", () => {
 });
 
 describe("commandsOf", () => {
-  const forms = (source: string) => commandsOf(source).flatMap((found) => found.views.map(normalizedWords).map((view) => view.join(" ")));
+  const forms = (source: string) =>
+    commandsOf(source)
+      .filter((found) => !found.possible)
+      .flatMap((found) => found.views.map(normalizedWords).map((view) => view.join(" ")));
   it.each([
     ["env -i FOO=1 rm -rf x", ["env -i FOO=1 rm -rf x", "rm -rf x"]],
     ["command rm x", ["command rm x", "rm x"]],
@@ -79,7 +82,38 @@ describe("commandsOf", () => {
     ["echo $(rm x)", ["echo $(rm x)", "rm x"]],
     ["find . -exec rm {} \\;", ["find . -exec rm {} ;", "rm {}"]],
     ["bash <<EOF\nrm x\nEOF", ["bash", "rm x"]],
+    // Runners read with their option grammars (issue 23), and text a shell reads on stdin.
+    ["ionice -c 3 rm x", ["ionice -c 3 rm x", "rm x"]],
+    ["flock -w 5 lock rm x", ["flock -w 5 lock rm x", "rm x"]],
+    ["flock lock -c 'rm x'", ["flock lock -c rm x", "rm x"]],
+    ["su nobody -c 'rm x'", ["su nobody -c rm x", "rm x"]],
+    ["coproc rm x", ["coproc rm x", "rm x"]],
+    ["gdb --args rm x", ["gdb --args rm x", "rm x"]],
+    ["echo rm x | sh", ["echo rm x", "sh", "rm x"]],
+    ["bash <<< 'rm x'", ["bash", "rm x"]],
   ])("%j runs %j", (source, expected) => expect(forms(source)).toEqual(expected));
+});
+
+describe("commandsOf: guesses", () => {
+  const guessed = (source: string) =>
+    commandsOf(source)
+      .filter((found) => found.possible)
+      .map((found) => normalizedWords(found.views.at(-1)!).join(" "));
+  it("later words of a program that may run them are guessed to be commands; data-only programs give none", () => {
+    expect(guessed("mytool -v run rm x")).toEqual(["run rm x", "rm x", "x"]);
+    expect(guessed("echo rm x")).toEqual([]);
+    expect(guessed("git commit -m 'rm x'")).toEqual([]);
+  });
+  it("code is read as code: literals and shell escapes become guessed command lines; the form says it runs code", () => {
+    const found = commandsOf(`python3 -c "import os; os.system('rm x')"`);
+    expect(found[0]!.runsCode).toBe(true);
+    expect(guessed(`python3 -c "import os; os.system('rm x')"`)).toContain("rm x");
+    expect(commandsOf("cat script.sh | sh").some((forms) => forms.runsCode)).toBe(true);
+    // A script file is code too, unseen unless the line wrote it.
+    expect(commandsOf("python3 script.py").some((forms) => forms.runsCode)).toBe(true);
+    expect(commandsOf("ls -la && git status").some((forms) => forms.runsCode)).toBe(false);
+    expect(commandsOf("echo 'rm x' > s.sh; bash s.sh").map((forms) => normalizedWords(forms.views.at(-1)!).join(" "))).toContain("rm x");
+  });
 });
 
 describe("nesting too deep to follow", () => {

@@ -1,0 +1,100 @@
+import { lstatSync, readlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import type { ChangedPath } from "./path-change.js";
+import { assessDeleteTarget, resolveWordPath } from "./delete-risks.js";
+import { literalWord } from "./lenient-options.js";
+import { assessWrite } from "./protected-paths.js";
+import { braceAlternatives, globMatches } from "./word-expansions.js";
+
+/**
+ * Whether a path a command changes stays where the task lives. A change asks for approval when
+ * the path is protected (assessWrite: git's internals, agent settings, shell startup files,
+ * credentials, system files, raw disks), when it lies outside the workspace roots — in every mode
+ * the sentinel guards, auto included, and under allow rules such as `Bash(sort:*)` — or when only
+ * the running shell knows where it is (`> "$OUT"`). The temporary directory is outside too: a
+ * session that needs it can be given it with --add-dir. Device files that are not disks
+ * (`/dev/null`, `/dev/stderr`) are fine.
+ */
+export interface ChangeContext {
+  /** Where relative paths start; undefined after `cd -` or `cd $X`. */
+  cwd: string | undefined;
+  roots: readonly string[];
+}
+
+const VERBS: Record<ChangedPath["change"], string> = { writes: "writes to", deletes: "deletes", permissions: "changes the permissions or owner of", extracts: "unpacks files into", links: "links to" };
+
+export function assessChange(change: ChangedPath, context: ChangeContext): string | undefined {
+  const verb = change.change === "deletes" && change.recursive ? "recursively deletes" : VERBS[change.change];
+  const text = change.word.text;
+  if (change.remote) return `This command ${verb} ${text}, on another machine.`;
+  // `{~/.bashrc,x}` changes both; `.g?t/config` changes whatever it matches, and the literal name if nothing does.
+  const alternatives = braceAlternatives(change.word);
+  if (alternatives === undefined) return `This command ${verb} ${text}, which expands into too many paths to check.`;
+  if (alternatives.length > 1) {
+    for (const alternative of alternatives) {
+      const reason = assessChange({ ...change, word: alternative }, context);
+      if (reason) return reason;
+    }
+    return undefined;
+  }
+  const base = change.base === undefined ? context.cwd : resolveWordPath(change.base, context.cwd);
+  const pattern = resolveWordPath(change.word, base);
+  for (const match of pattern === undefined ? [] : globMatches(pattern)) {
+    const reason = assessChange({ ...change, word: literalWord(match), base: undefined }, context);
+    if (reason) return reason;
+  }
+  if (change.change === "deletes") {
+    return assessDeleteTarget(change.word, { cwd: base, roots: context.roots }, { rootMayBeTarget: false, verb }) ?? assessProtected(resolveWordPath(change.word, base), verb);
+  }
+  const resolved = resolveWordPath(change.word, base);
+  if (resolved === undefined) return `This command ${verb} ${text}, a path only known when it runs (it may be outside the workspace).`;
+  // Without a trailing slash, so `~/` is the home directory itself.
+  const target = path.resolve(resolved);
+  const shown = path.isAbsolute(text) && path.resolve(text) === target ? text : `${text} (${target})`;
+  if (change.change === "extracts") {
+    return `This command ${verb} ${shown} under names only the archive or patch knows, which cannot be checked beforehand and may overwrite protected files such as .git/hooks.`;
+  }
+  const protectedReason = assessProtected(target, verb);
+  if (protectedReason || change.change === "links") return protectedReason;
+  if (target.startsWith("/dev/")) return undefined;
+  if (change.change === "permissions") {
+    const whole = target === "/" ? "the filesystem root" : target === os.homedir() ? "your home directory" : context.roots.some((root) => path.resolve(root) === target) ? "the whole workspace" : undefined;
+    if (whole) return `This command ${verb} ${shown}, ${whole}.`;
+  }
+  if (!isInsideRoots(target, context.roots)) return `This command ${verb} ${shown}, outside the workspace.`;
+  return undefined;
+}
+
+/** Why changing `target` (absolute) needs approval wherever it is, worded with `verb` ("writes to", "deletes"). */
+export function assessProtected(target: string | undefined, verb: string): string | undefined {
+  if (target === undefined) return undefined;
+  const reason = assessWrite(target, "/") ?? assessWrite(linkTarget(target), "/");
+  return reason?.replace(/^This writes to/, `This command ${verb}`).replace(/^This writes raw data to/, `This command ${verb}`);
+}
+
+/** Inside a root both as named and with symlinks resolved, a dangling final link included. */
+function isInsideRoots(target: string, roots: readonly string[]): boolean {
+  const real = linkTarget(target);
+  return roots.some((root) => isSameOrInside(target, path.resolve(root))) && roots.some((root) => isSameOrInside(real, realPathOfNearestAncestor(path.resolve(root))));
+}
+
+/**
+ * Where writing `target` lands: symlinks followed, also when the last one points at a file that
+ * does not exist yet (realpath gives up on those, but a write creates the file at the far end).
+ */
+function linkTarget(target: string): string {
+  let current = target;
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      if (!lstatSync(current).isSymbolicLink()) break;
+      link = readlinkSync(current);
+    } catch {
+      break;
+    }
+    current = path.resolve(realPathOfNearestAncestor(path.dirname(current)), link);
+  }
+  return realPathOfNearestAncestor(current);
+}

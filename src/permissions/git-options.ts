@@ -1,0 +1,128 @@
+import { scanArguments, withoutPrefix, type LenientGrammar, type ScannedOption } from "./lenient-options.js";
+import type { ShellWord } from "./shell-syntax.js";
+
+/**
+ * How a git command line reads, for deny rules and the risk sentinel: its global options, its
+ * subcommand, the files it writes (`--output`, `format-patch -o`, `clone DIR`, …) and the command
+ * lines it runs (`-c core.pager=…`, `rebase --exec`, `bisect run`, `ext::` URLs, …).
+ */
+export interface GitInvocation {
+  globals: ScannedOption[];
+  subcommand: string | undefined;
+  /** The words after the subcommand. */
+  args: ShellWord[];
+  /** Where relative paths start, from `-C` (undefined: the shell's working directory). */
+  directory: ShellWord | undefined;
+}
+
+const GLOBAL_GRAMMAR: LenientGrammar = {
+  shortWithValue: "Cc",
+  longWithValue: ["--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"],
+  longWithAttachedValue: ["--exec-path"],
+  stopAtOperand: true,
+};
+
+export function readGit(words: readonly ShellWord[]): GitInvocation {
+  const scanned = scanArguments(words, GLOBAL_GRAMMAR);
+  const directories = scanned.options.flatMap((option) => (option.name === "-C" && option.value ? [option.value] : []));
+  return { globals: scanned.options, subcommand: words[scanned.end]?.text, args: words.slice(scanned.end + 1), directory: joinDirectories(directories) };
+}
+
+/** `git -C a -C b` works in `a/b`; an absolute later one replaces the earlier. */
+function joinDirectories(directories: ShellWord[]): ShellWord | undefined {
+  return directories.reduce<ShellWord | undefined>((joined, next) => (joined === undefined || next.text.startsWith("/") || next.text.startsWith("~") ? next : { text: `${joined.text}/${next.text}`, segments: [...joined.segments, { kind: "quoted", text: "/" }, ...next.segments] }), undefined);
+}
+
+/** Options of any subcommand whose value is a shell command line. */
+const COMMAND_OPTIONS = [
+  "--exec", "--extcmd", "--upload-pack", "--receive-pack", "--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd",
+  "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter",
+];
+/** Subcommands whose `-x`/`-u` is a command line (`rebase -x`, `difftool -x`, `clone -u`). */
+const SHORT_COMMAND_OPTIONS: Readonly<Record<string, string>> = { rebase: "x", difftool: "x", clone: "u", "ls-remote": "u", fetch: "u", pull: "u" };
+
+/**
+ * Command lines a git invocation may run: values of `-c key=value` (aliases without their `!`),
+ * command options of subcommands, `bisect run …`, `submodule foreach …`, and `ext::` remote URLs.
+ * Guesses for deny rules and the sentinel; they only ever add matches.
+ */
+export function gitCommandLines(words: readonly ShellWord[]): string[] {
+  const git = readGit(words);
+  const lines = git.globals.flatMap((option) => (option.name === "-c" && option.value ? [configValue(option.value.text)] : []));
+  const texts = git.args.map((word) => word.text);
+  texts.forEach((text, index) => {
+    const equals = text.indexOf("=");
+    const name = equals === -1 ? text : text.slice(0, equals);
+    if (COMMAND_OPTIONS.includes(name)) lines.push(equals === -1 ? (texts[index + 1] ?? "") : text.slice(equals + 1));
+    const short = SHORT_COMMAND_OPTIONS[git.subcommand ?? ""];
+    if (short !== undefined && text.startsWith(`-${short}`) && !text.startsWith("--")) lines.push(text.length > 2 ? text.slice(2) : (texts[index + 1] ?? ""));
+    if (text.startsWith("ext::")) lines.push(text.slice(5).replace(/%(.)/g, "$1"));
+  });
+  if (git.subcommand === "bisect" && texts[0] === "run") lines.push(texts.slice(1).join(" "));
+  if (git.subcommand === "submodule" && texts.includes("foreach")) lines.push(texts.slice(texts.indexOf("foreach") + 1).filter((text) => text !== "--recursive").join(" "));
+  return lines.filter((line) => line.trim() !== "");
+}
+
+/** `alias.x=!rm y` → `rm y`; `core.pager=less -R` → `less -R`. */
+function configValue(setting: string): string {
+  const value = setting.slice(setting.indexOf("=") + 1);
+  return value.replace(/^!/, "");
+}
+
+/** Long options of any subcommand whose value is a file or directory git writes. */
+const WRITTEN_LONG_OPTIONS = ["--output", "--output-directory", "--export-marks", "--separate-git-dir", "--prefix", "--file"];
+/** Subcommands whose `-o` names what they write. */
+const WRITTEN_SHORT_O = new Set(["format-patch", "archive", "index-pack"]);
+/** Subcommands whose operands after the first (or the only one) name a directory they create. */
+const DIRECTORY_CREATING: Readonly<Record<string, (operands: ShellWord[]) => ShellWord[]>> = {
+  clone: (operands) => operands.slice(1, 2),
+  init: (operands) => operands.slice(0, 1),
+  bundle: (operands) => (operands[0]?.text === "create" ? operands.slice(1, 2) : []),
+  worktree: (operands) => (operands[0]?.text === "add" ? operands.slice(1, 2) : []),
+};
+
+/**
+ * Files and directories a git invocation writes, by option or operand. git accepts any
+ * unambiguous abbreviation of a long option (`--outp=f`), so a prefix of four or more characters
+ * counts. `--prefix` counts only for checkout-index, `--file` only for credential-store.
+ */
+export function gitWrittenPaths(git: GitInvocation): ShellWord[] {
+  const written: ShellWord[] = [];
+  const operands: ShellWord[] = [];
+  for (let index = 0; index < git.args.length; index++) {
+    const word = git.args[index]!;
+    const text = word.text;
+    const next = git.args[index + 1];
+    if (text === "--") {
+      operands.push(...git.args.slice(index + 1));
+      break;
+    }
+    if (text.startsWith("--")) {
+      const equals = text.indexOf("=");
+      const name = equals === -1 ? text : text.slice(0, equals);
+      const option = writtenLongOption(name, git.subcommand);
+      if (option === undefined) continue;
+      if (equals !== -1) written.push(withoutPrefix(word, text.slice(0, equals + 1)));
+      else if (next) {
+        written.push(next);
+        index++;
+      }
+    } else if (text.startsWith("-o") && WRITTEN_SHORT_O.has(git.subcommand ?? "")) {
+      if (text.length > 2) written.push(withoutPrefix(word, "-o"));
+      else if (next) {
+        written.push(next);
+        index++;
+      }
+    } else if (!text.startsWith("-")) operands.push(word);
+  }
+  written.push(...(DIRECTORY_CREATING[git.subcommand ?? ""]?.(operands) ?? []));
+  return written;
+}
+
+function writtenLongOption(name: string, subcommand: string | undefined): string | undefined {
+  if (name.length < 4) return undefined;
+  const option = WRITTEN_LONG_OPTIONS.find((candidate) => candidate.startsWith(name));
+  if (option === "--prefix" && subcommand !== "checkout-index") return undefined;
+  if (option === "--file" && subcommand !== "credential-store") return undefined;
+  return option;
+}
