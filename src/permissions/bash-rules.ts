@@ -1,4 +1,5 @@
 import { isHarmlessRedirection, isReadOnlySimpleCommand } from "./bash-classifier.js";
+import { commandPathsOutsideRoots } from "./command-paths.js";
 import { commandsOf, normalizedWords } from "./shell-commands.js";
 import { isDynamic, parseShell, substitutedCommands, type ShellHazard, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
 
@@ -37,16 +38,24 @@ function mentions(command: string, content: string): boolean {
  * read-only, including commands inside `$(…)`. Commands are compared as written (no wrappers
  * stripped, no `/bin/` dropped: `./git` is not `git`); assignment prefixes and redirections that
  * write files keep a command from matching. Backslash-newline is accepted here because the
- * tokenizer joins the lines exactly as bash does.
+ * tokenizer joins the lines exactly as bash does. A read-only command that rides along gets the
+ * check it would get alone: nothing it reads may lie outside `roots`; and none rides along with
+ * an allowed `cd`, after which its relative paths would mean something else.
  */
-export function bashRulesAllow(contents: readonly string[], command: string, depth = 0): boolean {
+export function bashRulesAllow(contents: readonly string[], command: string, roots: readonly string[], depth = 0): boolean {
   const script = parseShell(command);
   const tolerated = new Set<ShellHazard>(["substitution", "continuation"]);
   if ([...script.hazards].some((hazard) => !tolerated.has(hazard)) || depth > MAX_NESTING) return false;
+  const allowedByRule = script.commands.map((simple) => matchesAsWritten(contents, simple));
+  const changesDirectory = script.commands.some((simple, index) => allowedByRule[index] && DIRECTORY_CHANGERS.has(simple.words[0]?.text ?? ""));
   return script.commands.every(
-    (simple) => (isReadOnlySimpleCommand(simple) || matchesAsWritten(contents, simple)) && substitutedCommands(simple).every((inner) => bashRulesAllow(contents, inner, depth + 1)),
+    (simple, index) =>
+      (allowedByRule[index] || (!changesDirectory && isReadOnlySimpleCommand(simple) && commandPathsOutsideRoots(simple, roots).length === 0)) &&
+      substitutedCommands(simple).every((inner) => bashRulesAllow(contents, inner, roots, depth + 1)),
   );
 }
+
+const DIRECTORY_CHANGERS = new Set(["cd", "pushd", "popd"]);
 
 function matchesAsWritten(contents: readonly string[], command: SimpleCommand): boolean {
   if (command.assignments.length > 0 || !command.redirections.every(isHarmlessRedirection)) return false;

@@ -60,7 +60,7 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
     return { behavior: "deny", message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`, reason: "plan mode" };
   }
   if (anyRuleMatches(rules.ask, target)) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
-  if (allowRulesCover(rules.allow, target)) return { behavior: "allow", reason: "allow rule" };
+  if (allowRulesCover(rules.allow, target, roots)) return { behavior: "allow", reason: "allow rule" };
   // auto approves what the risk sentinel let through; only an explicit bypass skips the sentinel.
   if (mode === "auto") return { behavior: "allow", reason: "auto mode" };
 
