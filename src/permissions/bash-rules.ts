@@ -1,5 +1,6 @@
 import { isHarmlessRedirection, isReadOnlySimpleCommand } from "./bash-classifier.js";
 import { commandPathsOutsideRoots } from "./command-paths.js";
+import { programInsideRoots } from "./program-lookup.js";
 import { commandsOf, normalizedWords } from "./shell-commands.js";
 import { isDynamic, parseShell, substitutedCommands, type ShellHazard, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
 
@@ -50,12 +51,17 @@ export function bashRulesAllow(contents: readonly string[], command: string, roo
   const changesDirectory = script.commands.some((simple, index) => allowedByRule[index] && DIRECTORY_CHANGERS.has(simple.words[0]?.text ?? ""));
   return script.commands.every(
     (simple, index) =>
-      (allowedByRule[index] || (!changesDirectory && isReadOnlySimpleCommand(simple) && commandPathsOutsideRoots(simple, roots).length === 0)) &&
+      (allowedByRule[index] || (!changesDirectory && isReadOnlySimpleCommand(simple) && readsOnlyInside(simple, roots))) &&
       substitutedCommands(simple).every((inner) => bashRulesAllow(contents, inner, roots, depth + 1)),
   );
 }
 
 const DIRECTORY_CHANGERS = new Set(["cd", "pushd", "popd"]);
+
+/** What the policy checks of a read-only command alone: no path outside, no program from the workspace. */
+function readsOnlyInside(command: SimpleCommand, roots: readonly string[]): boolean {
+  return commandPathsOutsideRoots(command, roots).length === 0 && programInsideRoots(command, roots) === undefined;
+}
 
 function matchesAsWritten(contents: readonly string[], command: SimpleCommand): boolean {
   if (command.assignments.length > 0 || !command.redirections.every(isHarmlessRedirection)) return false;

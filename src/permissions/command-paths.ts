@@ -1,9 +1,9 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isSameOrInside } from "../paths/real-path.js";
 import { physicalPath } from "../paths/physical-path.js";
-import { followsLinksWhileWalking, linkLeadingOut, walksCwdByDefault } from "./link-following-walks.js";
+import { followsLinksWhileWalking, isDirectory, linkLeadingOut, walksCwdByDefault } from "./link-following-walks.js";
 import { parseShell, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
 import { expandBraces, expandGlob, hasWildcard, patternCharacters, textOf, type PatternCharacter } from "./word-expansion.js";
 
@@ -130,7 +130,7 @@ function isInside(realPath: string, context: CheckContext): boolean {
 function walkedFolders(args: readonly ShellWord[], context: CheckContext, walksCwd: boolean): string[] {
   const folders = args.flatMap((word) => {
     const absolute = path.resolve(context.cwd, word.text);
-    return word.text !== "" && statSync(absolute, { throwIfNoEntry: false })?.isDirectory() ? [absolute] : [];
+    return word.text !== "" && isDirectory(absolute) ? [absolute] : [];
   });
   const patterned = args.some((word) => word.segments.some((segment) => segment.kind === "glob"));
   return (folders.length === 0 && walksCwd) || patterned ? [...folders, context.cwd] : folders;

@@ -94,7 +94,7 @@ export function linkLeadingOut(folders: readonly string[], realRoots: readonly s
         const target = physicalPath("/", childPath);
         if (!realRoots.some((root) => isSameOrInside(target, root))) return shown(cwd, childPath);
         // A link to a folder inside is walked too: what it holds may lead out.
-        if (statSync(target, { throwIfNoEntry: false })?.isDirectory()) pending.push(target);
+        if (isDirectory(target)) pending.push(target);
       }
     }
   }
@@ -103,4 +103,13 @@ export function linkLeadingOut(folders: readonly string[], realRoots: readonly s
 
 function shown(cwd: string, absolute: string): string {
   return isSameOrInside(absolute, cwd) && absolute !== cwd ? path.relative(cwd, absolute) : absolute;
+}
+
+/** Whether `absolute` is a folder (through links); false for anything unreadable. Never throws. */
+export function isDirectory(absolute: string): boolean {
+  try {
+    return statSync(absolute).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { PermissionModeSchema } from "../../protocol/commands.js";
 import { isReadOnlyCommand } from "./bash-classifier.js";
 import { pathsOutsideRoots } from "./command-paths.js";
+import { programsInsideRoots } from "./program-lookup.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
 import { allowRulesCover, anyRuleMatches, commandOf, targetPath } from "./rules.js";
@@ -71,6 +72,10 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
     return finish(mode, { behavior: "ask", reason: "Path is outside allowed working directories", reasonType: "workingDir" });
   }
   if (readOnlyCommand) {
+    const workspacePrograms = programsInsideRoots(command, roots);
+    if (workspacePrograms.length > 0) {
+      return finish(mode, { behavior: "ask", reason: `The command runs ${workspacePrograms.join(", ")} from the workspace (found first on PATH), not a system program`, reasonType: "mode" });
+    }
     const outside = pathsOutsideRoots(command, roots);
     if (outside.length === 0) return { behavior: "allow", reason: "read-only command" };
     return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });

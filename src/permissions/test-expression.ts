@@ -1,4 +1,4 @@
-import { isDynamic, mayInjectArguments, type ShellWord } from "./shell-syntax.js";
+import { isDynamic, type ShellWord } from "./shell-syntax.js";
 
 /**
  * Whether a `test` / `[` expression only looks at strings and files. Bash evaluates array
@@ -26,7 +26,7 @@ const INTEGER = /^[+-]?[0-9]+$/;
 export function isHarmlessTestExpression(args: readonly ShellWord[], bracketed: boolean): boolean {
   if (bracketed && (args.length === 0 || isDynamic(args.at(-1)!) || args.at(-1)!.text !== "]")) return false;
   const words = bracketed ? args.slice(0, -1) : args;
-  if (words.some(mayInjectArguments)) return false;
+  if (words.some(maySplit)) return false;
   const texts = words.map((word) => word.text);
   const literal = words.map((word) => !isDynamic(word));
   if (texts.some((text, index) => literal[index] && NAME_OPERATORS.has(text))) return false;
@@ -50,4 +50,11 @@ function arithmeticOperandsAreIntegers(texts: readonly string[], literal: readon
     if (!literal[index] || !ARITHMETIC_OPERATORS.has(text)) return true;
     return [index - 1, index + 1].every((side) => literal[side] === true && INTEGER.test(texts[side] ?? ""));
   });
+}
+
+/** Whether the shell may make several words (or none) of it: a pattern, or an unquoted expansion. */
+function maySplit(word: ShellWord): boolean {
+  return word.segments.some(
+    (segment) => segment.kind === "glob" || ((segment.kind === "parameter" || segment.kind === "substitution") && (!segment.inQuotes || segment.name === "@" || segment.name === "*")),
+  );
 }

@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { ShellWord } from "./shell-syntax.js";
 
@@ -139,7 +139,9 @@ export function expandGlob(characters: readonly PatternCharacter[], cwd: string)
     frontier = next;
     if (frontier.length === 0) break;
   }
-  return { matches: frontier, listedFolders };
+  // Literal components after a wildcard: bash keeps only the paths that exist.
+  const matches = frontier.filter((match) => pathExists(path.resolve(cwd, match)));
+  return { matches, listedFolders };
 }
 
 function splitComponents(characters: readonly PatternCharacter[]): PatternCharacter[][] {
@@ -173,4 +175,14 @@ function componentMatcher(component: readonly PatternCharacter[]): RegExp {
 
 function isActive(entry: PatternCharacter | undefined, character: string): boolean {
   return entry !== undefined && entry.active && entry.character === character;
+}
+
+/** lstat's answer, without throwing (ENOENT, ENOTDIR, ELOOP alike mean "not there"). */
+function pathExists(absolute: string): boolean {
+  try {
+    lstatSync(absolute);
+    return true;
+  } catch {
+    return false;
+  }
 }
