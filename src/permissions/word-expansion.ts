@@ -120,6 +120,14 @@ export function expandGlob(characters: readonly PatternCharacter[], cwd: string)
       frontier = frontier.map((prefix) => separator(prefix) + textOf(component));
       continue;
     }
+    // zsh (and bash with globstar) read a lone `**` as any depth of folders, links not followed
+    // (`***` follows them); plain bash reads it as `*`, links followed. Both are taken.
+    const text = textOf(component);
+    if (/^\*{3,}$/.test(text)) return undefined;
+    const descendants = text === "**" ? foldersBelow(frontier, cwd, MAX_ENTRIES_READ - entriesRead) : { folders: [], listed: [], entriesRead: 0 };
+    if (descendants === undefined) return undefined;
+    listedFolders.push(...descendants.listed);
+    entriesRead += descendants.entriesRead;
     const matcher = componentMatcher(component);
     const next: string[] = [];
     for (const prefix of frontier) {
@@ -136,12 +144,39 @@ export function expandGlob(characters: readonly PatternCharacter[], cwd: string)
       if (component[0]?.character === ".") names.push(".", "..");
       for (const name of names) if (matcher.test(name)) next.push(separator(prefix) + name);
     }
-    frontier = next;
+    frontier = [...new Set([...descendants.folders, ...next])];
     if (frontier.length === 0) break;
   }
   // Literal components after a wildcard: bash keeps only the paths that exist.
   const matches = frontier.filter((match) => pathExists(path.resolve(cwd, match)));
   return { matches, listedFolders };
+}
+
+/**
+ * Each prefix and every folder below it, links not followed (as `**` does), for a `**`
+ * component; undefined past `budget` entries.
+ */
+function foldersBelow(prefixes: readonly string[], cwd: string, budget: number): { folders: string[]; listed: string[]; entriesRead: number } | undefined {
+  const folders: string[] = [];
+  const listed: string[] = [];
+  let entriesRead = 0;
+  const pending = [...prefixes];
+  for (let prefix = pending.pop(); prefix !== undefined; prefix = pending.pop()) {
+    folders.push(prefix);
+    const folder = path.resolve(cwd, prefix === "" ? "." : prefix);
+    listed.push(folder);
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    entriesRead += entries.length;
+    if (entriesRead > budget) return undefined;
+    const separator = prefix === "" || prefix.endsWith("/") ? prefix : `${prefix}/`;
+    for (const entry of entries) if (entry.isDirectory()) pending.push(separator + entry.name);
+  }
+  return { folders, listed, entriesRead };
 }
 
 function splitComponents(characters: readonly PatternCharacter[]): PatternCharacter[][] {
@@ -161,8 +196,7 @@ function componentMatcher(component: readonly PatternCharacter[]): RegExp {
     if (entry.active && entry.character === "*") source += ".*";
     else if (entry.active && entry.character === "?") source += ".";
     else if (entry.active && entry.character === "[") {
-      // The bracket's end: the first `]` after the first member (`[]a]` holds `]`); none means a literal `[`.
-      const close = component.findIndex((candidate, position) => position > index + 1 + (component[index + 1]?.character === "!" || component[index + 1]?.character === "^" ? 1 : 0) && isActive(candidate, "]"));
+      const close = bracketEnd(component, index);
       if (close === -1) source += "\\[";
       else {
         source += ".";
@@ -171,6 +205,27 @@ function componentMatcher(component: readonly PatternCharacter[]): RegExp {
     } else source += entry.character.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   }
   return new RegExp(`^${source}$`, "s");
+}
+
+/**
+ * Where the bracket expression opened at `open` ends, or -1 when it does not (a literal `[`). The
+ * first member may be `]` (`[]a]`, `[!]a]`), and `[:alpha:]`, `[=a=]`, `[.a.]` inside hold their
+ * own `]`: ending the expression there would match fewer names than bash does.
+ */
+function bracketEnd(component: readonly PatternCharacter[], open: number): number {
+  let index = open + 1;
+  if (component[index]?.character === "!" || component[index]?.character === "^") index++;
+  if (component[index]?.character === "]") index++;
+  for (; index < component.length; index++) {
+    const entry = component[index]!;
+    const kind = component[index + 1]?.character ?? "";
+    if (entry.character === "[" && (kind === ":" || kind === "=" || kind === ".")) {
+      const end = component.findIndex((candidate, position) => position > index + 1 && candidate.character === kind && component[position + 1]?.character === "]");
+      if (end === -1) return -1;
+      index = end + 1;
+    } else if (isActive(entry, "]")) return index;
+  }
+  return -1;
 }
 
 function isActive(entry: PatternCharacter | undefined, character: string): boolean {

@@ -27,6 +27,7 @@ beforeAll(async () => {
   await symlink("/etc", join(cwd, "etc-link"));
   await symlink(outside, join(cwd, "lnk"));
   await symlink("../../../outside", join(cwd, "sub", "deeper", "rel-lnk"));
+  await symlink(join(outside, "secret"), join(cwd, "sub", "deeper", "secret-link"));
   // A link that stays inside, to a folder holding a link that leads out.
   await symlink(join(cwd, "sub"), join(cwd, "clean", "to-sub"));
   await symlink(join(cwd, "clean", "inner"), join(cwd, "src", "to-inner"));
@@ -61,6 +62,10 @@ describe("paths a read-only command reads outside the roots", () => {
     ["cat l?k/secret", "lnk/secret"],
     ["cat */secret", "lnk/secret"],
     ["cat [l]nk/secret", "lnk/secret"],
+    ["cat [[:alpha:]]nk/secret", "lnk/secret"],
+    // `**` is any depth in zsh (agentwire's shell when it is the user's) and `*` in bash.
+    ["cat **/secret-link", "sub/deeper/secret-link"],
+    ["cat **/secret", "lnk/secret"],
     ["echo lnk/*", "lnk/*"],
     ["head /etc/pass*", "/etc/pass*"],
     // `..` after a symlink is taken in the folder the link leads to, as the kernel does.
@@ -96,7 +101,7 @@ describe("paths a read-only command reads outside the roots", () => {
   ])("%s follows a link out of the workspace", (command) => {
     const found = pathsOutsideRoots(command, [cwd]);
     expect(found).toHaveLength(1);
-    expect(["lnk", "etc-link", "sub/deeper/rel-lnk"]).toContain(found[0]);
+    expect(["lnk", "etc-link", "sub/deeper/rel-lnk", "sub/deeper/secret-link"]).toContain(found[0]);
   });
 
   it.each([
