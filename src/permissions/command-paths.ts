@@ -17,7 +17,8 @@ import { expandBraces, expandGlob, hasWildcard, patternCharacters, textOf, type 
  * - a word whose value is only known at run time (`$HOME`, `"$D"/x`, `~user`) counts as outside,
  *   except for programs that never open what they are given (echo, printf, …);
  * - each path is resolved as the kernel resolves it, symlinks before `..` (`lnk/../x`);
- * - a glob that expands to a word starting with `-` counts, as the program would read an option;
+ * - a brace or glob expansion that makes a word starting with `-` counts, as the program would
+ *   read an option the classifier never saw (`grep x {-R,.}`, a file named `--files0-from=x`);
  * - a recursive read that follows symlinks (`grep -R`, `rg -L`, `find -L`) counts when a link under
  *   the folders it walks leads out (see link-following-walks.ts).
  *
@@ -56,6 +57,8 @@ function wordReadsOutside(word: ShellWord, context: CheckContext): string | unde
   const alternatives = expandBraces(patternCharacters(word));
   if (alternatives === undefined) return word.text;
   for (const alternative of alternatives) {
+    // `{-R,.}` hands the program an option the classifier never saw.
+    if (alternative[0]?.character === "-" && !word.text.startsWith("-")) return textOf(alternative);
     const shown = alternativeReadsOutside(alternative, context, word.text);
     if (shown !== undefined) return shown;
   }

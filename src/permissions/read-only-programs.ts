@@ -151,8 +151,8 @@ function namesOption(text: string, refused: { letters?: string; longOptions: rea
   return text.startsWith("-") && [...text.slice(1)].some((letter) => refused.letters?.includes(letter) ?? false);
 }
 
-/** A conversion that reads its argument as a number (`%d`, `%5.2f`, a `*` width). */
-const NUMERIC_CONVERSION = /%[-+ #0-9.]*(\*|[diouxXeEfFgGaA])/;
+/** A conversion that reads its argument as a number (`%d`, `%5.2f`, a `*` width, bash's `%(…)T` time). */
+const NUMERIC_CONVERSION = /%[-+ #0-9.]*(\*|[diouxXeEfFgGaA]|\([^)]*\)T)/;
 const NUMBER = /^[+-]?[0-9]+(\.[0-9]+)?$/;
 
 /**

@@ -15,11 +15,12 @@ import { isDynamic, type ShellWord } from "./shell-syntax.js";
  * `[[ … ]]` is a shell keyword with its own arithmetic; it is not on the list at all.
  */
 
-const UNARY_OPERATORS = new Set(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-n", "-z", "-o"]);
+/** `-t fd` is left out: zsh reads its operand as arithmetic. */
+const UNARY_OPERATORS = new Set(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-n", "-z", "-o"]);
 const BINARY_OPERATORS = new Set(["=", "==", "!=", "<", ">", "-nt", "-ot", "-ef", "-a", "-o"]);
 const ARITHMETIC_OPERATORS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
-/** Operators that look a variable up by name, evaluating subscripts. */
-const NAME_OPERATORS = new Set(["-v", "-R"]);
+/** Operators that look a variable up by name (evaluating subscripts), or read a number as arithmetic in zsh. */
+const NAME_OPERATORS = new Set(["-v", "-R", "-t"]);
 const INTEGER = /^[+-]?[0-9]+$/;
 
 /** `args` are the words after `test` or `[`; `bracketed` says the last must be `]`. */

@@ -201,6 +201,8 @@ describe("isReadOnlyCommand: test, [ and builtins that evaluate their arguments"
     ["test -v 'x[$(touch p)]'", "-v evaluates an array subscript"],
     ["[ -v 'x[$(touch p)]' ]", "-v evaluates an array subscript"],
     ["test -R 'x[$(touch p)]'", "-R looks a name up too"],
+    ["[ -t 'x[$(touch p)]' ]", "zsh reads -t's operand as arithmetic"],
+    ["printf '%(%s)T' 'x[$(touch p)]'", "a time conversion reads a number"],
     ["[[ -v x ]]", "[[ is a keyword with its own arithmetic"],
     ["test 'x[$(touch p)]' -eq 1", "ksh and zsh evaluate -eq operands"],
     ['[ "$n" -lt 3 ]', "an arithmetic operand only known at run time"],

@@ -82,6 +82,8 @@ describe("paths a read-only command reads outside the roots", () => {
     ["diff --to-file=../x a.txt", "../x"],
     // A glob whose match reaches the program as an option.
     ["wc *", "--files0-from=list"],
+    ["grep -r x {-R,.}", "-R"],
+    ["wc {--files0-from=a.txt,a.txt}", "--files0-from=a.txt"],
   ])("%s reads outside (shows %s)", (command, shown) => {
     expect(pathsOutsideRoots(command, [cwd])).toEqual([shown]);
   });
