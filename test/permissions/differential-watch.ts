@@ -62,6 +62,8 @@ export function createWatchedTree(base: string, watchDirectory: string): Watched
     [`${tree}/sums.txt`]: `00000000000000000000000000000000  ${outside}/secret\n`,
     [`${tree}/script.sed`]: "1e touch pwned\nw pwned\n",
     [`${tree}/lib.jq`]: "input_filename\n",
+    // A file named like an option: `grep x *` would hand grep `-R`, which follows `lnk` out.
+    [`${tree}/-R`]: "alpha\n",
     [`${tree}/a.js`]: 'require("fs").writeFileSync("pwned", "")\n',
     [`${outside}/secret`]: "TOP-SECRET-OUTSIDE\n",
     [`${outside}/dir/inner`]: "inner secret\n",
