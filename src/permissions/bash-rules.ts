@@ -40,23 +40,25 @@ function mentions(command: string, content: string): boolean {
  * stripped, no `/bin/` dropped: `./git` is not `git`); assignment prefixes and redirections that
  * write files keep a command from matching. Backslash-newline is accepted here because the
  * tokenizer joins the lines exactly as bash does. A read-only command that rides along gets the
- * check it would get alone: nothing it reads may lie outside `roots`; and none rides along with
- * an allowed `cd`, after which its relative paths would mean something else.
+ * check it would get alone: nothing it reads may lie outside `roots`, and its program is not
+ * found in them; and none rides along with an allowed `cd`, `export` or other builtin that
+ * changes the shell, after which its paths and programs would mean something else.
  */
 export function bashRulesAllow(contents: readonly string[], command: string, roots: readonly string[], depth = 0): boolean {
   const script = parseShell(command);
   const tolerated = new Set<ShellHazard>(["substitution", "continuation"]);
   if ([...script.hazards].some((hazard) => !tolerated.has(hazard)) || depth > MAX_NESTING) return false;
   const allowedByRule = script.commands.map((simple) => matchesAsWritten(contents, simple));
-  const changesDirectory = script.commands.some((simple, index) => allowedByRule[index] && DIRECTORY_CHANGERS.has(simple.words[0]?.text ?? ""));
+  const changesShellState = script.commands.some((simple, index) => allowedByRule[index] && SHELL_STATE_CHANGERS.has(simple.words[0]?.text ?? ""));
   return script.commands.every(
     (simple, index) =>
-      (allowedByRule[index] || (!changesDirectory && isReadOnlySimpleCommand(simple) && readsOnlyInside(simple, roots))) &&
+      (allowedByRule[index] || (!changesShellState && isReadOnlySimpleCommand(simple) && readsOnlyInside(simple, roots))) &&
       substitutedCommands(simple).every((inner) => bashRulesAllow(contents, inner, roots, depth + 1)),
   );
 }
 
-const DIRECTORY_CHANGERS = new Set(["cd", "pushd", "popd"]);
+/** Builtins that change what later commands of the line mean: the directory, PATH, options. */
+const SHELL_STATE_CHANGERS = new Set(["cd", "pushd", "popd", "export", "unset", "set", "shopt", "alias", "hash", "source", ".", "eval", "declare", "typeset", "local", "readonly", "enable"]);
 
 /** What the policy checks of a read-only command alone: no path outside, no program from the workspace. */
 function readsOnlyInside(command: SimpleCommand, roots: readonly string[]): boolean {

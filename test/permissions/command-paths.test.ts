@@ -155,6 +155,7 @@ describe("allow rules: a read-only command riding along gets the same check as a
     ["npm test | grep -R x .", ["Bash(npm test:*)"]],
     ["npm test $(cat ~/.netrc)", ["Bash(npm test:*)"]],
     ["cd / && cat etc/passwd", ["Bash(cd:*)"]],
+    ["export PATH=.:$PATH; cat a.txt", ["Bash(export:*)"]],
   ])("%s under %j asks", (command, allow) => {
     expect(decide(command, allow).behavior).toBe("ask");
   });
