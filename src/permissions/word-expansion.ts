@@ -115,9 +115,8 @@ export function expandGlob(characters: readonly PatternCharacter[], cwd: string)
   let entriesRead = 0;
   for (const [position, component] of components.entries()) {
     if (absolute && position === 0) continue;
-    const separator = (prefix: string) => (prefix === "" || prefix.endsWith("/") ? prefix : `${prefix}/`);
     if (!hasWildcard(component)) {
-      frontier = frontier.map((prefix) => separator(prefix) + textOf(component));
+      frontier = frontier.map((prefix) => joinComponent(prefix, textOf(component)));
       continue;
     }
     // zsh (and bash with globstar) read a lone `**` as any depth of folders, links not followed
@@ -142,7 +141,7 @@ export function expandGlob(characters: readonly PatternCharacter[], cwd: string)
       entriesRead += names.length;
       if (entriesRead > MAX_ENTRIES_READ) return undefined;
       if (component[0]?.character === ".") names.push(".", "..");
-      for (const name of names) if (matcher.test(name)) next.push(separator(prefix) + name);
+      for (const name of names) if (matcher.test(name)) next.push(joinComponent(prefix, name));
     }
     frontier = [...new Set([...descendants.folders, ...next])];
     if (frontier.length === 0) break;
@@ -173,10 +172,14 @@ function foldersBelow(prefixes: readonly string[], cwd: string, budget: number):
     }
     entriesRead += entries.length;
     if (entriesRead > budget) return undefined;
-    const separator = prefix === "" || prefix.endsWith("/") ? prefix : `${prefix}/`;
-    for (const entry of entries) if (entry.isDirectory()) pending.push(separator + entry.name);
+    for (const entry of entries) if (entry.isDirectory()) pending.push(joinComponent(prefix, entry.name));
   }
   return { folders, listed, entriesRead };
+}
+
+/** `prefix/name` as the word will read; the empty prefix is the working directory. */
+function joinComponent(prefix: string, name: string): string {
+  return prefix === "" || prefix.endsWith("/") ? prefix + name : `${prefix}/${name}`;
 }
 
 function splitComponents(characters: readonly PatternCharacter[]): PatternCharacter[][] {
