@@ -5,6 +5,7 @@ import { isSameOrInside } from "../paths/real-path.js";
 import { physicalPath } from "../paths/physical-path.js";
 import { followsLinksWhileWalking, isDirectory, linkLeadingOut, walksCwdByDefault } from "./link-following-walks.js";
 import { parseShell, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
+import { testLooksAtFiles } from "./test-expression.js";
 import { expandBraces, expandGlob, hasWildcard, patternCharacters, textOf, type PatternCharacter } from "./word-expansion.js";
 
 /**
@@ -32,14 +33,16 @@ export function pathsOutsideRoots(command: string, roots: readonly string[]): st
 export function commandPathsOutsideRoots(command: SimpleCommand, roots: readonly string[]): string[] {
   const [programWord, ...args] = command.words;
   const program = path.posix.basename(programWord?.text ?? "");
-  const context: CheckContext = { cwd: roots[0]!, realRoots: roots.map((root) => physicalPath("/", root)), opensOperands: !NAMES_ONLY_PROGRAMS.has(program) };
+  const texts = args.map((word) => word.text);
+  const opensOperands = !NAMES_ONLY_PROGRAMS.has(program) && !((program === "test" || program === "[") && !testLooksAtFiles(texts));
+  const context: CheckContext = { cwd: roots[0]!, realRoots: roots.map((root) => physicalPath("/", root)), opensOperands };
   const inputs = command.redirections.filter((redirection) => redirection.operator === "<").map((redirection) => redirection.target);
   const outside = [...args.map((word) => wordReadsOutside(word, context)), ...inputs.map((word) => wordReadsOutside(word, { ...context, opensOperands: true }))];
-  if (followsLinksWhileWalking(program, args.map((word) => word.text))) outside.push(linkLeadingOut(walkedFolders(args, context, walksCwdByDefault(program)), context.realRoots, context.cwd));
+  if (followsLinksWhileWalking(program, texts)) outside.push(linkLeadingOut(walkedFolders(args, context, walksCwdByDefault(program)), context.realRoots, context.cwd));
   return outside.filter((shown): shown is string => shown !== undefined);
 }
 
-/** Programs that print their arguments or names, never opening them as files. */
+/** Programs that print their arguments or names, never opening them as files (and test/[ comparing strings). */
 const NAMES_ONLY_PROGRAMS = new Set(["echo", "printf", "true", "false", "pwd", "basename", "dirname", "seq", "sleep", "uname", "whoami", "nproc", "uptime", "free", "type", "which", "id"]);
 
 interface CheckContext {

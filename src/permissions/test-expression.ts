@@ -18,6 +18,8 @@ import { isDynamic, type ShellWord } from "./shell-syntax.js";
 /** `-t fd` is left out: zsh reads its operand as arithmetic. */
 const UNARY_OPERATORS = new Set(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-n", "-z", "-o"]);
 const BINARY_OPERATORS = new Set(["=", "==", "!=", "<", ">", "-nt", "-ot", "-ef", "-a", "-o"]);
+/** Operators that look at files (stat them); the others compare strings and numbers. */
+const FILE_OPERATORS = new Set(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-nt", "-ot", "-ef"]);
 const ARITHMETIC_OPERATORS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 /** Operators that look a variable up by name (evaluating subscripts), or read a number as arithmetic in zsh. */
 const NAME_OPERATORS = new Set(["-v", "-R", "-t"]);
@@ -58,4 +60,12 @@ function maySplit(word: ShellWord): boolean {
   return word.segments.some(
     (segment) => segment.kind === "glob" || ((segment.kind === "parameter" || segment.kind === "substitution") && (!segment.inQuotes || segment.name === "@" || segment.name === "*")),
   );
+}
+
+/**
+ * Whether a test expression may look at a file: any file operator among its words (`-a` counts,
+ * being both "exists" and "and"). `[ -n "$X" ]` and `[ "$a" = b ]` open nothing.
+ */
+export function testLooksAtFiles(texts: readonly string[]): boolean {
+  return texts.some((text) => FILE_OPERATORS.has(text));
 }

@@ -75,6 +75,8 @@ describe("paths a read-only command reads outside the roots", () => {
     ["ls ${HOME}", "${HOME}"],
     ["cat ~root/.bashrc", "~root/.bashrc"],
     ["cat ~+/a.txt", "~+/a.txt"],
+    ['[ -f "$HOME/.netrc" ]', "$HOME/.netrc"],
+    ["test -e /etc/shadow", "/etc/shadow"],
     // Values attached to options.
     ["file -f/etc/passwd", "/etc/passwd"],
     ["grep -if/etc/passwd a.txt", "/etc/passwd"],
@@ -118,6 +120,8 @@ describe("paths a read-only command reads outside the roots", () => {
     "echo $HOME",
     'printf "%s\\n" "$HOME"',
     "echo ~/x",
+    '[ -n "$CI" ] && echo ci',
+    '[ "$HOME" = /root ]',
     "ls 2>/dev/null",
     "git log --oneline -5",
     "cat *.txt",
