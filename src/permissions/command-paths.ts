@@ -43,7 +43,7 @@ export function commandPathsOutsideRoots(command: SimpleCommand, roots: readonly
 }
 
 /** Programs that print their arguments or names, never opening them as files (and test/[ comparing strings). */
-const NAMES_ONLY_PROGRAMS = new Set(["echo", "printf", "true", "false", "pwd", "basename", "dirname", "seq", "sleep", "uname", "whoami", "nproc", "uptime", "free", "type", "which", "id"]);
+const NAMES_ONLY_PROGRAMS = new Set(["echo", "printf", "true", "false", "pwd", "basename", "dirname", "seq", "sleep", "uname", "whoami", "nproc", "uptime", "free", "type", "which", "id", "tr"]);
 
 interface CheckContext {
   cwd: string;
@@ -110,7 +110,8 @@ function candidatePaths(text: string): string[] {
   const afterEquals = equals === -1 ? [] : [text.slice(equals + 1)];
   if (text.startsWith("--")) return afterEquals;
   // A short option's value may start after any number of flag letters: `-nf/x` is `-n -f /x`.
-  if (text.startsWith("-")) return [...Array.from({ length: text.length - 1 }, (_, index) => text.slice(index + 1)), ...afterEquals];
+  // A lone `/` there is a delimiter (`cut -d/`), not the root folder.
+  if (text.startsWith("-")) return [...Array.from({ length: text.length - 1 }, (_, index) => text.slice(index + 1)).filter((value) => value !== "/"), ...afterEquals];
   return [text, ...afterEquals];
 }
 

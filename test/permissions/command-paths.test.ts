@@ -130,6 +130,8 @@ describe("paths a read-only command reads outside the roots", () => {
     "head -n5 a.txt",
     "sort -k2 a.txt",
     "git diff main..feature",
+    "cut -d/ -f2 a.txt",
+    "tr / _ < a.txt",
   ])("%s reads nothing outside", (command) => {
     expect(pathsOutsideRoots(command, [cwd])).toEqual([]);
   });
