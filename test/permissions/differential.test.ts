@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isReadOnlyCommand } from "../../src/permissions/bash-classifier.js";
 import { decidePermission } from "../../src/permissions/policy.js";
 import { READ_ONLY_PROGRAMS } from "../../src/permissions/read-only-programs.js";
 import { parseShell } from "../../src/permissions/shell-syntax.js";
@@ -68,7 +69,8 @@ describe(`differential: commands run without a question only read inside the wor
     const approved = corpus.filter((command) => autoApproved(command, [watched.tree]));
     const judgedAt = Date.now();
     const violations = await watchCommands(approved, watched, namedPrograms);
-    const report = `${corpus.length} commands, ${approved.length} judged safe (judged in ${judgedAt - started} ms, executed in ${Date.now() - judgedAt} ms)`;
+    const readOnly = corpus.filter(isReadOnlyCommand).length;
+    const report = `${corpus.length} commands, ${readOnly} judged read-only, ${approved.length} run without a question (judged in ${judgedAt - started} ms, executed in ${Date.now() - judgedAt} ms)`;
     process.stderr.write(`differential: ${report}\n`);
     const byCommand = new Map<string, string[]>();
     for (const violation of violations) byCommand.set(violation.command, [...(byCommand.get(violation.command) ?? []), `${violation.kind}: ${violation.detail}`]);
