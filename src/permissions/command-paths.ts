@@ -131,8 +131,10 @@ function isInside(realPath: string, context: CheckContext): boolean {
 }
 
 /**
- * The folders a recursive read will walk: the folders it names, or the working directory when it
- * names none, or when a pattern among its words could name any folder in it.
+ * The folders a recursive read may walk: every word that names a folder, and the working
+ * directory too for programs that walk it by default — which word is an operand is not known
+ * here (`grep -R src` searches the working directory for "src"; `tree -l -I src` ignores it) —
+ * or when a pattern among the words could name any folder in it.
  */
 function walkedFolders(args: readonly ShellWord[], context: CheckContext, walksCwd: boolean): string[] {
   const folders = args.flatMap((word) => {
@@ -140,6 +142,6 @@ function walkedFolders(args: readonly ShellWord[], context: CheckContext, walksC
     return word.text !== "" && isDirectory(absolute) ? [absolute] : [];
   });
   const patterned = args.some((word) => word.segments.some((segment) => segment.kind === "glob"));
-  return (folders.length === 0 && walksCwd) || patterned ? [...folders, context.cwd] : folders;
+  return walksCwd || patterned ? [...folders, context.cwd] : folders;
 }
 

@@ -222,7 +222,7 @@ function attackShapes(places: CorpusPlaces): string[] {
     "echo x > pwned", "echo x >> pwned", "cat a.txt | tee pwned", "git log --output=pwned", "git -c core.fsmonitor='touch pwned' status", "git grep -O'touch pwned' alpha", "npm view react",
     "sort -o pwned a.txt", "sort -opwned a.txt", "uniq a.txt pwned", "find . -fprint pwned", "find . -exec touch pwned \\;", "env touch pwned", "printenv HOME", "cat a.txt; touch pwned",
     "ls && touch pwned", "ls | sh", "ls `touch pwned`", "ls $(touch pwned)", "cat <(touch pwned)", "echo hi >&pwned", "echo hi <> pwned", "cat <<< x", "cat <<EOF\n$(touch pwned)\nEOF",
-    "grep -r alpha {-R,.}", "ls {-RL,.}", "cat [[:alpha:]]nk/secret", "cat **/secret", "head **/rel-lnk/*", "grep alpha *", "wc *", "jq -n env",
+    "grep -R src", "rg -L src", "egrep -R src", "du -L -d 1 src", "grep -r alpha {-R,.}", "ls {-RL,.}", "cat [[:alpha:]]nk/secret", "cat **/secret", "head **/rel-lnk/*", "grep alpha *", "wc *", "jq -n env",
     "test -t 'x[$(touch pwned)]'", "printf '%(%s)T' 'x[$(touch pwned)]'", "ls\ntouch pwned", "ls # x\ntouch pwned", "lsof -p 1", "lsof +D lnk", "rg --pre=touch alpha", "rg -z alpha", "tail -n1 lnk/secret", "head -c 100 /proc/1/environ", "cat /proc/self/environ",
   ];
 }

@@ -102,6 +102,10 @@ describe("paths a read-only command reads outside the roots", () => {
     "du -L",
     "tree -l sub",
     "diff -r clean sub",
+    // The first word is grep's pattern, not a folder: grep walks the working directory.
+    "grep -R src",
+    "rg -L clean",
+    "tree -l -I clean",
   ])("%s follows a link out of the workspace", (command) => {
     const found = pathsOutsideRoots(command, [cwd]);
     expect(found).toHaveLength(1);
@@ -113,9 +117,6 @@ describe("paths a read-only command reads outside the roots", () => {
     "cat src/a.ts",
     "grep -rn foo src",
     "grep -r secret .",
-    "grep -R x src",
-    "rg -L x clean/inner",
-    "find -L src -name x",
     "diff -r src clean/inner",
     "echo $HOME",
     'printf "%s\\n" "$HOME"',
@@ -138,7 +139,20 @@ describe("paths a read-only command reads outside the roots", () => {
 
   it("a second root counts as inside", () => {
     expect(pathsOutsideRoots(`cat ${outside}/secret lnk/secret`, [cwd, outside])).toEqual([]);
-    expect(pathsOutsideRoots("grep -R secret sub", [cwd, outside])).toEqual([]);
+    expect(pathsOutsideRoots("diff -r sub src", [cwd, outside])).toEqual([]);
+  });
+
+  it("a recursive read that follows links runs when no link leads out", async () => {
+    const clean = await mkdtemp(join(os.tmpdir(), "agentwire-paths-clean-"));
+    try {
+      await mkdir(join(clean, "src", "deep"), { recursive: true });
+      await symlink(join(clean, "src", "deep"), join(clean, "inside-link"));
+      for (const command of ["grep -R x", "grep -R x src", "rg -L x", "find -L . -name x", "ls -RL", "du -L", "tree -l"]) {
+        expect(pathsOutsideRoots(command, [clean]), command).toEqual([]);
+      }
+    } finally {
+      await rm(clean, { recursive: true, force: true });
+    }
   });
 
   it("default mode asks before a read-only command reads outside the workspace, and says what", () => {
