@@ -1,4 +1,6 @@
 import { isHarmlessRedirection, isReadOnlySimpleCommand } from "./bash-classifier.js";
+import { commandPathsOutsideRoots } from "./command-paths.js";
+import { programInsideRoots } from "./program-lookup.js";
 import { commandsOf, normalizedWords } from "./shell-commands.js";
 import { isDynamic, parseShell, substitutedCommands, type ShellHazard, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
 
@@ -42,15 +44,30 @@ function mentions(command: string, content: string): boolean {
  * read-only, including commands inside `$(…)`. Commands are compared as written (no wrappers
  * stripped, no `/bin/` dropped: `./git` is not `git`); assignment prefixes and redirections that
  * write files keep a command from matching. Backslash-newline is accepted here because the
- * tokenizer joins the lines exactly as bash does.
+ * tokenizer joins the lines exactly as bash does. A read-only command that rides along gets the
+ * check it would get alone: nothing it reads may lie outside `roots`, and its program is not
+ * found in them; and none rides along with an allowed `cd`, `export` or other builtin that
+ * changes the shell, after which its paths and programs would mean something else.
  */
-export function bashRulesAllow(contents: readonly string[], command: string, depth = 0): boolean {
+export function bashRulesAllow(contents: readonly string[], command: string, roots: readonly string[], depth = 0): boolean {
   const script = parseShell(command);
   const tolerated = new Set<ShellHazard>(["substitution", "continuation"]);
   if ([...script.hazards].some((hazard) => !tolerated.has(hazard)) || depth > MAX_NESTING) return false;
+  const allowedByRule = script.commands.map((simple) => matchesAsWritten(contents, simple));
+  const changesShellState = script.commands.some((simple, index) => allowedByRule[index] && SHELL_STATE_CHANGERS.has(simple.words[0]?.text ?? ""));
   return script.commands.every(
-    (simple) => (isReadOnlySimpleCommand(simple) || matchesAsWritten(contents, simple)) && substitutedCommands(simple).every((inner) => bashRulesAllow(contents, inner, depth + 1)),
+    (simple, index) =>
+      (allowedByRule[index] || (!changesShellState && isReadOnlySimpleCommand(simple) && readsOnlyInside(simple, roots))) &&
+      substitutedCommands(simple).every((inner) => bashRulesAllow(contents, inner, roots, depth + 1)),
   );
+}
+
+/** Builtins that change what later commands of the line mean: the directory, PATH, options. */
+const SHELL_STATE_CHANGERS = new Set(["cd", "pushd", "popd", "export", "unset", "set", "shopt", "alias", "hash", "source", ".", "eval", "declare", "typeset", "local", "readonly", "enable"]);
+
+/** What the policy checks of a read-only command alone: no path outside, no program from the workspace. */
+function readsOnlyInside(command: SimpleCommand, roots: readonly string[]): boolean {
+  return commandPathsOutsideRoots(command, roots).length === 0 && programInsideRoots(command, roots) === undefined;
 }
 
 function matchesAsWritten(contents: readonly string[], command: SimpleCommand): boolean {

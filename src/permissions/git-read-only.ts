@@ -42,7 +42,7 @@ export function isReadOnlyGit(args: readonly ShellWord[]): boolean {
   if (INSPECTING_SUBCOMMANDS.has(subcommand)) return inspectingArgumentsAreSafe(rest);
   const listing = LISTING_FORMS[subcommand];
   if (listing) return rest.every((text) => listing.test(text));
-  if (subcommand === "config") return isConfigRead(rest);
+  if (subcommand === "config") return isConfigRead(rest) && readsRepositoryConfigOnly(rest);
   // `git stash` alone stashes; `list` and `show` only read.
   if (subcommand === "stash") return (rest[0] === "list" || rest[0] === "show") && rest.slice(1).every((text) => text.startsWith("-")) && inspectingArgumentsAreSafe(rest.slice(1));
   return false;
@@ -57,6 +57,15 @@ function inspectingArgumentsAreSafe(texts: string[]): boolean {
     } else if (text.startsWith("-") && text.includes("O")) return false;
   }
   return true;
+}
+
+/**
+ * Only the repository's own file: without `--local` (or `--worktree`) git also prints
+ * ~/.gitconfig and the system file, which lie outside the workspace and may hold tokens
+ * (`http.extraHeader`, credentials in `url.*.insteadOf`); reading them asks like Read would.
+ */
+function readsRepositoryConfigOnly(texts: string[]): boolean {
+  return texts.some((text) => text === "--local" || text === "--worktree") && !texts.some((text) => text === "--global" || text === "--system");
 }
 
 /** `git config --get x`, `git config -l`, `git config get x`, `git config list`. */

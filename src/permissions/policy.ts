@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { PermissionModeSchema } from "../../protocol/commands.js";
 import { isReadOnlyCommand } from "./bash-classifier.js";
 import { pathsOutsideRoots } from "./command-paths.js";
+import { programsInsideRoots } from "./program-lookup.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
 import { allowRulesCover, anyRuleMatches, commandOf, targetPath } from "./rules.js";
@@ -62,7 +63,7 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   const risk = assessRisk({ input, traits }, roots);
   if (risk) return finish(mode, { behavior: "ask", reason: risk, reasonType: "risk" });
   if (anyRuleMatches(rules.ask, target)) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
-  if (allowRulesCover(rules.allow, target)) return { behavior: "allow", reason: "allow rule" };
+  if (allowRulesCover(rules.allow, target, roots)) return { behavior: "allow", reason: "allow rule" };
 
   const filePath = targetPath(target);
   const inside = filePath === undefined || roots.some((root) => isSameOrInside(filePath, root));
@@ -78,6 +79,10 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
     return finish(mode, { behavior: "ask", reason: "Path is outside allowed working directories", reasonType: "workingDir" });
   }
   if (readOnlyCommand) {
+    const workspacePrograms = programsInsideRoots(command, roots);
+    if (workspacePrograms.length > 0) {
+      return finish(mode, { behavior: "ask", reason: `The command runs ${workspacePrograms.join(", ")} from the workspace (found first on PATH), not a system program`, reasonType: "mode" });
+    }
     const outside = pathsOutsideRoots(command, roots);
     if (outside.length === 0) return { behavior: "allow", reason: "read-only command" };
     return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });

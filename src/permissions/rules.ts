@@ -28,14 +28,15 @@ export function anyRuleMatches(rules: readonly PermissionRule[], target: RuleTar
 
 /**
  * Allow rules: whether the rules together cover the whole call (for Bash, every command in the
- * line is allowed by some rule or is read-only; for paths, the real path is covered).
+ * line is allowed by some rule or is read-only and reads nothing outside `roots`; for paths, the
+ * real path is covered).
  */
-export function allowRulesCover(rules: readonly PermissionRule[], target: RuleTarget): boolean {
+export function allowRulesCover(rules: readonly PermissionRule[], target: RuleTarget, roots: readonly string[]): boolean {
   const contents = ruleContents(rules, target);
   if (contents === "whole tool") return true;
   if (contents.length === 0) return false;
   const command = commandOf(target);
-  if (command !== undefined) return bashRulesAllow(contents, command);
+  if (command !== undefined) return bashRulesAllow(contents, command, roots);
   const filePath = targetPath(target);
   return filePath !== undefined && contents.some((content) => pathRuleMatches(content, filePath, target.cwd, "allow"));
 }

@@ -44,6 +44,12 @@ export const createGlobTool = () =>
     const resolved = await resolveWorkspacePath(context, searchPath);
     if (resolved.refusal) return resolved.refusal;
     const root = resolved.path;
+    // A relative pattern's fixed folders (`lnk/*`, `../x/*`) are where the search really starts:
+    // they get the same workspace check as a path, so the answer says why instead of "No files".
+    if (split === undefined) {
+      const start = await resolveWorkspacePath(context, splitAbsolutePattern(path.join(root, input.pattern)).base);
+      if (start.refusal) return start.refusal;
+    }
     try {
       if (!(await stat(root)).isDirectory()) {
         return toolError("not_a_file", `${root} is a file, not a directory. Glob searches folders; give the folder as path.`);

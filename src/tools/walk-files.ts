@@ -1,5 +1,6 @@
 import type { Stats } from "node:fs";
 import path from "node:path";
+import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import { GitignoreFilter } from "./gitignore-filter.js";
 
 export interface WalkedFile {
@@ -23,12 +24,25 @@ export interface WalkOptions {
  * (see GitignoreFilter) and never following symbolic links, so a link inside the workspace
  * cannot lead the walk outside it. Hidden files are included; `.git` never is.
  *
+ * A pattern is the model's text, and fast-glob starts listing at its fixed folders: `lnk/*`
+ * lists where the link `lnk` leads, `../x/*` the folder beside the root, `{lnk,a}/*` both. So
+ * every file whose folder does not really lie under `root` (symlinks resolved) is dropped: what
+ * this yields is under `root`, whatever the pattern says.
+ *
  * Contract: unreadable folders are skipped silently (fast-glob `suppressErrors`); throws the
  * abort reason when `signal` aborts. fast-glob is loaded on first use.
  */
 export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkedFile> {
   const { default: fastGlob } = await import("fast-glob");
   const filter = await GitignoreFilter.forSearchRoot(options.root);
+  const realRoot = realPathOfNearestAncestor(path.resolve(options.root));
+  // One realpath per folder, not per file.
+  const folderIsUnderRoot = new Map<string, boolean>();
+  const isUnderRoot = (folder: string): boolean => {
+    let under = folderIsUnderRoot.get(folder);
+    if (under === undefined) folderIsUnderRoot.set(folder, (under = isSameOrInside(realPathOfNearestAncestor(folder), realRoot)));
+    return under;
+  };
   const stream = fastGlob.stream(options.patterns, {
     cwd: options.root,
     absolute: true,
@@ -46,6 +60,7 @@ export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkedFil
     for await (const entry of stream as AsyncIterable<{ path: string; stats?: Stats }>) {
       options.signal.throwIfAborted();
       const absolutePath = path.normalize(entry.path);
+      if (!isUnderRoot(path.dirname(absolutePath))) continue;
       if (filter.isIgnored(absolutePath, false)) continue;
       yield { absolutePath, mtimeMs: entry.stats?.mtimeMs ?? 0 };
     }

@@ -45,11 +45,11 @@ describe("Bash allow rules cover a line only if every command in it is allowed o
     [["npm *"], "npm install && curl -s x", false],
     [["docker run:*"], "docker run \\\n  --rm alpine", true],
   ])("%j allows %j: %s", (contents, command, expected) => {
-    expect(allowRulesCover(contents.map((content) => ({ toolName: "Bash", content })), bash(command))).toBe(expected);
+    expect(allowRulesCover(contents.map((content) => ({ toolName: "Bash", content })), bash(command), [cwd])).toBe(expected);
   });
 
   it("a rule naming the whole tool covers everything", () => {
-    expect(allowRulesCover(parseRuleList(["Bash"]), bash("make install && rm -rf build"))).toBe(true);
+    expect(allowRulesCover(parseRuleList(["Bash"]), bash("make install && rm -rf build"), [cwd])).toBe(true);
   });
 });
 
@@ -265,13 +265,13 @@ describe("path rules see through symlinks", () => {
 
   it("an allow rule does not follow a symlink out of the allowed directory", () => {
     const allowSrc = parseRuleList(["Edit(./src/**)"]);
-    expect(allowRulesCover(allowSrc, edit("src/a.ts"))).toBe(true);
-    expect(allowRulesCover(allowSrc, edit("src/escape/a.ts"))).toBe(false);
+    expect(allowRulesCover(allowSrc, edit("src/a.ts"), [cwd])).toBe(true);
+    expect(allowRulesCover(allowSrc, edit("src/escape/a.ts"), [cwd])).toBe(false);
   });
 
   it("a working directory reached through a symlink still matches its own relative rules", () => {
     const linkedCwd = path.join(base, "workspace-link");
-    expect(allowRulesCover(parseRuleList(["Edit(./src/**)"]), edit("src/a.ts", linkedCwd))).toBe(true);
+    expect(allowRulesCover(parseRuleList(["Edit(./src/**)"]), edit("src/a.ts", linkedCwd), [cwd])).toBe(true);
     expect(anyRuleMatches(parseRuleList(["Read(./secret/**)"]), read(path.join(workspace, "secret", "k"), linkedCwd))).toBe(true);
   });
 });
@@ -282,6 +282,6 @@ describe("deny rules when nesting is too deep to follow", () => {
     expect(anyRuleMatches(parseRuleList(["Bash(rm:*)"]), bash(command))).toBe(true);
   });
   it("and allow rules do not cover what could not be read", () => {
-    expect(allowRulesCover(parseRuleList(["Bash(echo:*)"]), bash(deepSubstitution))).toBe(false);
+    expect(allowRulesCover(parseRuleList(["Bash(echo:*)"]), bash(deepSubstitution), [cwd])).toBe(false);
   });
 });

@@ -110,6 +110,28 @@ describe("createGlobTool()", () => {
     }
   });
 
+  it("a pattern cannot list outside the workspace through a link, `..` or braces", async () => {
+    const outside = await realpath(await mkdtemp(path.join(os.tmpdir(), "agentwire-glob-outside-")));
+    try {
+      await writeTree(outside, { "secret.md": "", "deeper/inner.md": "" });
+      await writeTree(directory, { "a.md": "" });
+      await symlink(outside, path.join(directory, "link"));
+      const context = makeToolContext(directory);
+      const relativeOutside = path.relative(directory, outside);
+      // Fixed folders that lead out are refused like a path would be.
+      for (const pattern of ["link/*", "link/**", "./link/*", "link/deeper/*", "a.md/../link/*", `${relativeOutside}/*`]) {
+        expect((await createGlobTool().execute({ pattern }, context)).code, pattern).toBe("outside_workspace");
+      }
+      // Patterns whose way out is in a pattern part find nothing there.
+      for (const pattern of ["{link,x}/*", "{link,x}/**", "l*/*", "*/*", `{${relativeOutside},x}/*`]) {
+        const result = await createGlobTool().execute({ pattern }, context);
+        expect(result.content, pattern).not.toMatch(/secret|inner/);
+      }
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a search path outside the workspace (outside_workspace)", async () => {
     const result = await createGlobTool().execute({ pattern: "*", path: os.tmpdir() }, makeToolContext(directory));
     expect(result.code).toBe("outside_workspace");

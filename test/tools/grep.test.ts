@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -150,6 +150,21 @@ describe.each([
   it.skipIf(skip)("an unknown type is invalid_input", async () => {
     const result = await run({ pattern: "x", type: "nosuchtype" });
     expect(result.code).toBe("invalid_input");
+  });
+
+  it.skipIf(skip)("a glob cannot reach files outside the workspace through a link or `..`", async () => {
+    const outside = await realpath(await mkdtemp(path.join(os.tmpdir(), "agentwire-grep-outside-")));
+    try {
+      await writeTree(outside, { "secret.ts": "export const answer = 'outside';\n" });
+      await symlink(outside, path.join(directory, "link"));
+      const relativeOutside = path.relative(directory, outside);
+      for (const glob of ["link/*", "link/**", "{link,src}/*", `${relativeOutside}/*`, `{${relativeOutside},src}/*.ts`]) {
+        const result = await run({ pattern: "answer", glob, output_mode: "content" });
+        expect(result.content, glob).not.toMatch(/outside/);
+      }
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 
   it.skipIf(skip)("a path outside the workspace is outside_workspace; a missing one file_not_found", async () => {

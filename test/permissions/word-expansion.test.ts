@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { parseShell } from "../../src/permissions/shell-syntax.js";
+import { expandBraces, patternCharacters, textOf } from "../../src/permissions/word-expansion.js";
+
+const braces = (word: string) => expandBraces(patternCharacters(parseShell(`x ${word}`).commands[0]!.words[1]!))?.map(textOf);
+
+describe("brace expansion as bash does it", () => {
+  it.each([
+    ["{a,b}", ["a", "b"]],
+    ["x{a,b}y", ["xay", "xby"]],
+    ["{a,{b,c}}d", ["ad", "bd", "cd"]],
+    ["{1..3}", ["1", "2", "3"]],
+    ["{3..1}", ["3", "2", "1"]],
+    ["{a..c}", ["a", "b", "c"]],
+    ["{0..10..5}", ["0", "5", "10"]],
+    ["{a}", ["{a}"]],
+    ["'{a,b}'", ["{a,b}"]],
+    ['{"/etc/x",a}', ["/etc/x", "a"]],
+    ["{,}", ["", ""]],
+  ])("%s → %j", (word, expected) => {
+    expect(braces(word)).toEqual(expected);
+  });
+
+  it("gives up (undefined) on more words than it will follow", () => {
+    expect(braces("{1..100000}")).toBeUndefined();
+    expect(braces("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}")).toBeUndefined();
+  });
+});
