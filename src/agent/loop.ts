@@ -25,12 +25,21 @@ export interface TurnSettings {
   toolSpecs: () => ProviderRequest["tools"];
 }
 
-/** Whether a call may run; an approval may replace the call's input (hooks, hosts). */
-export type PermissionDecision = { allow: true; updatedInput?: Record<string, unknown> } | { allow: false; message: string };
+/**
+ * Whether a call may run; an approval may replace the call's input (hooks, hosts).
+ * `judgedReadOnly`: only the read-only judgement of its command approved it (see `ToolApproval`).
+ */
+export type PermissionDecision = { allow: true; updatedInput?: Record<string, unknown>; judgedReadOnly?: true } | { allow: false; message: string };
+
+/** What running an approved call needs to know of how it was approved. */
+export interface ToolApproval {
+  /** Nothing but the read-only judgement of its shell command approved it: it runs confined where it can. */
+  judgedReadOnly: boolean;
+}
 
 export interface LoopDependencies extends ModelCallDependencies {
-  /** Validates and executes one call. Contract: never throws; failures are error results. */
-  runTool: (call: ToolUseBlock, signal: AbortSignal) => Promise<ToolResult>;
+  /** Validates and executes one approved call. Contract: never throws; failures are error results. */
+  runTool: (call: ToolUseBlock, signal: AbortSignal, approval: ToolApproval) => Promise<ToolResult>;
   /** The error result for an unknown tool or invalid input, checked before permission; undefined for a well-formed call. */
   rejectMalformedCall: (call: ToolUseBlock) => ToolResult | undefined;
   /** Whether a call may run. Contract: never throws; resolves promptly when `signal` aborts. */
@@ -270,7 +279,7 @@ async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, si
     dependencies.emit({ type: "tool_permission_denied", toolUseId: call.id, toolName: call.name, input: call.input, message: decision.message });
     return { content: decision.message, isError: true, code: "permission_denied", details: `Error: ${decision.message}` };
   }
-  return dependencies.runTool(decision.updatedInput ? { ...call, input: decision.updatedInput } : call, signal);
+  return dependencies.runTool(decision.updatedInput ? { ...call, input: decision.updatedInput } : call, signal, { judgedReadOnly: decision.judgedReadOnly === true });
 }
 
 function interruptedToolResult(): ToolResult {

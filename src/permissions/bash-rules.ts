@@ -39,12 +39,26 @@ function mentions(command: string, content: string): boolean {
  * write files keep a command from matching. Backslash-newline is accepted here because the
  * tokenizer joins the lines exactly as bash does.
  */
-export function bashRulesAllow(contents: readonly string[], command: string, depth = 0): boolean {
+export function bashRulesAllow(contents: readonly string[], command: string): boolean {
+  return coveredByRules(contents, command, isReadOnlySimpleCommand, 0);
+}
+
+/**
+ * Whether the allow rules name every command of the line themselves, without the read-only
+ * judgement's help: then a person chose to let exactly these commands run, and they run as
+ * they are; a line the judgement approved (in whole or in part) runs confined where it can.
+ */
+export function bashRulesAllowWithoutJudgement(contents: readonly string[], command: string): boolean {
+  return coveredByRules(contents, command, () => false, 0);
+}
+
+function coveredByRules(contents: readonly string[], command: string, judgedReadOnly: (simple: SimpleCommand) => boolean, depth: number): boolean {
   const script = parseShell(command);
   const tolerated = new Set<ShellHazard>(["substitution", "continuation"]);
   if ([...script.hazards].some((hazard) => !tolerated.has(hazard)) || depth > MAX_NESTING) return false;
   return script.commands.every(
-    (simple) => (isReadOnlySimpleCommand(simple) || matchesAsWritten(contents, simple)) && substitutedCommands(simple).every((inner) => bashRulesAllow(contents, inner, depth + 1)),
+    (simple) =>
+      (judgedReadOnly(simple) || matchesAsWritten(contents, simple)) && substitutedCommands(simple).every((inner) => coveredByRules(contents, inner, judgedReadOnly, depth + 1)),
   );
 }
 

@@ -4,7 +4,8 @@ import { isReadOnlyCommand } from "./bash-classifier.js";
 import { pathsOutsideRoots } from "./command-paths.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
-import { allowRulesCover, anyRuleMatches, commandOf, targetPath } from "./rules.js";
+import { gitConfigRisk, runsGit } from "./git-config-risk.js";
+import { allowRulesCover, allowRulesCoverWithoutJudgement, anyRuleMatches, commandOf, targetPath } from "./rules.js";
 import type { PermissionRule } from "./rule-syntax.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
 
@@ -29,10 +30,17 @@ export interface PermissionQuestion {
   rules: PermissionRules;
   /** The working directory followed by --add-dir roots. */
   roots: string[];
+  /** Where a shell command would start (Bash's current directory); the first root when absent. */
+  commandDirectory?: string;
 }
 
 export type PermissionVerdict =
-  | { behavior: "allow"; reason: string }
+  /**
+   * `judgedReadOnly`: nothing but the read-only judgement of a shell command approved it (no
+   * rule, no person, no mode that approves everything). A judgement can be wrong, so such a
+   * command runs confined where the machine allows (see src/tools/confinement-arguments.ts).
+   */
+  | { behavior: "allow"; reason: string; judgedReadOnly?: true }
   | { behavior: "deny"; message: string; reason: string }
   | { behavior: "ask"; reason: string; reasonType: "rule" | "mode" | "workingDir" | "risk" };
 
@@ -41,7 +49,8 @@ export type PermissionVerdict =
  * even explicit allow rules and edit modes cannot skip — only bypassPermissions can), then plan
  * mode (which refuses anything that is not read-only, whatever the allow rules say), then ask
  * and allow rules, then the mode. `ask` means a host must decide; with nobody to ask, the caller
- * turns it into a denial at once. Reads the filesystem only to resolve symlinks in paths.
+ * turns it into a denial at once. Reads the filesystem only to resolve symlinks in paths and,
+ * for a read-only command that runs git, to read the repository's configuration.
  */
 export function decidePermission(question: PermissionQuestion): PermissionVerdict {
   const { toolName, input, rules, roots, traits } = question;
@@ -60,7 +69,10 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
     return { behavior: "deny", message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`, reason: "plan mode" };
   }
   if (anyRuleMatches(rules.ask, target)) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
-  if (allowRulesCover(rules.allow, target)) return { behavior: "allow", reason: "allow rule" };
+  // A line that is read-only as a whole takes the read-only way below (confined, paths outside
+  // asked, git's configuration checked) unless the allow rules name every command of it alone.
+  const rulesAllow = readOnlyCommand ? allowRulesCoverWithoutJudgement(rules.allow, target) : allowRulesCover(rules.allow, target);
+  if (rulesAllow) return { behavior: "allow", reason: "allow rule" };
   // auto approves what the risk sentinel let through; only an explicit bypass skips the sentinel.
   if (mode === "auto") return { behavior: "allow", reason: "auto mode" };
 
@@ -72,8 +84,10 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   }
   if (readOnlyCommand) {
     const outside = pathsOutsideRoots(command, roots);
-    if (outside.length === 0) return { behavior: "allow", reason: "read-only command" };
-    return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });
+    if (outside.length > 0) return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });
+    const gitRisk = runsGit(command) ? gitConfigRisk(question.commandDirectory ?? roots[0]!) : undefined;
+    if (gitRisk) return finish(mode, { behavior: "ask", reason: gitRisk, reasonType: "risk" });
+    return { behavior: "allow", reason: "read-only command", judgedReadOnly: true };
   }
   const editsFiles = traits.kind === "edit";
   if (editsFiles && mode === "acceptEdits" && inside) return { behavior: "allow", reason: "acceptEdits mode" };

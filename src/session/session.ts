@@ -9,7 +9,7 @@ import { runTurn, type PermissionDecision, type TurnOutcome } from "../agent/loo
 import { composeSystemPrompt, defaultSystemPrompt } from "../agent/system-prompt.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
-import type { PermissionMode } from "../permissions/policy.js";
+import { canonicalMode, type PermissionMode } from "../permissions/policy.js";
 import { applyPermissionUpdates, type PermissionState } from "../permissions/permission-updates.js";
 import { parseRuleList, wholeToolRuleCovers } from "../permissions/rule-syntax.js";
 import { McpServerPool, type McpServerStatus } from "../mcp/mcp-servers.js";
@@ -24,6 +24,8 @@ import { findTool, toolInputJsonSchema } from "../tools/registry.js";
 import { createStructuredOutputTool } from "../tools/structured-output.js";
 import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output-limits.js";
 import type { SandboxSettings } from "../tools/sandbox-settings.js";
+import { shellStartDirectory } from "../tools/bash.js";
+import { createReadOnlyConfinement, type ReadOnlyConfinement } from "../tools/confinement.js";
 import { runPostToolUseHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks } from "./hook-runners.js";
 import { loopDependencies, MAX_OUTPUT_TOKENS_CAP, turnSettings, type TurnWiring } from "./loop-wiring.js";
 import { buildApiErrorAssistantEvent, buildFailureResult, buildResultEvent } from "./result.js";
@@ -149,6 +151,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     toolOutputDirectory,
     ownsOutputDirectory,
     sandbox: prepared.sandbox,
+    agentwireHome: home,
     skills,
     compaction: {
       automatic: settings.autoCompact,
@@ -165,6 +168,17 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
         : undefined,
     skillListingBudget: settings.skillListingBudget ?? defaultListingBudget(settings.model, settings.contextWindow),
   });
+}
+
+/** Modes that approve shell commands by the mode itself, never by the read-only judgement: nothing to confine. */
+const MODES_WITHOUT_JUDGEMENT = new Set<PermissionMode>(["bypassPermissions", "auto"]);
+
+/** The `confinement_unavailable` warning: what runs unconfined now, and how to fix the machine. */
+function confinementUnavailable(problem: string): string {
+  return (
+    `Commands judged read-only run without confinement on this machine (${problem}): the read-only judgement alone decides whether they run without a question. ` +
+    "Install bubblewrap and allow unprivileged user namespaces to confine them (see agentwire's README, Bash sandbox)."
+  );
 }
 
 /** 1 % of the model's context window, at about 4 characters per token. */
@@ -199,6 +213,8 @@ interface SessionCoreInput {
   toolOutputDirectory: string;
   ownsOutputDirectory: boolean;
   sandbox: SandboxSettings | undefined;
+  /** Hidden from confined commands even inside a workspace root: sessions, skills and settings. */
+  agentwireHome: string;
   skills: SkillCatalog;
   compaction: { automatic: boolean; thresholdPercent: number | undefined; contextWindow: number; maxOutputTokens: number };
   /** Reported at the start of the first turn (memory files that were cut or unreadable). */
@@ -222,6 +238,8 @@ class SessionCore implements Session {
   private readonly mcpServers: string[] = [];
   /** The configured MCP servers; undefined when there are none (nothing MCP is loaded then). */
   private readonly mcp: McpServerPool | undefined;
+  /** How commands approved only by the read-only judgement run. */
+  private readonly confinement: ReadOnlyConfinement;
   private currentTurn: AbortController | undefined;
   /** The running turn's event sink: a warning raised meanwhile (an MCP server crashing) goes out at once. */
   private turnEmit: ((event: AgentEvent) => void) | undefined;
@@ -258,6 +276,13 @@ class SessionCore implements Session {
       Object.keys(input.mcpServers).length > 0
         ? new McpServerPool(input.mcpServers, { cwd: input.cwd, env: input.env, onWarning: (message) => this.warn({ type: "warning", code: "mcp_server_failed", message }) })
         : undefined;
+    this.confinement = createReadOnlyConfinement({
+      hidden: [input.agentwireHome],
+      onUnavailable: (problem) => this.warn({ type: "warning", code: "confinement_unavailable", message: confinementUnavailable(problem) }),
+    });
+    // Probed in the background from the start, so the answer (and the warning, if bwrap cannot
+    // run) is there before the first command needs it; modes that approve by mode never confine.
+    if (!MODES_WITHOUT_JUDGEMENT.has(canonicalMode(this.permissions.mode))) void this.confinement.problem();
   }
 
   get sessionId(): string {
@@ -506,6 +531,7 @@ class SessionCore implements Session {
       permissions: () => this.effectivePermissions(),
       toolOutputDirectory: this.input.toolOutputDirectory,
       sandbox: this.input.sandbox,
+      confinement: this.confinement,
       toolState: this.toolState,
       log: { warn: (message) => this.input.log.warn(message) },
       debugLog: this.input.log,
@@ -516,6 +542,7 @@ class SessionCore implements Session {
         askHost: this.hostApproval(),
         hooks: this.hooks,
         hookBase: () => this.hookBase(),
+        commandDirectory: () => shellStartDirectory(this.toolState, this.cwd),
       }),
       afterToolCall: (call, result, signal) => runPostToolUseHooks(this.hooks, this.hookBase(), call, result, signal),
       beforeStop: (resultText, alreadyContinued) => runStopHooks(this.hooks, this.hookBase(), resultText, alreadyContinued, turnSignal),

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, realpathSync } from "node:fs";
-import { access, constants as fileConstants, mkdir, open, rm, stat } from "node:fs/promises";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { access, constants as fileConstants, mkdir, open, rm } from "node:fs/promises";
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
 import * as z from "zod";
@@ -12,7 +12,11 @@ import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
 import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
-import { bwrapArguments, socketDirectories } from "./bwrap-arguments.js";
+import { bwrapArguments, protectedCandidates, socketDirectories } from "./bwrap-arguments.js";
+import { watchProtectedEntries } from "./protected-entries-watch.js";
+import { confinementArguments } from "./confinement-arguments.js";
+import { LOCAL_PATH_FACTS } from "./confinement.js";
+import { hardenedGitEnvironment } from "./git-hardening.js";
 import { sandboxNote } from "./sandbox-settings.js";
 
 const description = `Executes a shell command and returns its output (stdout, then stderr).
@@ -37,6 +41,10 @@ const NO_OUTPUT_TEXT = "(Bash completed with no output)";
 /** Shells that understand the POSIX syntax of the wrapper below; others (fish, nu) fall back to bash. */
 const POSIX_SHELL_NAMES = new Set(["bash", "zsh", "sh", "dash", "ksh"]);
 const FALLBACK_SHELL = "/bin/bash";
+/** `tool_use_result.confinement` of a confined command: a failure may be the confinement's refusal. */
+const CONFINEMENT_NOTE = {
+  note: "The command was approved only because it was judged read-only, so it ran confined: it sees the system's programs and the workspace read-only, an empty home, only its own processes, no network, and can write only its TMPDIR. A \"Read-only file system\", \"No such file or directory\" outside the workspace or a failed connection may come from the confinement; approving the command explicitly runs it unconfined.",
+};
 
 const inputSchema = z
   .object({
@@ -90,21 +98,30 @@ export const createBashTool = () =>
   ...BUILTIN_TOOL_TRAITS.Bash,
   async execute(input, context): Promise<ToolResult> {
     const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
-    const shell = await chooseShell();
-    const startDirectory = await startingDirectory(context);
-    // A sandboxed command can write only where bwrap lets it: its private temporary directory.
-    const scratchDirectory = context.sandbox ? await sandboxTempDirectory(context) : tmpdir();
+    // A command approved only by the read-only judgement runs under bash, the grammar it was
+    // judged in, confined where bwrap works, and with git's code-running settings overridden.
+    const judged = context.confinement;
+    const confined = judged !== undefined && (await judged.problem()) === undefined;
+    const shell = judged ? FALLBACK_SHELL : await chooseShell();
+    const startDirectory = shellStartDirectory(context.sessionState, context.cwd);
+    if (confined && !isInsideRoots(startDirectory, context.workspace.roots)) {
+      return toolError("outside_workspace", `The command was judged read-only, so it runs confined to the workspace, but the shell's directory ${startDirectory} is outside it. cd back into ${context.cwd} first.`);
+    }
+    // A confined or sandboxed command can write only where bwrap lets it: its private temporary directory.
+    const scratchDirectory = confined || context.sandbox ? await sandboxTempDirectory(context) : tmpdir();
     const finalDirectoryFile = path.join(scratchDirectory, `agentwire-bash-cwd-${randomUUID()}`);
-    const shellArguments = ["-c", wrapCommand(input.command, finalDirectoryFile)];
-    const { file, args } = context.sandbox
-      ? {
-          file: "bwrap",
-          args: bwrapArguments(
-            { settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command: [shell, ...shellArguments], socketDirectories: socketDirectories(listTemp) },
-            realPathIfExists,
-          ),
-        }
-      : { file: shell, args: shellArguments };
+    const command = [shell, "-c", wrapCommand(input.command, finalDirectoryFile)];
+    const home = process.env.HOME;
+    const sandboxed = context.sandbox && !confined
+      ? { settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command, socketDirectories: socketDirectories(listTemp), home }
+      : undefined;
+    const { file, args } = confined
+      ? { file: "bwrap", args: confinementArguments({ roots: context.workspace.roots, home, hidden: judged.hidden, tempDirectory: scratchDirectory, cwd: startDirectory, command }, LOCAL_PATH_FACTS) }
+      : sandboxed
+        ? { file: "bwrap", args: bwrapArguments(sandboxed, realPathIfExists) }
+        : { file: command[0]!, args: command.slice(1) };
+    // Protected entries bwrap could not bind (missing ones) are checked, and put back, after the command.
+    const protectedWatch = sandboxed ? watchProtectedEntries(protectedCandidates(sandboxed, realPathIfExists)) : undefined;
 
     context.signal.throwIfAborted();
     const startedAt = Date.now();
@@ -115,7 +132,7 @@ export const createBashTool = () =>
     // its load and first-call cost (~15 ms on the session's first command).
     let subprocess;
     try {
-      subprocess = spawn(file, args, { cwd: startDirectory, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      subprocess = spawn(file, args, { cwd: startDirectory, detached: true, stdio: ["ignore", "pipe", "pipe"], ...(judged ? { env: hardenedGitEnvironment(process.env) } : {}) });
     } catch (error) {
       // Some failures throw at once instead of emitting 'error' (E2BIG for a command over the
       // kernel's argument limit, ENOTDIR): the same answer as a shell that cannot start.
@@ -155,8 +172,10 @@ export const createBashTool = () =>
 
     let result;
     let directoryNote = "";
+    let undone: string[] = [];
     try {
       result = await finished;
+      undone = protectedWatch?.undoChanges() ?? [];
       await output.finish();
       directoryNote = await rememberFinalDirectory(context, await readFinalDirectory(finalDirectoryFile));
     } finally {
@@ -175,7 +194,7 @@ export const createBashTool = () =>
     const stdout = trimTrailingNewlines(output.stdout.text());
     const stderr = trimTrailingNewlines(output.stderr.text());
     const fullOutputPath = output.fullOutputPath;
-    const combined = joinNonEmpty([stdout, stderr, fullOutputNote(output), directoryNote]);
+    const combined = joinNonEmpty([stdout, stderr, fullOutputNote(output), directoryNote, protectedNote(undone)]);
     const exitCode = result.code ?? signalExitCode(result.signal);
     const details = {
       stdout,
@@ -186,8 +205,8 @@ export const createBashTool = () =>
       exitCode,
       // agentwire extension: where the full output is, when it was too long to show.
       ...(fullOutputPath === undefined ? {} : { fullOutputPath }),
-      // agentwire extension: the command was confined, so a failure may be the sandbox's doing.
-      ...(context.sandbox ? { sandbox: sandboxNote(context.sandbox) } : {}),
+      // agentwire extension: the command was confined, so a failure may be the confinement's doing.
+      ...(confined ? { confinement: CONFINEMENT_NOTE } : context.sandbox ? { sandbox: { ...sandboxNote(context.sandbox), ...(undone.length > 0 ? { undone } : {}) } } : {}),
     };
 
     if (stopReason === "timeout") {
@@ -205,6 +224,12 @@ export const createBashTool = () =>
     return { content: combined.length > 0 ? combined : NO_OUTPUT_TEXT, isError: false, details };
   },
 });
+
+/** Tells the model which protected paths the sandbox put back as they were, and why. */
+function protectedNote(undone: readonly string[]): string {
+  if (undone.length === 0) return "";
+  return `(The sandbox undid what the command did to ${undone.join(", ")}: these paths make agents, git or the shell run code later, so sandboxed commands may not create or change them. Ask the user to make such a change.)`;
+}
 
 function reportProgress(context: ToolContext, output: CommandOutput, startedAt: number): void {
   const elapsedMs = Date.now() - startedAt;
@@ -281,17 +306,21 @@ function realPathIfExists(candidate: string): string | undefined {
   }
 }
 
-/** Where the previous command of this session ended, unless that directory has gone since. */
-async function startingDirectory(context: ToolContext): Promise<string> {
-  const previous = context.sessionState.get(WORKING_DIRECTORY_STATE_KEY);
+/**
+ * Where the next command of this session starts: where the previous one ended, unless that
+ * directory has gone since, else the session's directory. Exported for the permission checks
+ * that depend on it (git's configuration is the repository's around this directory).
+ */
+export function shellStartDirectory(sessionState: ReadonlyMap<string, unknown>, cwd: string): string {
+  const previous = sessionState.get(WORKING_DIRECTORY_STATE_KEY);
   if (typeof previous === "string") {
     try {
-      if ((await stat(previous)).isDirectory()) return previous;
+      if (statSync(previous).isDirectory()) return previous;
     } catch {
       // Removed or unreadable: start over from the session directory.
     }
   }
-  return context.cwd;
+  return cwd;
 }
 
 /**

@@ -9,7 +9,7 @@ import { pidsRunning, until } from "../helpers/processes.js";
 import { makeToolContext } from "../helpers/tool-context.js";
 
 /** The Bash tool with a sandbox in its context, called directly: what the session wiring hands it. */
-const sandbox: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: [] };
+const sandbox: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: [], protectedNames: [".git"] };
 let directory: string;
 const markers: string[] = [];
 

@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { bwrapArguments, type SandboxedCommand } from "../../src/tools/bwrap-arguments.js";
 import type { SandboxSettings } from "../../src/tools/sandbox-settings.js";
 
-const settings: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: ["/home/u/.agentwire"] };
+const settings: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: ["/home/u/.agentwire"], protectedNames: [".git"] };
 
 function command(overrides: Partial<SandboxSettings> = {}, roots = ["/work/repo", "/tmp/out"]): SandboxedCommand {
-  return { settings: { ...settings, ...overrides }, roots, tempDirectory: "/tmp/out/tmp", cwd: "/work/repo/src", command: ["/bin/bash", "-c", "make"], socketDirectories: [] };
+  return { settings: { ...settings, ...overrides }, roots, tempDirectory: "/tmp/out/tmp", cwd: "/work/repo/src", command: ["/bin/bash", "-c", "make"], socketDirectories: [], home: undefined };
 }
 
 /** The mounts as [flag, source, target] triples, in order, and the flags around them. */
