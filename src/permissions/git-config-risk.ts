@@ -20,17 +20,16 @@ const CODE_SECTIONS = new Set(["filter", "alias", "pager", "gpg", "include", "in
 /** `section.key` (no subsection) that run a program. */
 const CODE_KEYS = new Set([
   "core.fsmonitor", "core.hookspath", "core.pager", "core.editor", "core.sshcommand", "core.askpass", "core.gitproxy",
-  "core.alternaterefscommand", "diff.external", "sequence.editor", "web.browser", "uploadpack.packobjectshook", "credential.helper",
+  "core.alternaterefscommand", "diff.external", "sequence.editor", "web.browser", "uploadpack.packobjectshook",
 ]);
 
-/** Key names that run a program in any section with a subsection (`diff.<driver>.textconv`, `merge.<driver>.driver`, …). */
+/** Key names that run a program in any section (`diff.<driver>.textconv`, `merge.<driver>.driver`, `sendemail.tocmd`, …). */
 const CODE_KEY_NAMES = /^(textconv|command|program|helper|driver|uploadpack|receivepack|.*cmd)$/;
 
 /** Whether a key makes git run a program (or read configuration from another file). */
 export function runsCode(key: GitConfigKey): boolean {
-  if (CODE_SECTIONS.has(key.section)) return true;
-  if (key.subsection === undefined) return CODE_KEYS.has(`${key.section}.${key.name}`);
-  return CODE_KEY_NAMES.test(key.name);
+  if (CODE_SECTIONS.has(key.section) || CODE_KEY_NAMES.test(key.name)) return true;
+  return key.subsection === undefined && CODE_KEYS.has(`${key.section}.${key.name}`);
 }
 
 /** Whether a shell command line runs git (as one of its commands). */
