@@ -9,7 +9,7 @@ import { runTurn, type PermissionDecision, type TurnOutcome } from "../agent/loo
 import { composeSystemPrompt, defaultSystemPrompt } from "../agent/system-prompt.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
-import { canonicalMode, type PermissionMode } from "../permissions/policy.js";
+import type { PermissionMode } from "../permissions/policy.js";
 import { applyPermissionUpdates, type PermissionState } from "../permissions/permission-updates.js";
 import { parseRuleList, wholeToolRuleCovers } from "../permissions/rule-syntax.js";
 import { McpServerPool, type McpServerStatus } from "../mcp/mcp-servers.js";
@@ -170,9 +170,6 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   });
 }
 
-/** Modes that approve shell commands by the mode itself, never by the read-only judgement: nothing to confine. */
-const MODES_WITHOUT_JUDGEMENT = new Set<PermissionMode>(["bypassPermissions", "auto"]);
-
 /** The `confinement_unavailable` warning: what runs unconfined now, and how to fix the machine. */
 function confinementUnavailable(problem: string): string {
   return (
@@ -276,13 +273,13 @@ class SessionCore implements Session {
       Object.keys(input.mcpServers).length > 0
         ? new McpServerPool(input.mcpServers, { cwd: input.cwd, env: input.env, onWarning: (message) => this.warn({ type: "warning", code: "mcp_server_failed", message }) })
         : undefined;
+    // Probed when the first command judged read-only is about to run, not at start: a session that
+    // never runs one (a single answer, auto mode) pays nothing. The warning goes out before that
+    // command runs unconfined.
     this.confinement = createReadOnlyConfinement({
       hidden: [input.agentwireHome],
       onUnavailable: (problem) => this.warn({ type: "warning", code: "confinement_unavailable", message: confinementUnavailable(problem) }),
     });
-    // Probed in the background from the start, so the answer (and the warning, if bwrap cannot
-    // run) is there before the first command needs it; modes that approve by mode never confine.
-    if (!MODES_WITHOUT_JUDGEMENT.has(canonicalMode(this.permissions.mode))) void this.confinement.problem();
   }
 
   get sessionId(): string {

@@ -1,9 +1,10 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { access, constants as fileConstants, mkdir, open, rm } from "node:fs/promises";
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import * as z from "zod";
 import { CommandOutput, createSpoolFile, HEAD_LINES, TAIL_LINES } from "./command-output.js";
 import { defineTool, toolError } from "./define-tool.js";
@@ -13,6 +14,7 @@ import { isInsideRoots } from "./paths.js";
 import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { bwrapArguments, protectedCandidates, socketDirectories } from "./bwrap-arguments.js";
+import { BWRAP_INFO_ARGUMENTS, BWRAP_INFO_DESCRIPTOR, namespaceInitPid, waitForNamespaceEnd } from "./bwrap-exit.js";
 import { watchProtectedEntries } from "./protected-entries-watch.js";
 import { confinementArguments } from "./confinement-arguments.js";
 import { LOCAL_PATH_FACTS } from "./confinement.js";
@@ -120,6 +122,7 @@ export const createBashTool = () =>
       : sandboxed
         ? { file: "bwrap", args: bwrapArguments(sandboxed, realPathIfExists) }
         : { file: command[0]!, args: command.slice(1) };
+    const underBwrap = file === "bwrap";
     // Protected entries bwrap could not bind (missing ones) are checked, and put back, after the command.
     const protectedWatch = sandboxed ? watchProtectedEntries(protectedCandidates(sandboxed, realPathIfExists)) : undefined;
 
@@ -132,12 +135,20 @@ export const createBashTool = () =>
     // its load and first-call cost (~15 ms on the session's first command).
     let subprocess;
     try {
-      subprocess = spawn(file, args, { cwd: startDirectory, detached: true, stdio: ["ignore", "pipe", "pipe"], ...(judged ? { env: hardenedGitEnvironment(process.env) } : {}) });
+      subprocess = spawn(file, underBwrap ? [...BWRAP_INFO_ARGUMENTS, ...args] : args, {
+        cwd: startDirectory,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe", underBwrap ? "pipe" : "ignore"],
+        ...(judged ? { env: hardenedGitEnvironment(process.env) } : {}),
+      }) as ChildProcessByStdio<null, Readable, Readable>; // stdout and stderr are pipes: the type cannot tell with a fourth descriptor
+
     } catch (error) {
       // Some failures throw at once instead of emitting 'error' (E2BIG for a command over the
       // kernel's argument limit, ENOTDIR): the same answer as a shell that cannot start.
       return toolError("io_error", `Could not start ${file} in ${startDirectory}: ${(error as Error).message}`);
     }
+    let bwrapInfo = "";
+    subprocess.stdio[BWRAP_INFO_DESCRIPTOR]?.on("data", (chunk: Buffer) => (bwrapInfo += chunk.toString()));
     const finished = new Promise<ProcessEnd>((resolve) => {
       subprocess.once("close", (code, signal) => resolve({ code, signal }));
       // A command that could not start emits 'error' and never 'close'.
@@ -175,6 +186,9 @@ export const createBashTool = () =>
     let undone: string[] = [];
     try {
       result = await finished;
+      // bwrap is gone; what the command left in its namespace may take a moment more.
+      const namespaceInit = underBwrap ? namespaceInitPid(bwrapInfo) : undefined;
+      if (namespaceInit !== undefined) await waitForNamespaceEnd(namespaceInit);
       undone = protectedWatch?.undoChanges() ?? [];
       await output.finish();
       directoryNote = await rememberFinalDirectory(context, await readFinalDirectory(finalDirectoryFile));

@@ -23,8 +23,8 @@ const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * The session's confinement. The probe — bwrap building the same confinement around `true` —
- * starts on the first `problem()` and does not block anything before it: start-up is not slowed
- * by it. `onUnavailable` hears the problem once, when the probe finds one.
+ * runs on the first `problem()`, so start-up never waits for it. `onUnavailable` hears the
+ * problem once, when the probe finds one, before that first caller does.
  */
 export function createReadOnlyConfinement(options: { hidden: readonly string[]; onUnavailable: (problem: string) => void }): ReadOnlyConfinement {
   let probe: Promise<string | undefined> | undefined;

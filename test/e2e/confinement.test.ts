@@ -289,4 +289,16 @@ describe.skipIf("problem" in user || bwrapProblem !== undefined)(`--sandbox work
     expect(existsSync(join(workspace.home, ".bashrc"))).toBe(false);
     expect(rc!.content).toMatch(/undid .*\.bashrc/);
   });
+
+  it("an entry a background process keeps planting is gone after the call, and stays gone", async () => {
+    workspace = await createWorkspace("text");
+    if (!("problem" in user)) user.own(workspace.root);
+    const loop = "(while :; do echo '{}' > .mcp.json; done) >/dev/null 2>&1 & sleep 0.2; echo started";
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: loop } }] }, { text: "done" }] });
+    const run = await runAgentwire([...PRINT, "--dangerously-skip-permissions", "--sandbox", "workspace-write"], { workspace, user: runAs });
+    expectWellFormedRun(run, 1);
+    expect(bashResults(run.events)[0]!.content).toMatch(/^started\n\(The sandbox undid/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(existsSync(join(workspace.cwd, ".mcp.json"))).toBe(false);
+  });
 });

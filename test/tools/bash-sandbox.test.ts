@@ -54,4 +54,19 @@ describe.skipIf(bwrapProblem !== undefined)(`Bash in the sandbox${needsBwrap}`, 
     expect(result.content).toBe("started");
     expect(await until(() => pidsRunning(marker).length === 0, 2_000)).toBe(true);
   });
+
+  it("returns only once nothing of the command runs any more, sandboxed or confined (bwrap itself reports earlier)", async () => {
+    const marker = `sleep 34${Math.floor(Math.random() * 1e6)}.5`;
+    markers.push(marker);
+    const bash = createBashTool();
+    const confinement = { problem: async () => undefined, hidden: [] };
+    // The kernel ends the namespace's processes a moment after bwrap exits, so a check made right
+    // then finds one still alive now and then; many rounds make that near certain without the wait.
+    for (let round = 0; round < 60; round++) {
+      const context = makeToolContext(directory, round % 2 === 0 ? { sandbox } : { confinement });
+      const result = await bash.execute({ command: `setsid ${marker} >/dev/null 2>&1 < /dev/null & echo started` }, context);
+      expect(result.content).toBe("started");
+      expect(pidsRunning(marker), `round ${round}`).toEqual([]);
+    }
+  });
 });
