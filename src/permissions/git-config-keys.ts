@@ -2,8 +2,9 @@
  * The keys a git configuration file sets, read with git's own grammar (config.c): section
  * headers `[section]`, `[section "subsection"]` and the old `[section.subsection]`, a key on the
  * header's line or its own, values with quotes, escapes, comments and backslash-newline
- * continuations. Only names matter here; values are skipped. Sections and keys are
- * case-insensitive and come back lowercased, subsections as written.
+ * continuations. Sections and keys are
+ * case-insensitive and come back lowercased, subsections as written, values as git reads them
+ * (quotes and escapes resolved, unquoted whitespace runs kept but trimmed at the ends).
  *
  * A repository's config is written by whoever made the repository, so text this reader does not
  * understand is not guessed at: it returns the problem, and the caller treats the file as one
@@ -15,6 +16,8 @@ export interface GitConfigKey {
   section: string;
   subsection: string | undefined;
   name: string;
+  /** Undefined for a key without `=` (a boolean true). */
+  value: string | undefined;
 }
 
 export function gitConfigKeys(text: string): GitConfigKeys {
@@ -38,9 +41,9 @@ export function gitConfigKeys(text: string): GitConfigKeys {
     if (!isAlpha(char)) return { problem: `unexpected character ${JSON.stringify(char)} (line ${reader.line})` };
     if (section === undefined) return { problem: `a key before any section (line ${reader.line})` };
     const name = readKeyName(reader, char);
-    keys.push({ section: section.name, subsection: section.subsection, name });
-    const valueProblem = skipValue(reader);
-    if (valueProblem) return { problem: `${valueProblem} (line ${reader.line})` };
+    const value = readValue(reader);
+    if (typeof value === "object") return { problem: `${value.problem} (line ${reader.line})` };
+    keys.push({ section: section.name, subsection: section.subsection, name, value });
   }
 }
 
@@ -122,8 +125,10 @@ function readKeyName(reader: Reader, first: string): string {
   return name;
 }
 
-/** After a key's name: nothing (a boolean), or `= value` up to the end of its (last) line. */
-function skipValue(reader: Reader): string | undefined {
+const ESCAPES: Record<string, string> = { n: "\n", t: "\t", b: "\b", "\\": "\\", '"': '"' };
+
+/** After a key's name: nothing (a boolean: undefined), or `= value` up to the end of its (last) line. */
+function readValue(reader: Reader): string | undefined | { problem: string } {
   let char = reader.next();
   while (char !== undefined && isSpace(char)) char = reader.next();
   if (char === undefined || char === "\n") return undefined;
@@ -131,22 +136,33 @@ function skipValue(reader: Reader): string | undefined {
     reader.skipLine();
     return undefined;
   }
-  if (char !== "=") return "a key followed by something other than a value";
+  if (char !== "=") return { problem: "a key followed by something other than a value" };
+  let value = "";
+  let pendingSpaces = 0;
   let quoted = false;
   for (;;) {
     char = reader.next();
-    if (char === undefined) return quoted ? "an unfinished quoted value" : undefined;
-    if (char === "\n") return quoted ? "an unfinished quoted value" : undefined;
+    if (char === undefined || char === "\n") return quoted ? { problem: "an unfinished quoted value" } : value;
+    if (!quoted && isSpace(char)) {
+      if (value !== "") pendingSpaces++;
+      continue;
+    }
+    if (!quoted && (char === "#" || char === ";")) {
+      reader.skipLine();
+      return value;
+    }
+    value += " ".repeat(pendingSpaces);
+    pendingSpaces = 0;
     if (char === '"') quoted = !quoted;
     else if (char === "\\") {
       const escaped = reader.next();
+      if (escaped === undefined) return { problem: "a value ending in a backslash" };
       // A backslash at the end of a line continues the value on the next one.
-      if (escaped === undefined) return "a value ending in a backslash";
-      if (escaped !== "\n" && !'"\\ntb'.includes(escaped)) return "an escape git would not accept in a value";
-    } else if (!quoted && (char === "#" || char === ";")) {
-      reader.skipLine();
-      return undefined;
-    }
+      if (escaped === "\n") continue;
+      const replacement = ESCAPES[escaped];
+      if (replacement === undefined) return { problem: "an escape git would not accept in a value" };
+      value += replacement;
+    } else value += char;
   }
 }
 

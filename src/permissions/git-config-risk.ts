@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { gitConfigKeys, type GitConfigKey } from "./git-config-keys.js";
 import { parseShell } from "./shell-syntax.js";
@@ -40,23 +40,94 @@ export function runsGit(command: string): boolean {
 /**
  * Why git, started in `directory`, could run a program its repository's configuration names, or
  * undefined when it cannot. The repository is found as git finds it: the nearest folder upward
- * with a `.git` folder or `gitdir:` file, or that is itself a repository (a bare one); then its
- * `config`, its worktree's `config.worktree`, and the shared repository's `config` of a linked
- * worktree (`commondir`). A file that cannot be read or parsed counts as one that runs code.
- * Contract: never throws.
+ * with a `.git` folder or `gitdir:` file, or that is itself a repository (a bare one). Read: its
+ * `config`, its worktree's `config.worktree`, the shared repository's `config` of a linked
+ * worktree (`commondir`), and the same of its submodules, since `git status` and `git diff` run
+ * git inside each one: those under `modules/` of the git directory, and those `.gitmodules`
+ * places in the working tree with a git directory of their own. A file that cannot be read or
+ * parsed counts as one that runs code. Contract: never throws.
  */
 export function gitConfigRisk(directory: string): string | undefined {
-  const gitDirectory = findGitDirectory(directory);
-  if (gitDirectory === undefined) return undefined;
-  const files = [path.join(gitDirectory, "config"), path.join(gitDirectory, "config.worktree")];
-  const common = readSmallFile(path.join(gitDirectory, "commondir"));
-  if (typeof common === "string") files.push(path.join(path.resolve(gitDirectory, common.trim()), "config"));
-  else if (common.problem !== "missing") return `git's repository at ${gitDirectory} has a commondir file that cannot be read (${common.problem})`;
-  for (const file of files) {
+  const repository = findRepository(directory);
+  if (repository === undefined) return undefined;
+  return repositoryRisk(repository.gitDirectory) ?? submodulesRisk(repository);
+}
+
+interface Repository {
+  gitDirectory: string;
+  /** The folder holding `.git`; undefined for a bare repository. */
+  workTree: string | undefined;
+}
+
+function repositoryRisk(gitDirectory: string): string | undefined {
+  const common = commonDirectory(gitDirectory);
+  if (typeof common === "object") return common.problem;
+  for (const file of [path.join(gitDirectory, "config"), path.join(gitDirectory, "config.worktree"), path.join(common, "config")]) {
     const risk = configFileRisk(file);
     if (risk) return risk;
   }
   return undefined;
+}
+
+/** The repository a linked worktree shares (`commondir`), or the git directory itself. */
+function commonDirectory(gitDirectory: string): string | { problem: string } {
+  const common = readSmallFile(path.join(gitDirectory, "commondir"));
+  if (typeof common === "string") return path.resolve(gitDirectory, common.trim());
+  if (common.problem === "missing") return gitDirectory;
+  return { problem: `git's repository at ${gitDirectory} has a commondir file that cannot be read (${common.problem})` };
+}
+
+/** More submodule git directories than this are not read one by one: the repository asks. */
+const MAX_SUBMODULES = 200;
+
+function submodulesRisk(repository: Repository): string | undefined {
+  const common = commonDirectory(repository.gitDirectory);
+  if (typeof common === "object") return common.problem;
+  const absorbed = moduleGitDirectories(path.join(common, "modules"));
+  if (absorbed === undefined) return `git's repository at ${common} has more than ${MAX_SUBMODULES} submodules to check`;
+  for (const gitDirectory of absorbed) {
+    const risk = repositoryRisk(gitDirectory);
+    if (risk) return risk;
+  }
+  if (repository.workTree === undefined) return undefined;
+  const listing = readSmallFile(path.join(repository.workTree, ".gitmodules"));
+  if (typeof listing !== "string") return listing.problem === "missing" ? undefined : `the repository's .gitmodules cannot be read (${listing.problem})`;
+  const parsed = gitConfigKeys(listing);
+  if ("problem" in parsed) return `the repository's .gitmodules is not plain configuration git reads safely (${parsed.problem})`;
+  for (const key of parsed.keys) {
+    if (key.section !== "submodule" || key.name !== "path" || key.value === undefined) continue;
+    const own = gitDirectoryAt(path.resolve(repository.workTree, key.value));
+    const risk = own === undefined ? undefined : repositoryRisk(own);
+    if (risk) return risk;
+  }
+  return undefined;
+}
+
+/** The git directories under `modules/` (nested submodules' too), or undefined when there are too many. */
+function moduleGitDirectories(modules: string): string[] | undefined {
+  const found: string[] = [];
+  const pending = [modules];
+  let visited = 0;
+  while (pending.length > 0) {
+    const folder = pending.pop()!;
+    if (++visited > MAX_SUBMODULES * 4) return undefined;
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    if (entries.some((entry) => entry.name === "HEAD") && entries.some((entry) => entry.name === "config")) {
+      // A git directory: its own submodules are under its `modules/`.
+      found.push(folder);
+      if (found.length > MAX_SUBMODULES) return undefined;
+      pending.push(path.join(folder, "modules"));
+      continue;
+    }
+    // A submodule's name may hold slashes, so its git directory can be several folders down.
+    for (const entry of entries) if (entry.isDirectory()) pending.push(path.join(folder, entry.name));
+  }
+  return found;
 }
 
 function configFileRisk(file: string): string | undefined {
@@ -70,22 +141,29 @@ function configFileRisk(file: string): string | undefined {
   return `git's configuration ${file} sets ${name}, which makes git run a program of the repository's choosing`;
 }
 
-/** The git directory git would use when started in `directory`, or undefined outside any repository. */
-function findGitDirectory(directory: string): string | undefined {
+/** The repository git would use when started in `directory`, or undefined outside any. */
+function findRepository(directory: string): Repository | undefined {
   for (let folder = path.resolve(directory); ; folder = path.dirname(folder)) {
-    const dotGit = path.join(folder, ".git");
-    const kind = kindOf(dotGit);
-    if (kind === "directory") return dotGit;
-    if (kind === "file") {
-      // A linked worktree or a submodule: `gitdir: <path>`, relative to the folder holding it.
-      const text = readSmallFile(dotGit);
-      const match = typeof text === "string" ? /^gitdir: *(.+?)\s*$/m.exec(text) : null;
-      // Unreadable or malformed: git stops there with an error; so does the search.
-      return match ? path.resolve(folder, match[1]!) : dotGit;
+    const gitDirectory = gitDirectoryAt(folder);
+    if (gitDirectory !== undefined) return { gitDirectory, workTree: folder };
+    if (kindOf(path.join(folder, "HEAD")) === "file" && kindOf(path.join(folder, "objects")) === "directory" && kindOf(path.join(folder, "refs")) === "directory") {
+      return { gitDirectory: folder, workTree: undefined };
     }
-    if (kindOf(path.join(folder, "HEAD")) === "file" && kindOf(path.join(folder, "objects")) === "directory" && kindOf(path.join(folder, "refs")) === "directory") return folder;
     if (path.dirname(folder) === folder) return undefined;
   }
+}
+
+/** The git directory of a working tree's `.git`: the folder, or where a `gitdir:` file points. */
+function gitDirectoryAt(folder: string): string | undefined {
+  const dotGit = path.join(folder, ".git");
+  const kind = kindOf(dotGit);
+  if (kind === "directory") return dotGit;
+  if (kind !== "file") return undefined;
+  // A linked worktree or a submodule: `gitdir: <path>`, relative to the folder holding it.
+  const text = readSmallFile(dotGit);
+  const match = typeof text === "string" ? /^gitdir: *(.+?)\s*$/m.exec(text) : null;
+  // Unreadable or malformed: git stops there with an error; so does the search.
+  return match ? path.resolve(folder, match[1]!) : dotGit;
 }
 
 function kindOf(candidate: string): "file" | "directory" | "other" | undefined {

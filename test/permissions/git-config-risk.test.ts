@@ -26,6 +26,17 @@ describe("gitConfigKeys", () => {
     expect(names("\uFEFF[a]\r\nb = c\r\n")).toEqual(["a.b"]);
   });
 
+  it("reads values as git does: quotes, escapes, inner spaces kept, ends trimmed, comments dropped", () => {
+    const parsed = gitConfigKeys('[submodule "a"]\n\tpath = "dir with ; semicolon" ; note\n\turl =  one   two  \n\tflag\n\tesc = a\\tb\\\\c\\"d\n\tlong = first \\\n second\n');
+    expect("keys" in parsed && parsed.keys.map((key) => [key.name, key.value])).toEqual([
+      ["path", "dir with ; semicolon"],
+      ["url", "one   two"],
+      ["flag", undefined],
+      ["esc", 'a\tb\\c"d'],
+      ["long", "first  second"],
+    ]);
+  });
+
   it("returns a problem, never a guess, for text git would not read", () => {
     for (const text of ["key = before any section", "[unfinished", '[a "sub', "[a]\nb = \"open", "[a]\n!b = c", "[a]\nb c", "[a b]", "[a]\nb = x\\q"]) {
       expect(gitConfigKeys(text), text).toHaveProperty("problem");
@@ -118,6 +129,25 @@ describe("gitConfigRisk", () => {
     expect(gitConfigRisk(bare)).toBeUndefined();
     execFileSync("git", ["--git-dir", bare, "config", "gpg.program", "/tmp/x"]);
     expect(gitConfigRisk(bare)).toMatch(/sets gpg\.program/);
+  });
+
+  it("reads the submodules' configurations too: git status runs git inside each (their filters, textconv, …)", () => {
+    const sub = repository(join(root, "sub"));
+    execFileSync("git", ["-C", sub, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "s"]);
+    const superproject = repository(join(root, "super"));
+    execFileSync("git", ["-C", superproject, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "libs/sub"], { stdio: "ignore" });
+    expect(gitConfigRisk(superproject)).toBeUndefined();
+    execFileSync("git", ["config", "-f", join(superproject, ".git", "modules", "libs", "sub", "config"), "filter.x.clean", "/tmp/x"]);
+    expect(gitConfigRisk(superproject)).toMatch(/modules\/libs\/sub\/config sets filter\.x\.clean/);
+  });
+
+  it("and those .gitmodules places in the working tree with a git directory of their own", () => {
+    const superproject = repository(join(root, "super"));
+    const embedded = repository(join(superproject, "vendor", "lib"));
+    writeFileSync(join(superproject, ".gitmodules"), '[submodule "lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib.git\n');
+    expect(gitConfigRisk(superproject)).toBeUndefined();
+    execFileSync("git", ["-C", embedded, "config", 'diff.x.textconv', "/tmp/x"]);
+    expect(gitConfigRisk(superproject)).toMatch(/vendor\/lib\/\.git\/config sets diff\.x\.textconv/);
   });
 
   it("a config it cannot read or parse counts as risky; a FIFO in its place does not hang the check", () => {
