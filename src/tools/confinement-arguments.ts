@@ -56,7 +56,8 @@ export interface PathFacts {
  * 4. what must stay hidden though a root shows it: agentwire's home, and the home's credential
  *    folders and files when a root shows the home (folders covered by an empty tmpfs, files by
  *    /dev/null);
- * 5. the private temporary folder, writable, last so that nothing covers it.
+ * 5. the private temporary folder, writable, last so that nothing covers it; then every tmpfs
+ *    bwrap made (the root it builds the view on, /dev, the empty home) remounted read-only.
  * Every path but the system folders is mounted at its real path (bwrap cannot mount through a
  * symlink), so a command that names a root through a symlink does not find it; paths that do not
  * exist are left out. A pure function: the file system is read through `facts`.
@@ -69,6 +70,7 @@ export function confinementArguments(confined: ConfinedCommand, facts: PathFacts
   const insideHome = (root: string): boolean => home !== undefined && !homeShown && isSameOrInside(root, home);
   const secrets = homeShown && home !== undefined ? HOME_SECRETS.map((name) => path.join(home, name)) : [];
   const hidden = resolve([...confined.hidden, ...secrets]).filter((target) => roots.some((root) => isSameOrInside(target, root)));
+  const hiddenFolders = hidden.filter((target) => facts.isDirectory(target));
   const tempDirectory = facts.realPath(confined.tempDirectory) ?? confined.tempDirectory;
   return [
     ...namespaceArguments({ network: false }),
@@ -83,8 +85,11 @@ export function confinementArguments(confined: ConfinedCommand, facts: PathFacts
     ...(home !== undefined && !homeShown ? ["--tmpfs", home] : []),
     ...(home !== undefined && home !== confined.home && !homeShown ? ["--setenv", "HOME", home] : []),
     ...roots.filter(insideHome).flatMap((root) => ["--ro-bind", root, root]),
-    ...hidden.flatMap((target) => (facts.isDirectory(target) ? ["--tmpfs", target] : ["--ro-bind", "/dev/null", target])),
+    ...hidden.flatMap((target) => (hiddenFolders.includes(target) ? ["--tmpfs", target] : ["--ro-bind", "/dev/null", target])),
     "--bind", tempDirectory, tempDirectory,
+    // bwrap builds the view on a writable tmpfs (the root, /dev, the tmpfs mounted above): made
+    // read-only once everything is mounted, so the temporary folder is the only place to write.
+    ...[...(home !== undefined && !homeShown ? [home] : []), ...hiddenFolders, "/dev", "/"].flatMap((target) => ["--remount-ro", target]),
     "--setenv", "TMPDIR", tempDirectory,
     ...SOCKET_VARIABLES.flatMap((name) => ["--unsetenv", name]),
     "--chdir", facts.realPath(confined.cwd) ?? confined.cwd,

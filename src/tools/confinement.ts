@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
 import { realpathSync, statSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import path from "node:path";
 import { confinementArguments, type PathFacts } from "./confinement-arguments.js";
 
 /**
@@ -58,9 +60,17 @@ export const LOCAL_PATH_FACTS: PathFacts = {
   },
 };
 
-function probeConfinement(): Promise<string | undefined> {
-  const temp = tmpdir();
-  const args = confinementArguments({ roots: [], home: process.env.HOME, hidden: [], tempDirectory: temp, cwd: "/", command: ["true"] }, LOCAL_PATH_FACTS);
+async function probeConfinement(): Promise<string | undefined> {
+  // A private folder of its own, as a command's TMPDIR is (the system's temp folder may hold the home).
+  const temp = await mkdtemp(path.join(tmpdir(), "agentwire-probe-"));
+  try {
+    return await runProbe(confinementArguments({ roots: [], home: process.env.HOME, hidden: [], tempDirectory: temp, cwd: "/", command: ["true"] }, LOCAL_PATH_FACTS));
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+function runProbe(args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     let stderr = "";
     const child = spawn("bwrap", args, { stdio: ["ignore", "ignore", "pipe"], timeout: PROBE_TIMEOUT_MS });

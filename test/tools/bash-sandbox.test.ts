@@ -55,6 +55,14 @@ describe.skipIf(bwrapProblem !== undefined)(`Bash in the sandbox${needsBwrap}`, 
     expect(await until(() => pidsRunning(marker).length === 0, 2_000)).toBe(true);
   });
 
+  it("confined: the temporary folder is the only place a command can write, not even the view's own tmpfs", async () => {
+    const confinement = { problem: async () => undefined, hidden: [] };
+    const attempts = ["/planted", "/tmp/planted", "/dev/shm/planted", "$HOME/planted", "planted", "$TMPDIR/planted"];
+    const command = attempts.map((target) => `(echo x > "${target}") 2>/dev/null && echo 'wrote ${target}'`).join("; ");
+    const result = await createBashTool().execute({ command }, makeToolContext(directory, { confinement }));
+    expect(result.content).toBe("wrote $TMPDIR/planted");
+  });
+
   it("returns only once nothing of the command runs any more, sandboxed or confined (bwrap itself reports earlier)", async () => {
     const marker = `sleep 34${Math.floor(Math.random() * 1e6)}.5`;
     markers.push(marker);

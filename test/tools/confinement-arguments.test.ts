@@ -50,13 +50,16 @@ describe("confinementArguments", () => {
       ["--tmpfs", "/home/u"],
       ["--bind", "/tmp/out/tmp", "/tmp/out/tmp"],
     ]);
-    expect(args).not.toContain("/");
+    expect(mounts(args).map((mount) => mount[1])).not.toContain("/");
     expect(args).toEqual(expect.arrayContaining(["--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"]));
     expect(args.join(" ")).toContain("--setenv TMPDIR /tmp/out/tmp");
     expect(args.join(" ")).toContain("--unsetenv SSH_AUTH_SOCK");
     expect(args.slice(-6)).toEqual(["--chdir", "/work/repo/src", "--", "/bin/bash", "-c", "cat notes.txt"]);
-    // The only writable mount is the temporary folder.
+    // The only writable mount is the temporary folder: every tmpfs is made read-only at the end.
     expect(mounts(args).filter(([flag]) => flag === "--bind")).toEqual([["--bind", "/tmp/out/tmp", "/tmp/out/tmp"]]);
+    const remounted = args.flatMap((argument, index) => (argument === "--remount-ro" ? [args[index + 1]] : []));
+    expect(remounted).toEqual(["/home/u", "/dev", "/"]);
+    expect(args.lastIndexOf("--remount-ro")).toBeGreaterThan(args.indexOf("--bind"));
   });
 
   it("binds a root inside the home after the empty home, so the project shows and the rest of the home does not", () => {
@@ -77,6 +80,7 @@ describe("confinementArguments", () => {
     expect(found).toContainEqual(["--tmpfs", "/home/u/.aws"]);
     expect(found).toContainEqual(["--tmpfs", "/home/u/.agentwire"]);
     expect(found).toContainEqual(["--ro-bind", "/dev/null", "/home/u/.netrc"]);
+    expect(args.flatMap((argument, index) => (argument === "--remount-ro" ? [args[index + 1]] : []))).toEqual(["/home/u/.agentwire", "/home/u/.ssh", "/home/u/.aws", "/dev", "/"]);
     // Covered after the root that shows them, and before the temporary folder.
     const order = found.map((mount) => mount.join(" "));
     expect(order.indexOf("--tmpfs /home/u/.ssh")).toBeGreaterThan(order.indexOf("--ro-bind /home/u /home/u"));
