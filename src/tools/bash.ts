@@ -43,6 +43,9 @@ const NO_OUTPUT_TEXT = "(Bash completed with no output)";
 /** Shells that understand the POSIX syntax of the wrapper below; others (fish, nu) fall back to bash. */
 const POSIX_SHELL_NAMES = new Set(["bash", "zsh", "sh", "dash", "ksh"]);
 const FALLBACK_SHELL = "/bin/bash";
+/** Told to the model when a confined command fails. */
+const CONFINED_FAILURE_NOTE =
+  "(This command ran without a question because it was judged read-only, and so confined: it could not write outside $TMPDIR, use the network, see the home folder or anything outside the workspace and the system's folders (programs installed under the home folder are missing). If that is why it failed, ask the user to approve it.)";
 /** `tool_use_result.confinement` of a confined command: a failure may be the confinement's refusal. */
 const CONFINEMENT_NOTE = {
   note: "The command was approved only because it was judged read-only, so it ran confined: it sees the system's programs and the workspace read-only, an empty home, only its own processes, no network, and can write only its TMPDIR. A \"Read-only file system\", \"No such file or directory\" outside the workspace or a failed connection may come from the confinement; approving the command explicitly runs it unconfined.",
@@ -208,8 +211,10 @@ export const createBashTool = () =>
     const stdout = trimTrailingNewlines(output.stdout.text());
     const stderr = trimTrailingNewlines(output.stderr.text());
     const fullOutputPath = output.fullOutputPath;
-    const combined = joinNonEmpty([stdout, stderr, fullOutputNote(output), directoryNote, protectedNote(undone)]);
     const exitCode = result.code ?? signalExitCode(result.signal);
+    // The model cannot tell a confinement's refusal from the command's own failure: say what it was under.
+    const confinedFailure = confined && exitCode !== 0 ? CONFINED_FAILURE_NOTE : "";
+    const combined = joinNonEmpty([stdout, stderr, fullOutputNote(output), directoryNote, protectedNote(undone), confinedFailure]);
     const details = {
       stdout,
       stderr,

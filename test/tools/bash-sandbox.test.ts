@@ -61,6 +61,8 @@ describe.skipIf(bwrapProblem !== undefined)(`Bash in the sandbox${needsBwrap}`, 
     const command = attempts.map((target) => `(echo x > "${target}") 2>/dev/null && echo 'wrote ${target}'`).join("; ");
     const result = await createBashTool().execute({ command }, makeToolContext(directory, { confinement }));
     expect(result.content).toBe("wrote $TMPDIR/planted");
+    const failed = await createBashTool().execute({ command: "cat ~/.ssh/id_rsa" }, makeToolContext(directory, { confinement }));
+    expect(failed).toMatchObject({ isError: true, content: expect.stringMatching(/No such file or directory\n\(This command ran without a question because it was judged read-only, and so confined/) });
   });
 
   it("returns only once nothing of the command runs any more, sandboxed or confined (bwrap itself reports earlier)", async () => {
