@@ -138,6 +138,30 @@ describe.skipIf("problem" in user || bwrapProblem !== undefined)(`a command judg
     expect(pidsRunning(LEFT_BEHIND)).toEqual([]);
   });
 
+  it("the review's misjudged commands (sed's e and w after a label, test -v) change nothing, read nothing outside, whether judged or asked", async () => {
+    workspace = await createWorkspace("text");
+    await writeFile(join(workspace.cwd, "f.txt"), "line\n");
+    await writeFile(join(workspace.home, "secret.txt"), `${HOME_SECRET}\n`);
+    if (!("problem" in user)) user.own(workspace.root);
+    const marker = (name: string) => join(workspace!.root, name);
+    const attacks = [
+      `sed -n ':a e touch ${marker("sed-e")}' f.txt`,
+      `sed -n ':a e cat ${join(workspace.home, "secret.txt")}' f.txt`,
+      `sed -n ':a w ${join(workspace.home, ".bashrc")}' f.txt`,
+      `sed -n 'b end w ${marker("sed-w")}' f.txt`,
+      `test -v 'x[$(touch ${marker("test-v")})]'`,
+      `[ -v 'x[$(touch ${marker("bracket-v")})]' ]`,
+    ];
+    await workspace.useScenario({ turns: [...attacks.map((command) => ({ tool_calls: [{ name: "Bash", input: { command } }] })), { text: "done" }] });
+    const run = await runAgentwire(PRINT, { workspace, user: runAs });
+    expectWellFormedRun(run, 1);
+    const results = bashResults(run.events);
+    expect(results).toHaveLength(attacks.length);
+    for (const result of results) expect(result.content).not.toContain(HOME_SECRET);
+    expect(readdirSync(workspace.root).filter((name) => ["sed-e", "sed-w", "test-v", "bracket-v"].includes(name))).toEqual([]);
+    expect(existsSync(join(workspace.home, ".bashrc"))).toBe(false);
+  });
+
   it("a read-only line is confined even when an allow rule for another command exists", async () => {
     const port = await startCountingServer();
     const planted = await plantMisjudgedCat(port);
