@@ -4,6 +4,9 @@
 //   startup     --version, --help, a single text answer: first stdout line, result, exit; peak RSS
 //   toolTurns   ten Read/Bash tool turns against an instant model: exit, agentwire's time per turn
 //   bigOutput   a Bash command printing 5 MB: exit and peak RSS
+//   confinement a command judged read-only, confined (default mode) vs the same command unconfined
+//               (allowed by a rule): ten calls per run through the binary, and 30 bare spawns of
+//               the shell with and without bwrap around it (BENCH_CONFINEMENT=0 skips; needs bwrap)
 //   longSession one stream-json process answering N turns (BENCH_TURNS, default 1000): RSS curve
 //   resumeLarge --resume of a 100 MB session file (BENCH_SESSION_MB) with a compaction near its end vs a tiny one
 //   compaction  300 turns (BENCH_COMPACTION_TURNS) with a 32k context window: compactions, tokens, time each
@@ -142,6 +145,63 @@ for (let run = 0; run < 3; run++) {
   server.close();
 }
 report.bigOutput = { exit_ms: median(bigRuns.map((mark) => mark.exit)), peak_rss_mib: median(bigRuns.map((mark) => mark.peakRssMiB)) };
+
+// --- confinement of commands judged read-only ----------------------------------------------------
+if (process.env.BENCH_CONFINEMENT !== "0") report.confinement = await benchConfinement();
+
+async function benchConfinement() {
+  const probe = spawnSyncQuiet("bwrap", ["--ro-bind", "/", "/", "true"]);
+  if (probe !== 0) return { skipped: "bwrap cannot run here" };
+  const calls = 10;
+  const turns = [...Array.from({ length: calls }, () => ({ tool_calls: [{ name: "Bash", input: { command: "cat notes.txt" } }] })), { text: "done" }];
+  const marks = { confined: [], unconfined: [] };
+  for (let run = 0; run < Math.max(3, Math.ceil(runs / 2)); run++) {
+    for (const [name, extra] of [["confined", []], ["unconfined", ["--allowedTools", "Bash(cat:*)"]]]) {
+      const server = await startReplayServer(workdir, `confinement-${name}-${run}`, { turns });
+      marks[name].push(await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, ...extra], { env: childEnv(server.url) }));
+      server.close();
+    }
+  }
+  const exitOf = (name) => median(marks[name].map((mark) => mark.exit));
+  // The same shell command spawned bare and inside the confinement agentwire builds, without the agent around it.
+  const { confinementArguments } = await bundled("src/tools/confinement-arguments.ts");
+  const { LOCAL_PATH_FACTS } = await bundled("src/tools/confinement.ts");
+  const temp = join(workdir, "confined-tmp");
+  await mkdir(temp);
+  const shell = ["/bin/bash", "-c", "cat notes.txt"];
+  const confinedArgs = confinementArguments({ roots: [project], home: process.env.HOME, hidden: [], tempDirectory: temp, cwd: project, command: shell }, LOCAL_PATH_FACTS);
+  const spawnTimes = { bare: [], confined: [] };
+  for (let round = 0; round < 30; round++) {
+    spawnTimes.bare.push((await timeProcess(shell.slice(1), { command: shell[0], cwd: project })).exit);
+    spawnTimes.confined.push((await timeProcess(confinedArgs, { command: "bwrap", cwd: project })).exit);
+  }
+  return {
+    calls_per_run: calls,
+    confined_exit_ms: exitOf("confined"),
+    unconfined_exit_ms: exitOf("unconfined"),
+    per_command_ms: Math.round(((exitOf("confined") - exitOf("unconfined")) / calls) * 10) / 10,
+    bare_spawn_ms: median(spawnTimes.bare),
+    confined_spawn_ms: median(spawnTimes.confined),
+    spawn_overhead_ms: Math.round((median(spawnTimes.confined) - median(spawnTimes.bare)) * 10) / 10,
+  };
+}
+
+function spawnSyncQuiet(command, args) {
+  try {
+    execFileSync(command, args, { stdio: "ignore" });
+    return 0;
+  } catch {
+    return 1;
+  }
+}
+
+/** One source module bundled on its own, to measure it in this process. */
+async function bundled(entry) {
+  const { build } = await import("esbuild");
+  const outfile = join(workdir, `${entry.replaceAll("/", "-")}.mjs`);
+  await build({ entryPoints: [join(root, entry)], bundle: true, platform: "node", format: "esm", outfile, logLevel: "warning" });
+  return import(outfile);
+}
 
 // --- one long stream-json session: RSS per turn -----------------------------------------------
 const long = await startReplayServer(workdir, "long", { turns: [{ text: "A short answer.", repeat: true }] });

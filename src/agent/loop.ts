@@ -25,19 +25,27 @@ export interface TurnSettings {
   toolSpecs: () => ProviderRequest["tools"];
 }
 
-/** Whether a call may run; an approval may replace the call's input (hooks, hosts). */
+/**
+ * Whether a call may run; an approval may replace the call's input (hooks, hosts).
+ * `approvedExplicitly`: someone (the host, a person through it, or a hook) approved this call
+ * itself, not just the mode or a rule. `judgedReadOnly`: only the read-only judgement of its
+ * command approved it (see `ToolApproval`).
+ */
 export type PermissionDecision =
-  | {
-      allow: true;
-      updatedInput?: Record<string, unknown>;
-      /** Someone (the host, a person through it, or a hook) approved this call itself, not just the mode or a rule. */
-      approvedExplicitly?: boolean;
-    }
+  | { allow: true; updatedInput?: Record<string, unknown>; approvedExplicitly?: true; judgedReadOnly?: true }
   | { allow: false; message: string };
 
+/** What running an approved call needs to know of how it was approved. */
+export interface ToolApproval {
+  /** Nothing but the read-only judgement of its shell command approved it: it runs confined where it can. */
+  judgedReadOnly: boolean;
+  /** The call itself was approved (host, person, hook): it may change a file with several hard links. */
+  approvedExplicitly: boolean;
+}
+
 export interface LoopDependencies extends ModelCallDependencies {
-  /** Validates and executes one call. Contract: never throws; failures are error results. */
-  runTool: (call: ToolUseBlock, signal: AbortSignal, approval: Extract<PermissionDecision, { allow: true }>) => Promise<ToolResult>;
+  /** Validates and executes one approved call. Contract: never throws; failures are error results. */
+  runTool: (call: ToolUseBlock, signal: AbortSignal, approval: ToolApproval) => Promise<ToolResult>;
   /** The error result for an unknown tool or invalid input, checked before permission; undefined for a well-formed call. */
   rejectMalformedCall: (call: ToolUseBlock) => ToolResult | undefined;
   /** Whether a call may run. Contract: never throws; resolves promptly when `signal` aborts. */
@@ -277,7 +285,10 @@ async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, si
     dependencies.emit({ type: "tool_permission_denied", toolUseId: call.id, toolName: call.name, input: call.input, message: decision.message });
     return { content: decision.message, isError: true, code: "permission_denied", details: `Error: ${decision.message}` };
   }
-  return dependencies.runTool(decision.updatedInput ? { ...call, input: decision.updatedInput } : call, signal, decision);
+  return dependencies.runTool(decision.updatedInput ? { ...call, input: decision.updatedInput } : call, signal, {
+    judgedReadOnly: decision.judgedReadOnly === true,
+    approvedExplicitly: decision.approvedExplicitly === true,
+  });
 }
 
 function interruptedToolResult(): ToolResult {

@@ -49,7 +49,20 @@ function mentions(command: string, content: string): boolean {
  * found in them; and none rides along with an allowed `cd`, `export` or other builtin that
  * changes the shell, after which its paths and programs would mean something else.
  */
-export function bashRulesAllow(contents: readonly string[], command: string, roots: readonly string[], depth = 0): boolean {
+export function bashRulesAllow(contents: readonly string[], command: string, roots: readonly string[]): boolean {
+  return coveredByRules(contents, command, (simple) => isReadOnlySimpleCommand(simple) && readsOnlyInside(simple, roots), 0);
+}
+
+/**
+ * Whether the allow rules name every command of the line themselves, without the read-only
+ * judgement's help: then a person chose to let exactly these commands run, and they run as
+ * they are; a line the judgement approved (in whole or in part) runs confined where it can.
+ */
+export function bashRulesAllowWithoutJudgement(contents: readonly string[], command: string): boolean {
+  return coveredByRules(contents, command, () => false, 0);
+}
+
+function coveredByRules(contents: readonly string[], command: string, judgedReadOnly: (simple: SimpleCommand) => boolean, depth: number): boolean {
   const script = parseShell(command);
   const tolerated = new Set<ShellHazard>(["substitution", "continuation"]);
   if ([...script.hazards].some((hazard) => !tolerated.has(hazard)) || depth > MAX_NESTING) return false;
@@ -57,8 +70,8 @@ export function bashRulesAllow(contents: readonly string[], command: string, roo
   const changesShellState = script.commands.some((simple, index) => allowedByRule[index] && SHELL_STATE_CHANGERS.has(simple.words[0]?.text ?? ""));
   return script.commands.every(
     (simple, index) =>
-      (allowedByRule[index] || (!changesShellState && isReadOnlySimpleCommand(simple) && readsOnlyInside(simple, roots))) &&
-      substitutedCommands(simple).every((inner) => bashRulesAllow(contents, inner, roots, depth + 1)),
+      (allowedByRule[index] || (!changesShellState && judgedReadOnly(simple))) &&
+      substitutedCommands(simple).every((inner) => coveredByRules(contents, inner, judgedReadOnly, depth + 1)),
   );
 }
 

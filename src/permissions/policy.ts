@@ -5,7 +5,8 @@ import { pathsOutsideRoots } from "./command-paths.js";
 import { programsInsideRoots } from "./program-lookup.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
-import { allowRulesCover, anyRuleMatches, commandOf, targetPath } from "./rules.js";
+import { gitConfigRisk, runsGit } from "./git-config-risk.js";
+import { allowRulesCover, allowRulesCoverWithoutJudgement, anyRuleMatches, commandOf, targetPath } from "./rules.js";
 import type { PermissionRule } from "./rule-syntax.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
 
@@ -31,20 +32,28 @@ export interface PermissionQuestion {
   rules: PermissionRules;
   /** The working directory followed by --add-dir roots. */
   roots: string[];
+  /** Where a shell command would start (Bash's current directory); the first root when absent. */
+  commandDirectory?: string;
 }
 
 export type PermissionVerdict =
-  | { behavior: "allow"; reason: string }
+  /**
+   * `judgedReadOnly`: nothing but the read-only judgement of a shell command approved it (no
+   * rule, no person, no mode that approves everything). A judgement can be wrong, so such a
+   * command runs confined where the machine allows (see src/tools/confinement-arguments.ts).
+   */
+  | { behavior: "allow"; reason: string; judgedReadOnly?: true }
   | { behavior: "deny"; message: string; reason: string }
   | { behavior: "ask"; reason: string; reasonType: "rule" | "mode" | "workingDir" | "risk" };
 
 /**
  * Decision for one tool call, in this order: deny rules, then plan mode (which refuses anything
  * that is not read-only, whatever the allow rules say: nothing changes in plan mode, so a risky
- * write is refused there, not asked about), then the risk sentinel (which even explicit allow rules and edit modes cannot
- * skip — only bypassPermissions can), then ask and allow rules, then the mode. `ask` means a host
- * must decide; with nobody to ask, the caller turns it into a denial at once. Reads the
- * filesystem only to resolve symlinks in paths and to count a file's hard links.
+ * write is refused there, not asked about), then the risk sentinel (which even explicit allow
+ * rules and edit modes cannot skip — only bypassPermissions can), then ask and allow rules, then
+ * the mode. `ask` means a host must decide; with nobody to ask, the caller turns it into a denial
+ * at once. Reads the filesystem only to resolve symlinks in paths, to count a file's hard links
+ * and, for a read-only command that runs git, to read the repository's configuration.
  */
 export function decidePermission(question: PermissionQuestion): PermissionVerdict {
   const { toolName, input, rules, roots, traits } = question;
@@ -63,7 +72,10 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   const risk = assessRisk({ input, traits }, roots);
   if (risk) return finish(mode, { behavior: "ask", reason: risk, reasonType: "risk" });
   if (anyRuleMatches(rules.ask, target)) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
-  if (allowRulesCover(rules.allow, target, roots)) return { behavior: "allow", reason: "allow rule" };
+  // A line that is read-only as a whole takes the read-only way below (confined, paths outside
+  // asked, git's configuration checked) unless the allow rules name every command of it alone.
+  const rulesAllow = readOnlyCommand ? allowRulesCoverWithoutJudgement(rules.allow, target) : allowRulesCover(rules.allow, target, roots);
+  if (rulesAllow) return { behavior: "allow", reason: "allow rule" };
 
   const filePath = targetPath(target);
   const inside = filePath === undefined || roots.some((root) => isSameOrInside(filePath, root));
@@ -84,8 +96,10 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
       return finish(mode, { behavior: "ask", reason: `The command runs ${workspacePrograms.join(", ")} from the workspace (found first on PATH), not a system program`, reasonType: "mode" });
     }
     const outside = pathsOutsideRoots(command, roots);
-    if (outside.length === 0) return { behavior: "allow", reason: "read-only command" };
-    return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });
+    if (outside.length > 0) return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });
+    const gitRisk = runsGit(command) ? gitConfigRisk(question.commandDirectory ?? roots[0]!) : undefined;
+    if (gitRisk) return finish(mode, { behavior: "ask", reason: gitRisk, reasonType: "risk" });
+    return { behavior: "allow", reason: "read-only command", judgedReadOnly: true };
   }
   if (editsFiles && mode === "acceptEdits" && inside) return { behavior: "allow", reason: "acceptEdits mode" };
   return finish(mode, {

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { bashRuleRestricts, bashRulesAllow } from "./bash-rules.js";
+import { bashRuleRestricts, bashRulesAllow, bashRulesAllowWithoutJudgement } from "./bash-rules.js";
 import { pathRuleMatches } from "./path-rules.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
 import { ruleCoversTool, type PermissionRule } from "./rule-syntax.js";
@@ -39,6 +39,18 @@ export function allowRulesCover(rules: readonly PermissionRule[], target: RuleTa
   if (command !== undefined) return bashRulesAllow(contents, command, roots);
   const filePath = targetPath(target);
   return filePath !== undefined && contents.some((content) => pathRuleMatches(content, filePath, target.cwd, "allow"));
+}
+
+/**
+ * Allow rules that cover a shell command on their own: every command in the line matches a rule,
+ * with no help from the read-only judgement. False for tools that run no command.
+ */
+export function allowRulesCoverWithoutJudgement(rules: readonly PermissionRule[], target: RuleTarget): boolean {
+  const command = commandOf(target);
+  if (command === undefined) return false;
+  const contents = ruleContents(rules, target);
+  if (contents === "whole tool") return true;
+  return contents.length > 0 && bashRulesAllowWithoutJudgement(contents, command);
 }
 
 /** The contents of the rules for this tool, or "whole tool" when one of them names the tool alone. */

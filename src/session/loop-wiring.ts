@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentEvent } from "../agent/events.js";
-import type { LoopDependencies, TurnSettings } from "../agent/loop.js";
+import type { LoopDependencies, ToolApproval, TurnSettings } from "../agent/loop.js";
 import type { DebugLog } from "../agent/model-call.js";
 import { exponentialBackoff } from "../agent/retry-policy.js";
 import { rejectMalformedToolCall, runToolCall } from "../agent/tool-runner.js";
@@ -14,6 +14,7 @@ import { targetPath } from "../permissions/rules.js";
 import type { PermissionState } from "../permissions/permission-updates.js";
 import type { ToolContext, ToolDefinition, ToolLog } from "../tools/define-tool.js";
 import { findTool, toolInputJsonSchema } from "../tools/registry.js";
+import type { ReadOnlyConfinement } from "../tools/confinement.js";
 import type { SandboxSettings } from "../tools/sandbox-settings.js";
 
 /**
@@ -43,6 +44,8 @@ export interface TurnWiring {
   sandbox: SandboxSettings | undefined;
   /** Credential variables passed to tools' child processes on purpose (`--pass-env`). */
   passEnv: readonly string[];
+  /** How commands approved only by the read-only judgement are confined. */
+  confinement: ReadOnlyConfinement;
   /** Per-session state tools keep between calls (Bash's working directory). */
   toolState: Map<string, unknown>;
   log: ToolLog;
@@ -104,8 +107,8 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
     onApiTime: (ms) => accounting.addApiTime(ms),
     runTool: async (call, signal, approval) => {
       const startedAt = Date.now();
-      debugLog.debug({ tool: call.name, toolUseId: call.id }, "tool start");
-      const result = await wiring.afterToolCall(call, await runToolCall(call, tools(), toolContext(wiring, call, signal, approval.approvedExplicitly === true)), signal);
+      debugLog.debug({ tool: call.name, toolUseId: call.id, judgedReadOnly: approval.judgedReadOnly }, "tool start");
+      const result = await wiring.afterToolCall(call, await runToolCall(call, tools(), toolContext(wiring, call, signal, approval)), signal);
       debugLog.debug({ tool: call.name, toolUseId: call.id, ms: Date.now() - startedAt, isError: result.isError, code: result.code }, "tool end");
       return result;
     },
@@ -129,7 +132,7 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
  * path that merely resolves outside (through a symlink) is still refused. Files with several
  * hard links may be changed only when the call itself was approved (see WorkspacePolicy).
  */
-function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal, approvedExplicitly: boolean): ToolContext {
+function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal, approval: ToolApproval): ToolContext {
   const { mode, roots } = wiring.permissions();
   const target = targetPath({ toolName: call.name, input: call.input, cwd: wiring.cwd, traits: findTool(wiring.tools(), call.name) ?? { kind: "other" } });
   const namesOutsidePath = target !== undefined && !roots.some((root) => isSameOrInside(target, root));
@@ -137,10 +140,11 @@ function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal
     cwd: wiring.cwd,
     signal,
     sessionState: wiring.toolState,
-    workspace: { roots, allowOutside: mode === "bypassPermissions" || namesOutsidePath, allowLinkedFiles: mode === "bypassPermissions" || approvedExplicitly },
+    workspace: { roots, allowOutside: mode === "bypassPermissions" || namesOutsidePath, allowLinkedFiles: mode === "bypassPermissions" || approval.approvedExplicitly },
     outputDirectory: wiring.toolOutputDirectory,
     ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
     passEnv: wiring.passEnv,
+    ...(approval.judgedReadOnly ? { confinement: wiring.confinement } : {}),
     imageInput: wiring.provider.capabilities?.imagesInToolResults === true,
     log: wiring.log,
     onProgress: (progress) => wiring.emit({ type: "tool_progress", toolUseId: call.id, toolName: call.name, ...progress }),

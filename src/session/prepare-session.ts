@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SystemInitEvent } from "../../protocol/events.js";
+import { PROTECTED_PROJECT_ENTRIES } from "../permissions/protected-paths.js";
 import { apiKeySource, providerSettingsError } from "../providers/registry.js";
 import { discoverSkills, type SkillCatalog } from "../skills/catalog.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
@@ -97,7 +98,7 @@ function checkedSandbox(settings: CheckedSessionSettings, cwd: string, home: str
   // bwrap cannot bind a path that is not there, and every command would fail on it.
   const missing = allowWrite.find((entry) => !existsSync(entry));
   if (missing) throw new SessionSetupError(`--sandbox-allow-write path does not exist: ${missing}`, "invalid_arguments");
-  const sandbox: SandboxSettings = { mode: settings.sandbox, allowWrite, network: settings.sandboxNetwork, protectedPaths: [home] };
+  const sandbox: SandboxSettings = { mode: settings.sandbox, allowWrite, network: settings.sandboxNetwork, protectedPaths: [home], protectedNames: PROTECTED_PROJECT_ENTRIES };
   const problem = sandboxProblem(sandbox);
   if (problem) throw new SessionSetupError(problem, "invalid_arguments");
   return sandbox;

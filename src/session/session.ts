@@ -25,6 +25,8 @@ import { findTool, toolInputJsonSchema } from "../tools/registry.js";
 import { createStructuredOutputTool } from "../tools/structured-output.js";
 import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output-limits.js";
 import type { SandboxSettings } from "../tools/sandbox-settings.js";
+import { shellStartDirectory } from "../tools/bash.js";
+import { createReadOnlyConfinement, type ReadOnlyConfinement } from "../tools/confinement.js";
 import { runPostToolUseHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks } from "./hook-runners.js";
 import { loopDependencies, MAX_OUTPUT_TOKENS_CAP, turnSettings, type TurnWiring } from "./loop-wiring.js";
 import { buildApiErrorAssistantEvent, buildFailureResult, buildResultEvent } from "./result.js";
@@ -157,6 +159,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     ownsOutputDirectory,
     sandbox: prepared.sandbox,
     passEnv: settings.passEnv,
+    agentwireHome: home,
     skills,
     compaction: {
       automatic: settings.autoCompact,
@@ -173,6 +176,14 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
         : undefined,
     skillListingBudget: settings.skillListingBudget ?? defaultListingBudget(settings.model, settings.contextWindow),
   });
+}
+
+/** The `confinement_unavailable` warning: what runs unconfined now, and how to fix the machine. */
+function confinementUnavailable(problem: string): string {
+  return (
+    `Commands judged read-only run without confinement on this machine (${problem}): the read-only judgement alone decides whether they run without a question. ` +
+    "Install bubblewrap and allow unprivileged user namespaces to confine them (see agentwire's README, Bash sandbox)."
+  );
 }
 
 /** 1 % of the model's context window, at about 4 characters per token. */
@@ -212,6 +223,8 @@ interface SessionCoreInput {
   sandbox: SandboxSettings | undefined;
   /** Credential variables passed to child processes on purpose (`--pass-env`). */
   passEnv: readonly string[];
+  /** Hidden from confined commands even inside a workspace root: sessions, skills and settings. */
+  agentwireHome: string;
   skills: SkillCatalog;
   compaction: { automatic: boolean; thresholdPercent: number | undefined; contextWindow: number; maxOutputTokens: number };
   /** Reported at the start of the first turn (memory files that were cut or unreadable). */
@@ -235,6 +248,8 @@ class SessionCore implements Session {
   private readonly mcpServers: string[] = [];
   /** The configured MCP servers; undefined when there are none (nothing MCP is loaded then). */
   private readonly mcp: McpServerPool | undefined;
+  /** How commands approved only by the read-only judgement run. */
+  private readonly confinement: ReadOnlyConfinement;
   private currentTurn: AbortController | undefined;
   /** The running turn's event sink: a warning raised meanwhile (an MCP server crashing) goes out at once. */
   private turnEmit: ((event: AgentEvent) => void) | undefined;
@@ -271,6 +286,13 @@ class SessionCore implements Session {
       Object.keys(input.mcpServers).length > 0
         ? new McpServerPool(input.mcpServers, { cwd: input.cwd, env: input.env, passEnv: input.passEnv, onWarning: (message) => this.warn({ type: "warning", code: "mcp_server_failed", message }) })
         : undefined;
+    // Probed when the first command judged read-only is about to run, not at start: a session that
+    // never runs one (a single answer, auto mode) pays nothing. The warning goes out before that
+    // command runs unconfined.
+    this.confinement = createReadOnlyConfinement({
+      hidden: [input.agentwireHome],
+      onUnavailable: (problem) => this.warn({ type: "warning", code: "confinement_unavailable", message: confinementUnavailable(problem) }),
+    });
   }
 
   get sessionId(): string {
@@ -527,6 +549,7 @@ class SessionCore implements Session {
       toolOutputDirectory: this.input.toolOutputDirectory,
       sandbox: this.input.sandbox,
       passEnv: this.input.passEnv,
+      confinement: this.confinement,
       toolState: this.toolState,
       log: { warn: (message) => this.input.log.warn(message) },
       debugLog: this.input.log,
@@ -537,6 +560,7 @@ class SessionCore implements Session {
         askHost: this.hostApproval(),
         hooks: this.hooks,
         hookBase: () => this.hookBase(),
+        commandDirectory: () => shellStartDirectory(this.toolState, this.cwd),
       }),
       afterToolCall: (call, result, signal) => runPostToolUseHooks(this.hooks, this.hookBase(), call, result, signal),
       beforeStop: (resultText, alreadyContinued) => runStopHooks(this.hooks, this.hookBase(), resultText, alreadyContinued, turnSignal),

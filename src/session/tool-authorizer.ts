@@ -19,6 +19,8 @@ export interface ToolAuthorizerOptions {
   hooks: SessionHooks | undefined;
   /** Common fields of every hook input (session_id, cwd, permission_mode, …). */
   hookBase: () => Record<string, unknown>;
+  /** Where a shell command would start now (Bash's current directory), for the checks that depend on it. */
+  commandDirectory?: () => string;
 }
 
 /**
@@ -54,13 +56,15 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
     if (signal.aborted) return { allow: false, message: "Interrupted before the call was authorized." };
     const updated = input === call.input ? {} : { updatedInput: input };
     const { mode, rules, roots } = options.permissions();
-    const policy = decidePermission({ toolName: call.name, input, traits: options.traitsOf(call.name), mode, rules, roots: [...roots] });
+    const commandDirectory = options.commandDirectory?.();
+    const policy = decidePermission({ toolName: call.name, input, traits: options.traitsOf(call.name), mode, rules, roots: [...roots], ...(commandDirectory ? { commandDirectory } : {}) });
     // Deny rules, plan mode and dontAsk always win; a hook can only turn an allow into a question
     // or answer the policy's question.
     if (policy.behavior === "deny") return { allow: false, message: policy.message };
     const verdict: PermissionVerdict = hookAsks && policy.behavior === "allow" ? { behavior: "ask", reason: hookAsks, reasonType: "rule" } : policy;
-    if (verdict.behavior === "allow") return { allow: true, ...updated };
+    // A hook's "allow" is the host's own decision: the call runs as approved, not confined.
     if (hookSaysAllow && !hookAsks) return { allow: true, approvedExplicitly: true, ...updated };
+    if (verdict.behavior === "allow") return { allow: true, ...updated, ...(verdict.judgedReadOnly ? { judgedReadOnly: true as const } : {}) };
     if (!options.askHost) {
       const hint = whatWouldAllow({ toolName: call.name, input, traits: options.traitsOf(call.name) }, verdict, roots[0]!);
       return { allow: false, message: deniedWithoutHost(call, verdict.reason, hint) };

@@ -1,9 +1,10 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, realpathSync } from "node:fs";
-import { access, constants as fileConstants, mkdir, open, rm, stat } from "node:fs/promises";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { access, constants as fileConstants, mkdir, open, rm } from "node:fs/promises";
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import * as z from "zod";
 import { childEnvironment } from "../process/child-environment.js";
 import { CommandOutput, createSpoolFile, HEAD_LINES, TAIL_LINES } from "./command-output.js";
@@ -13,7 +14,12 @@ import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
 import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
-import { bwrapArguments, socketDirectories } from "./bwrap-arguments.js";
+import { bwrapArguments, protectedCandidates, socketDirectories } from "./bwrap-arguments.js";
+import { BWRAP_INFO_ARGUMENTS, BWRAP_INFO_DESCRIPTOR, namespaceInitPid, waitForNamespaceEnd } from "./bwrap-exit.js";
+import { watchProtectedEntries } from "./protected-entries-watch.js";
+import { confinementArguments } from "./confinement-arguments.js";
+import { LOCAL_PATH_FACTS } from "./confinement.js";
+import { hardenedGitEnvironment } from "./git-hardening.js";
 import { sandboxNote } from "./sandbox-settings.js";
 
 const description = `Executes a shell command and returns its output (stdout, then stderr).
@@ -38,6 +44,13 @@ const NO_OUTPUT_TEXT = "(Bash completed with no output)";
 /** Shells that understand the POSIX syntax of the wrapper below; others (fish, nu) fall back to bash. */
 const POSIX_SHELL_NAMES = new Set(["bash", "zsh", "sh", "dash", "ksh"]);
 const FALLBACK_SHELL = "/bin/bash";
+/** Told to the model when a confined command fails. */
+const CONFINED_FAILURE_NOTE =
+  "(This command ran without a question because it was judged read-only, and so confined: it could not write outside $TMPDIR, use the network, see the home folder or anything outside the workspace and the system's folders (programs installed under the home folder are missing). If that is why it failed, ask the user to approve it.)";
+/** `tool_use_result.confinement` of a confined command: a failure may be the confinement's refusal. */
+const CONFINEMENT_NOTE = {
+  note: "The command was approved only because it was judged read-only, so it ran confined: it sees the system's programs and the workspace read-only, an empty home, only its own processes, no network, and can write only its TMPDIR. A \"Read-only file system\", \"No such file or directory\" outside the workspace or a failed connection may come from the confinement; approving the command explicitly runs it unconfined.",
+};
 
 const inputSchema = z
   .object({
@@ -91,21 +104,31 @@ export const createBashTool = () =>
   ...BUILTIN_TOOL_TRAITS.Bash,
   async execute(input, context): Promise<ToolResult> {
     const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
-    const shell = await chooseShell();
-    const startDirectory = await startingDirectory(context);
-    // A sandboxed command can write only where bwrap lets it: its private temporary directory.
-    const scratchDirectory = context.sandbox ? await sandboxTempDirectory(context) : tmpdir();
+    // A command approved only by the read-only judgement runs under bash, the grammar it was
+    // judged in, confined where bwrap works, and with git's code-running settings overridden.
+    const judged = context.confinement;
+    const confined = judged !== undefined && (await judged.problem()) === undefined;
+    const shell = judged ? FALLBACK_SHELL : await chooseShell();
+    const startDirectory = shellStartDirectory(context.sessionState, context.cwd);
+    if (confined && !isInsideRoots(startDirectory, context.workspace.roots)) {
+      return toolError("outside_workspace", `The command was judged read-only, so it runs confined to the workspace, but the shell's directory ${startDirectory} is outside it. cd back into ${context.cwd} first.`);
+    }
+    // A confined or sandboxed command can write only where bwrap lets it: its private temporary directory.
+    const scratchDirectory = confined || context.sandbox ? await sandboxTempDirectory(context) : tmpdir();
     const finalDirectoryFile = path.join(scratchDirectory, `agentwire-bash-cwd-${randomUUID()}`);
-    const shellArguments = ["-c", wrapCommand(input.command, finalDirectoryFile)];
-    const { file, args } = context.sandbox
-      ? {
-          file: "bwrap",
-          args: bwrapArguments(
-            { settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command: [shell, ...shellArguments], socketDirectories: socketDirectories(listTemp) },
-            realPathIfExists,
-          ),
-        }
-      : { file: shell, args: shellArguments };
+    const command = [shell, "-c", wrapCommand(input.command, finalDirectoryFile)];
+    const home = process.env.HOME;
+    const sandboxed = context.sandbox && !confined
+      ? { settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command, socketDirectories: socketDirectories(listTemp), home }
+      : undefined;
+    const { file, args } = confined
+      ? { file: "bwrap", args: confinementArguments({ roots: context.workspace.roots, home, hidden: judged.hidden, tempDirectory: scratchDirectory, cwd: startDirectory, command }, LOCAL_PATH_FACTS) }
+      : sandboxed
+        ? { file: "bwrap", args: bwrapArguments(sandboxed, realPathIfExists) }
+        : { file: command[0]!, args: command.slice(1) };
+    const underBwrap = file === "bwrap";
+    // Protected entries bwrap could not bind (missing ones) are checked, and put back, after the command.
+    const protectedWatch = sandboxed ? watchProtectedEntries(protectedCandidates(sandboxed, realPathIfExists)) : undefined;
 
     context.signal.throwIfAborted();
     const startedAt = Date.now();
@@ -117,12 +140,21 @@ export const createBashTool = () =>
     let subprocess;
     try {
       // Without agentwire's credentials: a command (or the model that wrote it) may be hostile.
-      subprocess = spawn(file, args, { cwd: startDirectory, detached: true, stdio: ["ignore", "pipe", "pipe"], env: childEnvironment(process.env, context.passEnv) });
+      const environment = childEnvironment(process.env, context.passEnv);
+      subprocess = spawn(file, underBwrap ? [...BWRAP_INFO_ARGUMENTS, ...args] : args, {
+        cwd: startDirectory,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe", underBwrap ? "pipe" : "ignore"],
+        env: judged ? hardenedGitEnvironment(environment) : environment,
+      }) as ChildProcessByStdio<null, Readable, Readable>; // stdout and stderr are pipes: the type cannot tell with a fourth descriptor
+
     } catch (error) {
       // Some failures throw at once instead of emitting 'error' (E2BIG for a command over the
       // kernel's argument limit, ENOTDIR): the same answer as a shell that cannot start.
       return toolError("io_error", `Could not start ${file} in ${startDirectory}: ${(error as Error).message}`);
     }
+    let bwrapInfo = "";
+    subprocess.stdio[BWRAP_INFO_DESCRIPTOR]?.on("data", (chunk: Buffer) => (bwrapInfo += chunk.toString()));
     const finished = new Promise<ProcessEnd>((resolve) => {
       subprocess.once("close", (code, signal) => resolve({ code, signal }));
       // A command that could not start emits 'error' and never 'close'.
@@ -157,8 +189,13 @@ export const createBashTool = () =>
 
     let result;
     let directoryNote = "";
+    let undone: string[] = [];
     try {
       result = await finished;
+      // bwrap is gone; what the command left in its namespace may take a moment more.
+      const namespaceInit = underBwrap ? namespaceInitPid(bwrapInfo) : undefined;
+      if (namespaceInit !== undefined) await waitForNamespaceEnd(namespaceInit);
+      undone = protectedWatch?.undoChanges() ?? [];
       await output.finish();
       directoryNote = await rememberFinalDirectory(context, await readFinalDirectory(finalDirectoryFile));
     } finally {
@@ -177,8 +214,10 @@ export const createBashTool = () =>
     const stdout = trimTrailingNewlines(output.stdout.text());
     const stderr = trimTrailingNewlines(output.stderr.text());
     const fullOutputPath = output.fullOutputPath;
-    const combined = joinNonEmpty([stdout, stderr, fullOutputNote(output), directoryNote]);
     const exitCode = result.code ?? signalExitCode(result.signal);
+    // The model cannot tell a confinement's refusal from the command's own failure: say what it was under.
+    const confinedFailure = confined && exitCode !== 0 ? CONFINED_FAILURE_NOTE : "";
+    const combined = joinNonEmpty([stdout, stderr, fullOutputNote(output), directoryNote, protectedNote(undone), confinedFailure]);
     const details = {
       stdout,
       stderr,
@@ -188,8 +227,8 @@ export const createBashTool = () =>
       exitCode,
       // agentwire extension: where the full output is, when it was too long to show.
       ...(fullOutputPath === undefined ? {} : { fullOutputPath }),
-      // agentwire extension: the command was confined, so a failure may be the sandbox's doing.
-      ...(context.sandbox ? { sandbox: sandboxNote(context.sandbox) } : {}),
+      // agentwire extension: the command was confined, so a failure may be the confinement's doing.
+      ...(confined ? { confinement: CONFINEMENT_NOTE } : context.sandbox ? { sandbox: { ...sandboxNote(context.sandbox), ...(undone.length > 0 ? { undone } : {}) } } : {}),
     };
 
     if (stopReason === "timeout") {
@@ -207,6 +246,12 @@ export const createBashTool = () =>
     return { content: combined.length > 0 ? combined : NO_OUTPUT_TEXT, isError: false, details };
   },
 });
+
+/** Tells the model which protected paths the sandbox put back as they were, and why. */
+function protectedNote(undone: readonly string[]): string {
+  if (undone.length === 0) return "";
+  return `(The sandbox undid what the command did to ${undone.join(", ")}: these paths make agents, git or the shell run code later, so sandboxed commands may not create or change them. Ask the user to make such a change.)`;
+}
 
 function reportProgress(context: ToolContext, output: CommandOutput, startedAt: number): void {
   const elapsedMs = Date.now() - startedAt;
@@ -283,17 +328,21 @@ function realPathIfExists(candidate: string): string | undefined {
   }
 }
 
-/** Where the previous command of this session ended, unless that directory has gone since. */
-async function startingDirectory(context: ToolContext): Promise<string> {
-  const previous = context.sessionState.get(WORKING_DIRECTORY_STATE_KEY);
+/**
+ * Where the next command of this session starts: where the previous one ended, unless that
+ * directory has gone since, else the session's directory. Exported for the permission checks
+ * that depend on it (git's configuration is the repository's around this directory).
+ */
+export function shellStartDirectory(sessionState: ReadonlyMap<string, unknown>, cwd: string): string {
+  const previous = sessionState.get(WORKING_DIRECTORY_STATE_KEY);
   if (typeof previous === "string") {
     try {
-      if ((await stat(previous)).isDirectory()) return previous;
+      if (statSync(previous).isDirectory()) return previous;
     } catch {
       // Removed or unreadable: start over from the session directory.
     }
   }
-  return context.cwd;
+  return cwd;
 }
 
 /**

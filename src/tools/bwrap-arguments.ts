@@ -3,19 +3,20 @@ import { isSameOrInside } from "../paths/real-path.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 
 /**
- * Inside a writable root, the repository's metadata: through its hooks, its config
- * (`core.hooksPath`, aliases), `commondir`, `info/` or alternates a command could make code run
- * outside the sandbox later. The whole `.git` (a folder, or a worktree's file), since protecting
- * parts of it left the rest to redirect them; it is then a mount point, so it cannot be renamed.
+ * In the home folder, when a writable folder holds it, besides the protected names: the shell's
+ * startup files, which run in every new shell.
  */
-const PROTECTED_GIT_PATHS = [".git"];
+const SHELL_STARTUP_FILES = [
+  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".login",
+  ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".config/fish",
+];
 
 /**
  * Where the Unix sockets of a desktop live (the session bus, Docker, X11, tmux and the user's
  * runtime folder): a read-only bind does not stop `connect()`, so without network they are
  * covered with empty folders, and the variables that point at agents are unset.
  */
-const SOCKET_VARIABLES = ["SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"];
+export const SOCKET_VARIABLES = ["SSH_AUTH_SOCK", "DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"];
 
 export interface SandboxedCommand {
   settings: SandboxSettings;
@@ -29,6 +30,8 @@ export interface SandboxedCommand {
   command: readonly string[];
   /** Folders holding Unix sockets (see socketDirectories), covered when there is no network. */
   socketDirectories: readonly string[];
+  /** The user's home folder (HOME): its shell startup files are protected when it is writable. */
+  home: string | undefined;
 }
 
 /**
@@ -37,25 +40,23 @@ export interface SandboxedCommand {
  *    (`baseArguments`);
  * 2. without network, empty folders over the socket folders;
  * 3. the writable paths (the roots in workspace-write mode, and the allowed paths);
- * 4. the protected paths read-only again on top of them, where they exist (bwrap cannot bind
- *    what is not there), each folder between them and their root pinned by a bind of its own
- *    first: a mount point cannot be renamed, so `mv parent elsewhere` cannot move the protected
- *    path out of the way and put a writable copy in its place;
+ * 4. the protected paths (`protectedCandidates`) read-only again on top of them, where they
+ *    exist (bwrap cannot bind what is not there; the Bash tool undoes the creation of missing
+ *    ones after the command), each folder between them and their root pinned by a bind of its
+ *    own first: a mount point cannot be renamed, so `mv parent elsewhere` cannot move the
+ *    protected path out of the way and put a writable copy in its place;
  * 5. the private temporary directory, last, so nothing above can cover it.
  * Every path is bound by its real path: bwrap cannot mount onto a path through a symlink, and a
  * path that does not exist (a root removed since) is left out rather than failing the command.
  * `realPath` (undefined for a missing path) is injected so the builder stays a pure function.
  */
 export function bwrapArguments(sandboxed: SandboxedCommand, realPath: (path: string) => string | undefined): string[] {
-  const { settings, roots } = sandboxed;
-  const resolved = (paths: readonly string[]): string[] => [...new Set(paths.flatMap((entry) => realPath(entry) ?? []))];
-  const writable = resolved([...(settings.mode === "workspace-write" ? roots : []), ...settings.allowWrite]);
-  const protectedPaths = resolved([...writable.flatMap((root) => PROTECTED_GIT_PATHS.map((name) => path.join(root, name))), ...settings.protectedPaths]).filter((candidate) =>
-    writable.some((root) => isSameOrInside(candidate, root)),
-  );
+  const { settings } = sandboxed;
+  const writable = writableFolders(sandboxed, realPath);
+  const protectedPaths = resolvedPaths(protectedCandidates(sandboxed, realPath), realPath).filter((candidate) => writable.some((root) => isSameOrInside(candidate, root)));
   const pinned = [...new Set(protectedPaths.flatMap((target) => foldersBetween(writable, target)))];
   const tempDirectory = realPath(sandboxed.tempDirectory) ?? sandboxed.tempDirectory;
-  const hidden = settings.network ? [] : resolved(sandboxed.socketDirectories);
+  const hidden = settings.network ? [] : resolvedPaths(sandboxed.socketDirectories, realPath);
   return [
     ...baseArguments(settings),
     ...hidden.flatMap((target) => ["--tmpfs", target]),
@@ -69,6 +70,38 @@ export function bwrapArguments(sandboxed: SandboxedCommand, realPath: (path: str
     "--",
     ...sandboxed.command,
   ];
+}
+
+/**
+ * Every path a sandboxed command must not create or change, as named (not resolved): each
+ * protected name in each writable folder; in the home folder, when a writable folder holds it,
+ * the protected names and the shell's startup files; and the settings' protected paths. The
+ * existing ones are bound read-only; the Bash tool watches all of them (protected-entries-watch.ts)
+ * for the ones bwrap cannot bind because they do not exist yet.
+ */
+export function protectedCandidates(sandboxed: SandboxedCommand, realPath: (path: string) => string | undefined): string[] {
+  const { settings } = sandboxed;
+  const writable = writableFolders(sandboxed, realPath);
+  const home = sandboxed.home === undefined || sandboxed.home === "" ? undefined : realPath(sandboxed.home);
+  const homeWritable = home !== undefined && writable.some((root) => isSameOrInside(home, root));
+  const inFolder = (folder: string, names: readonly string[]): string[] => names.map((name) => path.join(folder, name));
+  return [
+    ...new Set([
+      ...writable.flatMap((root) => inFolder(root, settings.protectedNames)),
+      ...(homeWritable ? inFolder(home, [...settings.protectedNames, ...SHELL_STARTUP_FILES]) : []),
+      ...settings.protectedPaths,
+    ]),
+  ];
+}
+
+/** The folders a sandboxed command may write, by their real paths. */
+function writableFolders(sandboxed: SandboxedCommand, realPath: (path: string) => string | undefined): string[] {
+  const { settings, roots } = sandboxed;
+  return resolvedPaths([...(settings.mode === "workspace-write" ? roots : []), ...settings.allowWrite], realPath);
+}
+
+function resolvedPaths(paths: readonly string[], realPath: (path: string) => string | undefined): string[] {
+  return [...new Set(paths.flatMap((entry) => realPath(entry) ?? []))];
 }
 
 /** The folders strictly between the writable root holding `target` and `target`, outermost first. */
@@ -87,6 +120,11 @@ function foldersBetween(writable: readonly string[], target: string): string[] {
  * everything left in its PID namespace, even a process that left the group.
  */
 export function baseArguments(settings: Pick<SandboxSettings, "network">): string[] {
+  return [...namespaceArguments(settings), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+}
+
+/** The namespaces and lifetime every bwrap command of agentwire's gets, the sandbox's and the confinement's. */
+export function namespaceArguments(settings: Pick<SandboxSettings, "network">): string[] {
   return [
     "--die-with-parent",
     // A session of its own: no terminal to push keystrokes into (TIOCSTI).
@@ -95,9 +133,6 @@ export function baseArguments(settings: Pick<SandboxSettings, "network">): strin
     "--unshare-ipc",
     "--unshare-uts",
     ...(settings.network ? [] : ["--unshare-net"]),
-    "--ro-bind", "/", "/",
-    "--dev", "/dev",
-    "--proc", "/proc",
   ];
 }
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
+import type { ReadOnlyConfinement } from "./confinement.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 
 export interface ToolContext {
@@ -31,6 +32,11 @@ export interface ToolContext {
   passEnv?: readonly string[];
   /** The session's sandbox: when set, Bash runs commands under bubblewrap with these settings. */
   sandbox?: SandboxSettings;
+  /**
+   * Set only for a call that runs because its command was judged read-only, and nothing else
+   * approved it: Bash then runs the command confined (and with git hardened) instead.
+   */
+  confinement?: ReadOnlyConfinement;
   /** Diagnostics for stderr (e.g. how many secrets were redacted); never the model's text. */
   log?: ToolLog;
 }

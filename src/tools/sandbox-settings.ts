@@ -18,6 +18,12 @@ export interface SandboxSettings {
    * its sessions, skills and settings), so a command cannot rewrite what agentwire trusts.
    */
   protectedPaths: readonly string[];
+  /**
+   * Names kept read-only in every writable folder, and in the home folder when a writable folder
+   * holds it: what makes agents or tools run code the next time they start (`.mcp.json`,
+   * `.claude`, `.git`, … — the permission system's protected project entries).
+   */
+  protectedNames: readonly string[];
 }
 
 /** What `tool_use_result.sandbox` carries: enough for a host to offer running the command unconfined. */

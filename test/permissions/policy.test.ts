@@ -1,6 +1,7 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import os, { tmpdir } from "node:os";
+import path, { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decidePermission, type PermissionMode, type PermissionRules } from "../../src/permissions/policy.js";
 import { parseRuleList } from "../../src/permissions/rule-syntax.js";
@@ -114,6 +115,45 @@ describe("decidePermission", () => {
     expect(decide("Bash", { command: "ls" }, "plan", { ...noRules, deny: parseRuleList(["Bash(ls:*)"]) })).toMatchObject({ reason: "deny rule" });
     expect(decide("Bash", { command: "sudo ls" }, "plan")).toMatchObject(planDenied);
     expect(decide("Write", { file_path: ".git/hooks/pre-commit" }, "plan")).toMatchObject(planDenied);
+  });
+
+  it("marks what only the read-only judgement approved, in every mode that judges, so it runs confined", () => {
+    for (const mode of ["default", "plan", "dontAsk", "acceptEdits"] as const) {
+      expect(decide("Bash", { command: "cat notes.txt" }, mode), mode).toEqual({ behavior: "allow", reason: "read-only command", judgedReadOnly: true });
+    }
+    // Modes that approve everything approve by the mode, not by the judgement.
+    expect(decide("Bash", { command: "cat notes.txt" }, "auto")).toEqual({ behavior: "allow", reason: "auto mode" });
+    expect(decide("Bash", { command: "cat notes.txt" }, "bypassPermissions")).toEqual({ behavior: "allow", reason: "permissions bypassed" });
+    expect(decide("Read", { file_path: "notes.txt" })).not.toHaveProperty("judgedReadOnly");
+  });
+
+  it("a line the allow rules name alone runs as approved; a read-only line they do not name is still judged (confined, paths outside asked)", () => {
+    expect(decide("Bash", { command: "cat notes.txt" }, "default", allowing("Bash(cat:*)"))).toEqual({ behavior: "allow", reason: "allow rule" });
+    expect(decide("Bash", { command: "cat notes.txt" }, "default", allowing("Bash"))).toEqual({ behavior: "allow", reason: "allow rule" });
+    expect(decide("Bash", { command: "cat notes.txt && git status" }, "default", allowing("Bash(cat:*)"))).toMatchObject({ judgedReadOnly: true });
+    expect(decide("Bash", { command: "cat notes.txt" }, "default", allowing("Bash(npm test:*)"))).toMatchObject({ judgedReadOnly: true });
+    expect(decide("Bash", { command: "cat /elsewhere/secret" }, "default", allowing("Bash(npm test:*)"))).toMatchObject({ behavior: "ask", reasonType: "workingDir" });
+    // The documented limit: a line partly approved by a rule runs unconfined, as the rule's command needs.
+    expect(decide("Bash", { command: "npm test && cat notes.txt" }, "default", allowing("Bash(npm test:*)"))).toEqual({ behavior: "allow", reason: "allow rule" });
+  });
+
+  it("a read-only git asks when the repository around the shell's directory configures a program to run", () => {
+    const root = mkdtempSync(join(tmpdir(), "agentwire-policy-git-"));
+    try {
+      const repo = join(root, "repo");
+      execFileSync("git", ["init", "-q", repo]);
+      const at = (command: string, commandDirectory: string, mode: PermissionMode = "default") =>
+        decidePermission({ toolName: "Bash", input: { command }, traits: traitsOf("Bash"), mode, rules: noRules, roots: [root], commandDirectory });
+      expect(at("git status", repo)).toMatchObject({ behavior: "allow", judgedReadOnly: true });
+      execFileSync("git", ["-C", repo, "config", "core.fsmonitor", "/tmp/monitor"]);
+      expect(at("git status", repo)).toMatchObject({ behavior: "ask", reasonType: "risk", reason: expect.stringMatching(/core\.fsmonitor/) });
+      expect(at("git status", repo, "dontAsk").behavior).toBe("deny");
+      // Outside that repository, or a line without git, nothing changes.
+      expect(at("git status", root)).toMatchObject({ behavior: "allow" });
+      expect(at("cat .git/config", repo)).toMatchObject({ behavior: "allow" });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("MCP tools ask unless a rule allows them", () => {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SystemInitEvent } from "../../protocol/events.js";
+import { PROTECTED_PROJECT_ENTRIES } from "../../src/permissions/protected-paths.js";
 import { initEventBeforeSession, prepareSession } from "../../src/session/prepare-session.js";
 import { createSession } from "../../src/session/session.js";
 import { SessionSetupError, type SessionOptions } from "../../src/session/session-options.js";
@@ -107,6 +108,7 @@ describe("the sandbox settings", () => {
       allowWrite: [join(cwd, "cache")],
       network: false,
       protectedPaths: [home],
+      protectedNames: PROTECTED_PROJECT_ENTRIES,
     });
   });
 });

@@ -9,7 +9,7 @@ import { pidsRunning, until } from "../helpers/processes.js";
 import { makeToolContext } from "../helpers/tool-context.js";
 
 /** The Bash tool with a sandbox in its context, called directly: what the session wiring hands it. */
-const sandbox: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: [] };
+const sandbox: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: [], protectedNames: [".git"] };
 let directory: string;
 const markers: string[] = [];
 
@@ -53,5 +53,30 @@ describe.skipIf(bwrapProblem !== undefined)(`Bash in the sandbox${needsBwrap}`, 
     const result = await createBashTool().execute({ command: `${marker} >/dev/null 2>&1 & echo started` }, makeToolContext(directory, { sandbox }));
     expect(result.content).toBe("started");
     expect(await until(() => pidsRunning(marker).length === 0, 2_000)).toBe(true);
+  });
+
+  it("confined: the temporary folder is the only place a command can write, not even the view's own tmpfs", async () => {
+    const confinement = { problem: async () => undefined, hidden: [] };
+    const attempts = ["/planted", "/tmp/planted", "/dev/shm/planted", "$HOME/planted", "planted", "$TMPDIR/planted"];
+    const command = attempts.map((target) => `(echo x > "${target}") 2>/dev/null && echo 'wrote ${target}'`).join("; ");
+    const result = await createBashTool().execute({ command }, makeToolContext(directory, { confinement }));
+    expect(result.content).toBe("wrote $TMPDIR/planted");
+    const failed = await createBashTool().execute({ command: "cat ~/.ssh/id_rsa" }, makeToolContext(directory, { confinement }));
+    expect(failed).toMatchObject({ isError: true, content: expect.stringMatching(/No such file or directory\n\(This command ran without a question because it was judged read-only, and so confined/) });
+  });
+
+  it("returns only once nothing of the command runs any more, sandboxed or confined (bwrap itself reports earlier)", async () => {
+    const marker = `sleep 34${Math.floor(Math.random() * 1e6)}.5`;
+    markers.push(marker);
+    const bash = createBashTool();
+    const confinement = { problem: async () => undefined, hidden: [] };
+    // The kernel ends the namespace's processes a moment after bwrap exits, so a check made right
+    // then finds one still alive now and then; many rounds make that near certain without the wait.
+    for (let round = 0; round < 60; round++) {
+      const context = makeToolContext(directory, round % 2 === 0 ? { sandbox } : { confinement });
+      const result = await bash.execute({ command: `setsid ${marker} >/dev/null 2>&1 < /dev/null & echo started` }, context);
+      expect(result.content).toBe("started");
+      expect(pidsRunning(marker), `round ${round}`).toEqual([]);
+    }
   });
 });

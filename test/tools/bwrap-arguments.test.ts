@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { bwrapArguments, type SandboxedCommand } from "../../src/tools/bwrap-arguments.js";
+import { bwrapArguments, protectedCandidates, type SandboxedCommand } from "../../src/tools/bwrap-arguments.js";
 import type { SandboxSettings } from "../../src/tools/sandbox-settings.js";
 
-const settings: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: ["/home/u/.agentwire"] };
+const settings: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: ["/home/u/.agentwire"], protectedNames: [".git"] };
 
 function command(overrides: Partial<SandboxSettings> = {}, roots = ["/work/repo", "/tmp/out"]): SandboxedCommand {
-  return { settings: { ...settings, ...overrides }, roots, tempDirectory: "/tmp/out/tmp", cwd: "/work/repo/src", command: ["/bin/bash", "-c", "make"], socketDirectories: [] };
+  return { settings: { ...settings, ...overrides }, roots, tempDirectory: "/tmp/out/tmp", cwd: "/work/repo/src", command: ["/bin/bash", "-c", "make"], socketDirectories: [], home: undefined };
 }
 
 /** The mounts as [flag, source, target] triples, in order, and the flags around them. */
@@ -94,6 +94,24 @@ describe("bwrapArguments", () => {
       ["--bind", "/work/repo", "/work/repo"],
       ["--bind", "/tmp/out/tmp", "/tmp/out/tmp"],
     ]);
+  });
+
+  it("protects every protected name in every writable folder, bound where it exists and watched where it does not", () => {
+    const names = { ...settings, protectedNames: [".git", ".mcp.json", ".claude"] };
+    const sandboxed = { ...command({}, ["/work/repo"]), settings: names };
+    const existing = fileSystem(["/work/repo/.claude"]);
+    expect(protectedCandidates(sandboxed, existing)).toEqual(["/work/repo/.git", "/work/repo/.mcp.json", "/work/repo/.claude", "/home/u/.agentwire"]);
+    expect(mounts(bwrapArguments(sandboxed, existing))).toContainEqual(["--ro-bind", "/work/repo/.claude", "/work/repo/.claude"]);
+    expect(mounts(bwrapArguments(sandboxed, existing)).map(([, source]) => source)).not.toContain("/work/repo/.mcp.json");
+  });
+
+  it("in a writable home: the protected names and the shell's startup files too; in a read-only home: nothing to protect", () => {
+    const writableHome = { ...command({ allowWrite: ["/home/u"] }, ["/work/repo"]), home: "/home/u" };
+    const candidates = protectedCandidates(writableHome, fileSystem(["/home/u/.bashrc"]));
+    expect(candidates).toEqual(expect.arrayContaining(["/home/u/.bashrc", "/home/u/.zshrc", "/home/u/.profile", "/home/u/.config/fish", "/home/u/.git"]));
+    expect(mounts(bwrapArguments(writableHome, fileSystem(["/home/u/.bashrc"])))).toContainEqual(["--ro-bind", "/home/u/.bashrc", "/home/u/.bashrc"]);
+    const readOnlyHome = { ...command({}, ["/work/repo"]), home: "/home/u" };
+    expect(protectedCandidates(readOnlyHome, fileSystem()).filter((candidate) => candidate.startsWith("/home/u/."))).toEqual(["/home/u/.agentwire"]);
   });
 
   it("keeps the network with network: true, and binds a path named twice once", () => {

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import type { HookOutput } from "../../protocol/control.js";
+import { createToolAuthorizer, type ToolAuthorizerOptions } from "../../src/session/tool-authorizer.js";
+import { traitsOf } from "../helpers/tool-traits.js";
+
+/** What carries "approved only by the read-only judgement" from the policy to the loop, and what does not. */
+const call = (command: string) => ({ type: "tool_use" as const, id: "t1", name: "Bash", input: { command } });
+
+function authorizer(overrides: Partial<ToolAuthorizerOptions> = {}) {
+  return createToolAuthorizer({
+    permissions: () => ({ mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: ["/work/project"] }),
+    traitsOf,
+    askHost: undefined,
+    hooks: undefined,
+    hookBase: () => ({}),
+    ...overrides,
+  });
+}
+
+const hookAnswering = (output: HookOutput): ToolAuthorizerOptions["hooks"] => ({ has: (event) => event === "PreToolUse", run: async () => ({ outputs: [output], undelivered: 0 }) });
+
+describe("createToolAuthorizer", () => {
+  it("a read-only command the policy alone approved is marked judgedReadOnly", async () => {
+    expect(await authorizer()(call("ls -la"), new AbortController().signal)).toEqual({ allow: true, judgedReadOnly: true });
+  });
+
+  it("a hook's allow, a host's answer and an allow rule approve it as they are: not marked", async () => {
+    const signal = new AbortController().signal;
+    const hook = hookAnswering({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } });
+    expect(await authorizer({ hooks: hook })(call("ls -la"), signal)).toEqual({ allow: true });
+    const rules = { allow: [{ toolName: "Bash", content: "ls:*" }], deny: [], ask: [] };
+    expect(await authorizer({ permissions: () => ({ mode: "default", rules, roots: ["/work/project"] }) })(call("ls -la"), signal)).toEqual({ allow: true });
+    const host = authorizer({ askHost: async () => ({ allow: true }) });
+    expect(await host(call("touch x"), signal)).toEqual({ allow: true });
+  });
+
+  it("passes the shell's current directory to the policy", async () => {
+    const seen: string[] = [];
+    await authorizer({ commandDirectory: () => (seen.push("asked"), "/work/project/sub") })(call("git status"), new AbortController().signal);
+    expect(seen).toEqual(["asked"]);
+  });
+});
