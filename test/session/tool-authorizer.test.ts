@@ -24,14 +24,14 @@ describe("createToolAuthorizer", () => {
     expect(await authorizer()(call("ls -la"), new AbortController().signal)).toEqual({ allow: true, judgedReadOnly: true });
   });
 
-  it("a hook's allow, a host's answer and an allow rule approve it as they are: not marked", async () => {
+  it("a hook's allow, a host's answer and an allow rule approve it as they are: not marked as judged read-only", async () => {
     const signal = new AbortController().signal;
     const hook = hookAnswering({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } });
-    expect(await authorizer({ hooks: hook })(call("ls -la"), signal)).toEqual({ allow: true });
+    expect(await authorizer({ hooks: hook })(call("ls -la"), signal)).toEqual({ allow: true, approvedExplicitly: true });
     const rules = { allow: [{ toolName: "Bash", content: "ls:*" }], deny: [], ask: [] };
     expect(await authorizer({ permissions: () => ({ mode: "default", rules, roots: ["/work/project"] }) })(call("ls -la"), signal)).toEqual({ allow: true });
     const host = authorizer({ askHost: async () => ({ allow: true }) });
-    expect(await host(call("touch x"), signal)).toEqual({ allow: true });
+    expect(await host(call("touch x"), signal)).toEqual({ allow: true, approvedExplicitly: true });
   });
 
   it("passes the shell's current directory to the policy", async () => {
