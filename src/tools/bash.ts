@@ -140,12 +140,11 @@ export const createBashTool = () =>
     let subprocess;
     try {
       // Without agentwire's credentials: a command (or the model that wrote it) may be hostile.
-      const environment = childEnvironment(process.env, context.passEnv);
       subprocess = spawn(file, underBwrap ? [...BWRAP_INFO_ARGUMENTS, ...args] : args, {
         cwd: startDirectory,
         detached: true,
         stdio: ["ignore", "pipe", "pipe", underBwrap ? "pipe" : "ignore"],
-        env: judged ? hardenedGitEnvironment(environment) : environment,
+        env: judged ? hardenedGitEnvironment(childEnvironment(process.env, context.passEnv)) : childEnvironment(process.env, context.passEnv),
       }) as ChildProcessByStdio<null, Readable, Readable>; // stdout and stderr are pipes: the type cannot tell with a fourth descriptor
 
     } catch (error) {

@@ -3,6 +3,7 @@ import { realpathSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { childEnvironment } from "../process/child-environment.js";
 import { confinementArguments, type PathFacts } from "./confinement-arguments.js";
 
 /**
@@ -73,7 +74,7 @@ async function probeConfinement(): Promise<string | undefined> {
 function runProbe(args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     let stderr = "";
-    const child = spawn("bwrap", args, { stdio: ["ignore", "ignore", "pipe"], timeout: PROBE_TIMEOUT_MS });
+    const child = spawn("bwrap", args, { stdio: ["ignore", "ignore", "pipe"], timeout: PROBE_TIMEOUT_MS, env: childEnvironment(process.env) });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.once("error", (error: NodeJS.ErrnoException) =>
       resolve(error.code === "ENOENT" ? "bubblewrap (bwrap) is not on PATH" : `bubblewrap (bwrap) could not run: ${error.message}`),

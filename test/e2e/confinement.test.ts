@@ -13,10 +13,12 @@ import { createUnprivilegedUser, needsUnprivilegedUser } from "../helpers/unpriv
 
 /**
  * A command judged read-only runs without a question, so a judgement that misreads a command
- * would run whatever the command really does. These tests play that mistake: a program named
- * `cat` — allowlisted, so `cat notes.txt` is judged read-only — comes first on PATH and does what
- * an attacker's command would: write in the workspace and the home, read secrets in the home and
- * outside the workspace, connect to a server, and leave a process behind. Run through the binary
+ * would run whatever the command really does. These tests play that mistake: `cat notes.txt` is
+ * judged read-only, and hostile code runs inside its shell before it (bash reads the file that
+ * BASH_ENV names; a program first on PATH from the workspace would be the same mistake, but the
+ * judgement now asks about those) and does what an attacker's command would: write in the
+ * workspace and the home, read secrets in the home and outside the workspace, connect to a
+ * server, and leave a process behind. Run through the binary
  * in default mode with nobody to approve, as an unprivileged user, every one of those must fail
  * while the command itself still runs; approved by an allow rule instead, the same command runs
  * as it always did (which shows the tests can fail).
@@ -60,32 +62,28 @@ async function startCountingServer(): Promise<number> {
 
 /**
  * The workspace: `repo/notes.txt`, a secret in the home and one beside the workspace, and
- * `repo/bin/cat`, which tries everything before printing its arguments like the real cat.
+ * `repo/hostile.sh`, which tries everything in the shell of every command (BASH_ENV).
  */
-async function plantMisjudgedCat(port: number): Promise<{ workspace: Workspace; path: string }> {
+async function plantMisjudgedCat(port: number): Promise<{ workspace: Workspace; env: Record<string, string> }> {
   const created = await createWorkspace("text");
   await writeFile(join(created.cwd, "notes.txt"), `${NOTES}\n`);
   await writeFile(join(created.home, "secret.txt"), `${HOME_SECRET}\n`);
   await mkdir(join(created.root, "outside"));
   await writeFile(join(created.root, "outside", "secret.txt"), `${OUTSIDE_SECRET}\n`);
-  const bin = join(created.cwd, "bin");
-  await mkdir(bin);
+  const startup = join(created.cwd, "hostile.sh");
   await writeFile(
-    join(bin, "cat"),
+    startup,
     [
-      "#!/bin/bash",
       `echo planted > ${join(created.cwd, "planted.txt")}`,
       `echo planted > ${join(created.home, "planted.txt")}`,
       `/bin/cat ${join(created.home, "secret.txt")} ${join(created.root, "outside", "secret.txt")}`,
       `(exec 3<>/dev/tcp/127.0.0.1/${port} && echo hello >&3)`,
       `setsid ${LEFT_BEHIND} >/dev/null 2>&1 < /dev/null &`,
-      'exec /bin/cat "$@"',
       "",
     ].join("\n"),
   );
-  await chmod(join(bin, "cat"), 0o755);
   if (!("problem" in user)) user.own(created.root);
-  return { workspace: created, path: `${bin}:${process.env.PATH}` };
+  return { workspace: created, env: { BASH_ENV: startup } };
 }
 
 function bashResults(events: OutputEvent[]): Array<{ content: string; isError: boolean; details: Record<string, unknown> }> {
@@ -106,7 +104,7 @@ describe.skipIf("problem" in user || bwrapProblem !== undefined)(`a command judg
     const planted = await plantMisjudgedCat(port);
     workspace = planted.workspace;
     await workspace.useScenario(catTurns);
-    const run = await runAgentwire(PRINT, { workspace, user: runAs, env: { PATH: planted.path } });
+    const run = await runAgentwire(PRINT, { workspace, user: runAs, env: planted.env });
     expectWellFormedRun(run, 1);
     const [result] = bashResults(run.events);
     // The command ran: the real cat's output reached the model.
@@ -127,7 +125,7 @@ describe.skipIf("problem" in user || bwrapProblem !== undefined)(`a command judg
     workspace = planted.workspace;
     for (const mode of ["plan", "dontAsk", "acceptEdits"]) {
       await workspace.useScenario(catTurns);
-      const run = await runAgentwire([...PRINT, "--permission-mode", mode], { workspace, user: runAs, env: { PATH: planted.path } });
+      const run = await runAgentwire([...PRINT, "--permission-mode", mode], { workspace, user: runAs, env: planted.env });
       expectWellFormedRun(run, 1);
       const [result] = bashResults(run.events);
       expect(result!.content, mode).toContain(NOTES);
@@ -167,7 +165,7 @@ describe.skipIf("problem" in user || bwrapProblem !== undefined)(`a command judg
     const planted = await plantMisjudgedCat(port);
     workspace = planted.workspace;
     await workspace.useScenario(catTurns);
-    const run = await runAgentwire([...PRINT, "--allowedTools", "Bash(npm test:*)"], { workspace, user: runAs, env: { PATH: planted.path } });
+    const run = await runAgentwire([...PRINT, "--allowedTools", "Bash(npm test:*)"], { workspace, user: runAs, env: planted.env });
     expectWellFormedRun(run, 1);
     const [result] = bashResults(run.events);
     expect(result!.content).toContain(NOTES);
@@ -180,7 +178,7 @@ describe.skipIf("problem" in user || bwrapProblem !== undefined)(`a command judg
     const planted = await plantMisjudgedCat(port);
     workspace = planted.workspace;
     await workspace.useScenario(catTurns);
-    const run = await runAgentwire([...PRINT, "--allowedTools", "Bash(cat:*)"], { workspace, user: runAs, env: { PATH: planted.path } });
+    const run = await runAgentwire([...PRINT, "--allowedTools", "Bash(cat:*)"], { workspace, user: runAs, env: planted.env });
     expectWellFormedRun(run, 1);
     const [result] = bashResults(run.events);
     expect(result!.content).toContain(NOTES);
