@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { gitConfigKeys, type GitConfigKey } from "./git-config-keys.js";
-import { parseShell } from "./shell-syntax.js";
+import { commandsOf, programName } from "./shell-commands.js";
 
 /**
  * Git runs programs named in a repository's own configuration: an fsmonitor hook on `git
@@ -32,9 +32,9 @@ export function runsCode(key: GitConfigKey): boolean {
   return key.subsection === undefined && CODE_KEYS.has(`${key.section}.${key.name}`);
 }
 
-/** Whether a shell command line runs git (as one of its commands). */
+/** Whether a shell command line may run git: as one of its commands, behind a wrapper, or in a substitution. */
 export function runsGit(command: string): boolean {
-  return parseShell(command).commands.some((simple) => simple.words[0]?.text === "git");
+  return commandsOf(command).some((forms) => forms.views.some((view) => programName(view) === "git"));
 }
 
 /**

@@ -34,6 +34,11 @@ export interface PermissionQuestion {
   roots: string[];
   /** Where a shell command would start (Bash's current directory); the first root when absent. */
   commandDirectory?: string;
+  /**
+   * The host vouched for the project for this run (`--trust-project`): git commands an allow rule
+   * covers may run what the repository's git configuration names (hooks, filters, fsmonitor).
+   */
+  projectVouched?: boolean;
 }
 
 export type PermissionVerdict =
@@ -56,7 +61,10 @@ export type PermissionVerdict =
  * and, for a read-only command that runs git, to read the repository's configuration.
  */
 export function decidePermission(question: PermissionQuestion): PermissionVerdict {
-  const { toolName, input, rules, roots, traits } = question;
+  const { toolName, input, rules, traits } = question;
+  // A shell command's relative paths start where the shell is (after an earlier `cd`, always
+  // inside a root), so that directory leads the roots and every check resolves them from there.
+  const roots = traits.commandField !== undefined && question.commandDirectory !== undefined ? [question.commandDirectory, ...question.roots] : question.roots;
   const mode = canonicalMode(question.mode);
   const target = { toolName, input, cwd: roots[0]!, traits };
   if (anyRuleMatches(rules.deny, target)) {
@@ -75,7 +83,13 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   // A line that is read-only as a whole takes the read-only way below (confined, paths outside
   // asked, git's configuration checked) unless the allow rules name every command of it alone.
   const rulesAllow = readOnlyCommand ? allowRulesCoverWithoutJudgement(rules.allow, target) : allowRulesCover(rules.allow, target, roots);
-  if (rulesAllow) return { behavior: "allow", reason: "allow rule" };
+  if (rulesAllow) {
+    // A rule approves the command the user named, not the programs a repository's git
+    // configuration adds to it (an archive can bring its own .git/config).
+    const gitRisk = command !== undefined && question.projectVouched !== true && runsGit(command) ? gitConfigRisk(roots[0]!) : undefined;
+    if (gitRisk) return finish(mode, { behavior: "ask", reason: `${gitRisk}; an allow rule covers the command, not what the repository's configuration runs`, reasonType: "risk" });
+    return { behavior: "allow", reason: "allow rule" };
+  }
 
   const filePath = targetPath(target);
   const inside = filePath === undefined || roots.some((root) => isSameOrInside(filePath, root));
@@ -97,7 +111,7 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
     }
     const outside = pathsOutsideRoots(command, roots);
     if (outside.length > 0) return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });
-    const gitRisk = runsGit(command) ? gitConfigRisk(question.commandDirectory ?? roots[0]!) : undefined;
+    const gitRisk = runsGit(command) ? gitConfigRisk(roots[0]!) : undefined;
     if (gitRisk) return finish(mode, { behavior: "ask", reason: gitRisk, reasonType: "risk" });
     return { behavior: "allow", reason: "read-only command", judgedReadOnly: true };
   }

@@ -159,6 +159,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     ownsOutputDirectory,
     sandbox: prepared.sandbox,
     passEnv: settings.passEnv,
+    projectVouched: settings.trustProject,
     agentwireHome: home,
     skills,
     compaction: {
@@ -223,6 +224,8 @@ interface SessionCoreInput {
   sandbox: SandboxSettings | undefined;
   /** Credential variables passed to child processes on purpose (`--pass-env`). */
   passEnv: readonly string[];
+  /** The host vouched for the project for this run (`--trust-project`); see PermissionQuestion. */
+  projectVouched: boolean;
   /** Hidden from confined commands even inside a workspace root: sessions, skills and settings. */
   agentwireHome: string;
   skills: SkillCatalog;
@@ -561,6 +564,7 @@ class SessionCore implements Session {
         hooks: this.hooks,
         hookBase: () => this.hookBase(),
         commandDirectory: () => shellStartDirectory(this.toolState, this.cwd),
+        projectVouched: this.input.projectVouched,
       }),
       afterToolCall: (call, result, signal) => runPostToolUseHooks(this.hooks, this.hookBase(), call, result, signal),
       beforeStop: (resultText, alreadyContinued) => runStopHooks(this.hooks, this.hookBase(), resultText, alreadyContinued, turnSignal),

@@ -21,6 +21,8 @@ export interface ToolAuthorizerOptions {
   hookBase: () => Record<string, unknown>;
   /** Where a shell command would start now (Bash's current directory), for the checks that depend on it. */
   commandDirectory?: () => string;
+  /** The host vouched for the project for this run (`--trust-project`); see PermissionQuestion. */
+  projectVouched?: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
     const updated = input === call.input ? {} : { updatedInput: input };
     const { mode, rules, roots } = options.permissions();
     const commandDirectory = options.commandDirectory?.();
-    const policy = decidePermission({ toolName: call.name, input, traits: options.traitsOf(call.name), mode, rules, roots: [...roots], ...(commandDirectory ? { commandDirectory } : {}) });
+    const policy = decidePermission({ toolName: call.name, input, traits: options.traitsOf(call.name), mode, rules, roots: [...roots], ...(commandDirectory ? { commandDirectory } : {}), projectVouched: options.projectVouched === true });
     // Deny rules, plan mode and dontAsk always win; a hook can only turn an allow into a question
     // or answer the policy's question.
     if (policy.behavior === "deny") return { allow: false, message: policy.message };

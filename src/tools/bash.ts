@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { access, constants as fileConstants, mkdir, open, rm } from "node:fs/promises";
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
@@ -119,7 +119,7 @@ export const createBashTool = () =>
     const command = [shell, "-c", wrapCommand(input.command, finalDirectoryFile)];
     const home = process.env.HOME;
     const sandboxed = context.sandbox && !confined
-      ? { settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command, socketDirectories: socketDirectories(listTemp), home }
+      ? { settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command, socketDirectories: socketDirectories(home), home }
       : undefined;
     const { file, args } = confined
       ? { file: "bwrap", args: confinementArguments({ roots: context.workspace.roots, home, hidden: judged.hidden, tempDirectory: scratchDirectory, cwd: startDirectory, command }, LOCAL_PATH_FACTS) }
@@ -308,15 +308,8 @@ async function chooseShell(): Promise<string> {
 async function sandboxTempDirectory(context: ToolContext): Promise<string> {
   const directory = path.join(context.outputDirectory, "tmp");
   await mkdir(directory, { recursive: true, mode: 0o700 });
-  return directory;
-}
-
-function listTemp(): string[] {
-  try {
-    return readdirSync("/tmp");
-  } catch {
-    return [];
-  }
+  // Its real path: bwrap binds it there, and a symlink on the way may lie in a covered folder.
+  return realPathIfExists(directory) ?? directory;
 }
 
 function realPathIfExists(candidate: string): string | undefined {

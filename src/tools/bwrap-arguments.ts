@@ -57,16 +57,21 @@ export function bwrapArguments(sandboxed: SandboxedCommand, realPath: (path: str
   const pinned = [...new Set(protectedPaths.flatMap((target) => foldersBetween(writable, target)))];
   const tempDirectory = realPath(sandboxed.tempDirectory) ?? sandboxed.tempDirectory;
   const hidden = settings.network ? [] : resolvedPaths(sandboxed.socketDirectories, realPath);
+  // A root inside a covered folder (a workspace under /tmp) is shown again, read-only; the
+  // writable binds below then apply to it as to any other root.
+  const reshown = resolvedPaths(sandboxed.roots, realPath).filter((root) => hidden.some((folder) => isSameOrInside(root, folder)));
   return [
     ...baseArguments(settings),
     ...hidden.flatMap((target) => ["--tmpfs", target]),
+    ...reshown.flatMap((target) => ["--ro-bind", target, target]),
     ...(settings.network ? [] : SOCKET_VARIABLES.flatMap((name) => ["--unsetenv", name])),
     ...writable.flatMap((target) => ["--bind", target, target]),
     ...pinned.flatMap((target) => ["--bind", target, target]),
     ...protectedPaths.flatMap((target) => ["--ro-bind", target, target]),
     "--bind", tempDirectory, tempDirectory,
     "--setenv", "TMPDIR", tempDirectory,
-    "--chdir", sandboxed.cwd,
+    // By its real path: a symlink to it may lie in a covered folder (a workspace linked from /tmp).
+    "--chdir", realPath(sandboxed.cwd) ?? sandboxed.cwd,
     "--",
     ...sandboxed.command,
   ];
@@ -136,7 +141,12 @@ export function namespaceArguments(settings: Pick<SandboxSettings, "network">): 
   ];
 }
 
-/** The socket folders that exist on this machine: /run (with /var/run), X11's, and tmux's under /tmp. */
-export function socketDirectories(listTemp: () => string[]): string[] {
-  return ["/run", "/var/run", "/tmp/.X11-unix", ...listTemp().filter((name) => name.startsWith("tmux-")).map((name) => `/tmp/${name}`)];
+/**
+ * The folders where a machine keeps Unix sockets that lead to other programs: /run (with
+ * /var/run and the user's runtime folder), all of /tmp (ssh-agent's `ssh-*`, X11, tmux, D-Bus,
+ * PostgreSQL keep theirs there, under names nobody can list in advance), and the home's `.ssh`
+ * (connection-sharing sockets, which would reach the network through an open connection).
+ */
+export function socketDirectories(home: string | undefined): string[] {
+  return ["/run", "/var/run", "/tmp", ...(home ? [path.join(home, ".ssh")] : [])];
 }

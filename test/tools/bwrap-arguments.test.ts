@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bwrapArguments, protectedCandidates, type SandboxedCommand } from "../../src/tools/bwrap-arguments.js";
+import { bwrapArguments, socketDirectories, protectedCandidates, type SandboxedCommand } from "../../src/tools/bwrap-arguments.js";
 import type { SandboxSettings } from "../../src/tools/sandbox-settings.js";
 
 const settings: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: ["/home/u/.agentwire"], protectedNames: [".git"] };
@@ -72,6 +72,15 @@ describe("bwrapArguments", () => {
     const online = bwrapArguments({ ...command({ network: true }), socketDirectories: ["/run"] }, fileSystem(["/run"]));
     expect(online).not.toContain("--tmpfs");
     expect(online).not.toContain("--unsetenv");
+  });
+
+  it("without network, all of /tmp is covered (ssh-agent's socket folder among it); a root inside it is shown again, then bound as roots are", () => {
+    const args = bwrapArguments({ ...command({ mode: "read-only" }), socketDirectories: socketDirectories("/home/u") }, fileSystem(["/run", "/tmp", "/home/u/.ssh"]));
+    const tmpfs = args.flatMap((argument, index) => (argument === "--tmpfs" ? [args[index + 1]] : []));
+    expect(tmpfs).toEqual(["/run", "/tmp", "/home/u/.ssh"]);
+    const text = args.join(" ");
+    expect(text.indexOf("--tmpfs /tmp ")).toBeLessThan(text.indexOf("--ro-bind /tmp/out /tmp/out"));
+    expect(text.indexOf("--ro-bind /tmp/out /tmp/out")).toBeLessThan(text.indexOf("--bind /tmp/out/tmp /tmp/out/tmp"));
   });
 
   it("does not bind a protected path that no writable bind covers: it is read-only already", () => {
