@@ -5,12 +5,14 @@ import type { ShellWord } from "./shell-syntax.js";
 /**
  * The words bash makes of one word before a program sees it: brace expansion (`{a,b}`, `{1..3}`),
  * then pathname expansion (`*`, `?`, `[…]`), read from the filesystem as it is now. Used to see
- * which paths a command will really open, so `cat {/elsewhere/x,a}` or `cat lnk/sec*` cannot hide
- * a path from the outside-the-workspace check.
+ * which paths a command will really open or change, so `cat {/elsewhere/x,a}`, `cat lnk/sec*` or
+ * `touch {a,~/.bashrc}` cannot hide a path from the checks.
  *
- * Errs toward more: a bracket expression matches any one character and `.`/`..` match a pattern
- * that starts with a dot, so the expansion finds every word bash would (and perhaps a few more).
- * Anything too large to follow comes back as undefined, which callers treat as "could be anywhere".
+ * Errs toward more: a bracket expression matches any one character, `*` and `?` match names
+ * starting with a dot, and `.`/`..` match a pattern that starts with a dot, so the expansion finds
+ * every word bash would (and perhaps a few more). Checks of what a command changes go further
+ * (charactersOfText, GlobOptions.keepMissing). Anything too large to follow comes back as
+ * undefined, which callers treat as "could be anywhere".
  */
 
 /** One character of a word and whether the shell may give it a meaning (unquoted). */
@@ -27,6 +29,15 @@ const MAX_ENTRIES_READ = 5_000;
 /** The word's characters; quoted ones are inert. Expansions (`$X`) must be handled before. */
 export function patternCharacters(word: ShellWord): PatternCharacter[] {
   return word.segments.flatMap((segment) => [...segment.text].map((character) => ({ character, active: segment.kind === "plain" || segment.kind === "glob" })));
+}
+
+/**
+ * Every character of `text` taken as one the shell may give a meaning, quoted or not: for checks
+ * that err toward more candidates (a quoted `{` or `*` is expanded too), and for text whose
+ * quoting is already gone (a path built from a word).
+ */
+export function charactersOfText(text: string): PatternCharacter[] {
+  return [...text].map((character) => ({ character, active: true }));
 }
 
 export function textOf(characters: readonly PatternCharacter[]): string {
@@ -100,6 +111,14 @@ export interface GlobExpansion {
   listedFolders: string[];
 }
 
+export interface GlobOptions {
+  /**
+   * Keep the paths whose fixed components after a wildcard do not exist (bash drops them): an
+   * earlier command of the same line may create them before the shell expands this word.
+   */
+  keepMissing?: boolean;
+}
+
 /**
  * Pathname expansion of one word against the filesystem, as bash does it: folder by folder,
  * listing each folder a wildcard component needs (following symlinks, as bash does). Undefined
@@ -107,7 +126,7 @@ export interface GlobExpansion {
  *
  * Contract: never throws; unreadable folders match nothing.
  */
-export function expandGlob(characters: readonly PatternCharacter[], cwd: string): GlobExpansion | undefined {
+export function expandGlob(characters: readonly PatternCharacter[], cwd: string, options: GlobOptions = {}): GlobExpansion | undefined {
   const components = splitComponents(characters);
   const absolute = characters[0]?.character === "/";
   let frontier: string[] = [absolute ? "/" : ""];
@@ -147,7 +166,7 @@ export function expandGlob(characters: readonly PatternCharacter[], cwd: string)
     if (frontier.length === 0) break;
   }
   // Literal components after a wildcard: bash keeps only the paths that exist.
-  const matches = frontier.filter((match) => pathExists(path.resolve(cwd, match)));
+  const matches = options.keepMissing ? frontier : frontier.filter((match) => pathExists(path.resolve(cwd, match)));
   return { matches, listedFolders };
 }
 

@@ -227,6 +227,11 @@ describe("risk sentinel: files written by options and operands (issue 23, findin
     ["touch {notes.txt,~/.bashrc}", /shell startup file/],
     ["rm -rf {build,~}", /recursively deletes ~/],
     ["cp x {a,/tmp/b}", /outside the workspace/],
+    // Sequences too (`{t..t}` is `t`), and a quoted brace list: erring toward more paths.
+    ["tee .gi{s..u}/hooks/post-checkout", /inside \.git/],
+    ["touch .gi{t..t}/config", /inside \.git/],
+    ["touch '{a,/tmp/b}'", /outside the workspace/],
+    ["touch f{1..100}", /too many paths to check/],
     ["$CMD -rf ~", /computes the name of the program/],
     ["{rm,-rf,~}", /computes the name of the program/],
     ["/bin/r? -rf ~", /computes the name of the program/],
@@ -421,11 +426,27 @@ describe("risk sentinel: patterns match what exists", () => {
   writeFileSync(path.join(workspace, ".git", "hooks", "pre-commit"), "");
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
+  mkdirSync(path.join(base, "outside"));
+  symlinkSync(path.join(base, "outside"), path.join(workspace, "lnk"));
+  mkdirSync(path.join(workspace, "stars"));
+  writeFileSync(path.join(workspace, "stars", "*"), "");
+  const assess = (text: string) => assessRisk({ input: { command: text }, traits: traitsOf("Bash") }, [workspace]);
+
   it("a pattern that matches a protected file is that file", () => {
-    const assess = (text: string) => assessRisk({ input: { command: text }, traits: traitsOf("Bash") }, [workspace]);
     expect(assess("cp evil .g?t/hooks/pre-commit")).toMatch(/inside \.git/);
     expect(assess("echo x > .gi[t]/hooks/pre-c*")).toMatch(/inside \.git/);
+    expect(assess("echo x > .gi[[:alpha:]]/hooks/pre-commit")).toMatch(/inside \.git/);
+    expect(assess("touch '.g*'/config")).toMatch(/inside \.git/);
     expect(assess("cp evil notes/*.txt")).toBeUndefined();
+  });
+
+  it("a file still to be made under a matched folder counts, though bash would only expand it once it exists", () => {
+    expect(assess("touch l?k/new.txt")).toMatch(/outside the workspace/);
+  });
+
+  it("a file named like the pattern is checked once, not expanded again", () => {
+    expect(assess("touch stars/*")).toBeUndefined();
+    expect(assess("touch stars/* lnk/*")).toMatch(/outside the workspace/);
   });
 });
 
