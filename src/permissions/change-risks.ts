@@ -1,4 +1,3 @@
-import { lstatSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
@@ -94,31 +93,12 @@ function assessPath(change: ChangedPath, verb: string, context: ChangeContext): 
 /** Why changing `target` (absolute) needs approval wherever it is, worded with `verb` ("writes to", "deletes"). */
 export function assessProtected(target: string | undefined, verb: string): string | undefined {
   if (target === undefined) return undefined;
-  const reason = assessWrite(target, "/") ?? assessWrite(linkTarget(target), "/");
-  return reason?.replace(/^This writes to/, `This command ${verb}`).replace(/^This writes raw data to/, `This command ${verb}`);
+  // assessWrite looks at where the links lead too, dangling ones included.
+  return assessWrite(target, "/")?.replace(/^This writes to/, `This command ${verb}`).replace(/^This writes raw data to/, `This command ${verb}`);
 }
 
 /** Inside a root both as named and with symlinks resolved, a dangling final link included. */
 function isInsideRoots(target: string, roots: readonly string[]): boolean {
-  const real = linkTarget(target);
+  const real = realPathOfNearestAncestor(target);
   return roots.some((root) => isSameOrInside(target, path.resolve(root))) && roots.some((root) => isSameOrInside(real, realPathOfNearestAncestor(path.resolve(root))));
-}
-
-/**
- * Where writing `target` lands: symlinks followed, also when the last one points at a file that
- * does not exist yet (realpath gives up on those, but a write creates the file at the far end).
- */
-function linkTarget(target: string): string {
-  let current = target;
-  for (let hops = 0; hops < 40; hops++) {
-    let link: string;
-    try {
-      if (!lstatSync(current).isSymbolicLink()) break;
-      link = readlinkSync(current);
-    } catch {
-      break;
-    }
-    current = path.resolve(realPathOfNearestAncestor(path.dirname(current)), link);
-  }
-  return realPathOfNearestAncestor(current);
 }

@@ -1,7 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { isSameOrInside } from "../paths/real-path.js";
-import { physicalPath } from "../paths/physical-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 
 /**
  * Recursive reads that follow symbolic links found on the way (`grep -R`, `rg -L`, `find -L`,
@@ -75,7 +74,7 @@ export function linkLeadingOut(folders: readonly string[], realRoots: readonly s
   const visited = new Set<string>();
   let entries = 0;
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
-    const real = physicalPath("/", folder);
+    const real = realPathOfNearestAncestor(folder);
     if (visited.has(real)) continue;
     visited.add(real);
     if (!realRoots.some((root) => isSameOrInside(real, root))) return shown(cwd, folder);
@@ -91,7 +90,7 @@ export function linkLeadingOut(folders: readonly string[], realRoots: readonly s
       const childPath = path.join(folder, child.name);
       if (child.isDirectory()) pending.push(childPath);
       else if (child.isSymbolicLink()) {
-        const target = physicalPath("/", childPath);
+        const target = realPathOfNearestAncestor(childPath);
         if (!realRoots.some((root) => isSameOrInside(target, root))) return shown(cwd, childPath);
         // A link to a folder inside is walked too: what it holds may lead out.
         if (isDirectory(target)) pending.push(target);
