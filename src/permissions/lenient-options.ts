@@ -5,6 +5,8 @@ import type { ShellWord } from "./shell-syntax.js";
  * (deny rules, the risk sentinel). Unlike option-grammar.ts, nothing here fails: an option that
  * is not listed counts as a flag without a value. That can only make a following word look like
  * an operand, which these checks then examine too — they err toward finding something.
+ * option-grammar.ts exists for the opposite job, proving a command only reads, where anything
+ * unlisted must fail.
  */
 export interface LenientGrammar {
   /** Short options that take a value, attached (`-ofile`) or as the next word. */
