@@ -1,6 +1,7 @@
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { boundedFolderReader } from "./bounded-folder-reads.js";
 
 /**
  * Recursive reads that follow symbolic links found on the way (`grep -R`, `rg -L`, `find -L`,
@@ -72,21 +73,15 @@ export function walksCwdByDefault(program: string): boolean {
 export function linkLeadingOut(folders: readonly string[], realRoots: readonly string[], cwd: string): string | undefined {
   const pending = [...folders];
   const visited = new Set<string>();
-  let entries = 0;
+  const read = boundedFolderReader(MAX_ENTRIES);
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
     const real = realPathOfNearestAncestor(folder);
     if (visited.has(real)) continue;
     visited.add(real);
     if (!realRoots.some((root) => isSameOrInside(real, root))) return shown(cwd, folder);
-    let children;
-    try {
-      children = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    entries += children.length;
-    if (entries > MAX_ENTRIES) return `${shown(cwd, folder)} (too many files to check for links leading out)`;
-    for (const child of children) {
+    const children = read(folder);
+    if (children === "too many") return `${shown(cwd, folder)} (too many files to check for links leading out)`;
+    for (const child of children ?? []) {
       const childPath = path.join(folder, child.name);
       if (child.isDirectory()) pending.push(childPath);
       else if (child.isSymbolicLink()) {

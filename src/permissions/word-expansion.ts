@@ -1,5 +1,6 @@
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import path from "node:path";
+import { boundedFolderReader, type FolderReader } from "./bounded-folder-reads.js";
 import type { ShellWord } from "./shell-syntax.js";
 
 /**
@@ -131,7 +132,7 @@ export function expandGlob(characters: readonly PatternCharacter[], cwd: string,
   const absolute = characters[0]?.character === "/";
   let frontier: string[] = [absolute ? "/" : ""];
   const listedFolders: string[] = [];
-  let entriesRead = 0;
+  const read = boundedFolderReader(MAX_ENTRIES_READ);
   for (const [position, component] of components.entries()) {
     if (absolute && position === 0) continue;
     if (!hasWildcard(component)) {
@@ -142,27 +143,22 @@ export function expandGlob(characters: readonly PatternCharacter[], cwd: string,
     // (`***` follows them); plain bash reads it as `*`, links followed. Both are taken.
     const text = textOf(component);
     if (/^\*{3,}$/.test(text)) return undefined;
-    const descendants = text === "**" ? foldersBelow(frontier, cwd, MAX_ENTRIES_READ - entriesRead) : { folders: [], listed: [], entriesRead: 0 };
+    const descendants = text === "**" ? foldersBelow(frontier, cwd, read) : [];
     if (descendants === undefined) return undefined;
-    listedFolders.push(...descendants.listed);
-    entriesRead += descendants.entriesRead;
+    listedFolders.push(...descendants.map((prefix) => folderOf(prefix, cwd)));
     const matcher = componentMatcher(component);
     const next: string[] = [];
     for (const prefix of frontier) {
-      const folder = path.resolve(cwd, prefix === "" ? "." : prefix);
+      const folder = folderOf(prefix, cwd);
       listedFolders.push(folder);
-      let names: string[];
-      try {
-        names = readdirSync(folder);
-      } catch {
-        continue;
-      }
-      entriesRead += names.length;
-      if (entriesRead > MAX_ENTRIES_READ) return undefined;
+      const entries = read(folder);
+      if (entries === "too many") return undefined;
+      if (entries === undefined) continue;
+      const names = entries.map((entry) => entry.name);
       if (component[0]?.character === ".") names.push(".", "..");
       for (const name of names) if (matcher.test(name)) next.push(joinComponent(prefix, name));
     }
-    frontier = [...new Set([...descendants.folders, ...next])];
+    frontier = [...new Set([...descendants, ...next])];
     if (frontier.length === 0) break;
   }
   // Literal components after a wildcard: bash keeps only the paths that exist.
@@ -172,28 +168,23 @@ export function expandGlob(characters: readonly PatternCharacter[], cwd: string,
 
 /**
  * Each prefix and every folder below it, links not followed (as `**` does), for a `**`
- * component; undefined past `budget` entries.
+ * component; undefined when the reads pass their limit.
  */
-function foldersBelow(prefixes: readonly string[], cwd: string, budget: number): { folders: string[]; listed: string[]; entriesRead: number } | undefined {
+function foldersBelow(prefixes: readonly string[], cwd: string, read: FolderReader): string[] | undefined {
   const folders: string[] = [];
-  const listed: string[] = [];
-  let entriesRead = 0;
   const pending = [...prefixes];
   for (let prefix = pending.pop(); prefix !== undefined; prefix = pending.pop()) {
     folders.push(prefix);
-    const folder = path.resolve(cwd, prefix === "" ? "." : prefix);
-    listed.push(folder);
-    let entries;
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    entriesRead += entries.length;
-    if (entriesRead > budget) return undefined;
-    for (const entry of entries) if (entry.isDirectory()) pending.push(joinComponent(prefix, entry.name));
+    const entries = read(folderOf(prefix, cwd));
+    if (entries === "too many") return undefined;
+    for (const entry of entries ?? []) if (entry.isDirectory()) pending.push(joinComponent(prefix, entry.name));
   }
-  return { folders, listed, entriesRead };
+  return folders;
+}
+
+/** The absolute folder a prefix names; the empty prefix is the working directory. */
+function folderOf(prefix: string, cwd: string): string {
+  return path.resolve(cwd, prefix === "" ? "." : prefix);
 }
 
 /** `prefix/name` as the word will read; the empty prefix is the working directory. */
