@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import { boundedFolderReader } from "./bounded-folder-reads.js";
+import { namesOption } from "./lenient-options.js";
 
 /**
  * Recursive reads that follow symbolic links found on the way (`grep -R`, `rg -L`, `find -L`,
@@ -50,11 +51,7 @@ export function followsLinksWhileWalking(program: string, texts: readonly string
   if (following.always) return true;
   for (const text of texts) {
     if (text === "--") break;
-    if (following.words?.includes(text)) return true;
-    if (text.startsWith("--")) {
-      const name = text.split("=", 1)[0]!;
-      if (name.length > 2 && following.longOptions?.some((option) => option.startsWith(name))) return true;
-    } else if (text.startsWith("-") && [...text.slice(1)].some((letter) => following.letters?.includes(letter))) return true;
+    if (following.words?.includes(text) || namesOption(text, following)) return true;
   }
   return false;
 }
