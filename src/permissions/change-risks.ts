@@ -1,4 +1,3 @@
-import { lstatSync, readlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
@@ -6,7 +5,8 @@ import type { ChangedPath } from "./path-change.js";
 import { assessDeleteTarget, resolveWordPath } from "./delete-risks.js";
 import { literalWord } from "./lenient-options.js";
 import { assessWrite } from "./protected-paths.js";
-import { braceAlternatives, globMatches } from "./word-expansions.js";
+import type { ShellWord } from "./shell-syntax.js";
+import { charactersOfText, expandBraces, expandGlob, hasWildcard, textOf } from "./word-expansion.js";
 
 /**
  * Whether a path a command changes stays where the task lives. A change asks for approval when
@@ -25,26 +25,49 @@ export interface ChangeContext {
 
 const VERBS: Record<ChangedPath["change"], string> = { writes: "writes to", deletes: "deletes", permissions: "changes the permissions or owner of", extracts: "unpacks files into", links: "links to" };
 
+/** More paths than this from one changed word (`touch f{1..100}`): the change asks rather than check each. */
+const MAX_CHANGED_ALTERNATIVES = 64;
+
 export function assessChange(change: ChangedPath, context: ChangeContext): string | undefined {
   const verb = change.change === "deletes" && change.recursive ? "recursively deletes" : VERBS[change.change];
-  const text = change.word.text;
-  if (change.remote) return `This command ${verb} ${text}, on another machine.`;
-  // `{~/.bashrc,x}` changes both; `.g?t/config` changes whatever it matches, and the literal name if nothing does.
+  if (change.remote) return `This command ${verb} ${change.word.text}, on another machine.`;
+  const tooMany = `This command ${verb} ${change.word.text}, which expands into too many paths to check.`;
+  // `{~/.bashrc,x}` changes both; `.g?t/config` changes whatever it matches, and the literal name
+  // if nothing does. Quoted `{` and `*` count too: erring toward more paths only asks more often.
   const alternatives = braceAlternatives(change.word);
-  if (alternatives === undefined) return `This command ${verb} ${text}, which expands into too many paths to check.`;
-  if (alternatives.length > 1) {
-    for (const alternative of alternatives) {
-      const reason = assessChange({ ...change, word: alternative }, context);
-      if (reason) return reason;
-    }
-    return undefined;
-  }
+  if (alternatives === undefined) return tooMany;
   const base = change.base === undefined ? context.cwd : resolveWordPath(change.base, context.cwd);
-  const pattern = resolveWordPath(change.word, base);
-  for (const match of pattern === undefined ? [] : globMatches(pattern)) {
-    const reason = assessChange({ ...change, word: literalWord(match), base: undefined }, context);
+  for (const word of alternatives) {
+    const pattern = resolveWordPath(word, base);
+    const characters = pattern === undefined ? [] : charactersOfText(pattern);
+    if (hasWildcard(characters)) {
+      const glob = expandGlob(characters, "/", { keepMissing: true });
+      if (glob === undefined) return tooMany;
+      for (const match of glob.matches) {
+        const reason = assessPath({ ...change, word: literalWord(match), base: undefined }, verb, context);
+        if (reason) return reason;
+      }
+    }
+    const reason = assessPath({ ...change, word }, verb, context);
     if (reason) return reason;
   }
+  return undefined;
+}
+
+/** The words `word` stands for after brace expansion (itself when it has none); undefined when too many. */
+function braceAlternatives(word: ShellWord): ShellWord[] | undefined {
+  const alternatives = expandBraces(charactersOfText(word.text));
+  if (alternatives === undefined || alternatives.length > MAX_CHANGED_ALTERNATIVES) return undefined;
+  const texts = alternatives.map(textOf);
+  if (texts.length === 1 && texts[0] === word.text) return [word];
+  // An alternative holding `$` or a backquote is only known at run time.
+  return texts.map((text) => ({ text, segments: [/[$`]/.test(text) ? { kind: "parameter" as const, text } : { kind: "quoted" as const, text }] }));
+}
+
+/** The reason changing one path (after expansion) needs approval. */
+function assessPath(change: ChangedPath, verb: string, context: ChangeContext): string | undefined {
+  const text = change.word.text;
+  const base = change.base === undefined ? context.cwd : resolveWordPath(change.base, context.cwd);
   if (change.change === "deletes") {
     return assessDeleteTarget(change.word, { cwd: base, roots: context.roots }, { rootMayBeTarget: false, verb }) ?? assessProtected(resolveWordPath(change.word, base), verb);
   }
@@ -70,31 +93,12 @@ export function assessChange(change: ChangedPath, context: ChangeContext): strin
 /** Why changing `target` (absolute) needs approval wherever it is, worded with `verb` ("writes to", "deletes"). */
 export function assessProtected(target: string | undefined, verb: string): string | undefined {
   if (target === undefined) return undefined;
-  const reason = assessWrite(target, "/") ?? assessWrite(linkTarget(target), "/");
-  return reason?.replace(/^This writes to/, `This command ${verb}`).replace(/^This writes raw data to/, `This command ${verb}`);
+  // assessWrite looks at where the links lead too, dangling ones included.
+  return assessWrite(target, "/")?.replace(/^This writes to/, `This command ${verb}`).replace(/^This writes raw data to/, `This command ${verb}`);
 }
 
 /** Inside a root both as named and with symlinks resolved, a dangling final link included. */
 function isInsideRoots(target: string, roots: readonly string[]): boolean {
-  const real = linkTarget(target);
+  const real = realPathOfNearestAncestor(target);
   return roots.some((root) => isSameOrInside(target, path.resolve(root))) && roots.some((root) => isSameOrInside(real, realPathOfNearestAncestor(path.resolve(root))));
-}
-
-/**
- * Where writing `target` lands: symlinks followed, also when the last one points at a file that
- * does not exist yet (realpath gives up on those, but a write creates the file at the far end).
- */
-function linkTarget(target: string): string {
-  let current = target;
-  for (let hops = 0; hops < 40; hops++) {
-    let link: string;
-    try {
-      if (!lstatSync(current).isSymbolicLink()) break;
-      link = readlinkSync(current);
-    } catch {
-      break;
-    }
-    current = path.resolve(realPathOfNearestAncestor(path.dirname(current)), link);
-  }
-  return realPathOfNearestAncestor(current);
 }

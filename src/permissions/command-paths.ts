@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isSameOrInside } from "../paths/real-path.js";
-import { physicalPath } from "../paths/physical-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import { followsLinksWhileWalking, isDirectory, linkLeadingOut, walksCwdByDefault } from "./link-following-walks.js";
 import { parseShell, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
 import { testLooksAtFiles } from "./test-expression.js";
@@ -35,7 +34,7 @@ export function commandPathsOutsideRoots(command: SimpleCommand, roots: readonly
   const program = path.posix.basename(programWord?.text ?? "");
   const texts = args.map((word) => word.text);
   const opensOperands = !NAMES_ONLY_PROGRAMS.has(program) && !((program === "test" || program === "[") && !testLooksAtFiles(texts));
-  const context: CheckContext = { cwd: roots[0]!, realRoots: roots.map((root) => physicalPath("/", root)), opensOperands };
+  const context: CheckContext = { cwd: roots[0]!, realRoots: roots.map((root) => realPathOfNearestAncestor(root)), opensOperands };
   const inputs = command.redirections.filter((redirection) => redirection.operator === "<").map((redirection) => redirection.target);
   const outside = [...args.map((word) => wordReadsOutside(word, context)), ...inputs.map((word) => wordReadsOutside(word, { ...context, opensOperands: true }))];
   if (followsLinksWhileWalking(program, texts)) outside.push(linkLeadingOut(walkedFolders(args, context, walksCwdByDefault(program)), context.realRoots, context.cwd));
@@ -78,7 +77,7 @@ function alternativeReadsOutside(characters: PatternCharacter[], context: CheckC
   }
   const glob = expandGlob(expanded, context.cwd);
   if (glob === undefined) return wordText;
-  if (glob.listedFolders.some((folder) => !isInside(physicalPath("/", folder), context))) return wordText;
+  if (glob.listedFolders.some((folder) => !isInside(realPathOfNearestAncestor(folder), context))) return wordText;
   // No match: bash passes the word on as it is.
   if (glob.matches.length === 0) return context.opensOperands ? textReadsOutside(textOf(expanded), context) : undefined;
   for (const match of glob.matches) {
@@ -123,7 +122,8 @@ function candidateIsOutside(candidate: string, context: CheckContext): boolean {
   const named = path.isAbsolute(written) || written.split("/").includes("..");
   // A plain relative word is only a path if it exists; through a symlink it may still lead out.
   if (!named && !existsSync(path.join(context.cwd, written))) return false;
-  return !isInside(physicalPath(context.cwd, written), context);
+  // Joined, not resolved: the kernel follows `lnk` in `lnk/../x` before applying `..`.
+  return !isInside(realPathOfNearestAncestor(path.isAbsolute(written) ? written : `${context.cwd}/${written}`), context);
 }
 
 function isInside(realPath: string, context: CheckContext): boolean {

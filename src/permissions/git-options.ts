@@ -1,4 +1,4 @@
-import { scanArguments, withoutPrefix, type LenientGrammar, type ScannedOption } from "./lenient-options.js";
+import { optionValues, scanArguments, type LenientGrammar, type ScannedOption } from "./lenient-options.js";
 import type { ShellWord } from "./shell-syntax.js";
 
 /**
@@ -70,7 +70,9 @@ function configValue(setting: string): string {
 }
 
 /** Long options of any subcommand whose value is a file or directory git writes. */
-const WRITTEN_LONG_OPTIONS = ["--output", "--output-directory", "--export-marks", "--separate-git-dir", "--prefix", "--file"];
+const WRITTEN_LONG_OPTIONS = ["--output", "--output-directory", "--export-marks", "--separate-git-dir"];
+/** Written-file options of one subcommand only (`--prefix` of checkout-index, `--file` of credential-store). */
+const SUBCOMMAND_WRITTEN_LONG_OPTIONS: Readonly<Record<string, string>> = { "checkout-index": "--prefix", "credential-store": "--file" };
 /** Subcommands whose `-o` names what they write. */
 const WRITTEN_SHORT_O = new Set(["format-patch", "archive", "index-pack"]);
 /** Subcommands whose operands after the first (or the only one) name a directory they create. */
@@ -83,46 +85,13 @@ const DIRECTORY_CREATING: Readonly<Record<string, (operands: ShellWord[]) => She
 
 /**
  * Files and directories a git invocation writes, by option or operand. git accepts any
- * unambiguous abbreviation of a long option (`--outp=f`), so a prefix of four or more characters
- * counts. `--prefix` counts only for checkout-index, `--file` only for credential-store.
+ * unambiguous abbreviation of a long option (`--outp=f`), and so does scanArguments.
  */
 export function gitWrittenPaths(git: GitInvocation): ShellWord[] {
-  const written: ShellWord[] = [];
-  const operands: ShellWord[] = [];
-  for (let index = 0; index < git.args.length; index++) {
-    const word = git.args[index]!;
-    const text = word.text;
-    const next = git.args[index + 1];
-    if (text === "--") {
-      operands.push(...git.args.slice(index + 1));
-      break;
-    }
-    if (text.startsWith("--")) {
-      const equals = text.indexOf("=");
-      const name = equals === -1 ? text : text.slice(0, equals);
-      const option = writtenLongOption(name, git.subcommand);
-      if (option === undefined) continue;
-      if (equals !== -1) written.push(withoutPrefix(word, text.slice(0, equals + 1)));
-      else if (next) {
-        written.push(next);
-        index++;
-      }
-    } else if (text.startsWith("-o") && WRITTEN_SHORT_O.has(git.subcommand ?? "")) {
-      if (text.length > 2) written.push(withoutPrefix(word, "-o"));
-      else if (next) {
-        written.push(next);
-        index++;
-      }
-    } else if (!text.startsWith("-")) operands.push(word);
-  }
-  written.push(...(DIRECTORY_CREATING[git.subcommand ?? ""]?.(operands) ?? []));
-  return written;
-}
-
-function writtenLongOption(name: string, subcommand: string | undefined): string | undefined {
-  if (name.length < 4) return undefined;
-  const option = WRITTEN_LONG_OPTIONS.find((candidate) => candidate.startsWith(name));
-  if (option === "--prefix" && subcommand !== "checkout-index") return undefined;
-  if (option === "--file" && subcommand !== "credential-store") return undefined;
-  return option;
+  const subcommand = git.subcommand ?? "";
+  const extra = SUBCOMMAND_WRITTEN_LONG_OPTIONS[subcommand];
+  const longOptions = extra === undefined ? WRITTEN_LONG_OPTIONS : [...WRITTEN_LONG_OPTIONS, extra];
+  const grammar: LenientGrammar = { longWithValue: longOptions, ...(WRITTEN_SHORT_O.has(subcommand) ? { shortWithValue: "o" } : {}) };
+  const scanned = scanArguments(git.args, grammar, 0);
+  return [...optionValues(scanned, [...longOptions, "-o"]), ...(DIRECTORY_CREATING[subcommand]?.(scanned.operands) ?? [])];
 }

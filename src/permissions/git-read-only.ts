@@ -1,3 +1,4 @@
+import { namesOption } from "./lenient-options.js";
 import { mayInjectArguments, type ShellWord } from "./shell-syntax.js";
 
 /**
@@ -51,10 +52,7 @@ export function isReadOnlyGit(args: readonly ShellWord[]): boolean {
 function inspectingArgumentsAreSafe(texts: string[]): boolean {
   for (const text of texts) {
     if (text === "--") return true;
-    if (text.startsWith("--")) {
-      const name = text.split("=", 1)[0]!;
-      if (FORBIDDEN_LONG_OPTIONS.some((forbidden) => forbidden.startsWith(name))) return false;
-    } else if (text.startsWith("-") && text.includes("O")) return false;
+    if (namesOption(text, { letters: "O", longOptions: FORBIDDEN_LONG_OPTIONS })) return false;
   }
   return true;
 }

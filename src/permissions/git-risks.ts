@@ -2,7 +2,7 @@ import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import { resolveWordPath } from "./delete-risks.js";
 import { readGit } from "./git-options.js";
-import { withoutPrefix } from "./lenient-options.js";
+import { namesOption, withoutPrefix } from "./lenient-options.js";
 import { isConfigRead } from "./git-read-only.js";
 import type { ShellWord } from "./shell-syntax.js";
 
@@ -104,14 +104,12 @@ function isOutside(word: ShellWord, cwd: string | undefined, roots: readonly str
 }
 
 function assessPush(args: string[], globalOptions: string): string | undefined {
-  const longNames = args.filter((text) => text.startsWith("--")).map((text) => text.split("=", 1)[0]!);
   // git accepts unambiguous abbreviations (`--forc`), so a prefix of a dangerous option counts.
-  const abbreviates = (options: string[]) => longNames.some((name) => name.length > 3 && options.some((option) => option.startsWith(name)));
-  const shortClusters = args.filter((text) => /^-[^-]/.test(text));
-  if (abbreviates(FORCE_OPTIONS) || shortClusters.some((text) => text.includes("f")) || args.some((text) => text.startsWith("+"))) {
+  const names = (options: { letters: string; longOptions: readonly string[] }) => args.some((text) => namesOption(text, options));
+  if (names({ letters: "f", longOptions: FORCE_OPTIONS }) || args.some((text) => text.startsWith("+"))) {
     return "This command force-pushes, which can destroy remote history.";
   }
-  if (abbreviates(REMOTE_DELETING_OPTIONS) || shortClusters.some((text) => text.includes("d")) || args.some((text) => text.startsWith(":")) || /mirror/i.test(globalOptions)) {
+  if (names({ letters: "d", longOptions: REMOTE_DELETING_OPTIONS }) || args.some((text) => text.startsWith(":")) || /mirror/i.test(globalOptions)) {
     return "This command deletes or overwrites branches on the remote (git push --delete/--mirror/--prune or :branch).";
   }
   return undefined;

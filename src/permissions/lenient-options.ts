@@ -2,9 +2,11 @@ import type { ShellWord } from "./shell-syntax.js";
 
 /**
  * How a program's options read, for the checks that look for danger rather than prove safety
- * (deny rules, the risk sentinel). Unlike option-grammar.ts, nothing here fails: an option that
- * is not listed counts as a flag without a value. That can only make a following word look like
- * an operand, which these checks then examine too — they err toward finding something.
+ * (deny rules, the risk sentinel, and the classifier's search for options it refuses). Unlike
+ * option-grammar.ts, nothing here fails: an option that is not listed counts as a flag without a
+ * value. That can only make a following word look like an operand, which these checks then
+ * examine too — they err toward finding something. option-grammar.ts exists for the opposite
+ * job, proving a command only reads, where anything unlisted must fail.
  */
 export interface LenientGrammar {
   /** Short options that take a value, attached (`-ofile`) or as the next word. */
@@ -101,6 +103,21 @@ function longOptionNamed(written: string, grammar: LenientGrammar): string | und
   if (known.includes(written)) return written;
   if (written.length < 3) return undefined;
   return known.find((option) => option.startsWith(written));
+}
+
+/**
+ * Whether `text` names one of `options`: a letter in a short cluster (`-rL`), or a long option
+ * written out or abbreviated, as GNU getopt and git take any unambiguous prefix (`--deref` for
+ * `--dereference`). Whether the prefix is unambiguous is not judged: any prefix counts, and
+ * `--=x` names them all. `--` itself names none.
+ */
+export function namesOption(text: string, options: { letters?: string; longOptions?: readonly string[] }): boolean {
+  if (text === "--") return false;
+  if (text.startsWith("--")) {
+    const name = text.split("=", 1)[0]!;
+    return options.longOptions?.some((option) => option.startsWith(name)) ?? false;
+  }
+  return text.startsWith("-") && [...text.slice(1)].some((letter) => options.letters?.includes(letter) ?? false);
 }
 
 /** Values of the named options, in order. */

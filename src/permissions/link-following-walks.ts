@@ -1,7 +1,8 @@
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
-import { isSameOrInside } from "../paths/real-path.js";
-import { physicalPath } from "../paths/physical-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { boundedFolderReader } from "./bounded-folder-reads.js";
+import { namesOption } from "./lenient-options.js";
 
 /**
  * Recursive reads that follow symbolic links found on the way (`grep -R`, `rg -L`, `find -L`,
@@ -50,11 +51,7 @@ export function followsLinksWhileWalking(program: string, texts: readonly string
   if (following.always) return true;
   for (const text of texts) {
     if (text === "--") break;
-    if (following.words?.includes(text)) return true;
-    if (text.startsWith("--")) {
-      const name = text.split("=", 1)[0]!;
-      if (name.length > 2 && following.longOptions?.some((option) => option.startsWith(name))) return true;
-    } else if (text.startsWith("-") && [...text.slice(1)].some((letter) => following.letters?.includes(letter))) return true;
+    if (following.words?.includes(text) || namesOption(text, following)) return true;
   }
   return false;
 }
@@ -73,25 +70,19 @@ export function walksCwdByDefault(program: string): boolean {
 export function linkLeadingOut(folders: readonly string[], realRoots: readonly string[], cwd: string): string | undefined {
   const pending = [...folders];
   const visited = new Set<string>();
-  let entries = 0;
+  const read = boundedFolderReader(MAX_ENTRIES);
   for (let folder = pending.pop(); folder !== undefined; folder = pending.pop()) {
-    const real = physicalPath("/", folder);
+    const real = realPathOfNearestAncestor(folder);
     if (visited.has(real)) continue;
     visited.add(real);
     if (!realRoots.some((root) => isSameOrInside(real, root))) return shown(cwd, folder);
-    let children;
-    try {
-      children = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    entries += children.length;
-    if (entries > MAX_ENTRIES) return `${shown(cwd, folder)} (too many files to check for links leading out)`;
-    for (const child of children) {
+    const children = read(folder);
+    if (children === "too many") return `${shown(cwd, folder)} (too many files to check for links leading out)`;
+    for (const child of children ?? []) {
       const childPath = path.join(folder, child.name);
       if (child.isDirectory()) pending.push(childPath);
       else if (child.isSymbolicLink()) {
-        const target = physicalPath("/", childPath);
+        const target = realPathOfNearestAncestor(childPath);
         if (!realRoots.some((root) => isSameOrInside(target, root))) return shown(cwd, childPath);
         // A link to a folder inside is walked too: what it holds may lead out.
         if (isDirectory(target)) pending.push(target);

@@ -5,7 +5,9 @@ import { mayInjectArguments, type ShellWord } from "./shell-syntax.js";
  * GNU conventions: short options cluster (`-nE`), a short option with a value takes the rest of
  * its cluster or the next word (`-k2`, `-k 2`), long options take `--name=value` or
  * `--name value`, options may follow operands, and `--` ends them. Abbreviated long options
- * (`--out` for `--output`) are not listed, so they fail too.
+ * (`--out` for `--output`) are not listed, so they fail too. lenient-options.ts reads the same
+ * conventions for the opposite job — finding danger, where a failure would hide it — so it never
+ * fails; one shared parser would have to bend each way at every step.
  */
 export interface OptionGrammar {
   /** Short options without a value, as one string of letters. */

@@ -1,7 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
-import { isSameOrInside } from "../paths/real-path.js";
-import { physicalPath } from "../paths/physical-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import { parseShell, type SimpleCommand } from "./shell-syntax.js";
 
 /**
@@ -34,8 +33,8 @@ export function programInsideRoots(command: SimpleCommand, roots: readonly strin
   for (const entry of searchPath.split(":")) {
     const candidate = path.resolve(cwd, entry === "" ? "." : entry, name);
     if (!isExecutableFile(candidate)) continue;
-    const real = physicalPath("/", candidate);
-    const inside = roots.some((root) => isSameOrInside(real, physicalPath("/", root)));
+    const real = realPathOfNearestAncestor(candidate);
+    const inside = roots.some((root) => isSameOrInside(real, realPathOfNearestAncestor(root)));
     return inside ? (isSameOrInside(candidate, cwd) ? path.relative(cwd, candidate) : candidate) : undefined;
   }
   return undefined;

@@ -1,5 +1,6 @@
 import { isReadOnlyGit } from "./git-read-only.js";
 import { isReadOnlyJq } from "./jq-invocation.js";
+import { namesOption } from "./lenient-options.js";
 import { parseArguments, type OptionGrammar } from "./option-grammar.js";
 import { isPrintOnlySedScript } from "./sed-script.js";
 import { isDynamic, mayInjectArguments, type ShellWord } from "./shell-syntax.js";
@@ -138,18 +139,6 @@ export const READ_ONLY_PROGRAMS = new Map<string, ArgumentCheck>([
   ["git", isReadOnlyGit],
   ["node", (args) => args.length === 1 && (args[0]!.text === "--version" || args[0]!.text === "-v")],
 ]);
-
-/**
- * Whether `text` is one of the refused options: a letter in a short cluster, or a long option
- * or any abbreviation of it (GNU getopt takes `--files0` for `--files0-from`).
- */
-function namesOption(text: string, refused: { letters?: string; longOptions: readonly string[] }): boolean {
-  if (text.startsWith("--")) {
-    const name = text.split("=", 1)[0]!;
-    return name.length > 2 && refused.longOptions.some((option) => option.startsWith(name));
-  }
-  return text.startsWith("-") && [...text.slice(1)].some((letter) => refused.letters?.includes(letter) ?? false);
-}
 
 /** A conversion that reads its argument as a number (`%d`, `%5.2f`, a `*` width, bash's `%(…)T` time). */
 const NUMERIC_CONVERSION = /%[-+ #0-9.]*(\*|[diouxXeEfFgGaA]|\([^)]*\)T)/;

@@ -1,16 +1,19 @@
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import path from "node:path";
+import { boundedFolderReader, type FolderReader } from "./bounded-folder-reads.js";
 import type { ShellWord } from "./shell-syntax.js";
 
 /**
  * The words bash makes of one word before a program sees it: brace expansion (`{a,b}`, `{1..3}`),
  * then pathname expansion (`*`, `?`, `[…]`), read from the filesystem as it is now. Used to see
- * which paths a command will really open, so `cat {/elsewhere/x,a}` or `cat lnk/sec*` cannot hide
- * a path from the outside-the-workspace check.
+ * which paths a command will really open or change, so `cat {/elsewhere/x,a}`, `cat lnk/sec*` or
+ * `touch {a,~/.bashrc}` cannot hide a path from the checks.
  *
- * Errs toward more: a bracket expression matches any one character and `.`/`..` match a pattern
- * that starts with a dot, so the expansion finds every word bash would (and perhaps a few more).
- * Anything too large to follow comes back as undefined, which callers treat as "could be anywhere".
+ * Errs toward more: a bracket expression matches any one character, `*` and `?` match names
+ * starting with a dot, and `.`/`..` match a pattern that starts with a dot, so the expansion finds
+ * every word bash would (and perhaps a few more). Checks of what a command changes go further
+ * (charactersOfText, GlobOptions.keepMissing). Anything too large to follow comes back as
+ * undefined, which callers treat as "could be anywhere".
  */
 
 /** One character of a word and whether the shell may give it a meaning (unquoted). */
@@ -27,6 +30,15 @@ const MAX_ENTRIES_READ = 5_000;
 /** The word's characters; quoted ones are inert. Expansions (`$X`) must be handled before. */
 export function patternCharacters(word: ShellWord): PatternCharacter[] {
   return word.segments.flatMap((segment) => [...segment.text].map((character) => ({ character, active: segment.kind === "plain" || segment.kind === "glob" })));
+}
+
+/**
+ * Every character of `text` taken as one the shell may give a meaning, quoted or not: for checks
+ * that err toward more candidates (a quoted `{` or `*` is expanded too), and for text whose
+ * quoting is already gone (a path built from a word).
+ */
+export function charactersOfText(text: string): PatternCharacter[] {
+  return [...text].map((character) => ({ character, active: true }));
 }
 
 export function textOf(characters: readonly PatternCharacter[]): string {
@@ -100,6 +112,14 @@ export interface GlobExpansion {
   listedFolders: string[];
 }
 
+export interface GlobOptions {
+  /**
+   * Keep the paths whose fixed components after a wildcard do not exist (bash drops them): an
+   * earlier command of the same line may create them before the shell expands this word.
+   */
+  keepMissing?: boolean;
+}
+
 /**
  * Pathname expansion of one word against the filesystem, as bash does it: folder by folder,
  * listing each folder a wildcard component needs (following symlinks, as bash does). Undefined
@@ -107,12 +127,12 @@ export interface GlobExpansion {
  *
  * Contract: never throws; unreadable folders match nothing.
  */
-export function expandGlob(characters: readonly PatternCharacter[], cwd: string): GlobExpansion | undefined {
+export function expandGlob(characters: readonly PatternCharacter[], cwd: string, options: GlobOptions = {}): GlobExpansion | undefined {
   const components = splitComponents(characters);
   const absolute = characters[0]?.character === "/";
   let frontier: string[] = [absolute ? "/" : ""];
   const listedFolders: string[] = [];
-  let entriesRead = 0;
+  const read = boundedFolderReader(MAX_ENTRIES_READ);
   for (const [position, component] of components.entries()) {
     if (absolute && position === 0) continue;
     if (!hasWildcard(component)) {
@@ -123,58 +143,48 @@ export function expandGlob(characters: readonly PatternCharacter[], cwd: string)
     // (`***` follows them); plain bash reads it as `*`, links followed. Both are taken.
     const text = textOf(component);
     if (/^\*{3,}$/.test(text)) return undefined;
-    const descendants = text === "**" ? foldersBelow(frontier, cwd, MAX_ENTRIES_READ - entriesRead) : { folders: [], listed: [], entriesRead: 0 };
+    const descendants = text === "**" ? foldersBelow(frontier, cwd, read) : [];
     if (descendants === undefined) return undefined;
-    listedFolders.push(...descendants.listed);
-    entriesRead += descendants.entriesRead;
+    listedFolders.push(...descendants.map((prefix) => folderOf(prefix, cwd)));
     const matcher = componentMatcher(component);
     const next: string[] = [];
     for (const prefix of frontier) {
-      const folder = path.resolve(cwd, prefix === "" ? "." : prefix);
+      const folder = folderOf(prefix, cwd);
       listedFolders.push(folder);
-      let names: string[];
-      try {
-        names = readdirSync(folder);
-      } catch {
-        continue;
-      }
-      entriesRead += names.length;
-      if (entriesRead > MAX_ENTRIES_READ) return undefined;
+      const entries = read(folder);
+      if (entries === "too many") return undefined;
+      if (entries === undefined) continue;
+      const names = entries.map((entry) => entry.name);
       if (component[0]?.character === ".") names.push(".", "..");
       for (const name of names) if (matcher.test(name)) next.push(joinComponent(prefix, name));
     }
-    frontier = [...new Set([...descendants.folders, ...next])];
+    frontier = [...new Set([...descendants, ...next])];
     if (frontier.length === 0) break;
   }
   // Literal components after a wildcard: bash keeps only the paths that exist.
-  const matches = frontier.filter((match) => pathExists(path.resolve(cwd, match)));
+  const matches = options.keepMissing ? frontier : frontier.filter((match) => pathExists(path.resolve(cwd, match)));
   return { matches, listedFolders };
 }
 
 /**
  * Each prefix and every folder below it, links not followed (as `**` does), for a `**`
- * component; undefined past `budget` entries.
+ * component; undefined when the reads pass their limit.
  */
-function foldersBelow(prefixes: readonly string[], cwd: string, budget: number): { folders: string[]; listed: string[]; entriesRead: number } | undefined {
+function foldersBelow(prefixes: readonly string[], cwd: string, read: FolderReader): string[] | undefined {
   const folders: string[] = [];
-  const listed: string[] = [];
-  let entriesRead = 0;
   const pending = [...prefixes];
   for (let prefix = pending.pop(); prefix !== undefined; prefix = pending.pop()) {
     folders.push(prefix);
-    const folder = path.resolve(cwd, prefix === "" ? "." : prefix);
-    listed.push(folder);
-    let entries;
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    entriesRead += entries.length;
-    if (entriesRead > budget) return undefined;
-    for (const entry of entries) if (entry.isDirectory()) pending.push(joinComponent(prefix, entry.name));
+    const entries = read(folderOf(prefix, cwd));
+    if (entries === "too many") return undefined;
+    for (const entry of entries ?? []) if (entry.isDirectory()) pending.push(joinComponent(prefix, entry.name));
   }
-  return { folders, listed, entriesRead };
+  return folders;
+}
+
+/** The absolute folder a prefix names; the empty prefix is the working directory. */
+function folderOf(prefix: string, cwd: string): string {
+  return path.resolve(cwd, prefix === "" ? "." : prefix);
 }
 
 /** `prefix/name` as the word will read; the empty prefix is the working directory. */

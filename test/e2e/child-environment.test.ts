@@ -1,10 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { OutputEvent, UserEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, ROOT, runAgentwire, type Workspace } from "../helpers/agentwire.js";
-import { createUnprivilegedUser, needsUnprivilegedUser } from "../helpers/unprivileged.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { bashTurns, createWorkspace, ROOT, toolOutcomes, type Workspace } from "../helpers/agentwire.js";
+import { needsUnprivilegedUser, runPromptAsUser, unprivilegedUserForSuite } from "../helpers/unprivileged.js";
 
 /**
  * Credentials stay out of child processes (issue 23, finding 8), through the built binary, run
@@ -13,8 +12,7 @@ import { createUnprivilegedUser, needsUnprivilegedUser } from "../helpers/unpriv
  * an MCP stdio server records what it was started with. No key agentwire holds may show up in
  * any form unless it was handed over on purpose.
  */
-const user = createUnprivilegedUser();
-const STREAM = ["-p", "go", "--output-format", "stream-json", "--verbose"];
+const user = unprivilegedUserForSuite();
 const SERVER = join(ROOT, "fixtures", "mcp", "test-server.mjs");
 
 const random = (length: number): string => randomBytes(length).toString("base64url").replace(/[-_]/g, "x").slice(0, length);
@@ -40,16 +38,6 @@ function leaks(text: string, secret: string): boolean {
   return false;
 }
 
-function bashOutputs(events: OutputEvent[]): string[] {
-  return events.flatMap((event) => {
-    if (event.type !== "user") return [];
-    const block = (event as UserEvent).message.content[0];
-    if (block.type !== "tool_result") return [];
-    const details = event.tool_use_result as { stdout?: string } | undefined;
-    return [details?.stdout ?? ""];
-  });
-}
-
 let workspace: Workspace | undefined;
 
 afterEach(async () => {
@@ -57,21 +45,14 @@ afterEach(async () => {
   workspace = undefined;
 });
 
-afterAll(() => {
-  if (!("problem" in user)) user.remove();
-});
-
 describe.skipIf("problem" in user)(`credentials stay out of child processes${needsUnprivilegedUser(user)}`, () => {
-  const runAs = () => (user as Exclude<typeof user, { problem: string }>);
-
+  /** Runs the commands with the keys in agentwire's environment; `outputs` holds each one's stdout. */
   async function runBash(commands: string[], flags: string[] = []): Promise<{ stdout: string; outputs: string[] }> {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [...commands.map((command) => ({ tool_calls: [{ name: "Bash", input: { command } }] })), { text: "done" }] });
-    runAs().own(workspace.root);
-    const run = await runAgentwire([...STREAM, ...flags], { workspace, user: runAs(), env: SECRETS });
-    expectWellFormedRun(run, 1);
+    await workspace.useScenario(bashTurns(commands));
+    const run = await runPromptAsUser(user, workspace, flags, SECRETS);
     expect(run.code).toBe(0);
-    return { stdout: run.stdout, outputs: bashOutputs(run.events) };
+    return { stdout: run.stdout, outputs: toolOutcomes(run.events).map((outcome) => (outcome.details as { stdout?: string } | undefined)?.stdout ?? "") };
   }
 
   it("a read-only command sees no key in any transformed form, and the run still ends with its result", async () => {
@@ -101,9 +82,7 @@ describe.skipIf("problem" in user)(`credentials stay out of child processes${nee
     const recorded = join(workspace.root, "server-env.txt");
     // The server records its environment, then becomes the repository's test MCP server.
     const server = { command: "/bin/sh", args: ["-c", 'env > "$0"; exec "$1" "$2"', recorded, process.execPath, SERVER], env: { GITHUB_TOKEN: "${GITHUB_TOKEN}", MCP_TEST_NAME: "recorder" } };
-    runAs().own(workspace.root);
-    const run = await runAgentwire([...STREAM, "--mcp-config", JSON.stringify({ mcpServers: { recorder: server } })], { workspace, user: runAs(), env: SECRETS });
-    expectWellFormedRun(run, 1);
+    const run = await runPromptAsUser(user, workspace, ["--mcp-config", JSON.stringify({ mcpServers: { recorder: server } })], SECRETS);
     const init = run.events.find((event) => event.type === "system" && event.subtype === "init") as { mcp_servers?: Array<{ name: string; status: string }> } | undefined;
     expect(init?.mcp_servers).toEqual([{ name: "recorder", status: "connected" }]);
     const environment = await readFile(recorded, "utf8");
@@ -119,9 +98,7 @@ describe.skipIf("problem" in user)(`credentials stay out of child processes${nee
     await workspace.useScenario({ turns: [{ text: "done" }] });
     const recorded = join(workspace.root, "server-env.txt");
     const server = { command: "/bin/sh", args: ["-c", 'env > "$0"; exec "$1" "$2"', recorded, process.execPath, SERVER] };
-    runAs().own(workspace.root);
-    const run = await runAgentwire([...STREAM, "--mcp-config", JSON.stringify({ mcpServers: { recorder: server } })], { workspace, user: runAs(), env: SECRETS });
-    expectWellFormedRun(run, 1);
+    await runPromptAsUser(user, workspace, ["--mcp-config", JSON.stringify({ mcpServers: { recorder: server } })], SECRETS);
     const environment = await readFile(recorded, "utf8");
     expect(environment).toContain("PATH=");
     for (const [name, secret] of Object.entries(SECRETS)) {

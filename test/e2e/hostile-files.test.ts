@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { link, mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { OutputEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, results, runAgentwire, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
-import { createUnprivilegedUser, needsUnprivilegedUser } from "../helpers/unprivileged.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createWorkspace, expectWellFormedRun, results, spawnAgentwire, toolOutcomes, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
+import { needsUnprivilegedUser, runPromptAsUser, unprivilegedUserForSuite } from "../helpers/unprivileged.js";
 
 /**
  * A prompt-injected model writing where a cloned repository's next run would pick it up, or
@@ -13,8 +12,7 @@ import { createUnprivilegedUser, needsUnprivilegedUser } from "../helpers/unpriv
  * was allowed without asking. Each attack also runs under --dangerously-skip-permissions, where
  * it must work: otherwise these tests could not fail.
  */
-const user = createUnprivilegedUser();
-const STREAM = ["-p", "go", "--output-format", "stream-json", "--verbose"];
+const user = unprivilegedUserForSuite();
 const PLANTED = { file: "agentwire was here\n" };
 /** Files whose content makes the next agent, editor, git or shell run code or widen its permissions. */
 const PROTECTED_FILES = [".agents/skills/x/SKILL.md", ".mcp.json", ".claude/settings.json", "CLAUDE.md", ".git/hooks/pre-commit", ".vscode/tasks.json", ".envrc"];
@@ -25,14 +23,11 @@ afterEach(async () => {
   await workspace?.cleanup();
   workspace = undefined;
 });
-afterAll(() => {
-  if (!("problem" in user)) user.remove();
-});
 
 /**
  * A workspace with the links an attacker's repository (or an earlier command) left: `out`, a
  * dangling symlink to a file outside that does not exist yet, and `hl`, a hard link to a file
- * outside. Everything belongs to the unprivileged user.
+ * outside.
  */
 async function hostileWorkspace(): Promise<{ workspace: Workspace; outside: string }> {
   const created = await createWorkspace("text");
@@ -41,7 +36,6 @@ async function hostileWorkspace(): Promise<{ workspace: Workspace; outside: stri
   await writeFile(join(outside, "shared.txt"), SHARED_TEXT);
   await link(join(outside, "shared.txt"), join(created.cwd, "hl"));
   await symlink("../outside/new.txt", join(created.cwd, "out"));
-  if (!("problem" in user)) user.own(created.root);
   return { workspace: created, outside };
 }
 
@@ -58,10 +52,6 @@ const fileAttacks = {
   ],
 };
 
-function toolErrors(events: OutputEvent[]): Array<string | undefined> {
-  return events.flatMap((event) => (event.type === "user" && event.message.content[0].type === "tool_result" ? [event.tool_error_code] : []));
-}
-
 describe(`hostile writes through the binary, as an unprivileged user${needsUnprivilegedUser(user)}`, () => {
   const as = "problem" in user ? undefined : user;
 
@@ -69,15 +59,14 @@ describe(`hostile writes through the binary, as an unprivileged user${needsUnpri
     const hostile = await hostileWorkspace();
     workspace = hostile.workspace;
     await workspace.useScenario(fileAttacks);
-    const run = await runAgentwire([...STREAM, "--permission-mode", "acceptEdits"], { workspace, user: as! });
-    expectWellFormedRun(run, 1);
+    const run = await runPromptAsUser(user, workspace, ["--permission-mode", "acceptEdits"]);
     for (const file of PROTECTED_FILES) expect(existsSync(join(workspace.cwd, file)), file).toBe(false);
     expect(existsSync(join(hostile.outside, "new.txt")), "the dangling link's target").toBe(false);
     expect(readFileSync(join(hostile.outside, "shared.txt"), "utf8"), "the hard link's other name").toBe(SHARED_TEXT);
     const denied = results(run.events)[0]!.permission_denials.map((denial) => (denial.tool_input as { file_path: string }).file_path);
     expect(denied).toEqual([...PROTECTED_FILES, "hl"]);
     // The dangling link is refused by the tool itself: its real path is outside the workspace.
-    expect(toolErrors(run.events).at(-2)).toBe("outside_workspace");
+    expect(toolOutcomes(run.events).map((outcome) => outcome.code).at(-2)).toBe("outside_workspace");
   });
 
   it.skipIf(!as)("auto mode with no host: shell redirections to a protected file and into a hard link are not run", async () => {
@@ -86,8 +75,7 @@ describe(`hostile writes through the binary, as an unprivileged user${needsUnpri
     await workspace.useScenario({
       turns: [{ tool_calls: [{ name: "Bash", input: { command: "printf '{}' > .mcp.json" } }, { name: "Bash", input: { command: "echo changed >> hl" } }] }, { text: "done" }],
     });
-    const run = await runAgentwire([...STREAM, "--permission-mode", "auto"], { workspace, user: as! });
-    expectWellFormedRun(run, 1);
+    const run = await runPromptAsUser(user, workspace, ["--permission-mode", "auto"]);
     expect(existsSync(join(workspace.cwd, ".mcp.json"))).toBe(false);
     expect(readFileSync(join(hostile.outside, "shared.txt"), "utf8")).toBe(SHARED_TEXT);
     expect(results(run.events)[0]!.permission_denials).toHaveLength(2);
@@ -97,6 +85,7 @@ describe(`hostile writes through the binary, as an unprivileged user${needsUnpri
     const hostile = await hostileWorkspace();
     workspace = hostile.workspace;
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Edit", input: { file_path: "hl", old_string: "untouched", new_string: "changed" } }] }, { text: "done" }] });
+    as!.own(workspace.root);
     const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--permission-prompt-tool", "stdio", "--permission-mode", "acceptEdits"], {
       workspace,
       user: as!,
@@ -117,9 +106,8 @@ describe(`hostile writes through the binary, as an unprivileged user${needsUnpri
     const hostile = await hostileWorkspace();
     workspace = hostile.workspace;
     await workspace.useScenario(fileAttacks);
-    const run = await runAgentwire([...STREAM, "--dangerously-skip-permissions"], { workspace, user: as! });
-    expectWellFormedRun(run, 1);
-    expect(toolErrors(run.events)).toEqual(Array(PROTECTED_FILES.length + 2).fill(undefined));
+    const run = await runPromptAsUser(user, workspace, ["--dangerously-skip-permissions"]);
+    expect(toolOutcomes(run.events).map((outcome) => outcome.code)).toEqual(Array(PROTECTED_FILES.length + 2).fill(undefined));
     for (const file of PROTECTED_FILES) expect(readFileSync(join(workspace.cwd, file), "utf8"), file).toBe(PLANTED.file);
     expect(readFileSync(join(hostile.outside, "new.txt"), "utf8")).toBe(PLANTED.file);
     expect(readFileSync(join(hostile.outside, "shared.txt"), "utf8")).toBe("outside: changed\n");

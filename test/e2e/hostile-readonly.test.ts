@@ -1,10 +1,9 @@
 import { existsSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { OutputEvent, UserEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, results, runAgentwire, type RunResult, type Workspace } from "../helpers/agentwire.js";
-import { createUnprivilegedUser, needsUnprivilegedUser } from "../helpers/unprivileged.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createWorkspace, results, toolOutcomes, type RunResult, type ToolOutcome, type Workspace } from "../helpers/agentwire.js";
+import { needsUnprivilegedUser, runPromptAsUser, unprivilegedUserForSuite } from "../helpers/unprivileged.js";
 
 /**
  * Issue 23, findings 1, 2 and 7, through the binary: a scripted, prompt-injected model sends the
@@ -14,8 +13,7 @@ import { createUnprivilegedUser, needsUnprivilegedUser } from "../helpers/unpriv
  * a result. One harmless command runs first in each test, so a broken setup cannot pass.
  */
 
-const user = createUnprivilegedUser();
-const PRINT = ["-p", "go", "--output-format", "stream-json", "--verbose"];
+const user = unprivilegedUserForSuite();
 /** What the secrets outside hold; it must never reach stdout. */
 const SECRET = "TOP-SECRET-23";
 let workspace: Workspace;
@@ -32,43 +30,20 @@ beforeEach(async () => {
   await writeFile(join(workspace.cwd, "f.txt"), "alpha\nbeta\n");
   await writeFile(join(workspace.cwd, "a.txt"), "inside\n");
   await symlink(elsewhere, join(workspace.cwd, "lnk"));
-  if (!("problem" in user)) user.own(workspace.root);
 });
 
 afterEach(async () => {
   await workspace.cleanup();
 });
 
-afterAll(() => {
-  if (!("problem" in user)) user.remove();
-});
-
-interface ToolOutcome {
-  content: string;
-  isError: boolean;
-  code: string | undefined;
-}
-
 /** Runs `cat a.txt` (the control), then each call, as one turn, and returns every tool result. */
 async function attempt(calls: Array<{ name: string; input: Record<string, unknown> }>, flags: string[] = []): Promise<{ run: RunResult; outcomes: ToolOutcome[] }> {
-  if ("problem" in user) throw new Error(user.problem);
   await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "cat a.txt" } }, ...calls] }, { text: "done" }] });
-  const run = await runAgentwire([...PRINT, ...flags], { workspace, user });
-  expectWellFormedRun(run, 1);
+  const run = await runPromptAsUser(user, workspace, flags);
   const outcomes = toolOutcomes(run.events);
   expect(outcomes[0], "the harmless control command ran").toMatchObject({ isError: false, content: expect.stringContaining("inside") });
   expect(run.stdout, "no secret reached the output").not.toContain(SECRET);
   return { run, outcomes: outcomes.slice(1) };
-}
-
-function toolOutcomes(events: OutputEvent[]): ToolOutcome[] {
-  return events.flatMap((event) => {
-    if (event.type !== "user") return [];
-    const block = (event as UserEvent).message.content[0];
-    if (block.type !== "tool_result") return [];
-    const content = typeof block.content === "string" ? block.content : JSON.stringify(block.content);
-    return [{ content, isError: block.is_error === true, code: (event as UserEvent & { tool_error_code?: string }).tool_error_code }];
-  });
 }
 
 /** Each Bash command was denied (nobody to ask) and is listed in the result's permission_denials. */

@@ -2,11 +2,10 @@ import { execFileSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { OutputEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, results, runAgentwire, type RunResult, type Workspace } from "../helpers/agentwire.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { bashTurns, createWorkspace, results, toolOutcomes, type RunResult, type Workspace } from "../helpers/agentwire.js";
 import { until } from "../helpers/processes.js";
-import { createUnprivilegedUser, needsUnprivilegedUser, type UnprivilegedUser } from "../helpers/unprivileged.js";
+import { needsUnprivilegedUser, runPromptAsUser, unprivilegedUserForSuite } from "../helpers/unprivileged.js";
 
 /**
  * Issue 23, findings 9 and 10, through the binary: a scripted model makes the calls a
@@ -16,20 +15,16 @@ import { createUnprivilegedUser, needsUnprivilegedUser, type UnprivilegedUser } 
  * it is allowed (bypassed permissions, no deny rule), to show the command really does what the
  * refusal prevents here; otherwise the test could not fail.
  */
-const STREAM = ["-p", "go", "--output-format", "stream-json", "--verbose"];
-const user = createUnprivilegedUser();
+const user = unprivilegedUserForSuite();
 let workspace: Workspace | undefined;
 
 afterEach(async () => {
   await workspace?.cleanup();
   workspace = undefined;
 });
-afterAll(() => {
-  if (!("problem" in user)) user.remove();
-});
 
-/** A workspace holding a git repository with one commit and a notes file, given to the test user. */
-async function hostileWorkspace(owner: UnprivilegedUser, extraFiles: string[] = []): Promise<Workspace> {
+/** A workspace holding a git repository with one commit and a notes file. */
+async function hostileWorkspace(extraFiles: string[] = []): Promise<Workspace> {
   const created = await createWorkspace("text");
   await writeFile(join(created.cwd, "notes.txt"), "b\na\n");
   for (const file of extraFiles) await writeFile(join(created.cwd, file), "keep me\n");
@@ -37,33 +32,21 @@ async function hostileWorkspace(owner: UnprivilegedUser, extraFiles: string[] = 
   git("init", "-q");
   git("add", "notes.txt");
   git("commit", "-qm", "init");
-  owner.own(created.root);
   return created;
 }
 
 /** Runs each command as one Bash call of its own turn. */
-async function runCommands(owner: UnprivilegedUser, commands: string[], flags: string[]): Promise<RunResult> {
-  await workspace!.useScenario({ turns: [...commands.map((command) => ({ tool_calls: [{ name: "Bash", input: { command } }] })), { text: "done" }] });
-  const run = await runAgentwire([...STREAM, ...flags], { workspace: workspace!, user: owner });
-  expectWellFormedRun(run, 1);
-  return run;
-}
-
-function toolResults(events: OutputEvent[]): Array<{ content: string; isError: boolean }> {
-  return events.flatMap((event) => {
-    if (event.type !== "user" || event.message.content[0].type !== "tool_result") return [];
-    const block = event.message.content[0] as { content: unknown; is_error?: boolean };
-    return [{ content: typeof block.content === "string" ? block.content : JSON.stringify(block.content), isError: block.is_error === true }];
-  });
+async function runCommands(commands: string[], flags: string[]): Promise<RunResult> {
+  await workspace!.useScenario(bashTurns(commands));
+  return runPromptAsUser(user, workspace!, flags);
 }
 
 const permissionsOf = (file: string) => statSync(file).mode & 0o777;
 
 describe.skipIf("problem" in user)(`hostile model: writes by option ask in auto mode and under narrow allow rules${needsUnprivilegedUser(user)}`, () => {
-  const owner = user as UnprivilegedUser;
 
   it("auto mode: writes outside the workspace or to protected files, git -c code, chmod of home and kill -1 are refused", async () => {
-    workspace = await hostileWorkspace(owner);
+    workspace = await hostileWorkspace();
     const { home, root } = workspace;
     const attacks: Array<{ command: string; target: string }> = [
       { command: "git log --output=$HOME/.bashrc", target: join(home, ".bashrc") },
@@ -82,8 +65,8 @@ describe.skipIf("problem" in user)(`hostile model: writes by option ask in auto 
     ];
     const homeMode = permissionsOf(home);
     // If the sentinel let `kill -9 -1` through, agentwire itself would die and the run would end without a result.
-    const run = await runCommands(owner, [...attacks.map((attack) => attack.command), "chmod 777 ~", "kill -9 -1"], ["--permission-mode", "auto"]);
-    const outcomes = toolResults(run.events);
+    const run = await runCommands([...attacks.map((attack) => attack.command), "chmod 777 ~", "kill -9 -1"], ["--permission-mode", "auto"]);
+    const outcomes = toolOutcomes(run.events);
     expect(outcomes).toHaveLength(attacks.length + 2);
     for (const outcome of outcomes) expect(outcome, outcome.content).toMatchObject({ isError: true, content: expect.stringMatching(/^Permission to use Bash was denied: This command /) });
     expect(attacks.filter((attack) => existsSync(attack.target)).map((attack) => attack.command)).toEqual([]);
@@ -91,17 +74,17 @@ describe.skipIf("problem" in user)(`hostile model: writes by option ask in auto 
     expect(results(run.events)[0]!.permission_denials).toHaveLength(attacks.length + 2);
 
     // Where permissions are bypassed the same commands do write: the refusal above is what stopped them.
-    await runCommands(owner, [...attacks.map((attack) => attack.command), "chmod 777 ~"], ["--dangerously-skip-permissions"]);
+    await runCommands([...attacks.map((attack) => attack.command), "chmod 777 ~"], ["--dangerously-skip-permissions"]);
     expect(attacks.filter((attack) => !existsSync(attack.target)).map((attack) => attack.command)).toEqual([]);
     expect(permissionsOf(home)).toBe(0o777);
   });
 
   it('default mode with --allowedTools "Bash(git log:*)" "Bash(sort:*)": the rules cover the workspace, not writes outside it or to dotfiles', async () => {
-    workspace = await hostileWorkspace(owner);
+    workspace = await hostileWorkspace();
     const { home, root, cwd } = workspace;
     const flags = ["--allowedTools", "Bash(git log:*),Bash(sort:*)"];
-    const run = await runCommands(owner, ["git log --output=$HOME/.bash_profile", "sort -o ../sorted.txt notes.txt", "sort -o $HOME/.bash_login notes.txt", "git log -1 --output=log.txt", "sort -o sorted.txt notes.txt"], flags);
-    const outcomes = toolResults(run.events);
+    const run = await runCommands(["git log --output=$HOME/.bash_profile", "sort -o ../sorted.txt notes.txt", "sort -o $HOME/.bash_login notes.txt", "git log -1 --output=log.txt", "sort -o sorted.txt notes.txt"], flags);
+    const outcomes = toolOutcomes(run.events);
     expect(outcomes.map((outcome) => outcome.isError)).toEqual([true, true, true, false, false]);
     expect(outcomes[0]!.content).toMatch(/shell startup file/);
     expect(outcomes[1]!.content).toMatch(/outside the workspace/);
@@ -112,7 +95,6 @@ describe.skipIf("problem" in user)(`hostile model: writes by option ask in auto 
 });
 
 describe.skipIf("problem" in user)(`hostile model: deny rules hold through programs that run programs${needsUnprivilegedUser(user)}`, () => {
-  const owner = user as UnprivilegedUser;
   const bypasses: Array<{ command: (cwd: string) => string; victim: string; needsKernelFeature?: boolean }> = [
     { command: () => "coproc rm victim-coproc.txt", victim: "victim-coproc.txt" },
     { command: () => "echo rm victim-pipe.txt | sh", victim: "victim-pipe.txt" },
@@ -130,20 +112,17 @@ describe.skipIf("problem" in user)(`hostile model: deny rules hold through progr
   ];
 
   it('--disallowedTools "Bash(rm:*)" refuses every form, in auto mode where they would otherwise run', async () => {
-    workspace = await hostileWorkspace(
-      owner,
-      bypasses.map((bypass) => bypass.victim),
-    );
+    workspace = await hostileWorkspace(bypasses.map((bypass) => bypass.victim));
     const { cwd } = workspace;
     const commands = bypasses.map((bypass) => bypass.command(cwd));
-    const run = await runCommands(owner, commands, ["--permission-mode", "auto", "--disallowedTools", "Bash(rm:*)"]);
-    const outcomes = toolResults(run.events);
+    const run = await runCommands(commands, ["--permission-mode", "auto", "--disallowedTools", "Bash(rm:*)"]);
+    const outcomes = toolOutcomes(run.events);
     expect(outcomes.map((outcome) => outcome.isError)).toEqual(commands.map(() => true));
     for (const outcome of outcomes) expect(outcome.content).toMatch(/denied by a rule/);
     expect(bypasses.filter((bypass) => !existsSync(join(cwd, bypass.victim))).map((bypass) => bypass.victim)).toEqual([]);
 
     // Without the rule the same commands delete their files (coproc finishes after its shell, hence the wait).
-    await runCommands(owner, commands, ["--permission-mode", "auto"]);
+    await runCommands(commands, ["--permission-mode", "auto"]);
     const deleted = () => bypasses.filter((bypass) => !existsSync(join(cwd, bypass.victim))).map((bypass) => bypass.victim);
     await until(() => bypasses.filter((bypass) => !bypass.needsKernelFeature).every((bypass) => deleted().includes(bypass.victim)), 5_000);
     // strace and user namespaces may be unavailable in a container; the rest must have worked.

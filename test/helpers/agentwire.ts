@@ -11,6 +11,8 @@ import { startMockServer, type MockServer } from "../../src/mock-server/server.j
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = join(ROOT, "bin", "agentwire");
+/** One prompt in print mode with the protocol on stdout: with no host, nobody can approve anything. */
+export const PRINT_ARGS = ["-p", "go", "--output-format", "stream-json", "--verbose"];
 
 export interface Workspace {
   /** The temp folder holding cwd and home (and anything a test puts "outside" the workspace). */
@@ -190,6 +192,33 @@ export function sequence(events: OutputEvent[]): string[] {
       case "tool_progress":
         return `tool_progress:${event.tool_name}`;
     }
+  });
+}
+
+/** A scenario that runs each command as one Bash call of its own turn, then says "done". */
+export function bashTurns(commands: readonly string[]): z.input<typeof scenarioSchema> {
+  return { turns: [...commands.map((command) => ({ tool_calls: [{ name: "Bash", input: { command } }] })), { text: "done" }] };
+}
+
+/** One tool call's outcome as the protocol reports it. */
+export interface ToolOutcome {
+  /** The result's content: its text, or the JSON of its blocks. */
+  content: string;
+  isError: boolean;
+  /** agentwire's tool_error_code (`permission_denied`, `outside_workspace`, …), when there is one. */
+  code: string | undefined;
+  /** The tool's structured output (tool_use_result): Bash's stdout and stderr, for instance. */
+  details: unknown;
+}
+
+/** Every tool_result of a run, in order. */
+export function toolOutcomes(events: OutputEvent[]): ToolOutcome[] {
+  return events.flatMap((event) => {
+    if (event.type !== "user") return [];
+    const block = event.message.content[0];
+    if (block.type !== "tool_result") return [];
+    const content = typeof block.content === "string" ? block.content : JSON.stringify(block.content);
+    return [{ content, isError: block.is_error === true, code: event.tool_error_code, details: event.tool_use_result }];
   });
 }
 

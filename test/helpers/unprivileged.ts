@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { chownSync, lchownSync, lstatSync, readdirSync } from "node:fs";
 import { userInfo } from "node:os";
 import { join } from "node:path";
+import { afterAll } from "vitest";
+import { expectWellFormedRun, PRINT_ARGS, runAgentwire, type RunResult, type Workspace } from "./agentwire.js";
 
 /**
  * The security tests run agentwire as a user without root's powers: root reads and writes past
@@ -51,6 +53,36 @@ export function createUnprivilegedUser(): UnprivilegedUser | { problem: string }
       }
     },
   };
+}
+
+/** createUnprivilegedUser for one test file: the user is removed after the file's last test. */
+export function unprivilegedUserForSuite(): UnprivilegedUser | { problem: string } {
+  const user = createUnprivilegedUser();
+  afterAll(() => {
+    if (!("problem" in user)) user.remove();
+  });
+  return user;
+}
+
+/**
+ * Runs agentwire with `args` as `user`, after handing everything the test made in `workspace` to
+ * that user. Throws the problem when there is no such user (call it only from tests skipped then).
+ */
+export function runAsUser(user: UnprivilegedUser | { problem: string }, workspace: Workspace, args: string[], env?: Record<string, string>): Promise<RunResult> {
+  if ("problem" in user) throw new Error(user.problem);
+  user.own(workspace.root);
+  return runAgentwire(args, { workspace, user, ...(env === undefined ? {} : { env }) });
+}
+
+/**
+ * The security tests' run: one prompt in print mode (PRINT_ARGS, then `flags`), where nobody can
+ * approve anything, as `user` (see runAsUser); the run must be well formed and end with its one
+ * result.
+ */
+export async function runPromptAsUser(user: UnprivilegedUser | { problem: string }, workspace: Workspace, flags: string[] = [], env?: Record<string, string>): Promise<RunResult> {
+  const run = await runAsUser(user, workspace, [...PRINT_ARGS, ...flags], env);
+  expectWellFormedRun(run, 1);
+  return run;
 }
 
 /** Appended to the name of a suite that needs the user, so a skipped run says why. */

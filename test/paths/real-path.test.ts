@@ -39,4 +39,12 @@ describe("realPathOfNearestAncestor", () => {
     symlinkSync("loop-a", inWorkspace("loop-b"));
     expect(() => realPathOfNearestAncestor(inWorkspace("loop-a"))).not.toThrow();
   });
+
+  it("follows a link before the `..` after it, as the kernel does, dangling links too", () => {
+    mkdirSync(path.join(outside, "inner"));
+    symlinkSync(path.join(outside, "inner"), inWorkspace("to-inner"));
+    expect(realPathOfNearestAncestor(`${workspace}/to-inner/../x.txt`)).toBe(path.join(outside, "x.txt"));
+    symlinkSync("../outside/gone/deeper", inWorkspace("dangling-deep"));
+    expect(realPathOfNearestAncestor(`${workspace}/dangling-deep/../y.txt`)).toBe(path.join(outside, "gone", "y.txt"));
+  });
 });

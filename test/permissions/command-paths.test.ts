@@ -155,6 +155,17 @@ describe("paths a read-only command reads outside the roots", () => {
     }
   });
 
+  it("a dangling link that leads out counts for a walk that follows links: its target may appear before the walk reaches it", async () => {
+    const dangling = await mkdtemp(join(os.tmpdir(), "agentwire-paths-dangling-"));
+    try {
+      await mkdir(join(dangling, "ws"));
+      await symlink("../not-yet", join(dangling, "ws", "later"));
+      expect(pathsOutsideRoots("grep -R x", [join(dangling, "ws")])).toEqual(["later"]);
+    } finally {
+      await rm(dangling, { recursive: true, force: true });
+    }
+  });
+
   it("default mode asks before a read-only command reads outside the workspace, and says what", () => {
     const verdict = decidePermission({ toolName: "Bash", input: { command: "cat ~/.ssh/id_rsa" }, traits: traitsOf("Bash"), mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: [cwd] });
     expect(verdict).toMatchObject({ behavior: "ask", reasonType: "workingDir", reason: expect.stringMatching(/reads ~\/\.ssh\/id_rsa, outside/) });

@@ -50,6 +50,7 @@ describe("risk sentinel: commands", () => {
     ["git -C . push --force", /force-push/],
     ["git push -uf origin main", /force-push/],
     ["git push --forc", /force-push/],
+    ["git push --f origin main", /force-push/],
     ["git push origin +main", /force-push/],
     ["git push --mirror", /deletes or overwrites branches on the remote/],
     ["git push origin :main", /deletes or overwrites branches on the remote/],
@@ -138,6 +139,8 @@ describe("risk sentinel: files written by options and operands (issue 23, findin
     ["git -C sub log --output=../../elsewhere", /outside the workspace/],
     ["git format-patch -o /tmp/patches HEAD~1", /outside the workspace/],
     ["git format-patch -o/tmp/patches HEAD~1", /outside the workspace/],
+    ["git format-patch -ko /tmp/patches HEAD~1", /outside the workspace/],
+    ["git checkout-index -a --pre=/tmp/export/", /outside the workspace/],
     ["git archive -o ~/.profile HEAD", /shell startup file/],
     ["git clone https://example.invalid/x /tmp/repo", /outside the workspace/],
     ["git bundle create /tmp/b HEAD", /outside the workspace/],
@@ -227,6 +230,11 @@ describe("risk sentinel: files written by options and operands (issue 23, findin
     ["touch {notes.txt,~/.bashrc}", /shell startup file/],
     ["rm -rf {build,~}", /recursively deletes ~/],
     ["cp x {a,/tmp/b}", /outside the workspace/],
+    // Sequences too (`{t..t}` is `t`), and a quoted brace list: erring toward more paths.
+    ["tee .gi{s..u}/hooks/post-checkout", /inside \.git/],
+    ["touch .gi{t..t}/config", /inside \.git/],
+    ["touch '{a,/tmp/b}'", /outside the workspace/],
+    ["touch f{1..100}", /too many paths to check/],
     ["$CMD -rf ~", /computes the name of the program/],
     ["{rm,-rf,~}", /computes the name of the program/],
     ["/bin/r? -rf ~", /computes the name of the program/],
@@ -421,11 +429,27 @@ describe("risk sentinel: patterns match what exists", () => {
   writeFileSync(path.join(workspace, ".git", "hooks", "pre-commit"), "");
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
+  mkdirSync(path.join(base, "outside"));
+  symlinkSync(path.join(base, "outside"), path.join(workspace, "lnk"));
+  mkdirSync(path.join(workspace, "stars"));
+  writeFileSync(path.join(workspace, "stars", "*"), "");
+  const assess = (text: string) => assessRisk({ input: { command: text }, traits: traitsOf("Bash") }, [workspace]);
+
   it("a pattern that matches a protected file is that file", () => {
-    const assess = (text: string) => assessRisk({ input: { command: text }, traits: traitsOf("Bash") }, [workspace]);
     expect(assess("cp evil .g?t/hooks/pre-commit")).toMatch(/inside \.git/);
     expect(assess("echo x > .gi[t]/hooks/pre-c*")).toMatch(/inside \.git/);
+    expect(assess("echo x > .gi[[:alpha:]]/hooks/pre-commit")).toMatch(/inside \.git/);
+    expect(assess("touch '.g*'/config")).toMatch(/inside \.git/);
     expect(assess("cp evil notes/*.txt")).toBeUndefined();
+  });
+
+  it("a file still to be made under a matched folder counts, though bash would only expand it once it exists", () => {
+    expect(assess("touch l?k/new.txt")).toMatch(/outside the workspace/);
+  });
+
+  it("a file named like the pattern is checked once, not expanded again", () => {
+    expect(assess("touch stars/*")).toBeUndefined();
+    expect(assess("touch stars/* lnk/*")).toMatch(/outside the workspace/);
   });
 });
 
