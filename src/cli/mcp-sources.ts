@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type * as z from "zod/mini";
 import { McpConfigFileSchema, McpServerNameSchema, type McpServers } from "../mcp/mcp-config.js";
-import { bytesFingerprint } from "../trust/fingerprint.js";
+import { mcpConfigFingerprint } from "../trust/fingerprint.js";
 import { trustRootOf, type ProjectTrust } from "../trust/project-trust.js";
 import { readRegularFile } from "../trust/regular-file.js";
 
@@ -44,7 +44,7 @@ export function gatherMcpServers(input: {
     const read = readRegularFile(projectFile);
     if ("bytes" in read) {
       // The bytes that were hashed are the bytes that are used: no second read to race.
-      if (input.project.trust.trusts(trustRootOf(input.cwd), projectFile, bytesFingerprint(read.bytes))) sources.push({ label: projectFile, text: read.bytes.toString("utf8") });
+      if (input.project.trust.trusts(trustRootOf(input.cwd), projectFile, mcpConfigFingerprint(read.bytes, input.cwd, trustRootOf(input.cwd)))) sources.push({ label: projectFile, text: read.bytes.toString("utf8") });
       else untrusted = serverNamesIn(read.bytes.toString("utf8"));
     }
   }

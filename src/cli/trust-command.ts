@@ -5,7 +5,8 @@ import { FlagError, parseFlags } from "./flag-parser.js";
 import { gatherTrustOffer, type TrustOffer } from "./trust-offer.js";
 import { agentwireHome } from "../sessions/session-file.js";
 import { trustRootOf } from "../trust/project-trust.js";
-import { fileFingerprint, folderFingerprint } from "../trust/fingerprint.js";
+import { folderFingerprint, mcpConfigFingerprint } from "../trust/fingerprint.js";
+import { readRegularFile } from "../trust/regular-file.js";
 import { readTrustStore, trustFilePath, withoutProject, withTrusted, writeTrustStore, type TrustStore } from "../trust/trust-store.js";
 
 const USAGE = `agentwire trust [DIR]            show what DIR's project brings, then trust it
@@ -113,15 +114,18 @@ function formatTrusted(store: TrustStore): string {
   return roots
     .map((root) => {
       const record = store.projects[root]!;
-      const lines = Object.entries(record.files).map(([key, fingerprint]) => `  ${visible(key)}  ${fileState(path.join(root, key), key.endsWith("/"), fingerprint)}`);
+      const lines = Object.entries(record.files).map(([key, fingerprint]) => `  ${visible(key)}  ${fileState(root, key, fingerprint)}`);
       return `${visible(root)}  (trusted ${visible(record.trustedAt)})\n${lines.join("\n")}\n`;
     })
     .join("\n");
 }
 
-function fileState(file: string, isFolder: boolean, fingerprint: string): string {
+/** A record's key is a folder (a skill, ending in `/`) or a file (`.mcp.json`, with the programs it names). */
+function fileState(root: string, key: string, fingerprint: string): string {
+  const file = path.join(root, key);
   if (!existsSync(file)) return "gone";
-  const now = isFolder ? folderFingerprint(file) : fileFingerprint(file);
+  const read = key.endsWith("/") ? undefined : readRegularFile(file);
+  const now = key.endsWith("/") ? folderFingerprint(file) : read !== undefined && "bytes" in read ? mcpConfigFingerprint(read.bytes, path.dirname(file), root) : undefined;
   return now === fingerprint ? "unchanged" : "changed since: needs trust again";
 }
 

@@ -4,7 +4,7 @@ import { parseRule } from "../permissions/rule-syntax.js";
 import { projectSkillLocations, SkillCatalog } from "../skills/catalog.js";
 import { GRANT_ALL } from "../skills/skill-grants.js";
 import { isCredentialName } from "../process/child-environment.js";
-import { bytesFingerprint, folderFingerprint } from "../trust/fingerprint.js";
+import { folderFingerprint, mcpConfigFingerprint } from "../trust/fingerprint.js";
 import { projectFileKey, trustRootOf } from "../trust/project-trust.js";
 import { readRegularFile } from "../trust/regular-file.js";
 
@@ -57,7 +57,7 @@ export async function gatherTrustOffer(directory: string): Promise<TrustOffer> {
 function mcpItem(root: string, file: string): TrustItem {
   const read = readRegularFile(file);
   if ("problem" in read) return { key: projectFileKey(root, file), fingerprint: undefined, title: `${file}:`, details: [read.problem] };
-  return { key: projectFileKey(root, file), fingerprint: bytesFingerprint(read.bytes), title: `${file} starts these MCP servers:`, details: describeMcpServers(read.bytes.toString("utf8")) };
+  return { key: projectFileKey(root, file), fingerprint: mcpConfigFingerprint(read.bytes, path.dirname(file), root), title: `${file} starts these MCP servers:`, details: describeMcpServers(read.bytes.toString("utf8")) };
 }
 
 /** Each server as the file writes it (variables not expanded), and which credentials it would get. */

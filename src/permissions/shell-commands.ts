@@ -1,7 +1,9 @@
+import path from "node:path";
 import { DATA_ONLY_PROGRAMS, commandUnderRunner, programName, optionCommandLines } from "./command-runners.js";
 import { SHELLS, commandLinesInCode, embeddedCode, scriptKey, scriptsWritten, takesCodeAsArguments } from "./embedded-code.js";
 import { gitCommandLines } from "./git-options.js";
 import { isDynamic, parseShell, substitutedCommands, type ShellScript, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
+import { expandGlob, patternCharacters } from "./word-expansion.js";
 
 export { programName } from "./command-runners.js";
 
@@ -196,12 +198,17 @@ function guessedCommandLines(views: ShellWord[][], codeTexts: ReadonlySet<string
 /**
  * Programs a command copies or links under another name, which the line may then run by that
  * name: `cp /bin/rm del`, `ln -s "$(which rm)" del` → `rm`. Only sources that name a program by
- * path or through `which`/`command -v`/`type -P` count.
+ * path or through `which`/`command -v`/`type -P` count; an absolute pattern (`/usr/bin/r[m]`)
+ * counts as every file it matches.
  */
 function copiedPrograms(words: ShellWord[]): string[] {
   if (!["cp", "ln", "install", "mv", "rsync", "link"].includes(programName(words))) return [];
   return words.slice(1).flatMap((word) => {
     if (!word.text.startsWith("-") && word.text.includes("/") && word.segments.every((segment) => segment.kind === "plain" || segment.kind === "quoted")) return [programName([word])];
+    if (word.text.startsWith("/") && word.segments.every((segment) => segment.kind !== "parameter" && segment.kind !== "substitution")) {
+      const matches = expandGlob(patternCharacters(word), "/")?.matches ?? [];
+      return matches.slice(0, MAX_GUESSED_PROGRAMS).map((match) => path.posix.basename(match));
+    }
     return word.segments.flatMap((segment) =>
       (segment.commands ?? []).flatMap((line) => parseShell(line).commands.flatMap((inner) => (/^(which|whereis|type|command)$/.test(programName(inner.words)) ? inner.words.slice(1).filter((arg) => !arg.text.startsWith("-")).map((arg) => arg.text) : []))),
     );

@@ -31,6 +31,14 @@ const CREDENTIAL_WORDS = new Set([
   "WEBHOOK",
   "HEADER",
   "HEADERS",
+  // Found missing by an independent attack: `LDAP_BIND_PW`, `KEYSTORE_PIN`, `WALLET_MNEMONIC`, `OAUTH`, `SESSIONID`.
+  "PW",
+  "PIN",
+  "MNEMONIC",
+  "SEED",
+  "OAUTH",
+  "SESSIONID",
+  "PRIVKEY",
 ]);
 
 /**
@@ -38,7 +46,7 @@ const CREDENTIAL_WORDS = new Set([
  * `CLIENTSECRET`, `GOOGLE_APPLICATION_CREDENTIALS`). `TOKEN` counts only at a word's end:
  * `TOKENIZERS_PARALLELISM` and `MAX_TOKENS` are settings, not secrets.
  */
-const CREDENTIAL_WORD_PARTS = /SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|TOKEN$|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION)KEY$/;
+const CREDENTIAL_WORD_PARTS = /SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|TOKEN$|(?:API|ACCESS|PRIVATE|PRIV|SIGNING|ENCRYPTION)KEY$/;
 
 /** Whole names no word rule catches: Bitwarden's and 1Password's unlocked-vault sessions. */
 const CREDENTIAL_NAMES = /^(?:BW_SESSION|OP_SESSION_.*|.*_CONN(?:ECTION)?_?STR(?:ING)?)$/;

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { projectDirectories } from "../paths/project-directories.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import { readRegularFile } from "../trust/regular-file.js";
 
 /** The instruction files every agent CLI reads: the open AGENTS.md convention and Claude Code's own. */
@@ -25,13 +26,23 @@ export interface MemoryFiles {
  * per session; it sits in the system prompt, so compaction never drops it.
  */
 export function loadMemoryFiles(input: { cwd: string; agentwireHome: string }): MemoryFiles {
-  const candidates = [path.join(input.agentwireHome, "AGENTS.md"), ...projectDirectories(input.cwd).reverse().flatMap((directory) => MEMORY_FILE_NAMES.map((name) => path.join(directory, name)))];
+  const directories = projectDirectories(input.cwd);
+  const userFile = path.join(input.agentwireHome, "AGENTS.md");
+  const candidates = [userFile, ...[...directories].reverse().flatMap((directory) => MEMORY_FILE_NAMES.map((name) => path.join(directory, name)))];
+  // The outermost of them: the repository root (or the working directory outside a repository).
+  const projectRoot = directories.at(-1) ?? input.cwd;
   const problems: MemoryFiles["problems"] = [];
   const parts: string[] = [];
   const paths: string[] = [];
   let room = MEMORY_BUDGET_CHARS;
   for (const file of candidates) {
     if (!existsSync(file)) continue;
+    // A repository's AGENTS.md may be a link to ~/.netrc or a key: its text would reach the model
+    // (and the provider) with nobody asked, so a project's memory file must lie in the project.
+    if (file !== userFile && !isSameOrInside(realPathOfNearestAncestor(file), realPathOfNearestAncestor(projectRoot))) {
+      problems.push({ path: file, reason: "it was left out: it is a link to a file outside the project" });
+      continue;
+    }
     // A repository's file: a FIFO or a device behind the name must not hang or flood the start.
     const read = readRegularFile(file, MAX_MEMORY_FILE_BYTES);
     if ("problem" in read) {

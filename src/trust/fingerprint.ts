@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
 import { readRegularFile } from "./regular-file.js";
 
 /**
@@ -29,9 +30,11 @@ export function fileFingerprint(file: string, maxBytes = MAX_FOLDER_BYTES): stri
 /**
  * One hash over every file under `directory` (symlinks followed, as the skill loader follows
  * them): each file's relative path and content hash, in sorted order. Undefined when the folder
- * cannot be read whole or is larger than the limits.
+ * cannot be read whole, is larger than the limits, or holds a link leading out of it: what such
+ * a link reaches (a workspace file nobody protects) could change after the hash was taken.
  */
 export function folderFingerprint(directory: string): string | undefined {
+  const root = realPathOfNearestAncestor(directory);
   const lines: string[] = [];
   const visited = new Set<string>();
   let bytes = 0;
@@ -53,11 +56,12 @@ export function folderFingerprint(directory: string): string | undefined {
     }
     for (const name of names) {
       const full = path.join(current, name);
+      if (!isSameOrInside(realPathOfNearestAncestor(full), root)) return false;
       let stats;
       try {
         stats = statSync(full);
       } catch {
-        // A dangling link: its absence is part of the folder as it is.
+        // A dangling link inside the folder: its absence is part of the folder as it is.
         lines.push(`${path.relative(directory, full)}\0missing`);
         continue;
       }
@@ -76,4 +80,43 @@ export function folderFingerprint(directory: string): string | undefined {
   };
   if (!walk(directory, 0)) return undefined;
   return `sha256:${createHash("sha256").update(lines.join("\n")).digest("hex")}`;
+}
+
+/**
+ * The fingerprint of a project's `.mcp.json`: its bytes, and the content of every file inside
+ * the project that a stdio server's command or arguments name (`./server.sh`, `node srv.js`).
+ * Trusting the configuration trusts those programs as they are; a later edit of one (which
+ * nothing else asks about) needs trust again. `directory` is where the file lies (relative
+ * words start there unless a server names its own `cwd`); `root` is the project's root.
+ */
+export function mcpConfigFingerprint(bytes: Uint8Array, directory: string, root: string): string {
+  const named: string[] = [];
+  const realRoot = realPathOfNearestAncestor(root);
+  for (const server of stdioServers(bytes)) {
+    const base = typeof server.cwd === "string" ? path.resolve(directory, server.cwd) : directory;
+    for (const word of [server.command, ...(Array.isArray(server.args) ? server.args : [])]) {
+      if (typeof word !== "string" || word === "" || word.startsWith("-")) continue;
+      const candidate = path.resolve(base, word);
+      if (!isSameOrInside(realPathOfNearestAncestor(candidate), realRoot)) continue;
+      let isFile = false;
+      try {
+        isFile = statSync(candidate).isFile();
+      } catch {
+        // Not there (yet): a file planted later under that name changes the fingerprint then.
+      }
+      named.push(`${word}\0${isFile ? (fileFingerprint(candidate) ?? "unreadable") : "absent"}`);
+    }
+  }
+  return named.length === 0 ? bytesFingerprint(bytes) : `sha256:${createHash("sha256").update(bytes).update(`\n${named.join("\n")}`).digest("hex")}`;
+}
+
+/** The `mcpServers` entries that start a program; none when the text is not such a document. */
+function stdioServers(bytes: Uint8Array): Array<{ command?: unknown; args?: unknown; cwd?: unknown }> {
+  try {
+    const servers = (JSON.parse(Buffer.from(bytes).toString("utf8")) as { mcpServers?: unknown }).mcpServers;
+    if (typeof servers !== "object" || servers === null) return [];
+    return Object.values(servers).filter((server): server is Record<string, unknown> => typeof server === "object" && server !== null && typeof (server as Record<string, unknown>).command === "string");
+  } catch {
+    return [];
+  }
 }

@@ -198,6 +198,9 @@ describe("Bash deny rules see through programs that run other programs (issue 23
     "cp /bin/rm ./del && ./del x",
     'ln -s "$(which rm)" del; ./del x',
     "install $(command -v rm) bin/del && bin/del x",
+    // The program named through a pattern (found by an independent attack).
+    "cp /usr/bin/r[m] ./zz && ./zz x",
+    "ln -sf /usr/bin/r? ./yy && ./yy -f x",
   ])("%j is refused", (command) => expect(anyRuleMatches(denyRm, bash(command))).toBe(true));
 
   it.each(["ls", "rmdir x", "echo rm", "grep rm notes.txt", "git rm x", "git commit -m 'rm x'", "sed s/rm/x/ f", "awk '/rm/ {print}' f", "cat rm.txt", "npm run rmfiles", "python3 script.py", "rg rm src", "man rm"])(

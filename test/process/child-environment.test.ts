@@ -10,6 +10,14 @@ describe("isCredentialName", () => {
     "GEMINI_API_KEY",
     "GOOGLE_API_KEY",
     "CLAUDE_CODE_OAUTH_TOKEN",
+    // Names an independent attack found passing.
+    "LDAP_BIND_PW",
+    "DB_PW",
+    "SSH_PRIVKEY",
+    "WALLET_MNEMONIC",
+    "KEYSTORE_PIN",
+    "OAUTH",
+    "SESSIONID",
     "AWS_BEARER_TOKEN_BEDROCK",
     // Cloud credentials.
     "AWS_ACCESS_KEY_ID",
