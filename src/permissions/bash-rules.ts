@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { isHarmlessRedirection, isReadOnlySimpleCommand } from "./bash-classifier.js";
 import { commandPathsOutsideRoots } from "./command-paths.js";
 import { programInsideRoots } from "./program-lookup.js";
@@ -21,17 +23,24 @@ const MAX_NESTING = 4;
  * (`mytool rm x`). A program whose name is only known when the line runs (`$(echo rm) x`, `$CMD
  * x`, `/bin/r?`) could be the one the rule names, so it matches too; so does a rule whose words
  * appear anywhere in the line when the line runs code that cannot be read here (`python -c …`,
- * `awk 'BEGIN{system(…)}'`, a script piped into a shell). A false match costs a refusal the user
- * sees; a missed one runs what they forbade.
+ * `awk 'BEGIN{system(…)}'`, a script piped into a shell), and so does a program run by a path
+ * that does not exist before the line runs (`cp $(ls /usr/bin/r[m]) zz && ./zz`, `cat … > zz`):
+ * the line makes it, so what it is is only known then. `cwd` is where relative paths start. A
+ * false match costs a refusal the user sees; a missed one runs what they forbade.
  */
-export function bashRuleRestricts(contents: readonly string[], command: string): boolean {
+export function bashRuleRestricts(contents: readonly string[], command: string, cwd: string): boolean {
   const found = commandsOf(command);
   const certain = found.filter((forms) => !forms.possible);
-  if (certain.some((forms) => forms.views.some((view) => view[0] !== undefined && isDynamic(view[0])))) return true;
+  if (certain.some((forms) => forms.views.some((view) => view[0] !== undefined && (isDynamic(view[0]) || isMadeByTheLine(view[0], cwd))))) return true;
   const views = found.flatMap((forms) => forms.views.map(normalizedWords));
   if (views.some((words) => contents.some((content) => contentMatches(content, words, normalizedWords)))) return true;
   // Code that could not be read, or nesting too deep to follow: a rule applies if its words appear anywhere in the text.
   return found.some((forms) => forms.unfollowed || forms.runsCode) && contents.some((content) => mentions(command, content));
+}
+
+/** A program named by a path (`./zz`, `bin/x`, `/tmp/x`) that is not there yet. */
+function isMadeByTheLine(program: ShellWord, cwd: string): boolean {
+  return program.text.includes("/") && !existsSync(path.resolve(cwd, program.text));
 }
 
 function mentions(command: string, content: string): boolean {

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, s
 import path from "node:path";
 import { gitConfigKeys, type GitConfigKey } from "./git-config-keys.js";
 import { commandsOf, programName } from "./shell-commands.js";
+import { isDynamic } from "./shell-syntax.js";
 
 /**
  * Git runs programs named in a repository's own configuration: an fsmonitor hook on `git
@@ -32,9 +33,40 @@ export function runsCode(key: GitConfigKey): boolean {
   return key.subsection === undefined && CODE_KEYS.has(`${key.section}.${key.name}`);
 }
 
-/** Whether a shell command line may run git: as one of its commands, behind a wrapper, or in a substitution. */
-export function runsGit(command: string): boolean {
-  return commandsOf(command).some((forms) => forms.views.some((view) => programName(view) === "git"));
+/**
+ * Why the git a shell command line runs could run a program a repository's configuration names,
+ * or undefined (also when it runs no git). Every folder git may start in is checked: `cwd`, each
+ * place `cd`/`pushd` leads (wherever in the line), and what git's own `-C`, `--git-dir` and
+ * `--work-tree` name; a folder only known when the line runs asks.
+ */
+export function lineGitRisk(command: string, cwd: string): string | undefined {
+  const found = commandsOf(command);
+  if (!found.some((forms) => forms.views.some((view) => programName(view) === "git"))) return undefined;
+  const directories = [cwd];
+  let current: string | undefined = cwd;
+  for (const view of found.flatMap((forms) => forms.views)) {
+    const name = programName(view);
+    if (name === "cd" || name === "pushd" || name === "popd") {
+      const operand = name === "popd" ? undefined : view.slice(1).find((word) => !word.text.startsWith("-"));
+      current = operand === undefined || isDynamic(operand) || current === undefined ? undefined : path.resolve(current, operand.text);
+      if (current === undefined) return "The command runs git after a cd whose folder is only known when it runs, so that repository's configuration cannot be checked";
+      directories.push(current);
+    }
+    if (name !== "git") continue;
+    for (let index = 1; index < view.length && view[index]!.text.startsWith("-"); index++) {
+      const text = view[index]!.text;
+      const named = /^(-C|--git-dir|--work-tree)$/.test(text) ? view[++index] : /^--(git-dir|work-tree)=/.test(text) ? { ...view[index]!, text: text.slice(text.indexOf("=") + 1) } : undefined;
+      if (named === undefined) continue;
+      if (isDynamic(named) || current === undefined) return "The command runs git in a folder only known when it runs, so that repository's configuration cannot be checked";
+      directories.push(path.resolve(current, named.text));
+      if (text === "-C") current = path.resolve(current, named.text);
+    }
+  }
+  for (const directory of new Set(directories)) {
+    const risk = gitConfigRisk(directory);
+    if (risk !== undefined) return risk;
+  }
+  return undefined;
 }
 
 /**

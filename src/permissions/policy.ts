@@ -5,7 +5,7 @@ import { pathsOutsideRoots } from "./command-paths.js";
 import { programsInsideRoots } from "./program-lookup.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
-import { gitConfigRisk, runsGit } from "./git-config-risk.js";
+import { lineGitRisk } from "./git-config-risk.js";
 import { allowRulesCover, allowRulesCoverWithoutJudgement, anyRuleMatches, commandOf, targetPath } from "./rules.js";
 import type { PermissionRule } from "./rule-syntax.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
@@ -86,7 +86,7 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   if (rulesAllow) {
     // A rule approves the command the user named, not the programs a repository's git
     // configuration adds to it (an archive can bring its own .git/config).
-    const gitRisk = command !== undefined && question.projectVouched !== true && runsGit(command) ? gitConfigRisk(roots[0]!) : undefined;
+    const gitRisk = command !== undefined && question.projectVouched !== true ? lineGitRisk(command, roots[0]!) : undefined;
     if (gitRisk) return finish(mode, { behavior: "ask", reason: `${gitRisk}; an allow rule covers the command, not what the repository's configuration runs`, reasonType: "risk" });
     return { behavior: "allow", reason: "allow rule" };
   }
@@ -111,7 +111,7 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
     }
     const outside = pathsOutsideRoots(command, roots);
     if (outside.length > 0) return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });
-    const gitRisk = runsGit(command) ? gitConfigRisk(roots[0]!) : undefined;
+    const gitRisk = lineGitRisk(command, roots[0]!);
     if (gitRisk) return finish(mode, { behavior: "ask", reason: gitRisk, reasonType: "risk" });
     return { behavior: "allow", reason: "read-only command", judgedReadOnly: true };
   }

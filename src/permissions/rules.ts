@@ -21,7 +21,7 @@ export function anyRuleMatches(rules: readonly PermissionRule[], target: RuleTar
   if (contents === "whole tool") return true;
   if (contents.length === 0) return false;
   const command = commandOf(target);
-  if (command !== undefined) return bashRuleRestricts(contents, command);
+  if (command !== undefined) return bashRuleRestricts(contents, command, target.cwd);
   const filePath = targetPath(target);
   return filePath !== undefined && contents.some((content) => pathRuleMatches(content, filePath, target.cwd, "restrict"));
 }

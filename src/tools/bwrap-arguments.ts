@@ -143,10 +143,12 @@ export function namespaceArguments(settings: Pick<SandboxSettings, "network">): 
 
 /**
  * The folders where a machine keeps Unix sockets that lead to other programs: /run (with
- * /var/run and the user's runtime folder), all of /tmp (ssh-agent's `ssh-*`, X11, tmux, D-Bus,
- * PostgreSQL keep theirs there, under names nobody can list in advance), and the home's `.ssh`
- * (connection-sharing sockets, which would reach the network through an open connection).
+ * /var/run and the user's runtime folder), all of /tmp and /var/tmp (ssh-agent's `ssh-*`, X11,
+ * tmux, D-Bus, PostgreSQL keep theirs there, under names nobody can list in advance), and in the
+ * home `.ssh` (connection-sharing sockets reach the network through an open connection),
+ * `.gnupg` (gpg-agent's ssh socket, and dirmngr, which fetches URLs on request) and `.docker`
+ * (rootless Docker's socket). Sockets elsewhere in the home stay reachable (SECURITY.md).
  */
 export function socketDirectories(home: string | undefined): string[] {
-  return ["/run", "/var/run", "/tmp", ...(home ? [path.join(home, ".ssh")] : [])];
+  return ["/run", "/var/run", "/tmp", "/var/tmp", ...(home ? [".ssh", ".gnupg", ".docker"].map((name) => path.join(home, name)) : [])];
 }

@@ -59,6 +59,25 @@ describe.skipIf("problem" in user)(`a second, independent attack${needsUnprivile
     expect(existsSync(marker)).toBe(true);
   });
 
+  it("…nor in a nested repository reached by cd or git -C (a third attack)", async () => {
+    workspace = await createWorkspace("text");
+    const marker = join(workspace.root, "PWNED");
+    const nested = join(workspace.cwd, "sub");
+    await mkdir(nested);
+    git(nested, "init", "-q");
+    await writeFile(join(nested, "a.txt"), "one\n");
+    await writeFile(join(nested, ".gitattributes"), "*.txt diff=x\n");
+    git(nested, "add", "a.txt", ".gitattributes");
+    git(nested, "commit", "-qm", "one");
+    await writeFile(join(nested, "run.sh"), `#!/bin/sh\ntouch ${marker}\ncat "$1"\n`);
+    await chmod(join(nested, "run.sh"), 0o755);
+    git(nested, "config", "diff.x.textconv", join(nested, "run.sh"));
+    await workspace.useScenario(bashTurns(["cd sub && git log -p -1", "git -C sub log -p -1"]));
+    const run = await runPromptAsUser(user, workspace, ["--allowedTools", "Bash(git:*),Bash(cd:*)"]);
+    expect(toolOutcomes(run.events).map((outcome) => outcome.code)).toEqual(["permission_denied", "permission_denied"]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("paths are judged from the shell's current directory, not the session's", async () => {
     workspace = await createWorkspace("text");
     await mkdir(join(workspace.root, "outside"));
@@ -73,12 +92,12 @@ describe.skipIf("problem" in user)(`a second, independent attack${needsUnprivile
     expect(run.stdout).not.toContain("OUTSIDE-SECRET");
   });
 
-  it("a deny rule holds against a copy of the program named through a pattern", async () => {
+  it("a deny rule holds against a copy of the program named through a pattern, or made by the line", async () => {
     workspace = await createWorkspace("text");
     await writeFile(join(workspace.cwd, "victim.txt"), "keep\n");
-    await workspace.useScenario(bashTurns(["cp /usr/bin/r[m] ./zz && ./zz victim.txt"]));
+    await workspace.useScenario(bashTurns(["cp /usr/bin/r[m] ./zz && ./zz victim.txt", "cat /usr/bin/r[m] > zz && chmod +x zz && ./zz victim.txt", "ls /usr/bin/r[m] | xargs -I{} cp {} zz; ./zz victim.txt"]));
     const run = await runPromptAsUser(user, workspace, ["--permission-mode", "auto", "--disallowedTools", "Bash(rm:*)"]);
-    expect(toolOutcomes(run.events)[0]!.code).toBe("permission_denied");
+    expect(toolOutcomes(run.events).map((outcome) => outcome.code)).toEqual(["permission_denied", "permission_denied", "permission_denied"]);
     expect(existsSync(join(workspace.cwd, "victim.txt"))).toBe(true);
     await workspace.useScenario(bashTurns(["cp /usr/bin/r[m] ./zz && ./zz victim.txt"]));
     const without = await runPromptAsUser(user, workspace, ["--permission-mode", "auto"]);

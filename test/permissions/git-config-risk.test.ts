@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { gitConfigKeys } from "../../src/permissions/git-config-keys.js";
-import { gitConfigRisk, runsCode, runsGit } from "../../src/permissions/git-config-risk.js";
+import { gitConfigRisk, lineGitRisk, runsCode } from "../../src/permissions/git-config-risk.js";
 
 const names = (text: string): string[] => {
   const parsed = gitConfigKeys(text);
@@ -66,12 +66,32 @@ describe("runsCode", () => {
   });
 });
 
-describe("runsGit", () => {
-  it("finds git as one of a line's commands", () => {
-    expect(runsGit("git status")).toBe(true);
-    expect(runsGit("ls && git log --oneline | head")).toBe(true);
-    expect(runsGit("cat .gitignore")).toBe(false);
-    expect(runsGit("echo git")).toBe(false);
+describe("lineGitRisk", () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "agentwire-line-git-"));
+    mkdirSync(join(root, ".git"), { recursive: true });
+    writeFileSync(join(root, ".git", "config"), "[core]\n\tbare = false\n");
+    mkdirSync(join(root, "sub", ".git"), { recursive: true });
+    writeFileSync(join(root, "sub", ".git", "config"), '[diff "x"]\n\ttextconv = ./run.sh\n');
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it("is quiet for a line without git, and for git in a plain repository", () => {
+    expect(lineGitRisk("cat .gitignore && echo git", join(root, "sub"))).toBeUndefined();
+    expect(lineGitRisk("ls && git log --oneline | head", root)).toBeUndefined();
+  });
+
+  it("checks every folder git may start in: cd anywhere in the line, -C, --git-dir, --work-tree, wrappers (found by an independent attack)", () => {
+    for (const line of ["cd sub && git log -p", "git -C sub log -p", "git --git-dir=sub/.git log", "git --work-tree sub diff", "env git -C sub diff", "echo $(cd sub; git diff)"]) {
+      expect(lineGitRisk(line, root), line).toMatch(/textconv/);
+    }
+    expect(lineGitRisk("git status", join(root, "sub"))).toMatch(/textconv/);
+  });
+
+  it("asks when the folder is only known when the line runs", () => {
+    expect(lineGitRisk("cd $DIR && git status", root)).toMatch(/only known when it runs/);
+    expect(lineGitRisk('git -C "$X" status', root)).toMatch(/only known when it runs/);
   });
 });
 

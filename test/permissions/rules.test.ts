@@ -201,6 +201,10 @@ describe("Bash deny rules see through programs that run other programs (issue 23
     // The program named through a pattern (found by an independent attack).
     "cp /usr/bin/r[m] ./zz && ./zz x",
     "ln -sf /usr/bin/r? ./yy && ./yy -f x",
+    // A program the line makes under a new name (a third attack).
+    "cp $(ls /usr/bin/r[m]) ./zz && ./zz x",
+    "cat /usr/bin/r[m] > zz && chmod +x zz && ./zz x",
+    "ls /usr/bin/r[m] | xargs -I{} cp {} zz; ./zz x",
   ])("%j is refused", (command) => expect(anyRuleMatches(denyRm, bash(command))).toBe(true));
 
   it.each(["ls", "rmdir x", "echo rm", "grep rm notes.txt", "git rm x", "git commit -m 'rm x'", "sed s/rm/x/ f", "awk '/rm/ {print}' f", "cat rm.txt", "npm run rmfiles", "python3 script.py", "rg rm src", "man rm"])(

@@ -78,6 +78,7 @@ describe("bwrapArguments", () => {
     const args = bwrapArguments({ ...command({ mode: "read-only" }), socketDirectories: socketDirectories("/home/u") }, fileSystem(["/run", "/tmp", "/home/u/.ssh"]));
     const tmpfs = args.flatMap((argument, index) => (argument === "--tmpfs" ? [args[index + 1]] : []));
     expect(tmpfs).toEqual(["/run", "/tmp", "/home/u/.ssh"]);
+    expect(socketDirectories("/home/u")).toEqual(["/run", "/var/run", "/tmp", "/var/tmp", "/home/u/.ssh", "/home/u/.gnupg", "/home/u/.docker"]);
     const text = args.join(" ");
     expect(text.indexOf("--tmpfs /tmp ")).toBeLessThan(text.indexOf("--ro-bind /tmp/out /tmp/out"));
     expect(text.indexOf("--ro-bind /tmp/out /tmp/out")).toBeLessThan(text.indexOf("--bind /tmp/out/tmp /tmp/out/tmp"));
