@@ -2,6 +2,7 @@ import { lstatSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { realPathOfNearestAncestor, isSameOrInside } from "../paths/real-path.js";
+import { SHELL_STARTUP_FILES } from "../paths/shell-startup-files.js";
 
 /**
  * Files whose change reaches beyond the task: they run code later (git hooks and config, shell
@@ -18,10 +19,8 @@ import { realPathOfNearestAncestor, isSameOrInside } from "../paths/real-path.js
  */
 export const PROTECTED_PROJECT_ENTRIES = [".mcp.json", ".agents", ".claude", ".agentwire", "AGENTS.md", "CLAUDE.md", ".git", ".envrc", ".vscode", ".idea"] as const;
 
-const SHELL_STARTUP_FILES = new Set([
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".login",
-  ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc",
-]);
+const STARTUP_FILE_NAMES = new Set(SHELL_STARTUP_FILES);
+/** Anything inside fish's startup folder (FISH_CONFIGURATION_FOLDER in paths/shell-startup-files.ts). */
 const FISH_CONFIGURATION = /(^|\/)\.config\/fish\/./;
 const CREDENTIAL_DIRECTORIES = new Set([".ssh", ".aws", ".gnupg", ".kube", ".docker"]);
 const CREDENTIAL_FILES = /^(\.env.*|\.npmrc|\.netrc|\.pypirc|\.git-credentials|credentials|id_(rsa|dsa|ecdsa|ed25519)(\.pub)?)$/;
@@ -58,7 +57,7 @@ function protectionReason(absolute: string): string | undefined {
   if (entry !== -1) {
     return `This writes to ${absolute}, under ${namedSegments[entry]}: agent configuration or project settings that can start programs, add instructions or widen permissions the next time an agent, editor or shell opens the folder.`;
   }
-  if (SHELL_STARTUP_FILES.has(name) || FISH_CONFIGURATION.test(segments.join("/"))) return `This writes to ${absolute}, a shell startup file: commands in it run in every new shell.`;
+  if (STARTUP_FILE_NAMES.has(name) || FISH_CONFIGURATION.test(segments.join("/"))) return `This writes to ${absolute}, a shell startup file: commands in it run in every new shell.`;
   if (segments.some((segment) => CREDENTIAL_DIRECTORIES.has(segment)) || CREDENTIAL_FILES.test(name)) return `This writes to ${absolute}, which holds credentials.`;
   const home = os.homedir();
   if (isSameOrInside(absolute, home) && absolute !== home && path.relative(home, absolute).startsWith(".")) {

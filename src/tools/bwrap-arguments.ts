@@ -1,15 +1,10 @@
 import path from "node:path";
 import { isSameOrInside } from "../paths/real-path.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
+import { FISH_CONFIGURATION_FOLDER, SHELL_STARTUP_FILES } from "../paths/shell-startup-files.js";
 
-/**
- * In the home folder, when a writable folder holds it, besides the protected names: the shell's
- * startup files, which run in every new shell.
- */
-const SHELL_STARTUP_FILES = [
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".login",
-  ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc", ".config/fish",
-];
+/** In the home folder, when a writable folder holds it, besides the protected names: the shell's startup files. */
+const HOME_STARTUP_ENTRIES = [...SHELL_STARTUP_FILES, FISH_CONFIGURATION_FOLDER];
 
 /**
  * Where the Unix sockets of a desktop live (the session bus, Docker, X11, tmux and the user's
@@ -93,7 +88,7 @@ export function protectedCandidates(sandboxed: SandboxedCommand, realPath: (path
   return [
     ...new Set([
       ...writable.flatMap((root) => inFolder(root, settings.protectedNames)),
-      ...(homeWritable ? inFolder(home, [...settings.protectedNames, ...SHELL_STARTUP_FILES]) : []),
+      ...(homeWritable ? inFolder(home, [...settings.protectedNames, ...HOME_STARTUP_ENTRIES]) : []),
       ...settings.protectedPaths,
     ]),
   ];
