@@ -30,7 +30,7 @@ const layers = {
   mcp: ["conversation", "process", "tools", "version"],
   sessions: ["conversation", "text", "version"],
   // Consent for what a repository brings: the trust store and the fingerprints it compares.
-  trust: ["paths"],
+  trust: ["paths", "text"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
   session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "process", "text", "trust", "version"],
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],

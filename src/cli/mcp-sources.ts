@@ -44,7 +44,8 @@ export function gatherMcpServers(input: {
     const read = readRegularFile(projectFile);
     if ("bytes" in read) {
       // The bytes that were hashed are the bytes that are used: no second read to race.
-      if (input.project.trust.trusts(trustRootOf(input.cwd), projectFile, mcpConfigFingerprint(read.bytes, input.cwd, trustRootOf(input.cwd)))) sources.push({ label: projectFile, text: read.bytes.toString("utf8") });
+      const root = trustRootOf(input.cwd);
+      if (input.project.trust.trusts(root, projectFile, () => mcpConfigFingerprint(read.bytes, input.cwd, root))) sources.push({ label: projectFile, text: read.bytes.toString("utf8") });
       else untrusted = serverNamesIn(read.bytes.toString("utf8"));
     }
   }

@@ -9,7 +9,7 @@ import { projectFileKey, trustRootOf } from "../trust/project-trust.js";
 import { readRegularFile } from "../trust/regular-file.js";
 
 /** One thing a project brings that needs trust, as `agentwire trust` shows and records it. */
-export interface TrustItem {
+interface TrustItem {
   /** The file (or skill folder, ending with `/`) relative to the root: its name in the record. */
   key: string;
   /** Undefined when it could not be hashed (unreadable, too large): it cannot be trusted. */

@@ -117,7 +117,7 @@ function judgeValue(value: string): boolean {
   return (value.includes("://") && URL_WITH_PASSWORD.test(value)) || containsKnownSecret(value);
 }
 
-export interface ChildEnvironment {
+interface ChildEnvironment {
   /** What the child gets. */
   env: Record<string, string>;
   /** The names left out, for diagnostics (never their values). */

@@ -30,7 +30,7 @@ export function loadMemoryFiles(input: { cwd: string; agentwireHome: string }): 
   const userFile = path.join(input.agentwireHome, "AGENTS.md");
   const candidates = [userFile, ...[...directories].reverse().flatMap((directory) => MEMORY_FILE_NAMES.map((name) => path.join(directory, name)))];
   // The outermost of them: the repository root (or the working directory outside a repository).
-  const projectRoot = directories.at(-1) ?? input.cwd;
+  const projectRoot = realPathOfNearestAncestor(directories.at(-1) ?? input.cwd);
   const problems: MemoryFiles["problems"] = [];
   const parts: string[] = [];
   const paths: string[] = [];
@@ -39,7 +39,7 @@ export function loadMemoryFiles(input: { cwd: string; agentwireHome: string }): 
     if (!existsSync(file)) continue;
     // A repository's AGENTS.md may be a link to ~/.netrc or a key: its text would reach the model
     // (and the provider) with nobody asked, so a project's memory file must lie in the project.
-    if (file !== userFile && !isSameOrInside(realPathOfNearestAncestor(file), realPathOfNearestAncestor(projectRoot))) {
+    if (file !== userFile && !isSameOrInside(realPathOfNearestAncestor(file), projectRoot)) {
       problems.push({ path: file, reason: "it was left out: it is a link to a file outside the project" });
       continue;
     }

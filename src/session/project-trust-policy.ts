@@ -28,7 +28,7 @@ export function skillGrantPolicy(input: { trust: ProjectTrust; projectSettings: 
     if (!input.projectSettings) return "project-settings-off";
     if (skill.origin === undefined) return "untrusted-project";
     const folder = `${skill.directory}${path.sep}`;
-    return input.trust.trusts(trustRootOf(skill.origin), folder, folderFingerprint(skill.directory)) ? "granted" : "untrusted-project";
+    return input.trust.trusts(trustRootOf(skill.origin), folder, () => folderFingerprint(skill.directory)) ? "granted" : "untrusted-project";
   };
 }
 

@@ -111,7 +111,8 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   const tools = options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools);
   const log = options.logger ?? silentLogger;
   for (const diagnostic of opened.diagnostics) log.warn({ session: opened.sessionId }, diagnostic);
-  const keptFromChildren = filterChildEnvironment(options.env, settings.passEnv).removed;
+  // Filtering the environment only to say so costs a pass over it: only when debug lines are kept.
+  const keptFromChildren = log.isLevelEnabled?.("debug") === true ? filterChildEnvironment(options.env, settings.passEnv).removed : [];
   if (keptFromChildren.length > 0) log.debug({ names: keptFromChildren }, "credential variables kept out of child processes (--pass-env NAME hands one over)");
   // Bash's full outputs: disposable and possibly gigabytes, so in the OS temp folder rather than
   // the agentwire home (which keeps sessions), and private to this session object.

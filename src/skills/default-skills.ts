@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
+import { sha256Hex } from "../text/sha256.js";
 
 /**
  * Copies the skills shipped with agentwire into the user's skills folder on a first run, so a
@@ -26,12 +26,23 @@ export function installDefaultSkills(bundledDirectory: string, userSkillsDirecto
  * file); writing-skills taught such rules. A copy still byte-identical to one of these was never
  * edited by its user, so replacing it with the bundled version loses nothing of theirs.
  */
-const RETIRED_BUNDLED_FILES: Readonly<Record<string, readonly string[]>> = {
-  "repo-map/SKILL.md": ["f94ddcd0efc6b1b7a006e062c82d4079d597ecf3cfec02444a7f047ba22fe4d6"],
-  "repo-map/scripts/repo-map.sh": ["b2c690f1d5d868690bf5b5b8328b4f4ab3858d37b30ab15cf8fbf04af3918e68"],
-  "git-helper/SKILL.md": ["ae8ad5d452629f530e30f3d44d045c056000b33a5034ce6602d72536df3a64d1"],
-  "writing-skills/SKILL.md": ["731e97cc927767212e3ed3a1f3f18ecb77c11e486a103ecb7f4660b3c725ad38"],
+const RETIRED_BUNDLED_FILES: Readonly<Record<string, ReadonlyArray<RetiredFile>>> = {
+  "repo-map/SKILL.md": [{ bytes: 1226, sha256: "f94ddcd0efc6b1b7a006e062c82d4079d597ecf3cfec02444a7f047ba22fe4d6" }],
+  "repo-map/scripts/repo-map.sh": [{ bytes: 1417, sha256: "b2c690f1d5d868690bf5b5b8328b4f4ab3858d37b30ab15cf8fbf04af3918e68" }],
+  "git-helper/SKILL.md": [{ bytes: 2756, sha256: "ae8ad5d452629f530e30f3d44d045c056000b33a5034ce6602d72536df3a64d1" }],
+  "writing-skills/SKILL.md": [{ bytes: 3490, sha256: "731e97cc927767212e3ed3a1f3f18ecb77c11e486a103ecb7f4660b3c725ad38" }],
 };
+
+/** A file as an earlier agentwire wrote it. The size is compared first, so a run hashes nothing in the usual case. */
+interface RetiredFile {
+  bytes: number;
+  sha256: string;
+}
+
+function isRetired(relative: string, content: Buffer): boolean {
+  const retired = RETIRED_BUNDLED_FILES[relative] ?? [];
+  return retired.some((file) => file.bytes === content.length && file.sha256 === sha256Hex(content));
+}
 
 /**
  * Brings an existing install of the bundled skills up to date where the user left a file as an
@@ -41,10 +52,10 @@ const RETIRED_BUNDLED_FILES: Readonly<Record<string, readonly string[]>> = {
  */
 export function upgradeRetiredDefaultSkills(bundledDirectory: string, userSkillsDirectory: string): string[] {
   const upgraded = new Set<string>();
-  for (const [relative, retired] of Object.entries(RETIRED_BUNDLED_FILES)) {
+  for (const relative of Object.keys(RETIRED_BUNDLED_FILES)) {
     const installed = path.join(userSkillsDirectory, relative);
     const bundled = path.join(bundledDirectory, relative);
-    if (!isRegularFile(installed) || !existsSync(bundled) || !retired.includes(sha256Of(installed))) continue;
+    if (!isRegularFile(installed) || !existsSync(bundled) || !isRetired(relative, readFileSync(installed))) continue;
     const temporary = `${installed}.${process.pid}.upgrade`;
     try {
       copyFileSync(bundled, temporary);
@@ -63,7 +74,7 @@ export function upgradeRetiredDefaultSkills(bundledDirectory: string, userSkills
  * never run the CLI).
  */
 export function isRetiredBundledSkill(name: string, text: string): boolean {
-  return RETIRED_BUNDLED_FILES[`${name}/SKILL.md`]?.includes(createHash("sha256").update(text).digest("hex")) ?? false;
+  return isRetired(`${name}/SKILL.md`, Buffer.from(text));
 }
 
 function isRegularFile(file: string): boolean {
@@ -72,8 +83,4 @@ function isRegularFile(file: string): boolean {
   } catch {
     return false;
   }
-}
-
-function sha256Of(file: string): string {
-  return createHash("sha256").update(readFileSync(file)).digest("hex");
 }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcessByStdio } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { access, constants as fileConstants, mkdir, open, rm } from "node:fs/promises";
 import { constants as osConstants, tmpdir } from "node:os";
 import path from "node:path";
@@ -124,11 +124,11 @@ export const createBashTool = () =>
     const { file, args } = confined
       ? { file: "bwrap", args: confinementArguments({ roots: context.workspace.roots, home, hidden: judged.hidden, tempDirectory: scratchDirectory, cwd: startDirectory, command }, LOCAL_PATH_FACTS) }
       : sandboxed
-        ? { file: "bwrap", args: bwrapArguments(sandboxed, realPathIfExists) }
+        ? { file: "bwrap", args: bwrapArguments(sandboxed, LOCAL_PATH_FACTS.realPath) }
         : { file: command[0]!, args: command.slice(1) };
     const underBwrap = file === "bwrap";
     // Protected entries bwrap could not bind (missing ones) are checked, and put back, after the command.
-    const protectedWatch = sandboxed ? watchProtectedEntries(protectedCandidates(sandboxed, realPathIfExists)) : undefined;
+    const protectedWatch = sandboxed ? watchProtectedEntries(protectedCandidates(sandboxed, LOCAL_PATH_FACTS.realPath)) : undefined;
 
     context.signal.throwIfAborted();
     const startedAt = Date.now();
@@ -309,15 +309,7 @@ async function sandboxTempDirectory(context: ToolContext): Promise<string> {
   const directory = path.join(context.outputDirectory, "tmp");
   await mkdir(directory, { recursive: true, mode: 0o700 });
   // Its real path: bwrap binds it there, and a symlink on the way may lie in a covered folder.
-  return realPathIfExists(directory) ?? directory;
-}
-
-function realPathIfExists(candidate: string): string | undefined {
-  try {
-    return realpathSync(candidate);
-  } catch {
-    return undefined;
-  }
+  return LOCAL_PATH_FACTS.realPath(directory) ?? directory;
 }
 
 /**

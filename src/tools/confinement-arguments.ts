@@ -19,7 +19,7 @@ export const SYSTEM_DIRECTORIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/
  * or holds it: the home cannot then be replaced by an empty one without hiding the workspace,
  * so these are covered instead.
  */
-export const HOME_SECRETS = [
+const HOME_SECRETS = [
   ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".config/gcloud", ".config/gh", ".password-store",
   ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".pgpass", ".bash_history", ".zsh_history",
 ];

@@ -40,7 +40,7 @@ export interface FileToChange {
   close(): Promise<void>;
 }
 
-export interface WriteOptions {
+interface WriteOptions {
   /** `path` is the path as the model named it, for messages. */
   path: string;
   /** Someone approved this call, so a file with several hard links may be changed. */

@@ -10,7 +10,7 @@ import { lstatSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync } 
  * guarantees nothing of it still runs — undoes any change: what appeared is removed, a replaced
  * symlink is put back, and a target a dangling symlink gained is removed again.
  */
-export interface ProtectedEntriesWatch {
+interface ProtectedEntriesWatch {
   /** Undoes what the command did to the protected paths; returns the paths it had changed. Never throws. */
   undoChanges(): string[];
 }

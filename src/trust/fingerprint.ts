@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { sha256Hex } from "../text/sha256.js";
 import { readRegularFile } from "./regular-file.js";
 
 /**
@@ -17,8 +17,8 @@ const MAX_FOLDER_BYTES = 32 * 1024 * 1024;
 const MAX_FOLDER_DEPTH = 8;
 
 /** The fingerprint of content already read (hash what is used, not a second read of the file). */
-export function bytesFingerprint(bytes: Uint8Array): string {
-  return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+function bytesFingerprint(bytes: Uint8Array): string {
+  return `sha256:${sha256Hex(bytes)}`;
 }
 
 /** Undefined when the file cannot be read, is not a regular file, or is over `maxBytes`. */
@@ -79,7 +79,7 @@ export function folderFingerprint(directory: string): string | undefined {
     return true;
   };
   if (!walk(directory, 0)) return undefined;
-  return `sha256:${createHash("sha256").update(lines.join("\n")).digest("hex")}`;
+  return `sha256:${sha256Hex(lines.join("\n"))}`;
 }
 
 /**
@@ -107,7 +107,7 @@ export function mcpConfigFingerprint(bytes: Uint8Array, directory: string, root:
       named.push(`${word}\0${isFile ? (fileFingerprint(candidate) ?? "unreadable") : "absent"}`);
     }
   }
-  return named.length === 0 ? bytesFingerprint(bytes) : `sha256:${createHash("sha256").update(bytes).update(`\n${named.join("\n")}`).digest("hex")}`;
+  return named.length === 0 ? bytesFingerprint(bytes) : `sha256:${sha256Hex(Buffer.concat([bytes, Buffer.from(`\n${named.join("\n")}`)]))}`;
 }
 
 /** The `mcpServers` entries that start a program; none when the text is not such a document. */

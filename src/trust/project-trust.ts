@@ -12,10 +12,11 @@ import { readTrustStore, type TrustStore } from "./trust-store.js";
 export interface ProjectTrust {
   /**
    * Whether the file (or skill folder, named with a trailing `/`) at `file`, belonging to the project rooted at `root`
-   * (`trustRootOf`), is trusted as its `fingerprint` says it is now. An undefined fingerprint (the
-   * file could not be hashed) is never trusted.
+   * (`trustRootOf`), is trusted as its `fingerprint` says it is now. The fingerprint is taken only
+   * when a record could match it (hashing a skill folder walks it); an undefined one (the file
+   * could not be hashed) is never trusted.
    */
-  trusts(root: string, file: string, fingerprint: string | undefined): boolean;
+  trusts(root: string, file: string, fingerprint: () => string | undefined): boolean;
   /** Why trust could not be looked up (an unusable store), for the warning; undefined when it could. */
   readonly problem: string | undefined;
 }
@@ -30,9 +31,9 @@ export function recordedProjectTrust(home: string): ProjectTrust {
   return {
     trusts(root, file, fingerprint) {
       const read = load();
-      if (fingerprint === undefined || "problem" in read) return false;
-      const record = read.store.projects[root];
-      return record !== undefined && record.files[projectFileKey(root, file)] === fingerprint;
+      if ("problem" in read) return false;
+      const recorded = read.store.projects[root]?.files[projectFileKey(root, file)];
+      return recorded !== undefined && recorded === fingerprint();
     },
     get problem() {
       const read = load();

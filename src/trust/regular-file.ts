@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 
 /** A repository's `.mcp.json` or settings file larger than this is not a configuration. */
-export const MAX_PROJECT_FILE_BYTES = 1024 * 1024;
+const MAX_PROJECT_FILE_BYTES = 1024 * 1024;
 
 /**
  * The bytes of a file a repository supplies, or why they were not read (a reason to follow the

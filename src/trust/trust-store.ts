@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import * as z from "zod/mini";
+import { randomUuid } from "../text/random-uuid.js";
 import "../validation/english-issues.js";
 
 /**
@@ -9,7 +9,7 @@ import "../validation/english-issues.js";
  * per repository root, the fingerprint of each file or skill folder that was shown and accepted.
  * A file whose fingerprint differs, or that the record lacks, is not trusted.
  */
-export const TRUST_FILE_NAME = "trusted-projects.json";
+const TRUST_FILE_NAME = "trusted-projects.json";
 
 const FingerprintSchema = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/, "must be sha256:<64 hex digits>"));
 
@@ -27,7 +27,6 @@ const TrustStoreSchema = z.strictObject({
 });
 
 export type TrustStore = z.output<typeof TrustStoreSchema>;
-export type ProjectRecord = z.output<typeof ProjectRecordSchema>;
 
 export function emptyTrustStore(): TrustStore {
   return { version: 1, projects: {} };
@@ -76,7 +75,7 @@ export function readTrustStore(home: string): { store: TrustStore } | { problem:
 export function writeTrustStore(home: string, store: TrustStore): void {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const file = trustFilePath(home);
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  const temporary = `${file}.${process.pid}.${randomUuid()}.tmp`;
   const descriptor = openSync(temporary, "wx", 0o600);
   try {
     writeSync(descriptor, `${JSON.stringify(TrustStoreSchema.parse(store), null, 2)}\n`);

@@ -64,7 +64,7 @@ describe("the trust store", () => {
     chmodSync(trustFilePath(home), 0o666);
     expect(readTrustStore(home)).toEqual({ problem: expect.stringContaining("may be written by other users") });
     const trusted = recordedProjectTrust(home);
-    expect(trusted.trusts(repo, file, fileFingerprint(file))).toBe(false);
+    expect(trusted.trusts(repo, file, () => fileFingerprint(file))).toBe(false);
     expect(trusted.problem).toMatch(/chmod 600/);
 
     rmSync(trustFilePath(home));
@@ -89,18 +89,18 @@ describe("what is trusted", () => {
     const file = join(repo, ".mcp.json");
     writeFileSync(file, '{"mcpServers": {}}');
     trust([file]);
-    expect(recordedProjectTrust(home).trusts(repo, file, fileFingerprint(file))).toBe(true);
+    expect(recordedProjectTrust(home).trusts(repo, file, () => fileFingerprint(file))).toBe(true);
     writeFileSync(file, '{"mcpServers": {"x": {"command": "evil"}}}');
-    expect(recordedProjectTrust(home).trusts(repo, file, fileFingerprint(file))).toBe(false);
+    expect(recordedProjectTrust(home).trusts(repo, file, () => fileFingerprint(file))).toBe(false);
     const fresh = join(repo, "sub", ".mcp.json");
     writeFileSync(fresh, '{"mcpServers": {}}');
-    expect(recordedProjectTrust(home).trusts(repo, fresh, fileFingerprint(fresh))).toBe(false);
+    expect(recordedProjectTrust(home).trusts(repo, fresh, () => fileFingerprint(fresh))).toBe(false);
     // The same content in another checkout is another project.
     const other = join(scratch, "other");
     mkdirSync(other);
     writeFileSync(join(other, ".mcp.json"), '{"mcpServers": {}}');
-    expect(recordedProjectTrust(home).trusts(other, join(other, ".mcp.json"), fileFingerprint(join(other, ".mcp.json")))).toBe(false);
-    expect(recordedProjectTrust(home).trusts(repo, file, undefined)).toBe(false);
+    expect(recordedProjectTrust(home).trusts(other, join(other, ".mcp.json"), () => fileFingerprint(join(other, ".mcp.json")))).toBe(false);
+    expect(recordedProjectTrust(home).trusts(repo, file, () => undefined)).toBe(false);
   });
 
   it("a skill is trusted as its whole folder: editing its script, or adding a file, needs trust again", () => {
@@ -109,7 +109,7 @@ describe("what is trusted", () => {
     writeFileSync(join(skill, "SKILL.md"), "---\nname: deploy\ndescription: d\nallowed-tools: Bash(./x.sh)\n---\n");
     writeFileSync(join(skill, "scripts", "x.sh"), "echo safe\n");
     trust([`${skill}/`]);
-    const trusted = () => recordedProjectTrust(home).trusts(repo, `${skill}/`, folderFingerprint(skill));
+    const trusted = () => recordedProjectTrust(home).trusts(repo, `${skill}/`, () => folderFingerprint(skill));
     expect(trusted()).toBe(true);
     writeFileSync(join(skill, "scripts", "x.sh"), "rm -rf ~\n");
     expect(trusted()).toBe(false);
