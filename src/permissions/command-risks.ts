@@ -1,8 +1,7 @@
-import os from "node:os";
 import { assessChange, assessProtected, type ChangeContext } from "./change-risks.js";
 import { changedPaths } from "./changed-paths.js";
 import type { ChangedPath } from "./path-change.js";
-import { assessDeleteTarget, resolveWordPath } from "./delete-risks.js";
+import { assessDeleteTarget, directoryAfter, resolveWordPath } from "./delete-risks.js";
 import { pathsInCode } from "./embedded-code.js";
 import { assessAssignments, assessGit } from "./git-risks.js";
 import { literalWord } from "./lenient-options.js";
@@ -146,13 +145,3 @@ function findStartPaths(words: ShellWord[]): ShellWord[] {
   return starts.length > 0 ? starts : [{ text: ".", segments: [{ kind: "plain", text: "." }] }];
 }
 
-/** The working directory after `cd`/`pushd`; undefined when it cannot be known. */
-function directoryAfter(words: ShellWord[], cwd: string | undefined): string | undefined {
-  const name = programName(words);
-  if (name !== "cd" && name !== "pushd" && name !== "popd") return cwd;
-  if (name === "popd") return undefined;
-  const operand = words.slice(1).find((word) => !/^-[LPe@]+$/.test(word.text));
-  if (operand === undefined) return os.homedir();
-  if (operand.text === "-") return undefined;
-  return resolveWordPath(operand, cwd);
-}

@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { programName } from "./command-runners.js";
 import type { ShellWord } from "./shell-syntax.js";
 
 /**
@@ -21,6 +22,17 @@ export function resolveWordPath(word: ShellWord, cwd: string | undefined): strin
   else if (text.startsWith("~")) return undefined;
   if (path.isAbsolute(text)) return path.normalize(text);
   return cwd === undefined ? undefined : path.resolve(cwd, text);
+}
+
+/** The working directory after `cd`/`pushd`; undefined when it cannot be known. */
+export function directoryAfter(words: ShellWord[], cwd: string | undefined): string | undefined {
+  const name = programName(words);
+  if (name !== "cd" && name !== "pushd" && name !== "popd") return cwd;
+  if (name === "popd") return undefined;
+  const operand = words.slice(1).find((word) => !/^-[LPe@]+$/.test(word.text));
+  if (operand === undefined) return os.homedir();
+  if (operand.text === "-") return undefined;
+  return resolveWordPath(operand, cwd);
 }
 
 export interface DeleteContext {

@@ -2,6 +2,8 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, s
 import path from "node:path";
 import { gitConfigKeys, type GitConfigKey } from "./git-config-keys.js";
 import { commandsOf, programName } from "./shell-commands.js";
+import { directoryAfter, resolveWordPath } from "./delete-risks.js";
+import { readGit } from "./git-options.js";
 import { isDynamic } from "./shell-syntax.js";
 
 /**
@@ -40,26 +42,24 @@ export function runsCode(key: GitConfigKey): boolean {
  * `--work-tree` name; a folder only known when the line runs asks.
  */
 export function lineGitRisk(command: string, cwd: string): string | undefined {
-  const found = commandsOf(command);
-  if (!found.some((forms) => forms.views.some((view) => programName(view) === "git"))) return undefined;
+  const views = commandsOf(command).flatMap((forms) => forms.views);
+  if (!views.some((view) => programName(view) === "git")) return undefined;
   const directories = [cwd];
   let current: string | undefined = cwd;
-  for (const view of found.flatMap((forms) => forms.views)) {
+  for (const view of views) {
     const name = programName(view);
     if (name === "cd" || name === "pushd" || name === "popd") {
-      const operand = name === "popd" ? undefined : view.slice(1).find((word) => !word.text.startsWith("-"));
-      current = operand === undefined || isDynamic(operand) || current === undefined ? undefined : path.resolve(current, operand.text);
-      if (current === undefined) return "The command runs git after a cd whose folder is only known when it runs, so that repository's configuration cannot be checked";
+      current = directoryAfter(view, current);
+      if (current === undefined) return UNKNOWN_FOLDER;
       directories.push(current);
     }
     if (name !== "git") continue;
-    for (let index = 1; index < view.length && view[index]!.text.startsWith("-"); index++) {
-      const text = view[index]!.text;
-      const named = /^(-C|--git-dir|--work-tree)$/.test(text) ? view[++index] : /^--(git-dir|work-tree)=/.test(text) ? { ...view[index]!, text: text.slice(text.indexOf("=") + 1) } : undefined;
-      if (named === undefined) continue;
-      if (isDynamic(named) || current === undefined) return "The command runs git in a folder only known when it runs, so that repository's configuration cannot be checked";
-      directories.push(path.resolve(current, named.text));
-      if (text === "-C") current = path.resolve(current, named.text);
+    for (const option of readGit(view).globals) {
+      if (option.name !== "-C" && option.name !== "--git-dir" && option.name !== "--work-tree") continue;
+      const named: string | undefined = option.value === undefined || isDynamic(option.value) ? undefined : resolveWordPath(option.value, current);
+      if (named === undefined) return UNKNOWN_FOLDER;
+      directories.push(named);
+      if (option.name === "-C") current = named;
     }
   }
   for (const directory of new Set(directories)) {
@@ -68,6 +68,8 @@ export function lineGitRisk(command: string, cwd: string): string | undefined {
   }
   return undefined;
 }
+
+const UNKNOWN_FOLDER = "The command runs git in a folder only known when it runs, so that repository's configuration cannot be checked";
 
 /**
  * Why git, started in `directory`, could run a program its repository's configuration names, or

@@ -83,7 +83,7 @@ describe("lineGitRisk", () => {
   });
 
   it("checks every folder git may start in: cd anywhere in the line, -C, --git-dir, --work-tree, wrappers (found by an independent attack)", () => {
-    for (const line of ["cd sub && git log -p", "git -C sub log -p", "git --git-dir=sub/.git log", "git --work-tree sub diff", "env git -C sub diff", "echo $(cd sub; git diff)"]) {
+    for (const line of ["cd sub && git log -p", "git -C sub log -p", "git --git-dir=sub/.git log", "git --work-tree sub diff", "env git -C sub diff", "echo $(cd sub; git diff)", "git -c color.ui=never -C sub status", "git -Csub status", `cd ${root}/sub && git status`]) {
       expect(lineGitRisk(line, root), line).toMatch(/textconv/);
     }
     expect(lineGitRisk("git status", join(root, "sub"))).toMatch(/textconv/);
@@ -91,6 +91,7 @@ describe("lineGitRisk", () => {
 
   it("asks when the folder is only known when the line runs", () => {
     expect(lineGitRisk("cd $DIR && git status", root)).toMatch(/only known when it runs/);
+    expect(lineGitRisk("cd - && git status", root)).toMatch(/only known when it runs/);
     expect(lineGitRisk('git -C "$X" status', root)).toMatch(/only known when it runs/);
   });
 });
