@@ -4,7 +4,7 @@ import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js
 import type { ChangedPath } from "./path-change.js";
 import { assessDeleteTarget, resolveWordPath } from "./delete-risks.js";
 import { literalWord } from "./lenient-options.js";
-import { assessWrite } from "./protected-paths.js";
+import { assessWrite, assessProtectedPath } from "./protected-paths.js";
 import type { ShellWord } from "./shell-syntax.js";
 import { charactersOfText, expandBraces, expandGlob, hasWildcard, textOf } from "./word-expansion.js";
 
@@ -79,7 +79,7 @@ function assessPath(change: ChangedPath, verb: string, context: ChangeContext): 
   if (change.change === "extracts") {
     return `This command ${verb} ${shown} under names only the archive or patch knows, which cannot be checked beforehand and may overwrite protected files such as .git/hooks.`;
   }
-  const protectedReason = assessProtected(target, verb);
+  const protectedReason = assessProtected(target, verb, change.change === "writes" || change.change === "permissions");
   if (protectedReason || change.change === "links") return protectedReason;
   if (target.startsWith("/dev/")) return undefined;
   if (change.change === "permissions") {
@@ -90,11 +90,15 @@ function assessPath(change: ChangedPath, verb: string, context: ChangeContext): 
   return undefined;
 }
 
-/** Why changing `target` (absolute) needs approval wherever it is, worded with `verb` ("writes to", "deletes"). */
-export function assessProtected(target: string | undefined, verb: string): string | undefined {
+/**
+ * Why changing `target` (absolute) needs approval wherever it is, worded with `verb` ("writes to",
+ * "deletes"). `content`: the change reaches the file itself (a write, a mode change), so a file
+ * with several hard links asks too; deleting or linking a name does not reach the others.
+ */
+export function assessProtected(target: string | undefined, verb: string, content = false): string | undefined {
   if (target === undefined) return undefined;
-  // assessWrite looks at where the links lead too, dangling ones included.
-  return assessWrite(target, "/")?.replace(/^This writes to/, `This command ${verb}`).replace(/^This writes raw data to/, `This command ${verb}`);
+  // Both look at where the links lead too, dangling ones included.
+  return (content ? assessWrite(target, "/") : assessProtectedPath(target, "/"))?.replace(/^This writes to/, `This command ${verb}`).replace(/^This writes raw data to/, `This command ${verb}`);
 }
 
 /** Inside a root both as named and with symlinks resolved, a dangling final link included. */

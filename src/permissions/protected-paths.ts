@@ -42,9 +42,16 @@ const IGNORED_IN_NAMES = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\
  * may lie anywhere. Contract: never throws.
  */
 export function assessWrite(filePath: string, cwd: string): string | undefined {
+  return assessProtectedPath(filePath, cwd) ?? sharedFileReason(realPathOfNearestAncestor(path.resolve(cwd, expandHome(filePath))));
+}
+
+/**
+ * The same without the hard-link check, for changes that touch a name rather than the file's
+ * content (deleting, renaming or linking one name leaves the others as they are).
+ */
+export function assessProtectedPath(filePath: string, cwd: string): string | undefined {
   const absolute = path.resolve(cwd, expandHome(filePath));
-  const real = realPathOfNearestAncestor(absolute);
-  return protectionReason(absolute) ?? protectionReason(real) ?? sharedFileReason(real);
+  return protectionReason(absolute) ?? protectionReason(realPathOfNearestAncestor(absolute));
 }
 
 function protectionReason(absolute: string): string | undefined {

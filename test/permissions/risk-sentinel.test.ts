@@ -410,6 +410,12 @@ describe("risk sentinel: writes that links would carry elsewhere", () => {
   afterAll(() => rmSync(base, { recursive: true, force: true }));
   const write = (filePath: string) => assessRisk({ input: { file_path: filePath }, traits: traitsOf("Write") }, [workspace]);
 
+  it("deleting, renaming or linking one name of a hard-linked file does not ask for the links: the other names keep their content", () => {
+    const bash = (command: string) => assessRisk({ input: { command }, traits: traitsOf("Bash") }, [workspace]);
+    for (const command of ["rm hl", "mv hl renamed", "ln hl again"]) expect(bash(command), command).toBeUndefined();
+    expect(bash("chmod 600 hl")).toMatch(/2 hard links/);
+  });
+
   it("a file with several hard links asks, for the file tools and for shell redirections", () => {
     expect(write("hl")).toMatch(/2 hard links/);
     expect(assessRisk({ input: { command: "echo x > hl" }, traits: traitsOf("Bash") }, [workspace])).toMatch(/2 hard links/);
