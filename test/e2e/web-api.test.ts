@@ -96,6 +96,15 @@ describe("agentwire web: the API", () => {
     expect(info.headers["content-security-policy"]).toContain("default-src 'self'");
   });
 
+  it("with no --model, new sessions default to the model agentwire -p would use, and /api/info names it", async () => {
+    workspace = await createWorkspace("text");
+    const cli = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose"], { workspace });
+    const init = cli.events.find((event) => event.type === "system" && event.subtype === "init") as { model: string; provider: string };
+    const web = await startWeb();
+    const info = await web.call("GET", "/api/info");
+    expect((info.body as { defaults: unknown }).defaults).toEqual({ provider: init.provider, model: init.model, permissionMode: "default" });
+  });
+
   it("runs a session: SSE carries exactly the stream-json events; a reconnect with Last-Event-ID loses nothing", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ text: "Hello from the web." }, { text: "Second answer." }] });
