@@ -437,6 +437,7 @@ class SessionCore implements Session {
     const translationContext = { sessionId: this.sessionId, includePartialMessages: this.input.includePartialMessages, newUuid: randomUUID, now: Date.now };
     const permissionDenials: ResultEvent["permission_denials"] = [];
     const emit = (event: AgentEvent): void => {
+      if (event.type === "tool_result" && event.result.details !== undefined) this.input.store?.noteToolDetails(event.toolUseId, event.result.details);
       if (event.type === "message_committed") this.persist("message", () => this.input.store?.appendMessage(event.message), emit);
       if (event.type === "compaction_end" && event.messages) {
         const messages = event.messages;

@@ -87,8 +87,8 @@ describe("agentwire render", () => {
     expect(stored.code).toBe(0);
     expect(stored.stdout).toContain(`● session ${sessionId} · ${workspace.cwd}`);
     expect(stored.stdout).toContain("\n> Write notes\n");
-    // A session file keeps no structured patch: the edit is shown from its input.
-    expect(stored.stdout).toContain("⏺ Edit notes.txt\n  ⎿ updated notes.txt\n    -beta\n    +gamma\n");
+    // The session file keeps each tool call's structured result: the edit reads as it did live.
+    expect(stored.stdout).toContain("⏺ Edit notes.txt\n  ⎿ updated notes.txt: +1 -1\n    @@ -1,2 +1,2 @@\n     alpha\n    -beta\n    +gamma\n");
     expect(stored.stdout).toMatch(/── end of turn · session cost \$\d+\.\d{4} ──/);
 
     const file = join(workspace.cwd, "saved.jsonl");

@@ -98,6 +98,37 @@ describe("stored sessions show the user's words", () => {
   });
 });
 
+describe("a reopened session shows what was shown live", () => {
+  it("the web's history carries each tool call's structured result (a Write's diff, a command's exit code), as the live events did", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        {
+          tool_calls: [
+            { name: "Write", input: { file_path: "notes.md", content: "one\ntwo\n" } },
+            { name: "Bash", input: { command: "echo out; echo err >&2; exit 3" } },
+          ],
+        },
+        { text: "Done." },
+      ],
+    });
+    const live = await runAgentwire(["-p", "write notes", ...STREAM, "--permission-mode", "bypassPermissions"], { workspace });
+    expectWellFormedRun(live, 1);
+    const sessionId = results(live.events)[0]!.session_id;
+    const liveResults = live.events.flatMap((event) => (event.type === "user" && "tool_use_result" in event ? [event.tool_use_result as Record<string, unknown>] : []));
+    expect(liveResults).toHaveLength(2);
+
+    web = await startWeb(workspace);
+    const history = (await web.call("GET", `/api/sessions/${sessionId}/history`)).body as Array<Record<string, unknown>>;
+    const stored = history.flatMap((event) => (event.tool_use_result === undefined ? [] : [event.tool_use_result as Record<string, unknown>]));
+    // The same structured results, less the whole-file copy only the live event needs.
+    const withoutOriginal = ({ originalFile: _unused, ...rest }: Record<string, unknown>) => rest;
+    expect(stored).toEqual(liveResults.map(withoutOriginal));
+    expect(stored[0]).toMatchObject({ type: "create", content: "one\ntwo\n" });
+    expect(stored[1]).toMatchObject({ stdout: expect.stringContaining("out"), stderr: expect.stringContaining("err") });
+  });
+});
+
 describe("a bad entry in the sessions folder", () => {
   async function withBadEntries(): Promise<{ workspace: Workspace; sessionId: string }> {
     const created = await createWorkspace("text");
