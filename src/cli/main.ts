@@ -15,7 +15,7 @@ import { initEventBeforeSession, prepareSession } from "../session/prepare-sessi
 import { SessionSetupError, type SessionOptions } from "../session/session-options.js";
 import { installDefaultSkills, upgradeRetiredDefaultSkills } from "../skills/default-skills.js";
 import { randomUuid } from "../text/random-uuid.js";
-import { AGENTWIRE_VERSION } from "../version.js";
+import { versionLine } from "../version.js";
 
 const DEFAULT_MAX_RETRIES = 10;
 
@@ -79,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${parsed.text}\n`);
       return 0;
     case "version":
-      process.stdout.write(`${AGENTWIRE_VERSION} (agentwire)\n`);
+      process.stdout.write(`${versionLine()}\n`);
       return 0;
     case "mock-server": {
       const { runMockServerCommand } = await import("../mock-server/command.js");
