@@ -245,15 +245,16 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
       }
       case "set_model": {
         const request = SetModelRequestSchema.safeParse(command.request);
-        if (!request.success) return failure("set_model needs a model id");
-        session.setModel(resolveModelAlias(request.data.model ?? options.models[0]!.value));
+        if (!request.success) return failure("set_model: model must be a model id, or absent, null or \"default\" for the session's first model");
+        const model = request.data.model;
+        session.setModel(model === undefined || model === "default" ? undefined : resolveModelAlias(model));
         return success({ model: session.model });
       }
       case "set_max_thinking_tokens": {
         const request = SetMaxThinkingTokensRequestSchema.safeParse(command.request);
-        if (!request.success) return failure("max_thinking_tokens must be a non-negative number or null");
+        if (!request.success) return failure("max_thinking_tokens must be a non-negative number, or null for the session's first budget");
         const tokens = request.data.max_thinking_tokens;
-        session.setMaxThinkingTokens(typeof tokens === "number" && tokens > 0 ? tokens : undefined);
+        if (tokens !== undefined) session.setMaxThinkingTokens(tokens ?? undefined);
         return success({});
       }
       case "mcp_status":

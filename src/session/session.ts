@@ -73,6 +73,7 @@ export interface Session {
   setModel(model: string | undefined): void;
   /** From the next permission decision on (also mid-turn); emits `system/status`. */
   setPermissionMode(mode: PermissionMode): void;
+  /** From the next model request on; 0 turns extended thinking off, undefined returns to the session's first budget. */
   setMaxThinkingTokens(tokens: number | undefined): void;
   /** Hooks the host registered (`initialize`). */
   setHooks(hooks: SessionHooks): void;
@@ -337,7 +338,7 @@ class SessionCore implements Session {
   }
 
   setMaxThinkingTokens(tokens: number | undefined): void {
-    this.maxThinkingTokens = tokens;
+    this.maxThinkingTokens = tokens === undefined ? this.input.maxThinkingTokens : tokens > 0 ? tokens : undefined;
   }
 
   setHooks(hooks: SessionHooks): void {
