@@ -195,11 +195,17 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   // loads (~25 ms): a host sees the session start at once. Not when something the session code
   // checks could still refuse the run (a --json-schema), nor before a prompt from stdin arrived,
   // nor when MCP servers are configured (init lists them once they have started).
-  const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && Object.keys(config.mcpServers).length === 0;
+  const mcpConfigured = Object.keys(config.mcpServers).length + config.hostMcpServers.length + config.projectSdkMcpServers.length > 0;
+  const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && !mcpConfigured;
   if (announcedEarly) output(initEventBeforeSession(prepared));
   await tuneV8ForSessions({ persistent: config.inputFormat === "stream-json" });
   const { createSession } = await import("../session/session.js");
   session = createSession(sessionOptions, prepared);
+  for (const name of config.projectSdkMcpServers) {
+    session.addMcpServer({ name, error: "not started: only the host can declare an in-process (type \"sdk\") server, in --mcp-config or initialize, not the project's .mcp.json" });
+  }
+  // Without stream-json input nobody answers the control requests an in-process server needs.
+  if (!streamInput) for (const name of config.hostMcpServers) session.addMcpServer({ name, error: "not started: an in-process (type \"sdk\") server is served by the host, which needs --input-format stream-json" });
   if (config.outputSchema) {
     await session.setOutputSchema(config.outputSchema).catch((error: Error) => {
       throw new SessionSetupError(`--json-schema is not a valid JSON Schema: ${error.message}`, "invalid_arguments");
@@ -238,6 +244,8 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
       frames,
       pid: process.pid,
       announceSessionState: process.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
+      hostMcpServers: config.hostMcpServers,
+      mcpHandshakeTimeoutMs: streamInput.mcpStartupTimeoutMs(process.env),
     });
   }
   signals.dispose();
@@ -250,12 +258,14 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
 }
 
 async function loadStreamInput() {
-  const [{ HostChannel }, { controlApprover, FrameApprovals }, { serveStreamInput }] = await Promise.all([
+  const [{ HostChannel }, { controlApprover, FrameApprovals }, { serveStreamInput }, { mcpStartupTimeoutMs }] = await Promise.all([
     import("../server/host-channel.js"),
     import("../server/host-approvals.js"),
     import("../server/stream-input.js"),
+    // Part of the session's code, which every run loads anyway.
+    import("../mcp/mcp-servers.js"),
   ]);
-  return { HostChannel, controlApprover, FrameApprovals, serveStreamInput };
+  return { HostChannel, controlApprover, FrameApprovals, serveStreamInput, mcpStartupTimeoutMs };
 }
 
 /**
