@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { absentOrNull } from "./absent-or-null.js";
 import { PermissionModeSchema } from "./permission-mode.js";
 
 /**
@@ -41,10 +42,13 @@ export const ControlRequestCommandSchema = z.looseObject({
   request: z.looseObject({ subtype: z.string().min(1) }),
 });
 
-/** An answer from the host to a control request agentwire sent. */
+/**
+ * An answer from the host to a control request agentwire sent: `response` is the success
+ * payload (validated by the request's own answer schema), `error` the error's text.
+ */
 export const ControlResponseCommandSchema = z.looseObject({
   type: z.literal("control_response"),
-  response: z.looseObject({ subtype: z.enum(["success", "error"]), request_id: z.string() }),
+  response: z.looseObject({ subtype: z.enum(["success", "error"]), request_id: z.string(), response: absentOrNull(z.unknown()), error: absentOrNull(z.unknown()) }),
 });
 
 /** The host withdraws a control request it sent (Agent SDK, for requests made with a signal). */

@@ -190,7 +190,7 @@ export const McpStatusResponseSchema = z.strictObject({
 
 /** The host's answer to `mcp_message`: the JSON-RPC response of its server. */
 export const McpMessageResponseSchema = z.looseObject({
-  mcp_response: z.looseObject({ result: z.unknown().optional(), error: absentOrNull(z.looseObject({ message: z.string() })) }),
+  mcp_response: z.looseObject({ result: absentOrNull(z.unknown()), error: absentOrNull(z.looseObject({ message: z.string() })) }),
 });
 
 export type HookEventName = z.infer<typeof HookEventNameSchema>;
