@@ -245,7 +245,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
       pid: process.pid,
       announceSessionState: process.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
       hostMcpServers: config.hostMcpServers,
-      mcpHandshakeTimeoutMs: streamInput.mcpStartupTimeoutMs(process.env),
+      env: process.env,
     });
   }
   signals.dispose();
@@ -258,14 +258,12 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
 }
 
 async function loadStreamInput() {
-  const [{ HostChannel }, { controlApprover, FrameApprovals }, { serveStreamInput }, { mcpStartupTimeoutMs }] = await Promise.all([
+  const [{ HostChannel }, { controlApprover, FrameApprovals }, { serveStreamInput }] = await Promise.all([
     import("../server/host-channel.js"),
     import("../server/host-approvals.js"),
     import("../server/stream-input.js"),
-    // Part of the session's code, which every run loads anyway.
-    import("../mcp/mcp-servers.js"),
   ]);
-  return { HostChannel, controlApprover, FrameApprovals, serveStreamInput, mcpStartupTimeoutMs };
+  return { HostChannel, controlApprover, FrameApprovals, serveStreamInput };
 }
 
 /**

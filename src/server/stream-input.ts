@@ -26,6 +26,7 @@ import type { HostChannel } from "./host-channel.js";
 import { HostHooks } from "./host-hooks.js";
 import { readLines, type LineEvent } from "../../protocol/lines.js";
 import { loadSdkMcpServers } from "./sdk-mcp-tools.js";
+import { mcpStartupTimeoutMs } from "../mcp/mcp-servers.js";
 import { toUserMessage } from "../session/user-input.js";
 import { buildFailureResult } from "../session/result.js";
 
@@ -51,8 +52,8 @@ export interface StreamInputOptions {
    * SDK announces them): served like those `initialize.sdkMcpServers` names.
    */
   hostMcpServers: readonly string[];
-  /** How long the handshake with one in-process server may take (MCP_TIMEOUT). */
-  mcpHandshakeTimeoutMs: number;
+  /** The session's environment: MCP_TIMEOUT bounds the handshake with each in-process server. */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -81,7 +82,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
     fresh.forEach((name) => hostServersAsked.add(name));
     const host = options.host;
     const loaded = host
-      ? loadSdkMcpServers(host, fresh, manifests, { handshakeTimeoutMs: options.mcpHandshakeTimeoutMs })
+      ? loadSdkMcpServers(host, fresh, manifests, { handshakeTimeoutMs: mcpStartupTimeoutMs(options.env) })
       : Promise.resolve(fresh.map((name) => ({ name, error: "no host answers control requests in this session" })));
     initializing = Promise.all([initializing, loaded.then((servers) => servers.forEach((server) => session.addMcpServer(server)))]).then(() => undefined);
   };
