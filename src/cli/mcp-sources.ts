@@ -83,7 +83,7 @@ export function gatherMcpServers(input: {
     servers = { ...servers, ...parsed.data.mcpServers };
     for (const name of sdkNames) {
       const named = McpServerNameSchema.safeParse(name);
-      if (!named.success) return { error: `MCP configuration ${source.label}: mcpServers.${name}: ${describeIssues(named.error)}` };
+      if (!named.success) return { error: `MCP configuration ${source.label}: mcpServers.${name}: ${named.error.issues[0]?.message ?? "invalid name"}` };
       delete servers[name];
       inProcess.set(name, source.fromProject ? "project" : "host");
     }
