@@ -269,6 +269,8 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     eventDialect: parsed["event-dialect"],
     mcpServers: mcp.servers,
     untrustedProjectMcpServers: mcp.untrustedProjectServers,
+    hostMcpServers: mcp.hostServers,
+    projectSdkMcpServers: mcp.projectSdkServers,
     trustProject,
     settingSources: settingSources.sources,
     // Node timers hold at most 2^31-1 ms (~24.8 days); a longer wait would fire at once.

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
+import { McpServerNameSchema } from "../mcp/mcp-config.js";
 import { SessionSettingsSchema } from "../session/session-options.js";
 
 export const OutputFormatSchema = z.enum(["text", "json", "stream-json"]);
@@ -33,6 +34,10 @@ export const RunConfigSchema = z.extend(z.omit(SessionSettingsSchema, { systemPr
   eventDialect: EventDialectSchema,
   /** `start` approval frames: how long a question waits for the host before it is denied. */
   approvalTimeoutMs: z.int().check(z.positive()),
+  /** The host's in-process MCP servers named in `--mcp-config` (`type: "sdk"`): served through its control channel. */
+  hostMcpServers: z.array(McpServerNameSchema),
+  /** `type: "sdk"` entries of the project's `.mcp.json`: only a host can declare those, so they are reported as failed. */
+  projectSdkMcpServers: z.array(McpServerNameSchema),
 });
 
 export type RunConfig = z.infer<typeof RunConfigSchema>;

@@ -15,7 +15,7 @@ import { initEventBeforeSession, prepareSession } from "../session/prepare-sessi
 import { SessionSetupError, type SessionOptions } from "../session/session-options.js";
 import { installDefaultSkills, upgradeRetiredDefaultSkills } from "../skills/default-skills.js";
 import { randomUuid } from "../text/random-uuid.js";
-import { AGENTWIRE_VERSION } from "../version.js";
+import { versionLine } from "../version.js";
 
 const DEFAULT_MAX_RETRIES = 10;
 
@@ -79,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${parsed.text}\n`);
       return 0;
     case "version":
-      process.stdout.write(`${AGENTWIRE_VERSION} (agentwire)\n`);
+      process.stdout.write(`${versionLine()}\n`);
       return 0;
     case "mock-server": {
       const { runMockServerCommand, MockServerSetupError } = await import("../mock-server/command.js");
@@ -201,11 +201,17 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   // loads (~25 ms): a host sees the session start at once. Not when something the session code
   // checks could still refuse the run (a --json-schema), nor before a prompt from stdin arrived,
   // nor when MCP servers are configured (init lists them once they have started).
-  const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && Object.keys(config.mcpServers).length === 0;
+  const mcpConfigured = Object.keys(config.mcpServers).length + config.hostMcpServers.length + config.projectSdkMcpServers.length > 0;
+  const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && !mcpConfigured;
   if (announcedEarly) output(initEventBeforeSession(prepared));
   await tuneV8ForSessions({ persistent: config.inputFormat === "stream-json" });
   const { createSession } = await import("../session/session.js");
   session = createSession(sessionOptions, prepared);
+  for (const name of config.projectSdkMcpServers) {
+    session.addMcpServer({ name, error: "not started: only the host can declare an in-process (type \"sdk\") server, in --mcp-config or initialize, not the project's .mcp.json" });
+  }
+  // Without stream-json input nobody answers the control requests an in-process server needs.
+  if (!streamInput) for (const name of config.hostMcpServers) session.addMcpServer({ name, error: "not started: an in-process (type \"sdk\") server is served by the host, which needs --input-format stream-json" });
   if (config.outputSchema) {
     await session.setOutputSchema(config.outputSchema).catch((error: Error) => {
       throw new SessionSetupError(`--json-schema is not a valid JSON Schema: ${error.message}`, "invalid_arguments");
@@ -244,6 +250,8 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
       frames,
       pid: process.pid,
       announceSessionState: process.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
+      hostMcpServers: config.hostMcpServers,
+      env: process.env,
     });
   }
   signals.dispose();

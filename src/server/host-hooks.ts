@@ -20,7 +20,7 @@ export class HostHooks implements SessionHooks {
   ) {
     this.registrations = Object.entries(registrations).flatMap(([event, matchers]) => {
       const known = HookEventNameSchema.safeParse(event);
-      if (!known.success) return [];
+      if (!known.success || matchers === undefined) return [];
       return matchers.flatMap((registration) =>
         registration.hookCallbackIds.map((callbackId) => ({
           event: known.data,
@@ -71,7 +71,7 @@ export class HostHooks implements SessionHooks {
   }
 }
 
-/** Claude Code matchers: empty or `*` match every tool; otherwise a name, `A|B`, or a regex. */
+/** Claude Code matchers: absent, empty or `*` match every tool; otherwise a name, `A|B`, or a regex. */
 function toMatcher(matcher: string | undefined): RegExp | undefined {
   if (matcher === undefined || matcher === "" || matcher === "*") return undefined;
   try {

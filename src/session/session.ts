@@ -47,6 +47,9 @@ import { rerankWithModel } from "./skill-rerank.js";
 import { skillPrompt } from "./skill-turn.js";
 import { modelLimits } from "../providers/models.js";
 
+/** One of the host's in-process MCP servers, once its tools were listed, or why they could not be. */
+export type HostMcpServer = { name: string; tools: ToolDefinition[]; serverInfo?: { name: string; version: string } } | { name: string; error: string };
+
 /**
  * A conversation with a model: runs user turns one at a time, emits every protocol event through
  * `onEvent`, persists committed messages, and closes every turn with exactly one `result`.
@@ -73,6 +76,7 @@ export interface Session {
   setModel(model: string | undefined): void;
   /** From the next permission decision on (also mid-turn); emits `system/status`. */
   setPermissionMode(mode: PermissionMode): void;
+  /** From the next model request on; 0 turns extended thinking off, undefined returns to the session's first budget. */
   setMaxThinkingTokens(tokens: number | undefined): void;
   /** Hooks the host registered (`initialize`). */
   setHooks(hooks: SessionHooks): void;
@@ -82,8 +86,12 @@ export interface Session {
    * Undefined turns it off. Rejects with an `OutputSchemaError` when the schema does not compile.
    */
   setOutputSchema(schema: Record<string, unknown> | undefined): Promise<void>;
-  /** Tools of an MCP server; offered from the next model request on, replacing same-named ones. */
-  addMcpServer(name: string, tools: ToolDefinition[]): void;
+  /**
+   * One of the host's in-process MCP servers: its tools, offered from the next model request on
+   * (replacing same-named ones), or why it could not be reached. A later call for the same name
+   * replaces the earlier one.
+   */
+  addMcpServer(server: HostMcpServer): void;
   /** The host's in-process servers and the configured ones (`mcpServers`), with their state. */
   mcpServerStatus(): McpServerStatus[];
   /**
@@ -248,8 +256,8 @@ class SessionCore implements Session {
   /** Why the session file could not be written, once it could not; nothing is written after. */
   private persistenceFailure: string | undefined;
   private readonly toolState = new Map<string, unknown>();
-  /** The host's in-process MCP servers (the Agent SDK's), by name. */
-  private readonly mcpServers: string[] = [];
+  /** The host's in-process MCP servers (the Agent SDKs'), as they were registered. */
+  private readonly hostMcpServers = new Map<string, McpServerStatus>();
   /** The configured MCP servers; undefined when there are none (nothing MCP is loaded then). */
   private readonly mcp: McpServerPool | undefined;
   /** How commands approved only by the read-only judgement run. */
@@ -337,7 +345,7 @@ class SessionCore implements Session {
   }
 
   setMaxThinkingTokens(tokens: number | undefined): void {
-    this.maxThinkingTokens = tokens;
+    this.maxThinkingTokens = tokens === undefined ? this.input.maxThinkingTokens : tokens > 0 ? tokens : undefined;
   }
 
   setHooks(hooks: SessionHooks): void {
@@ -351,13 +359,19 @@ class SessionCore implements Session {
     if (built instanceof Error) throw built;
   }
 
-  addMcpServer(name: string, tools: ToolDefinition[]): void {
-    this.mcpServers.push(name);
-    this.tools = withTools(this.tools, tools);
+  addMcpServer(server: HostMcpServer): void {
+    const prefix = `mcp__${server.name}__`;
+    this.tools = this.tools.filter((tool) => !tool.name.startsWith(prefix));
+    if ("error" in server) {
+      this.hostMcpServers.set(server.name, { name: server.name, status: "failed", error: server.error });
+      return;
+    }
+    this.hostMcpServers.set(server.name, { name: server.name, status: "connected", ...(server.serverInfo ? { serverInfo: server.serverInfo } : {}) });
+    this.tools = withTools(this.tools, server.tools);
   }
 
   mcpServerStatus(): McpServerStatus[] {
-    return [...this.mcpServers.map((name) => ({ name, status: "connected" as const })), ...(this.mcp?.status() ?? []), ...this.input.untrustedProjectMcpServers.map(untrustedServerStatus)];
+    return [...this.hostMcpServers.values(), ...(this.mcp?.status() ?? []), ...this.input.untrustedProjectMcpServers.map(untrustedServerStatus)];
   }
 
   /** Now when a turn is running, else at the start of the next one (events belong to turns). */
@@ -378,7 +392,7 @@ class SessionCore implements Session {
    */
   private offeredTools(): ToolDefinition[] {
     const tools = withTools(this.tools, this.mcp?.tools() ?? []);
-    if (this.mcpServers.length === 0 && this.mcp === undefined) return tools;
+    if (this.hostMcpServers.size === 0 && this.mcp === undefined) return tools;
     const denials = this.permissions.rules.deny;
     return tools.filter((tool) => !tool.name.startsWith("mcp__") || !wholeToolRuleCovers(denials, { name: tool.name, traits: tool }));
   }

@@ -12,7 +12,8 @@ describe("command line", () => {
     workspace = await createWorkspace("text");
     const version = await runAgentwire(["--version"], { workspace });
     expect(version.code).toBe(0);
-    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+ \(agentwire\)\n$/);
+    // The Claude Code release whose protocol agentwire follows, then agentwire's own version.
+    expect(version.stdout).toMatch(/^2\.\d+\.\d+ \(agentwire \d+\.\d+\.\d+\)\n$/);
     const help = await runAgentwire(["--help"], { workspace });
     expect(help.code).toBe(0);
     for (const flag of ["--print", "--output-format", "--input-format", "--model", "--resume", "--continue", "--max-turns", "--include-partial-messages"]) {
