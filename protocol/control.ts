@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { PermissionModeSchema } from "./commands.js";
+import { HOOK_EVENT_NAMES } from "./hook-events.js";
 
 /**
  * The payloads of Claude Code's control protocol, both ways: what a host may put in
@@ -12,8 +13,8 @@ import { PermissionModeSchema } from "./commands.js";
 // ---------------------------------------------------------------------------------------------
 // Hooks
 
-/** The hook events agentwire raises. */
-export const HookEventNameSchema = z.enum(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "PreCompact", "PostCompact"]);
+/** The hook events agentwire raises (protocol/hook-events.ts). */
+export const HookEventNameSchema = z.enum(HOOK_EVENT_NAMES);
 
 /** `initialize.hooks`: event name → matchers, each with the host's callback ids. */
 export const HookRegistrationsSchema = z.record(

@@ -1,6 +1,6 @@
 import type { HookEventName, HookOutput, HookRegistrations } from "../../protocol/control.js";
 import { HookEventNameSchema, HookOutputSchema } from "../../protocol/control.js";
-import type { SessionHooks } from "../session/hook-runners.js";
+import type { HookRunOptions, SessionHooks } from "../session/hook-runners.js";
 import type { HostChannel } from "./host-channel.js";
 
 const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
@@ -44,13 +44,13 @@ export class HostHooks implements SessionHooks {
   async run(
     event: HookEventName,
     input: Record<string, unknown>,
-    options: { toolName?: string; toolUseId?: string; signal?: AbortSignal } = {},
+    options: HookRunOptions = {},
   ): Promise<{ outputs: HookOutput[]; undelivered: number }> {
     const outputs: HookOutput[] = [];
     let undelivered = 0;
     for (const registration of this.registrations) {
       if (registration.event !== event) continue;
-      if (registration.matcher && options.toolName !== undefined && !registration.matcher.test(options.toolName)) continue;
+      if (registration.matcher && options.matchValue !== undefined && !registration.matcher.test(options.matchValue)) continue;
       const signals = [AbortSignal.timeout(registration.timeoutMs), ...(options.signal ? [options.signal] : [])];
       try {
         const answer = await this.channel.request(
