@@ -20,8 +20,6 @@ export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
 export const HookEventNameSchema = z.enum(HOOK_EVENT_NAMES);
 export type HookEventName = z.infer<typeof HookEventNameSchema>;
 
-/** A `permissions.defaultMode`: Claude Code's modes (and agentwire's), `manual` being Claude Code's other name for `default`. */
-const DefaultModeSchema = z.union([PermissionModeSchema, z.literal("manual")]);
 export type PermissionModeName = z.infer<typeof PermissionModeSchema>;
 
 /** A shell-command hook as a settings file declares it, before it is tied to the file it came from. */
@@ -76,21 +74,26 @@ export function parseSettingsDocument(text: string): { document: SettingsDocumen
   const permissions = json.permissions === undefined || json.permissions === null ? {} : json.permissions;
   if (!isObject(permissions)) problems.push("permissions: must be an object; ignored");
   const rules = isObject(permissions) ? permissions : {};
-  const mode = field("permissions.defaultMode", DefaultModeSchema, rules.defaultMode);
-  return {
-    document: {
-      allow: field("permissions.allow", RuleListSchema, rules.allow) ?? [],
-      deny: field("permissions.deny", RuleListSchema, rules.deny) ?? [],
-      ask: field("permissions.ask", RuleListSchema, rules.ask) ?? [],
-      defaultMode: mode === "manual" ? "default" : mode,
-      additionalDirectories: field("permissions.additionalDirectories", DirectoryListSchema, rules.additionalDirectories) ?? [],
-      env: environmentOf(json.env, problems),
-      model: field("model", ModelSchema, json.model),
-      hooks: hooksOf(json.hooks, problems),
-      disableAllHooks: field("disableAllHooks", z.boolean(), json.disableAllHooks) ?? false,
-    },
-    problems,
-  };
+  const allow = field("permissions.allow", RuleListSchema, rules.allow) ?? [];
+  const deny = field("permissions.deny", RuleListSchema, rules.deny) ?? [];
+  const ask = field("permissions.ask", RuleListSchema, rules.ask) ?? [];
+  const defaultMode = defaultModeOf(rules.defaultMode, problems);
+  const additionalDirectories = field("permissions.additionalDirectories", DirectoryListSchema, rules.additionalDirectories) ?? [];
+  const env = environmentOf(json.env, problems);
+  const model = field("model", ModelSchema, json.model);
+  const hooks = hooksOf(json.hooks, problems);
+  const disableAllHooks = field("disableAllHooks", z.boolean(), json.disableAllHooks) ?? false;
+  return { document: { allow, deny, ask, defaultMode, additionalDirectories, env, model, hooks, disableAllHooks }, problems };
+}
+
+/** `permissions.defaultMode`: a mode's name; `manual` is Claude Code's other name for `default`. */
+function defaultModeOf(value: unknown, problems: string[]): PermissionModeName | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value === "manual") return "default";
+  const parsed = PermissionModeSchema.safeParse(value, PARSE_ONCE);
+  if (parsed.success) return parsed.data;
+  problems.push(`permissions.defaultMode: must be one of ${PermissionModeSchema.options.join(", ")}; ignored`);
+  return undefined;
 }
 
 /** `env`: each variable on its own; numbers and booleans as the text they read as, anything else left out. */
