@@ -292,6 +292,8 @@ class SessionCore implements Session {
   private sessionEnded = false;
   /** Context from SessionStart hooks, for the next prompt. */
   private readonly startContext: string[] = [];
+  /** Notification hooks still running: nobody waits for them, but the session does not close before they end. */
+  private readonly notifications = new Set<Promise<void>>();
   private tools: ToolDefinition[];
   /** `setOutputSchema`: the StructuredOutput tool being built, or the error its schema gave. */
   private outputTool: Promise<ToolDefinition | Error> | undefined;
@@ -449,6 +451,7 @@ class SessionCore implements Session {
     this.isClosed = true;
     this.interrupt();
     await this.whenIdle();
+    await Promise.all(this.notifications);
     if (this.sessionStarted && !this.sessionEnded) {
       this.sessionEnded = true;
       await runSessionEndHooks(this.hooks, this.hookBase(), "other");
@@ -700,7 +703,9 @@ class SessionCore implements Session {
     if (!approve) return undefined;
     return async (call, verdict, signal) => {
       // Notification hooks hear that someone must answer; the question does not wait for them.
-      void runNotificationHooks(this.hooks, this.hookBase(), { message: `agentwire needs your permission to use ${call.name}`, notificationType: "permission_prompt" });
+      const notifying = runNotificationHooks(this.hooks, this.hookBase(), { message: `agentwire needs your permission to use ${call.name}`, notificationType: "permission_prompt" });
+      this.notifications.add(notifying);
+      void notifying.finally(() => this.notifications.delete(notifying));
       const answer = await approve(
         {
           toolName: call.name,
