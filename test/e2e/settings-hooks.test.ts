@@ -306,6 +306,24 @@ describe("hooks: Claude Code's protocol", () => {
     expect(await until(() => pidsRunning("sleep 317").length === 0, 3_000), "no process of the hook is left").toBe(true);
   });
 
+  it("an interrupt stops a running hook with what it started; so does agentwire's end, even by SIGKILL", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "true" } }], repeat: true }] });
+    const settings = { hooks: hooksFor("PreToolUse", "sleep 318 & sleep 318") };
+    const child = spawnAgentwire(["--input-format", "stream-json", ...STREAM, "--dangerously-skip-permissions", "--settings", JSON.stringify(settings)], { workspace });
+    const exited = waitForExit(child);
+    const say = (text: string) => child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: text } })}\n`);
+    say("go");
+    expect(await until(() => pidsRunning("sleep 318").length === 2, 10_000), "the hook runs").toBe(true);
+    child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: "stop-1", request: { subtype: "interrupt" } })}\n`);
+    expect(await until(() => pidsRunning("sleep 318").length === 0, 3_000), "the interrupt stopped the hook and its child").toBe(true);
+    say("again");
+    expect(await until(() => pidsRunning("sleep 318").length === 2, 10_000), "the next turn's hook runs").toBe(true);
+    child.kill("SIGKILL");
+    await exited;
+    expect(await until(() => pidsRunning("sleep 318").length === 0, 4_000), "nothing of the hook outlives agentwire").toBe(true);
+  });
+
   it("a hook's environment has no provider key, and CLAUDE_PROJECT_DIR", async () => {
     workspace = await createWorkspace("text");
     const envFile = join(workspace.root, "hook-env.txt");
