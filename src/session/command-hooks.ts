@@ -19,12 +19,15 @@ export interface CommandHooksOptions {
 
 /**
  * The shell-command hooks of the settings files, as `SessionHooks`: Claude Code's protocol. The
- * matching hooks of an event run at once (one run per distinct command), each with the event's
- * JSON on stdin; what each did is turned into Claude Code's hook output (`hookOutputOf`), so the
- * session gives it the same meaning as a host's answer.
+ * matching hooks of an event run at once (one run per distinct command; a `once` hook once per
+ * session), each with the event's JSON on stdin; what each did is turned into Claude Code's hook
+ * output (`hookOutputOf`), so the session gives it the same meaning as a host's answer. An `async`
+ * hook runs on its own and answers nothing.
  */
 export class CommandHooks implements SessionHooks {
   private readonly hooks: Array<CommandHook & { matches: (value: string | undefined) => boolean }>;
+  /** `once` hooks that have run. */
+  private readonly ran = new Set<CommandHook>();
 
   constructor(private readonly options: CommandHooksOptions) {
     this.hooks = options.hooks.map((hook) => ({ ...hook, matches: compileHookMatcher(hook.matcher) }));
@@ -38,8 +41,9 @@ export class CommandHooks implements SessionHooks {
     // The same command declared twice (in two files, or under two matchers) runs once, as in Claude Code.
     const commands = new Set<string>();
     const matching = this.hooks.filter((hook) => {
-      if (hook.event !== event || !hook.matches(options.matchValue) || commands.has(hook.command)) return false;
+      if (hook.event !== event || !hook.matches(options.matchValue) || commands.has(hook.command) || this.ran.has(hook)) return false;
       commands.add(hook.command);
+      if (hook.once) this.ran.add(hook);
       return true;
     });
     if (matching.length === 0) return { outputs: [], undelivered: 0 };
@@ -52,23 +56,24 @@ export class CommandHooks implements SessionHooks {
     // Claude Code's order: the common fields, the event's name, then the event's own fields.
     const { session_id, transcript_path, cwd, permission_mode, ...fields } = input;
     const stdin = JSON.stringify({ session_id, transcript_path, cwd, permission_mode, hook_event_name: event, ...fields });
-    const answers = await Promise.all(
-      matching.map(async (hook) => {
-        const result = await runHookProcess({
-          command: hook.command,
-          input: stdin,
-          cwd: this.options.cwd,
-          settingsEnv: this.options.settingsEnv,
-          passEnv: this.options.passEnv,
-          hookEnv: { CLAUDE_PROJECT_DIR: this.options.cwd },
-          timeoutMs: hook.timeoutSeconds * 1000,
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
-        const answer = hookOutputOf(event, hook, result, parseOutput);
-        if (answer.problem) this.options.onProblem(answer.problem);
-        return answer.output;
-      }),
-    );
+    const runOne = async (hook: CommandHook, signal: AbortSignal | undefined): Promise<HookOutput | undefined> => {
+      const result = await runHookProcess({
+        command: hook.command,
+        input: stdin,
+        cwd: this.options.cwd,
+        settingsEnv: this.options.settingsEnv,
+        passEnv: this.options.passEnv,
+        hookEnv: { CLAUDE_PROJECT_DIR: this.options.cwd },
+        timeoutMs: hook.timeoutSeconds * 1000,
+        ...(signal ? { signal } : {}),
+      });
+      const answer = hookOutputOf(event, hook, result, parseOutput);
+      if (answer.problem) this.options.onProblem(answer.problem);
+      return answer.output;
+    };
+    // `async` hooks run on their own (only their timeout stops them); nothing waits for their answer.
+    for (const hook of matching.filter((hook) => hook.background)) void runOne(hook, undefined);
+    const answers = await Promise.all(matching.filter((hook) => !hook.background).map((hook) => runOne(hook, options.signal)));
     return { outputs: answers.filter((output): output is HookOutput => output !== undefined), undelivered: 0 };
   }
 }

@@ -29,6 +29,10 @@ export interface DeclaredHook {
   matcher: string | undefined;
   command: string;
   timeoutSeconds: number;
+  /** `async: true`: runs in the background; what it answers decides nothing. */
+  background: boolean;
+  /** `once: true`: runs at most once per session. */
+  once: boolean;
 }
 
 export interface SettingsDocument {
@@ -168,12 +172,19 @@ function declaredHook(event: HookEventName, matcher: string | undefined, hook: u
     problems.push(`${where}.command: must be a non-empty string; ignored`);
     return undefined;
   }
+  // Exec form runs a program without a shell, and PowerShell is not there: running `command`
+  // through bash instead would run something other than what was written.
+  if (hook.args !== undefined || (hook.shell !== undefined && hook.shell !== "bash")) {
+    problems.push(`${where}: ${hook.args !== undefined ? "args (exec form)" : `shell ${JSON.stringify(hook.shell)}`} is not supported by agentwire; ignored`);
+    return undefined;
+  }
+  if (hook.if !== undefined) problems.push(`${where}.if: not supported by agentwire; the hook runs for every call its matcher matches`);
   let timeoutSeconds = DEFAULT_HOOK_TIMEOUT_SECONDS;
   if (hook.timeout !== undefined && hook.timeout !== null) {
     if (typeof hook.timeout === "number" && Number.isFinite(hook.timeout) && hook.timeout > 0) timeoutSeconds = hook.timeout;
     else problems.push(`${where}.timeout: must be a positive number of seconds; ${DEFAULT_HOOK_TIMEOUT_SECONDS} is used`);
   }
-  return { event, matcher, command: hook.command, timeoutSeconds };
+  return { event, matcher, command: hook.command, timeoutSeconds, background: hook.async === true, once: hook.once === true };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

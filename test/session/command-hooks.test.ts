@@ -92,7 +92,7 @@ describe("command hooks as processes", () => {
   afterEach(() => rmSync(scratch, { recursive: true, force: true }));
   const hooksOf = (hooks: Array<Partial<CommandHook> & { command: string }>, settingsEnv: Record<string, string> = {}) =>
     new CommandHooks({
-      hooks: hooks.map((hook) => ({ event: "PreToolUse", matcher: undefined, timeoutSeconds: 10, source: "test", ...hook })),
+      hooks: hooks.map((hook) => ({ event: "PreToolUse", matcher: undefined, timeoutSeconds: 10, source: "test", background: false, once: false, ...hook })),
       cwd: scratch,
       settingsEnv,
       passEnv: [],
@@ -126,6 +126,20 @@ describe("command hooks as processes", () => {
     expect(readFileSync(join(scratch, "ran.txt"), "utf8").split("\n").filter(Boolean).sort()).toEqual(["a", "b"]);
     expect(hooks.has("PreToolUse")).toBe(true);
     expect(hooks.has("Stop")).toBe(false);
+  });
+
+  it("an async hook runs on its own and decides nothing; a once hook runs once per session", async () => {
+    const hooks = hooksOf([
+      { command: `sleep 1; echo background >> ${join(scratch, "ran.txt")}; exit 2`, background: true },
+      { command: `echo once >> ${join(scratch, "ran.txt")}`, once: true },
+    ]);
+    const startedAt = Date.now();
+    expect(await hooks.run("PreToolUse", {})).toEqual({ outputs: [], undelivered: 0 });
+    expect(Date.now() - startedAt, "nothing waited for the async hook").toBeLessThan(900);
+    await hooks.run("PreToolUse", {});
+    await until(() => readFileSync(join(scratch, "ran.txt"), "utf8").split("background").length === 3, 5_000);
+    expect(readFileSync(join(scratch, "ran.txt"), "utf8").split("\n").filter(Boolean).sort()).toEqual(["background", "background", "once"]);
+    expect(problems, "its exit 2 decided nothing").toEqual([]);
   });
 
   it("a hook over its timeout is stopped with every process it started, and the session is told", async () => {

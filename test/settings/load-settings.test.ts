@@ -77,8 +77,8 @@ describe("the settings of a run", () => {
     write(files.user(), { hooks: { Stop: [{ hooks: [{ type: "command", command: "user-hook" }] }] } });
     write(files.project(), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "project-hook", timeout: 3 }] }] } });
     expect(load({ trusted: true }).hooks).toEqual([
-      { event: "Stop", matcher: undefined, command: "user-hook", timeoutSeconds: 60, source: files.user() },
-      { event: "PreToolUse", matcher: "Bash", command: "project-hook", timeoutSeconds: 3, source: files.project() },
+      { event: "Stop", matcher: undefined, command: "user-hook", timeoutSeconds: 60, background: false, once: false, source: files.user() },
+      { event: "PreToolUse", matcher: "Bash", command: "project-hook", timeoutSeconds: 3, background: false, once: false, source: files.project() },
     ]);
     expect(load({ trusted: true, flag: { disableAllHooks: true } }).hooks).toEqual([]);
   });
