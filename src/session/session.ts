@@ -517,7 +517,8 @@ class SessionCore implements Session {
       if (!submitted.allow) return failure("hook_blocked", submitted.message);
       const outputTool = await this.outputTool;
       if (outputTool instanceof Error) return failure("invalid_arguments", `The output schema is not valid JSON Schema: ${outputTool.message}`);
-      const withSkills = await this.prepareSkills(withStartContext(submitted.prompt, this.startContext.splice(0)), emit, controller.signal);
+      // The context goes in after the skills have read the prompt: a `/skill` command is the prompt's own text.
+      const withSkills = withStartContext(await this.prepareSkills(submitted.prompt, emit, controller.signal), this.startContext.splice(0));
       const wiring = this.turnWiring(emit, controller.signal, outputTool);
       const outcome = await runTurn(this.input.history, withSkills, turnSettings(wiring), loopDependencies(wiring), controller.signal).catch((error: unknown) => {
         // A bug must still end the turn with a result, never a silent hang.
