@@ -7,8 +7,9 @@ import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } f
 /** More of either stream than a hook has any reason to write; the rest is read and dropped. */
 const MAX_CAPTURED_BYTES = 1024 * 1024;
 
-/** Claude Code runs hook commands with bash; where there is none, the POSIX shell. */
-const HOOK_SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+/** Claude Code runs hook commands with bash; where there is none, the POSIX shell. Looked up on first use. */
+let hookShell: string | undefined;
+const shell = (): string => (hookShell ??= existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh");
 
 export interface HookProcessRequest {
   /** The hook's command line, run by the shell. */
@@ -44,7 +45,7 @@ export function runHookProcess(request: HookProcessRequest): Promise<HookProcess
   return new Promise((resolve) => {
     let child;
     try {
-      child = spawn(HOOK_SHELL, ["-c", request.command], {
+      child = spawn(shell(), ["-c", request.command], {
         cwd: request.cwd,
         detached: true,
         stdio: ["pipe", "pipe", "pipe"],
