@@ -230,7 +230,7 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
     agentwireHome: agentwireHomeDirectory(env),
     trust: sessionProjectTrust({ trustProject }, agentwireHomeDirectory(env)),
   });
-  if ("error" in loaded) throw new SessionSetupError(loaded.error.replace("--settings", "settings"), "invalid_arguments");
+  if ("error" in loaded) throw new SessionSetupError(loaded.error.replaceAll("--settings", "settings"), "invalid_arguments");
   const fileSettings = loaded.settings;
   const flags = flagsOverSettings(
     {

@@ -89,7 +89,7 @@ export function readSettingsLayers(request: SettingsRequest): { layers: Settings
   if ("error" in flag) return flag;
   if (flag.bytes) {
     const problem = add("flag", flag.file ?? "--settings", flag.file, flag.bytes);
-    if (problem) return { error: `--settings: ${problem}` };
+    if (problem) return { error: flag.file ? `--settings: ${problem}` : problem };
   }
   return { layers, problems };
 }

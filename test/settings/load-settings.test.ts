@@ -146,7 +146,7 @@ describe("the settings of a run", () => {
     ]);
     const error = (flag: string) => loadSettings({ flag, sources: [], cwd: repo, processCwd: scratch, env: { HOME: home }, agentwireHome, trust: TRUST_FOR_THIS_RUN });
     expect(error("missing.json")).toEqual({ error: expect.stringMatching(/^--settings: .*missing\.json was not read/) });
-    expect(error("{ nope")).toEqual({ error: expect.stringMatching(/^--settings: --settings is not valid JSON/) });
+    expect(error("{ nope")).toEqual({ error: expect.stringMatching(/^--settings is not valid JSON/) });
     write(join(scratch, "flag.json"), { model: "from-file" });
     expect(loadSettings({ flag: "flag.json", sources: [], cwd: repo, processCwd: scratch, env: { HOME: home }, agentwireHome, trust: TRUST_FOR_THIS_RUN })).toMatchObject({ settings: { model: "from-file" } });
   });
