@@ -107,6 +107,14 @@ describe("settings sources", () => {
     expect(toolOutcomes(allowed.events)[0]).toMatchObject({ isError: false, content: "hello from settings" });
   });
 
+  it("env reaches the provider, over the environment agentwire was started with", async () => {
+    workspace = await createWorkspace("text");
+    userSettings({ env: { ANTHROPIC_BASE_URL: workspace.server.url } });
+    const result = await run([], { ANTHROPIC_BASE_URL: "http://127.0.0.1:9" });
+    expectWellFormedRun(result, 1);
+    expect(results(result.events)[0]).toMatchObject({ is_error: false, result: "Hello! I am the mock model. 2 + 2 = 4." });
+  });
+
   it("a broken file is one settings_invalid warning, nothing on stderr, and the run goes on; a --settings that cannot be read fails the run", async () => {
     workspace = await createWorkspace("text");
     userSettings("{ this is not json");
