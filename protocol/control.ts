@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { absentOrNull } from "./absent-or-null.js";
 import { PermissionModeSchema } from "./commands.js";
+import { HOOK_EVENT_NAMES } from "./hook-events.js";
 
 /**
  * The payloads of Claude Code's control protocol, both ways: what a host may put in
@@ -15,8 +16,8 @@ import { PermissionModeSchema } from "./commands.js";
 // ---------------------------------------------------------------------------------------------
 // Hooks
 
-/** The hook events agentwire raises. */
-export const HookEventNameSchema = z.enum(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "PreCompact", "PostCompact"]);
+/** The hook events agentwire raises (protocol/hook-events.ts). */
+export const HookEventNameSchema = z.enum(HOOK_EVENT_NAMES);
 
 /**
  * `initialize.hooks`: event name → matchers, each with the host's callback ids. A matcher without

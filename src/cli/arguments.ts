@@ -8,6 +8,9 @@ import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema
 import { chooseModel } from "../providers/model-choice.js";
 import { sessionProjectTrust, usesProjectSettings } from "../session/project-trust-policy.js";
 import { SETTING_SOURCES, type SettingSource } from "../session/session-options.js";
+import { flagsOverSettings, type FileSettings } from "../settings/effective-settings.js";
+import { loadSettings } from "../settings/load-settings.js";
+import type { PermissionModeName } from "../settings/settings-document.js";
 import { agentwireHome } from "../sessions/session-file.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
 import { editDistance } from "../text/edit-distance.js";
@@ -19,7 +22,7 @@ import { PARSE_ONCE } from "../validation/parse-once.js";
 export type ParsedCommand =
   | { kind: "help"; text: string }
   | { kind: "version" }
-  | { kind: "run"; config: RunConfig; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[]; isStart: boolean; printFlag: boolean }
+  | { kind: "run"; config: RunConfig; fileSettings: FileSettings; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[]; isStart: boolean; printFlag: boolean }
   | { kind: "list-tools"; config: RunConfig }
   | { kind: "list-skills"; config: RunConfig }
   | { kind: "llms-txt"; config: RunConfig; helpText: string }
@@ -64,8 +67,7 @@ const RUN_OPTIONS = {
   "permission-mode": {
     type: "string",
     choices: PermissionModeSchema.options,
-    default: "default",
-    description: "Permission mode",
+    description: "Permission mode (default: the settings files' permissions.defaultMode, else default)",
   },
   "dangerously-skip-permissions": { type: "boolean", default: false, description: "Run every tool without asking" },
   allowedTools: { type: "string", array: true, description: 'Permission rules for calls that run without asking, e.g. "Read" "Bash(npm run:*)"' },
@@ -82,6 +84,7 @@ const RUN_OPTIONS = {
     description: "Trust what this project brings (its .mcp.json servers, its skills' allowed-tools) for this run only, without agentwire trust (for CI checkouts)",
   },
   "setting-sources": { type: "string", description: "Comma-separated setting sources to read (user, project, local); without project, nothing the project brings takes effect" },
+  settings: { type: "string", description: "More settings, over the settings files (~/.claude/settings.json, .claude/settings.json, …): a settings.json file or its JSON text" },
   sandbox: {
     type: "string",
     choices: [...SANDBOX_MODES],
@@ -122,7 +125,6 @@ const START_OPTIONS = {
  * them yet. Refusing them would break those hosts, so each is noted on stderr instead.
  */
 const ACCEPTED_BUT_IGNORED: Record<string, Options> = {
-  settings: { type: "string" },
   "fallback-model": { type: "string" },
   "task-budget": { type: "number" },
   thinking: { type: "string" },
@@ -199,7 +201,38 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   // Before the model is settled: listing needs none, even for local servers.
   if (parsed["list-models"]) return listModelsCommand(parsed, outputFormat as OutputFormat);
 
-  const choice = chooseModel({ model: typeof parsed.model === "string" && parsed.model !== "" ? parsed.model : undefined, provider: typeof parsed.provider === "string" ? parsed.provider : undefined, env });
+  const skipPermissions = parsed["dangerously-skip-permissions"] === true;
+  const cwd = typeof parsed.cwd === "string" ? parsed.cwd : processCwd;
+  const settingSources = parseSettingSources(parsed["setting-sources"]);
+  if ("error" in settingSources) return { kind: "error", message: settingSources.error };
+  const trustProject = parsed["trust-project"] === true;
+  const trust = sessionProjectTrust({ trustProject }, agentwireHome(env));
+  const loaded = loadSettings({
+    flag: typeof parsed.settings === "string" ? parsed.settings : undefined,
+    sources: settingSources.sources,
+    cwd: resolve(processCwd, cwd),
+    processCwd,
+    env,
+    agentwireHome: agentwireHome(env),
+    trust,
+  });
+  if ("error" in loaded) return { kind: "error", message: loaded.error };
+  const fileSettings = loaded.settings;
+  // The settings' env counts from here on: it may hold the key or endpoint that picks the provider.
+  const runEnv = Object.keys(fileSettings.env).length === 0 ? env : { ...env, ...fileSettings.env };
+  const flags = flagsOverSettings(
+    {
+      model: typeof parsed.model === "string" && parsed.model !== "" ? parsed.model : undefined,
+      permissionMode: skipPermissions ? "bypassPermissions" : (parsed["permission-mode"] as PermissionModeName | undefined),
+      allowedTools: (parsed.allowedTools ?? []) as string[],
+      disallowedTools: (parsed.disallowedTools ?? []) as string[],
+      // Relative --add-dir paths are relative to where agentwire was started, like --cwd.
+      addDirs: ((parsed["add-dir"] ?? []) as string[]).map((directory) => resolve(processCwd, directory)),
+    },
+    fileSettings,
+  );
+
+  const choice = chooseModel({ model: flags.model, provider: typeof parsed.provider === "string" ? parsed.provider : undefined, env: runEnv });
   if ("error" in choice) return { kind: "error", message: choice.error };
   const { provider, model } = choice;
 
@@ -207,20 +240,15 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   if (outputSchema && "error" in outputSchema) return { kind: "error", message: outputSchema.error };
   const approvalTimeout = parsed["approval-timeout"] as number;
   if (!(approvalTimeout > 0)) return { kind: "error", message: "--approval-timeout must be a positive number of seconds (a question nobody answers is then denied)." };
-  const skipPermissions = parsed["dangerously-skip-permissions"] === true;
-  const cwd = typeof parsed.cwd === "string" ? parsed.cwd : processCwd;
-  const settingSources = parseSettingSources(parsed["setting-sources"]);
-  if ("error" in settingSources) return { kind: "error", message: settingSources.error };
-  const trustProject = parsed["trust-project"] === true;
   const mcp = gatherMcpServers({
     values: (parsed["mcp-config"] ?? []) as string[],
     project: {
       read: parsed["strict-mcp-config"] !== true && usesProjectSettings(settingSources.sources),
-      trust: sessionProjectTrust({ trustProject }, agentwireHome(env)),
+      trust,
     },
     cwd: resolve(processCwd, cwd),
     processCwd,
-    env,
+    env: runEnv,
   });
   if ("error" in mcp) return { kind: "error", message: mcp.error };
   const candidate = {
@@ -241,13 +269,12 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     forkSession: parsed["fork-session"],
     sessionId: parsed["session-id"],
     persistSession: parsed["session-persistence"],
-    permissionMode: skipPermissions ? "bypassPermissions" : parsed["permission-mode"],
-    allowedTools: parsed.allowedTools ?? [],
-    disallowedTools: parsed.disallowedTools ?? [],
+    permissionMode: flags.permissionMode,
+    allowedTools: flags.allowedTools,
+    disallowedTools: flags.disallowedTools,
     permissionPromptTool: parsed["permission-prompt-tool"],
     tools: typeof parsed.tools === "string" ? parseToolNames([parsed.tools]) : undefined,
-    // Relative --add-dir paths are relative to where agentwire was started, like --cwd.
-    addDirs: ((parsed["add-dir"] ?? []) as string[]).map((directory) => resolve(processCwd, directory)),
+    addDirs: flags.addDirs,
     sandbox: parsed.sandbox,
     // Relative like --add-dir: to where agentwire was started.
     sandboxAllowWrite: ((parsed["sandbox-allow-write"] ?? []) as string[]).map((entry) => resolve(processCwd, entry)),
@@ -273,6 +300,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     projectSdkMcpServers: mcp.projectSdkServers,
     trustProject,
     settingSources: settingSources.sources,
+    settings: typeof parsed.settings === "string" ? parsed.settings : undefined,
     // Node timers hold at most 2^31-1 ms (~24.8 days); a longer wait would fire at once.
     approvalTimeoutMs: Math.min(2_147_483_647, Math.max(1, Math.round(approvalTimeout * 1000))),
   };
@@ -286,6 +314,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   return {
     kind: "run",
     config: config.data,
+    fileSettings,
     ...(promptText ? { prompt: promptText } : {}),
     promptFiles: pickDefined({
       systemPrompt: parsed["system-prompt"],

@@ -32,6 +32,8 @@ export const RunConfigSchema = z.extend(z.omit(SessionSettingsSchema, { systemPr
   outputLastMessage: z.optional(z.string()),
   /** stream-json: Claude Code's events, or the flat list of the seed design (protocol/flat-events.ts). */
   eventDialect: EventDialectSchema,
+  /** `--settings` as given (a file or JSON text); what it holds is already applied, this is for `agentwire chat`, which hands it to the library. */
+  settings: z.optional(z.string()),
   /** `start` approval frames: how long a question waits for the host before it is denied. */
   approvalTimeoutMs: z.int().check(z.positive()),
   /** The host's in-process MCP servers named in `--mcp-config` (`type: "sdk"`): served through its control channel. */

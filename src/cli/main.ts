@@ -190,6 +190,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     ...streamIdleTimeout(process.env),
     ...promptSettings(command.promptFiles),
     env: process.env,
+    fileSettings: command.fileSettings,
     onEvent: output,
     ...(approvals === "control" && host && streamInput ? { approve: streamInput.controlApprover(host) } : {}),
     ...(frames ? { approve: frames.approve } : {}),
@@ -254,6 +255,8 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
       env: process.env,
     });
   }
+  // SessionEnd hooks run before the process ends (a signal's path closes the session itself).
+  if (!signals.received && !stdoutClosed) await session.close();
   signals.dispose();
   const last = results.at(-1);
   if (!stdoutClosed) writeFinalOutput(config, last, { errorShown: detailedProgress });

@@ -15,6 +15,7 @@ import { openSession, type OpenedSession } from "./open-session.js";
 import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";
 import { chooseToolNames } from "./tool-selection.js";
 import { PARSE_ONCE } from "../validation/parse-once.js";
+import { NO_FILE_SETTINGS, type FileSettings } from "../settings/effective-settings.js";
 
 /** What a session starts from, checked: the first half of `createSession`. */
 export interface PreparedSession {
@@ -31,6 +32,9 @@ export interface PreparedSession {
   sandbox: SandboxSettings | undefined;
   /** Whether what the project brings is trusted (consulted as skills load). */
   projectTrust: ProjectTrust;
+  /** The caller's environment with the settings files' `env` over it: the providers' and MCP servers'. */
+  env: SessionOptions["env"];
+  fileSettings: FileSettings;
 }
 
 /**
@@ -67,7 +71,9 @@ export function prepareSession(options: SessionOptions): PreparedSession {
   });
   const skillTool = skills.entries.length > 0 ? [{ name: "Skill", traits: SKILL_TOOL_TRAITS }] : [];
   const toolNames = chooseToolNames(settings, skillTool);
-  const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettingsOf(settings, options.env));
+  const fileSettings = options.fileSettings ?? NO_FILE_SETTINGS;
+  const env = Object.keys(fileSettings.env).length === 0 ? options.env : { ...options.env, ...fileSettings.env };
+  const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettingsOf(settings, env));
   if (settingsError) throw new SessionSetupError(settingsError, "invalid_arguments");
   const opened = openSession({
     home,
@@ -79,7 +85,7 @@ export function prepareSession(options: SessionOptions): PreparedSession {
     contextWindow: settings.contextWindow,
     fork: settings.forkSession,
   });
-  return { options, settings, cwd, addDirs, home, skills, toolNames, opened, sandbox, projectTrust };
+  return { options, settings, cwd, addDirs, home, skills, toolNames, opened, sandbox, projectTrust, env, fileSettings };
 }
 
 /**
@@ -118,7 +124,7 @@ export function providerSettingsOf(settings: CheckedSessionSettings, env: Sessio
 
 /** The API key's origin as `system/init.apiKeySource` reports it. */
 export function keySourceOf(prepared: PreparedSession): string {
-  return prepared.options.providerInstance ? "none" : apiKeySource(prepared.settings.provider, prepared.options.env);
+  return prepared.options.providerInstance ? "none" : apiKeySource(prepared.settings.provider, prepared.env);
 }
 
 /**

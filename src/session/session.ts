@@ -27,7 +27,10 @@ import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/
 import type { SandboxSettings } from "../tools/sandbox-settings.js";
 import { shellStartDirectory } from "../tools/bash.js";
 import { createReadOnlyConfinement, type ReadOnlyConfinement } from "../tools/confinement.js";
-import { runPostToolUseHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks } from "./hook-runners.js";
+import { runNotificationHooks, runPostToolUseHooks, runSessionEndHooks, runSessionStartHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks, type SessionStartSource } from "./hook-runners.js";
+import { combineHooks } from "./combined-hooks.js";
+import { CommandHooks } from "./command-hooks.js";
+import type { CommandHook } from "../settings/effective-settings.js";
 import { loopDependencies, MAX_OUTPUT_TOKENS_CAP, turnSettings, type TurnWiring } from "./loop-wiring.js";
 import { buildApiErrorAssistantEvent, buildFailureResult, buildResultEvent } from "./result.js";
 import { DEFAULT_MAX_TURNS, type SessionLogger, type SessionOptions, type ToolApprover } from "./session-options.js";
@@ -78,7 +81,7 @@ export interface Session {
   setPermissionMode(mode: PermissionMode): void;
   /** From the next model request on; 0 turns extended thinking off, undefined returns to the session's first budget. */
   setMaxThinkingTokens(tokens: number | undefined): void;
-  /** Hooks the host registered (`initialize`). */
+  /** Hooks the host registered (`initialize`); they run beside the settings files' hooks. */
   setHooks(hooks: SessionHooks): void;
   /**
    * The JSON Schema each turn's answer must match (`--json-schema`, the SDK's `outputFormat`):
@@ -103,7 +106,10 @@ export interface Session {
   skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>>;
   /** Resolves when no turn is running. */
   whenIdle(): Promise<void>;
-  /** No further turns; interrupts the running one, waits for its result, removes private temp files. */
+  /**
+   * No further turns; interrupts the running one, waits for its result, runs SessionEnd hooks
+   * (once a turn has started the session), removes private temp files.
+   */
   close(): Promise<void>;
 }
 
@@ -114,13 +120,13 @@ export interface Session {
  * through `options`. Throws a `SessionSetupError` when the settings cannot work.
  */
 export function createSession(options: SessionOptions, prepared: PreparedSession = prepareSession(options)): Session {
-  const { settings, cwd, addDirs, home, skills, opened } = prepared;
+  const { settings, cwd, addDirs, home, skills, opened, env, fileSettings } = prepared;
   const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
   const tools = options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools);
   const log = options.logger ?? silentLogger;
   for (const diagnostic of opened.diagnostics) log.warn({ session: opened.sessionId }, diagnostic);
   // Filtering the environment only to say so costs a pass over it: only when debug lines are kept.
-  const keptFromChildren = log.isLevelEnabled?.("debug") === true ? filterChildEnvironment(options.env, settings.passEnv).removed : [];
+  const keptFromChildren = log.isLevelEnabled?.("debug") === true ? filterChildEnvironment(env, settings.passEnv).removed : [];
   if (keptFromChildren.length > 0) log.debug({ names: keptFromChildren }, "credential variables kept out of child processes (--pass-env NAME hands one over)");
   // Bash's full outputs: disposable and possibly gigabytes, so in the OS temp folder rather than
   // the agentwire home (which keeps sessions), and private to this session object.
@@ -135,12 +141,12 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   return new SessionCore({
     sessionId: opened.sessionId,
     cwd,
-    env: options.env,
+    env,
     mcpServers: settings.mcpServers,
     untrustedProjectMcpServers: settings.untrustedProjectMcpServers,
     projectTrust: prepared.projectTrust,
     systemPrompt,
-    provider: options.providerInstance ?? createProvider(providerSettingsOf(settings, options.env)),
+    provider: options.providerInstance ?? createProvider(providerSettingsOf(settings, env)),
     apiKeySource: keySourceOf(prepared),
     tools,
     history: opened.history,
@@ -150,6 +156,10 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     log,
     approve: options.approve,
     hooks: options.hooks,
+    settingsHooks: fileSettings.hooks,
+    settingsEnv: fileSettings.env,
+    untrustedProjectSettings: fileSettings.untrusted,
+    origin: opened.origin,
     model: settings.model,
     // A model looping on tool calls must not make thousands of requests; --max-turns overrides.
     maxTurns: settings.maxTurns ?? DEFAULT_MAX_TURNS,
@@ -160,7 +170,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     includePartialMessages: settings.includePartialMessages,
     permissions: {
       mode: settings.permissionMode,
-      rules: { allow: parseRuleList(settings.allowedTools), deny: parseRuleList(settings.disallowedTools), ask: [] },
+      rules: { allow: parseRuleList(settings.allowedTools), deny: parseRuleList(settings.disallowedTools), ask: parseRuleList(fileSettings.ask) },
       // The output directory is a root too, so Read can page through a long Bash output.
       roots: [cwd, ...addDirs, toolOutputDirectory],
     },
@@ -177,7 +187,10 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
       contextWindow: settings.contextWindow ?? modelLimits(settings.model).contextWindow,
       maxOutputTokens: Math.min(modelLimits(settings.model).maxOutputTokens, MAX_OUTPUT_TOKENS_CAP),
     },
-    startupWarnings: (memory?.problems ?? []).map((problem) => ({ type: "warning" as const, code: "memory_file_cut", message: `The memory file ${problem.path}: ${problem.reason}.`, path: problem.path })),
+    startupWarnings: [
+      ...(memory?.problems ?? []).map((problem) => ({ type: "warning" as const, code: "memory_file_cut", message: `The memory file ${problem.path}: ${problem.reason}.`, path: problem.path })),
+      ...fileSettings.problems.map((problem) => ({ type: "warning" as const, code: "settings_invalid", message: `Settings not applied: ${problem}.` })),
+    ],
     skillRanking: settings.skillRanking,
     // Ollama checks its own requests against the context it asks for (ollama-native.ts).
     contextFit:
@@ -219,7 +232,16 @@ interface SessionCoreInput {
   onEvent: (event: OutputEvent) => void;
   log: SessionLogger;
   approve: ToolApprover | undefined;
+  /** The host's hooks, when given at creation (the library's); a stdin host registers them later (`setHooks`). */
   hooks: SessionHooks | undefined;
+  /** The settings files' shell-command hooks. */
+  settingsHooks: readonly CommandHook[];
+  /** The settings files' `env`, for the processes tools and hooks start (credentials still removed). */
+  settingsEnv: Readonly<Record<string, string>>;
+  /** What the project's untrusted settings files were denied, named in the trust warning. */
+  untrustedProjectSettings: readonly string[];
+  /** SessionStart's `source` for the first turn. */
+  origin: SessionStartSource;
   model: string;
   maxTurns: number | undefined;
   maxBudgetUsd: number | undefined;
@@ -269,7 +291,17 @@ class SessionCore implements Session {
   private permissions: PermissionState;
   private currentModel: string;
   private maxThinkingTokens: number | undefined;
+  /** The settings files' hooks and the host's, as one (`combineHooks`). */
   private hooks: SessionHooks | undefined;
+  private hostHooks: SessionHooks | undefined;
+  private readonly settingsHooks: CommandHooks | undefined;
+  /** SessionStart hooks ran (at the first turn); SessionEnd hooks run at close only after them. */
+  private sessionStarted = false;
+  private sessionEnded = false;
+  /** Context from SessionStart hooks, for the next prompt. */
+  private readonly startContext: string[] = [];
+  /** Notification hooks still running: nobody waits for them, but the session does not close before they end. */
+  private readonly notifications = new Set<Promise<void>>();
   private tools: ToolDefinition[];
   /** `setOutputSchema`: the StructuredOutput tool being built, or the error its schema gave. */
   private outputTool: Promise<ToolDefinition | Error> | undefined;
@@ -292,7 +324,18 @@ class SessionCore implements Session {
     this.permissions = input.permissions;
     this.currentModel = input.model;
     this.maxThinkingTokens = input.maxThinkingTokens;
-    this.hooks = input.hooks;
+    this.settingsHooks =
+      input.settingsHooks.length > 0
+        ? new CommandHooks({
+            hooks: input.settingsHooks,
+            cwd: input.cwd,
+            settingsEnv: input.settingsEnv,
+            passEnv: input.passEnv,
+            onProblem: (message) => this.warn({ type: "warning", code: "hook_failed", message }),
+          })
+        : undefined;
+    this.hostHooks = input.hooks;
+    this.hooks = this.combinedHooks();
     this.tools = input.tools;
     this.mcp =
       Object.keys(input.mcpServers).length > 0
@@ -349,7 +392,13 @@ class SessionCore implements Session {
   }
 
   setHooks(hooks: SessionHooks): void {
-    this.hooks = hooks;
+    this.hostHooks = hooks;
+    this.hooks = this.combinedHooks();
+  }
+
+  /** A hook's `systemMessage` is for the user: a warning, wherever the hook came from. */
+  private combinedHooks(): SessionHooks | undefined {
+    return combineHooks([this.settingsHooks, this.hostHooks], (message) => this.warn({ type: "warning", code: "hook_message", message }));
   }
 
   async setOutputSchema(schema: Record<string, unknown> | undefined): Promise<void> {
@@ -416,6 +465,11 @@ class SessionCore implements Session {
     this.isClosed = true;
     this.interrupt();
     await this.whenIdle();
+    await Promise.all(this.notifications);
+    if (this.sessionStarted && !this.sessionEnded) {
+      this.sessionEnded = true;
+      await runSessionEndHooks(this.hooks, this.hookBase(), "other");
+    }
     await this.mcp?.close();
     this.input.store?.close();
     if (this.input.ownsOutputDirectory) rmSync(this.input.toolOutputDirectory, { recursive: true, force: true });
@@ -468,13 +522,18 @@ class SessionCore implements Session {
     };
     try {
       if (this.isClosed) return failure("internal_error", "The session is closed; no further turns run.");
+      if (!this.sessionStarted) {
+        this.sessionStarted = true;
+        this.startContext.push(...(await runSessionStartHooks(this.hooks, this.hookBase(), this.input.origin, this.currentModel, controller.signal)));
+      }
       const command = sessionCommand(prompt);
       if (command) return await this.runSessionCommand(command, emit, controller.signal, startedAt, permissionDenials);
       const submitted = await runUserPromptSubmitHooks(this.hooks, this.hookBase(), prompt, controller.signal);
       if (!submitted.allow) return failure("hook_blocked", submitted.message);
       const outputTool = await this.outputTool;
       if (outputTool instanceof Error) return failure("invalid_arguments", `The output schema is not valid JSON Schema: ${outputTool.message}`);
-      const withSkills = await this.prepareSkills(submitted.prompt, emit, controller.signal);
+      // The context goes in after the skills have read the prompt: a `/skill` command is the prompt's own text.
+      const withSkills = withStartContext(await this.prepareSkills(submitted.prompt, emit, controller.signal), this.startContext.splice(0));
       const wiring = this.turnWiring(emit, controller.signal, outputTool);
       const outcome = await runTurn(this.input.history, withSkills, turnSettings(wiring), loopDependencies(wiring), controller.signal).catch((error: unknown) => {
         // A bug must still end the turn with a result, never a silent hang.
@@ -525,6 +584,7 @@ class SessionCore implements Session {
         root: trustRootOf(this.cwd),
         servers: this.input.untrustedProjectMcpServers,
         skills: skills.filter((skill) => skill.withheldGrants?.reason === "untrusted-project").map((skill) => skill.name),
+        settings: this.input.untrustedProjectSettings,
         storeProblem: this.input.projectTrust.problem,
       });
       if (untrusted) emit({ type: "warning", code: "project_not_trusted", message: untrusted });
@@ -568,6 +628,7 @@ class SessionCore implements Session {
       toolOutputDirectory: this.input.toolOutputDirectory,
       sandbox: this.input.sandbox,
       passEnv: this.input.passEnv,
+      settingsEnv: this.input.settingsEnv,
       confinement: this.confinement,
       toolState: this.toolState,
       log: { warn: (message) => this.input.log.warn(message) },
@@ -614,6 +675,9 @@ class SessionCore implements Session {
       const before = history.length;
       history.length = 0;
       this.toolState.delete(LOADED_SKILLS_KEY);
+      // Claude Code ends the old conversation and starts a new one: SessionEnd, then SessionStart.
+      await runSessionEndHooks(this.hooks, this.hookBase(), "clear");
+      this.startContext.push(...(await runSessionStartHooks(this.hooks, this.hookBase(), "clear", this.currentModel, signal)));
       this.persist("compaction", () => this.input.store?.appendCompaction("clear", 0, 0, []), emit);
       outcome = { terminalReason: "completed", stopReason: null, numTurns: 0, resultText: `Cleared the conversation (${before} messages); the session goes on from here.` };
     } else {
@@ -654,6 +718,10 @@ class SessionCore implements Session {
     const approve = this.input.approve;
     if (!approve) return undefined;
     return async (call, verdict, signal) => {
+      // Notification hooks hear that someone must answer; the question does not wait for them.
+      const notifying = runNotificationHooks(this.hooks, this.hookBase(), { message: `agentwire needs your permission to use ${call.name}`, notificationType: "permission_prompt" });
+      this.notifications.add(notifying);
+      void notifying.finally(() => this.notifications.delete(notifying));
       const answer = await approve(
         {
           toolName: call.name,
@@ -714,6 +782,12 @@ class SessionCore implements Session {
   private withPersistence(result: ResultEvent): ResultEvent {
     return this.persistenceFailure === undefined ? result : { ...result, session_persisted: false };
   }
+}
+
+/** The prompt with the SessionStart hooks' context before it. */
+function withStartContext(prompt: UserMessage, context: readonly string[]): UserMessage {
+  if (context.length === 0) return prompt;
+  return { ...prompt, content: [{ type: "text", text: context.join("\n\n") }, ...prompt.content] };
 }
 
 /** `/compact [instructions]` or `/clear` as the whole prompt, or undefined. */

@@ -144,7 +144,7 @@ export const createBashTool = () =>
         cwd: startDirectory,
         detached: true,
         stdio: ["ignore", "pipe", "pipe", underBwrap ? "pipe" : "ignore"],
-        env: judged ? hardenedGitEnvironment(childEnvironment(process.env, context.passEnv)) : childEnvironment(process.env, context.passEnv),
+        env: judged ? hardenedGitEnvironment(childEnvironment(withSettingsEnv(context), context.passEnv)) : childEnvironment(withSettingsEnv(context), context.passEnv),
       }) as ChildProcessByStdio<null, Readable, Readable>; // stdout and stderr are pipes: the type cannot tell with a fourth descriptor
 
     } catch (error) {
@@ -285,6 +285,11 @@ async function rememberFinalDirectory(context: ToolContext, finalDirectory: stri
   }
   context.sessionState.delete(WORKING_DIRECTORY_STATE_KEY);
   return `Shell cwd was reset to ${context.cwd}`;
+}
+
+/** agentwire's environment, with the settings files' `env` over it. */
+function withSettingsEnv(context: ToolContext): NodeJS.ProcessEnv {
+  return context.settingsEnv ? { ...process.env, ...context.settingsEnv } : process.env;
 }
 
 async function chooseShell(): Promise<string> {

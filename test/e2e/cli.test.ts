@@ -118,9 +118,9 @@ describe("command line", () => {
 
   it("flags accepted for Claude Code hosts but not acted on are named in one readable sentence", async () => {
     workspace = await createWorkspace("text");
-    const run = await runAgentwire(["-p", "hi", "--settings", "{}", "--fallback-model", "haiku"], { workspace });
+    const run = await runAgentwire(["-p", "hi", "--betas", "x", "--fallback-model", "haiku"], { workspace });
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe("agentwire: --settings and --fallback-model are accepted for Claude Code compatibility but have no effect yet.\n");
+    expect(run.stderr).toBe("agentwire: --fallback-model and --betas are accepted for Claude Code compatibility but have no effect yet.\n");
   });
 
   it("list flags take one value per occurrence; a repeated single flag keeps its last value", async () => {
