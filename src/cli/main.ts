@@ -196,7 +196,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   // checks could still refuse the run (a --json-schema), nor before a prompt from stdin arrived,
   // nor when MCP servers are configured (init lists them once they have started).
   const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && Object.keys(config.mcpServers).length === 0;
-  if (announcedEarly) output(initEventBeforeSession(prepared));
+  if (announcedEarly) output(await initEventBeforeSession(prepared));
   await tuneV8ForSessions({ persistent: config.inputFormat === "stream-json" });
   const { createSession } = await import("../session/session.js");
   session = createSession(sessionOptions, prepared);
@@ -224,7 +224,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   if (prompt !== undefined) {
     if (!announcedEarly) {
       await session.mcpReady();
-      output(session.initEvent());
+      output(await session.initEvent());
     }
     await session.runTurn(toUserMessage(await prompt.text));
   } else if (streamInput) {

@@ -103,7 +103,8 @@ describe("skill discovery", () => {
     workspace = await createWorkspace("text");
     const skills = join(workspace.home, ".agentwire", "skills");
     await writeSkill(skills, "good", { name: "good", description: "Works." });
-    await writeSkill(skills, "bad-yaml", { name: "bad-yaml", description: "[unclosed" });
+    await writeSkill(skills, "bad-yaml", { name: "bad-yaml", description: '"an opened quote: never closed' });
+    await writeSkill(skills, "csv-clean", { name: "csv-clean", description: "Clean CSV files: fix encodings, drop blank rows." });
     await writeSkill(skills, "no-description", { name: "no-description" });
     await writeSkill(skills, "renamed", { name: "other-name", description: "Loaded under its folder's name." });
     await mkdir(join(skills, "binary"));
@@ -118,12 +119,18 @@ describe("skill discovery", () => {
     const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning") as Array<{ code: string; path: string; message: string }>;
     const byFolder = Object.fromEntries(warnings.map((warning) => [warning.path.split("/").at(-2), warning]));
     expect(byFolder["bad-yaml"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/not valid YAML/) });
+    expect(byFolder["csv-clean"]).toMatchObject({ code: "skill_fixed", message: expect.stringMatching(/not valid YAML .*; it was read with the value of `description` quoted\.$/) });
     expect(byFolder["no-description"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/no description/) });
     expect(byFolder["renamed"]).toMatchObject({ code: "skill_fixed", message: expect.stringMatching(/"other-name" does not match its folder; it is loaded as "renamed"/) });
     expect(byFolder["binary"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/binary/) });
     if (!rootCanReadAnything) expect(byFolder["unreadable"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/cannot be read: EACCES/) });
-    expect(warnings).toHaveLength(rootCanReadAnything ? 4 : 5);
+    expect(warnings).toHaveLength(rootCanReadAnything ? 5 : 6);
+    // Only what loaded is a skill: system/init names neither a skipped folder nor an unreadable one.
+    const loaded = ["csv-clean", "good", "renamed", ...(rootCanReadAnything ? ["unreadable"] : [])];
+    expect(initOf(run.events).skills).toEqual(loaded);
+    expect(initOf(run.events).slash_commands).toEqual(loaded);
     const listing = firstUserTexts(requestBody(workspace, 0))[0]!;
+    expect(listing).toContain("- csv-clean: Clean CSV files: fix encodings, drop blank rows.");
     expect(listing).toContain("- good: Works.");
     expect(listing).toContain("- renamed: Loaded under its folder's name.");
     expect(listing).not.toContain("bad-yaml");
@@ -133,6 +140,28 @@ describe("skill discovery", () => {
     expect(listed.stdout).toMatch(/^NAME\s+SOURCE\s+DESCRIPTION\n/);
     expect(listed.stdout).toMatch(/\ngood\s+user\s+Works\.\n/);
     expect(listed.stderr).toMatch(/bad-yaml\/SKILL\.md: the frontmatter is not valid YAML/);
+    expect(listed.stdout).not.toMatch(rootCanReadAnything ? /bad-yaml|no-description|binary/ : /bad-yaml|no-description|binary|unreadable/);
+  });
+
+  it("skipped skills are in no list: stream-json's system/init, the Skill tool; with none left, no Skill tool at all", async () => {
+    workspace = await createWorkspace("text");
+    const skills = join(workspace.home, ".agentwire", "skills");
+    await writeSkill(skills, "broken", { name: "broken", description: '"never closed' });
+    await writeSkill(skills, "no-description", { name: "no-description" });
+    const run = await runAgentwire(["-p", "hi", ...STREAM], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(initOf(run.events).skills).toEqual([]);
+    expect(initOf(run.events).tools).not.toContain("Skill");
+    expect(requestBody(workspace, 0).tools.map((tool) => tool.name)).not.toContain("Skill");
+
+    // With one good skill: the Skill tool is offered, and a skipped skill's name is unknown to it.
+    await writeSkill(skills, "good", { name: "good", description: "Works." });
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Skill", input: { skill: "broken" } }] }, { text: "done" }] });
+    const input = `${JSON.stringify({ type: "user", message: { role: "user", content: "use the broken skill" } })}\n`;
+    const streamed = await runAgentwire(["-p", ...STREAM, "--input-format", "stream-json"], { workspace, stdin: input });
+    expectWellFormedRun(streamed, 1);
+    expect(initOf(streamed.events)).toMatchObject({ skills: ["good"], tools: expect.arrayContaining(["Skill"]) });
+    expect(toolResults(streamed.events)[0]).toMatchObject({ is_error: true, content: expect.stringMatching(/Unknown skill: broken\. The closest names: good\./) });
   });
 });
 

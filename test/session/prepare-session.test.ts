@@ -34,9 +34,9 @@ const withoutUuid = ({ uuid: _uuid, ...rest }: SystemInitEvent) => rest;
 
 async function bothInits(sessionOptions: SessionOptions) {
   const prepared = prepareSession(sessionOptions);
-  const early = initEventBeforeSession(prepared);
+  const early = await initEventBeforeSession(prepared);
   const session = createSession(sessionOptions, prepared);
-  const late = session.initEvent();
+  const late = await session.initEvent();
   await session.close();
   return { early: withoutUuid(early), late: withoutUuid(late) };
 }
