@@ -165,6 +165,29 @@ describe("skill discovery", () => {
   });
 });
 
+describe("skills from public collections (fixtures/skills-in-the-wild)", () => {
+  it("system/init, the warnings and --list-skills agree: every readable skill listed, each repair and skip reported once", async () => {
+    workspace = await createWorkspace("text");
+    const directory = join(ROOT, "fixtures", "skills-in-the-wild");
+    const expected = JSON.parse(readFileSync(join(directory, "expected.json"), "utf8")) as Record<string, { quoted?: string[]; declaredName?: string; skipped?: unknown }>;
+    const readable = Object.keys(expected).filter((folder) => !expected[folder]!.skipped).sort();
+    const args = ["--skills-dir", directory, "--no-default-skills"];
+    const run = await runAgentwire(["-p", "hi", ...STREAM, ...args], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(initOf(run.events).skills).toEqual(readable);
+    const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning") as Array<{ code: string; path: string }>;
+    const count = (code: string) => warnings.filter((warning) => warning.code === code).length;
+    const entries = Object.values(expected);
+    expect(count("skill_skipped")).toBe(entries.filter((entry) => entry.skipped).length);
+    expect(count("skill_fixed")).toBe(entries.filter((entry) => entry.quoted).length + entries.filter((entry) => entry.declaredName).length);
+
+    const listed = await runAgentwire(["--list-skills", "--output-format", "json", ...args], { workspace });
+    const document = JSON.parse(listed.stdout) as { skills: Array<{ name: string }>; warnings: unknown[] };
+    expect(document.skills.map((skill) => skill.name)).toEqual(readable);
+    expect(document.warnings).toHaveLength(warnings.length);
+  });
+});
+
 describe("using a skill", () => {
   it("the Skill tool returns the instructions, base directory and files; the model then reads a skill file outside the workspace", async () => {
     workspace = await createWorkspace("text");
