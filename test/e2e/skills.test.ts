@@ -96,7 +96,7 @@ describe("skill discovery", () => {
       "Say hello.",
     ]);
     const skillTool = requestBody(workspace, 1).tools.find((tool) => tool.name === "Skill")!;
-    expect(skillTool.description).toMatch(/^Invoke a skill\./);
+    expect(skillTool.description).toMatch(/^Loads a skill: /);
   });
 
   it("malformed skills each get one warning and are skipped or fixed; the run goes on", async () => {
