@@ -92,7 +92,7 @@ describe("skill discovery", () => {
     expectWellFormedRun(withSkill, 1);
     const texts = firstUserTexts(requestBody(workspace, 1));
     expect(texts).toEqual([
-      "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- greeting-style: How to greet people in this team. hello, greetings\n</system-reminder>",
+      "<system-reminder>\nSkills you can load with the Skill tool:\n\n- greeting-style: How to greet people in this team. hello, greetings\n</system-reminder>",
       "Say hello.",
     ]);
     const skillTool = requestBody(workspace, 1).tools.find((tool) => tool.name === "Skill")!;
@@ -301,11 +301,11 @@ describe("ranking the listing per prompt", () => {
     const run = await runAgentwire(["--input-format", "stream-json", ...STREAM, "--skill-listing-budget", "120"], { workspace, stdin });
     expectWellFormedRun(run, 2);
     expect(firstUserTexts(requestBody(workspace, 0))[0]).toBe(
-      "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- docker-images: Build small Docker images and debug Dockerfiles and containers.\n\nMore skills (ask the Skill tool with `query` for their descriptions): git-helper, pdf-forms\n</system-reminder>",
+      "<system-reminder>\nSkills you can load with the Skill tool:\n\n- docker-images: Build small Docker images and debug Dockerfiles and containers.\n\nMore skills (ask the Skill tool with `query` for their descriptions): git-helper, pdf-forms\n</system-reminder>",
     );
     const secondPrompt = requestBody(workspace, 1).messages.at(-1)!.content;
     expect(secondPrompt[0]!.text).toBe(
-      "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- pdf-forms: Fill PDF forms and merge PDF files into one document.\n\nMore skills (ask the Skill tool with `query` for their descriptions): docker-images, git-helper\n</system-reminder>",
+      "<system-reminder>\nSkills you can load with the Skill tool:\n\n- pdf-forms: Fill PDF forms and merge PDF files into one document.\n\nMore skills (ask the Skill tool with `query` for their descriptions): docker-images, git-helper\n</system-reminder>",
     );
   });
 
@@ -322,7 +322,7 @@ describe("ranking the listing per prompt", () => {
     expect(JSON.stringify(ranking.system)).toContain("JSON array of skill names");
     expect(firstUserTexts(ranking)[0]).toContain("Request:\ndeploy the app");
     expect(firstUserTexts(requestBody(workspace, 1))[0]).toBe(
-      "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- deploy-production: Deploy the app to production after checks.\n\nMore skills (ask the Skill tool with `query` for their descriptions): deploy-staging\n</system-reminder>",
+      "<system-reminder>\nSkills you can load with the Skill tool:\n\n- deploy-production: Deploy the app to production after checks.\n\nMore skills (ask the Skill tool with `query` for their descriptions): deploy-staging\n</system-reminder>",
     );
     expect(results(run.events)[0]!.usage.input_tokens).toBe(1100);
   });
