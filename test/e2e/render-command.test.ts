@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentwireEnv, BIN, createWorkspace, expectWellFormedRun, results, runAgentwire, type Workspace } from "../helpers/agentwire.js";
+import { agentwireEnv, BIN, createWorkspace, expectWellFormedRun, results, ROOT, runAgentwire, type Workspace } from "../helpers/agentwire.js";
 
 const STREAM = ["--output-format", "stream-json", "--verbose"];
 let workspace: Workspace | undefined;
@@ -126,6 +126,10 @@ describe("agentwire render", () => {
     const rendered = await render([], `${JSON.stringify(claudeCodeJson)}\n`);
     expect(rendered.code).toBe(0);
     expect(rendered.stdout.split("\n")).toEqual(["The sum is 4.", "", "• checked twice", "✓ success · 1 turn · 2,012 tokens (2,000 in, 12 out) · $0.0125 · 1.2 s", "", ""]);
+
+    // The real Claude Code's output for `-p … --output-format json` (fixtures/claude-code/16-output-json.jsonl).
+    const recorded = await render([join(ROOT, "fixtures", "claude-code", "16-output-json.jsonl")]);
+    expect(recorded.stdout.split("\n").slice(0, 2)).toEqual(["Hello! I am the mock model. 2 + 2 = 4.", expect.stringMatching(/^✓ success · 1 turn · 2,553 tokens \(2,543 in, 10 out\) · \$0\.0104 · 0\.2 s$/)]);
 
     // agentwire's own json output renders the same way.
     await workspace.useScenario({ turns: [{ text: "Hello from the model." }] });
