@@ -123,9 +123,9 @@ export function keySourceOf(prepared: PreparedSession): string {
 
 /**
  * The `system/init` the session built from `prepared` will report, from tool names and the
- * skills' frontmatter: the same tool choice (`chooseToolNames`) and the skills that load. For sessions with the built-in
- * tools (not `toolDefinitions`) and no MCP servers yet, which is every CLI start
- * (test/session/prepare-session.test.ts compares the two).
+ * skills' frontmatter: the same tool choice (`chooseToolNames`) and the skills that load. For
+ * sessions with the built-in tools (not `toolDefinitions`) and no MCP servers yet, which is
+ * every CLI start (test/session/prepare-session.test.ts compares the two).
  */
 export async function initEventBeforeSession(prepared: PreparedSession): Promise<SystemInitEvent> {
   const { skills } = await prepared.skills.load();
