@@ -180,7 +180,7 @@ export function query(input: { prompt: string | AsyncIterable<QueryUserMessage>;
       for await (const message of userMessages(input.prompt)) {
         if (closed) break;
         await session.mcpReady();
-        queue.push(session.initEvent());
+        queue.push(await session.initEvent());
         await session.runTurn(message);
       }
     } catch (error) {

@@ -204,7 +204,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   // nor when MCP servers are configured (init lists them once they have started).
   const mcpConfigured = Object.keys(config.mcpServers).length + config.hostMcpServers.length + config.projectSdkMcpServers.length > 0;
   const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && !mcpConfigured;
-  if (announcedEarly) output(initEventBeforeSession(prepared));
+  if (announcedEarly) output(await initEventBeforeSession(prepared));
   await tuneV8ForSessions({ persistent: config.inputFormat === "stream-json" });
   const { createSession } = await import("../session/session.js");
   session = createSession(sessionOptions, prepared);
@@ -237,7 +237,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   if (prompt !== undefined) {
     if (!announcedEarly) {
       await session.mcpReady();
-      output(session.initEvent());
+      output(await session.initEvent());
     }
     await session.runTurn(toUserMessage(await prompt.text));
   } else if (streamInput) {

@@ -94,7 +94,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
     for (let next = queue.shift(); next && !session.closed; next = queue.shift()) {
       announceState("running");
       // Claude Code repeats system/init before every turn in stream-json input mode.
-      output(session.initEvent());
+      output(await session.initEvent());
       lastResult = await session.runTurn(next);
     }
     queue.length = 0;

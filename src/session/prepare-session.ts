@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import type { SystemInitEvent } from "../../protocol/events.js";
 import { PROTECTED_PROJECT_ENTRIES } from "../permissions/protected-paths.js";
 import { apiKeySource, providerSettingsError } from "../providers/registry.js";
-import { discoverSkills, type SkillCatalog } from "../skills/catalog.js";
+import { discoverSkills, offersSkillTool, type SkillCatalog } from "../skills/catalog.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 import { sandboxProblem } from "../tools/sandbox-probe.js";
 import type { SandboxSettings } from "../tools/sandbox-settings.js";
@@ -128,21 +128,22 @@ export function keySourceOf(prepared: PreparedSession): string {
 }
 
 /**
- * The `system/init` the session built from `prepared` will report, from names alone: the same
- * tool choice (`chooseToolNames`) and skills the session uses. For sessions with the built-in
- * tools (not `toolDefinitions`) and no MCP servers yet, which is every CLI start
- * (test/session/prepare-session.test.ts compares the two).
+ * The `system/init` the session built from `prepared` will report, from tool names and the
+ * skills' frontmatter: the same tool choice (`chooseToolNames`) and the skills that load. For
+ * sessions with the built-in tools (not `toolDefinitions`) and no MCP servers yet, which is
+ * every CLI start (test/session/prepare-session.test.ts compares the two).
  */
-export function initEventBeforeSession(prepared: PreparedSession): SystemInitEvent {
+export async function initEventBeforeSession(prepared: PreparedSession): Promise<SystemInitEvent> {
+  const { skills } = await prepared.skills.load();
   return buildInitEvent({
     cwd: prepared.cwd,
     sessionId: prepared.opened.sessionId,
-    toolNames: prepared.toolNames,
+    toolNames: offersSkillTool(skills) ? prepared.toolNames : prepared.toolNames.filter((name) => name !== "Skill"),
     mcpServers: prepared.settings.untrustedProjectMcpServers.map(untrustedServerStatus),
     model: prepared.settings.model,
     provider: prepared.settings.provider,
     permissionMode: prepared.settings.permissionMode,
-    skillNames: prepared.skills.names,
+    skills,
     apiKeySource: keySourceOf(prepared),
   });
 }

@@ -41,8 +41,7 @@ import { buildInitEvent } from "./init-event.js";
 import { keySourceOf, prepareSession, providerSettingsOf, untrustedServerStatus, type PreparedSession } from "./prepare-session.js";
 import { untrustedProjectWarning } from "./project-trust-policy.js";
 import { trustRootOf, type ProjectTrust } from "../trust/project-trust.js";
-import type { SkillCatalog } from "../skills/catalog.js";
-import type { Skill } from "../skills/catalog.js";
+import { offersSkillTool, type Skill, type SkillCatalog, type SkillProblem } from "../skills/catalog.js";
 import { createSkillTool, LOADED_SKILLS_KEY, SKILL_READ_RULES_KEY, TURN_SKILL_RULES_KEY } from "../skills/skill-tool.js";
 import { skillInstructions } from "../skills/instructions.js";
 import { ContextKeeper } from "./context-keeper.js";
@@ -69,8 +68,11 @@ export interface Session {
   readonly busy: boolean;
   /** `close()` was called: no further turns run. */
   readonly closed: boolean;
-  /** The `system/init` event for the next turn (Claude Code repeats it before every turn). */
-  initEvent(): SystemInitEvent;
+  /**
+   * The `system/init` event for the next turn (Claude Code repeats it before every turn). Waits
+   * for the skills' frontmatter to be read the first time: only skills that load are listed.
+   */
+  initEvent(): Promise<SystemInitEvent>;
   /** Emits the turn's events, then resolves with its `result` (also emitted). Never rejects. */
   runTurn(prompt: UserMessage): Promise<ResultEvent>;
   /** Stops the running turn; it still ends with its `result`. False when no turn runs. */
@@ -275,6 +277,8 @@ class SessionCore implements Session {
   private readonly costAtStart: number;
   /** The skills' metadata has been read, and its problems and what the untrusted project held back reported. */
   private startupReported = false;
+  /** The skills that loaded and the problems of the others, read once; the Skill tool is dropped when none is model-invocable. */
+  private skillsLoading: Promise<{ skills: Skill[]; problems: SkillProblem[] }> | undefined;
   /** Why the session file could not be written, once it could not; nothing is written after. */
   private persistenceFailure: string | undefined;
   private readonly toolState = new Map<string, unknown>();
@@ -475,7 +479,8 @@ class SessionCore implements Session {
     if (this.input.ownsOutputDirectory) rmSync(this.input.toolOutputDirectory, { recursive: true, force: true });
   }
 
-  initEvent(): SystemInitEvent {
+  async initEvent(): Promise<SystemInitEvent> {
+    const { skills } = await this.loadedSkills();
     return buildInitEvent({
       cwd: this.cwd,
       sessionId: this.sessionId,
@@ -484,7 +489,7 @@ class SessionCore implements Session {
       model: this.currentModel,
       provider: this.input.provider.id,
       permissionMode: this.permissions.mode,
-      skillNames: this.input.skills.names,
+      skills,
       apiKeySource: this.input.apiKeySource,
     });
   }
@@ -565,21 +570,31 @@ class SessionCore implements Session {
   }
 
   /**
-   * Reads the skills' metadata on the first turn (reporting each broken skill once), drops the
-   * Skill tool when no skill turned out to be model-invocable, and returns the prompt with the
+   * The skills' metadata, read once (for `system/init` or the first turn, whichever comes first);
+   * the Skill tool goes when no skill that loaded is model-invocable.
+   */
+  private loadedSkills(): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
+    this.skillsLoading ??= this.input.skills.load().then((loaded) => {
+      if (!offersSkillTool(loaded.skills)) this.tools = this.tools.filter((tool) => tool.name !== "Skill");
+      return loaded;
+    });
+    return this.skillsLoading;
+  }
+
+  /**
+   * Reports each broken skill once, on the first turn, and returns the prompt with the skill
    * listing and any `/skill` expansion.
    */
   private async prepareSkills(prompt: UserMessage, emit: (event: AgentEvent) => void, signal: AbortSignal): Promise<UserMessage> {
     for (const warning of this.input.startupWarnings.splice(0)) emit(warning);
     const catalog = this.input.skills;
-    const { skills, problems } = catalog.entries.length === 0 ? { skills: [], problems: [] } : await catalog.load();
+    const { skills, problems } = await this.loadedSkills();
     if (!this.startupReported) {
       this.startupReported = true;
       for (const problem of problems) {
         const what = problem.code === "skill_skipped" ? "was skipped" : "was loaded with a fix";
         emit({ type: "warning", code: problem.code, message: `The skill at ${problem.path} ${what}: ${problem.reason}.`, path: problem.path });
       }
-      if (!skills.some((skill) => skill.modelInvocable)) this.tools = this.tools.filter((tool) => tool.name !== "Skill");
       const untrusted = untrustedProjectWarning({
         root: trustRootOf(this.cwd),
         servers: this.input.untrustedProjectMcpServers,
