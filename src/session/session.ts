@@ -6,7 +6,7 @@ import type { PermissionResult } from "../../protocol/control.js";
 import type { OutputEvent, ResultEvent, SystemInitEvent } from "../../protocol/events.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runTurn, type PermissionDecision, type TurnOutcome } from "../agent/loop.js";
-import { composeSystemPrompt, defaultSystemPrompt } from "../agent/system-prompt.js";
+import { baseSystemPrompt, composeSystemPrompt, replacesDefaultPrompt } from "../agent/system-prompt.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
 import type { PermissionMode } from "../permissions/policy.js";
@@ -118,10 +118,9 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   // the agentwire home (which keeps sessions), and private to this session object.
   const ownsOutputDirectory = options.toolOutputDirectory === undefined;
   const toolOutputDirectory = options.toolOutputDirectory ?? join(tmpdir(), `agentwire-${opened.sessionId}-${randomUUID().slice(0, 8)}`);
-  // A host that replaces the system prompt wants exactly that prompt: no memory files then.
-  const memory = settings.memoryFiles && settings.systemPrompt === undefined ? loadMemoryFiles({ cwd, agentwireHome: home }) : undefined;
+  const memory = settings.memoryFiles && !replacesDefaultPrompt(settings.systemPrompt) ? loadMemoryFiles({ cwd, agentwireHome: home }) : undefined;
   const systemPrompt = composeSystemPrompt(
-    composeSystemPrompt(settings.systemPrompt ?? defaultSystemPrompt({ cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }), memory?.section || undefined),
+    composeSystemPrompt(baseSystemPrompt(settings.systemPrompt, { cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }), memory?.section || undefined),
     settings.appendSystemPrompt,
   );
   return new SessionCore({
