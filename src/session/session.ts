@@ -110,7 +110,8 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
   const tools = options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools);
   const log = options.logger ?? silentLogger;
-  for (const diagnostic of opened.diagnostics) log.warn({ session: opened.sessionId }, diagnostic);
+  // Repairs of a stored session (a turn cut off mid-tool) are made and the run goes on: debug detail.
+  for (const diagnostic of opened.diagnostics) log.info({ session: opened.sessionId }, diagnostic);
   // Filtering the environment only to say so costs a pass over it: only when debug lines are kept.
   const keptFromChildren = log.isLevelEnabled?.("debug") === true ? filterChildEnvironment(options.env, settings.passEnv).removed : [];
   if (keptFromChildren.length > 0) log.debug({ names: keptFromChildren }, "credential variables kept out of child processes (--pass-env NAME hands one over)");
@@ -168,7 +169,10 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
       contextWindow: settings.contextWindow ?? modelLimits(settings.model).contextWindow,
       maxOutputTokens: Math.min(modelLimits(settings.model).maxOutputTokens, MAX_OUTPUT_TOKENS_CAP),
     },
-    startupWarnings: (memory?.problems ?? []).map((problem) => ({ type: "warning" as const, code: "memory_file_cut", message: `The memory file ${problem.path}: ${problem.reason}.`, path: problem.path })),
+    startupWarnings: [
+      ...(options.notices ?? []).map((notice) => ({ type: "warning" as const, ...notice })),
+      ...(memory?.problems ?? []).map((problem) => ({ type: "warning" as const, code: "memory_file_cut", message: `The memory file ${problem.path}: ${problem.reason}.`, path: problem.path })),
+    ],
     skillRanking: settings.skillRanking,
     // Ollama checks its own requests against the context it asks for (ollama-native.ts).
     contextFit:
