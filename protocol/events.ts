@@ -189,9 +189,10 @@ export const InputErrorEventSchema = z.strictObject({
 
 /**
  * agentwire extension: something the consumer should know that is not an error — the run goes on.
- * Known codes: `tools_unsupported` (the model cannot call tools; the session runs text-only),
- * `unknown_model_price` (the model has no list price in agentwire's table; its cost counts as 0).
- * Consumers must accept codes they do not know.
+ * Known codes include `tools_unsupported` (the model cannot call tools; the session runs
+ * text-only), `unknown_model_price` (the model has no list price in agentwire's table; its cost
+ * counts as 0), `default_skills_installed` and `flags_ignored` (notices that would otherwise have
+ * gone to stderr); README.md lists them all. Consumers must accept codes they do not know.
  */
 export const WarningEventSchema = z.strictObject({
   type: z.literal("system"),

@@ -118,12 +118,12 @@ const SDK_FLAGS: Array<[flag: string, value: string | undefined, outcome: Record
 ];
 
 describe("every flag the Agent SDKs pass, as --flag value and as --flag=value", () => {
-  const cases = SDK_FLAGS.flatMap(([flag, value, outcome]) =>
+  const cases: Array<[argv: string[], outcome: Record<string, unknown> | "accepted"]> = SDK_FLAGS.flatMap(([flag, value, outcome]) =>
     value === undefined
-      ? [[[flag], outcome] as const]
+      ? [[[flag], outcome]]
       : [
-          [[flag, value], outcome] as const,
-          [[`${flag}=${value}`], outcome] as const,
+          [[flag, value], outcome],
+          [[`${flag}=${value}`], outcome],
         ],
   );
   // A value that is empty, or that starts like a flag, is only ever sent in the = form.
