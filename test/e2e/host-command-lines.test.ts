@@ -85,3 +85,17 @@ describe("the Python Agent SDK's default command line", () => {
     expect(systemText(bodyOf(0))).toBe("You are a pirate.");
   });
 });
+
+describe("list flags as Claude Code reads them", () => {
+  it("take the words after them: --tools Read Grep offers both; a prompt after them is one of them, so there is none", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "hi", "--output-format", "json", "--tools", "Read", "Grep"], { workspace });
+    expect(run.code).toBe(0);
+    expect((workspace.server.requests[0]!.body as { tools: Array<{ name: string }> }).tools.map((tool) => tool.name).sort()).toEqual(["Grep", "Read"]);
+
+    const swallowed = await runAgentwire(["-p", "--allowedTools", "Read", "hello", "--output-format", "json"], { workspace });
+    expect(swallowed.code).toBe(1);
+    expect(swallowed.stderr).toMatch(/^Error: Input must be provided either through stdin or as a prompt argument when using --print/);
+    expect(workspace.server.requests).toHaveLength(1);
+  });
+});
