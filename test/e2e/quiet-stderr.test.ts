@@ -1,8 +1,8 @@
-import { rm } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, PROVIDERS_UNDER_TEST, runAgentwire, type ProviderUnderTest, type Workspace } from "../helpers/agentwire.js";
+import { createWorkspace, expectWellFormedRun, PROVIDERS_UNDER_TEST, results, runAgentwire, type ProviderUnderTest, type Workspace } from "../helpers/agentwire.js";
 
 /**
  * Hosts such as Yume show every byte of the CLI's stderr to their user as an error, and Claude
@@ -18,6 +18,11 @@ let workspace: Workspace;
 afterEach(async () => {
   await workspace?.cleanup();
 });
+
+async function findSessionFiles(projects: string, name: string): Promise<string[]> {
+  const entries = await readdir(projects, { recursive: true });
+  return entries.filter((entry) => entry.endsWith(name)).map((entry) => join(projects, entry));
+}
 
 const warningCodes = (events: OutputEvent[]) => events.flatMap((event) => (event.type === "system" && event.subtype === "warning" ? [event.code] : []));
 
@@ -44,6 +49,24 @@ describe("nothing on stderr in a normal run", () => {
       expect(run.code).toBe(0);
     }
     expect(workspace.server.requests.map((request) => (request.body as { model: string }).model)).toEqual(["claude-sonnet-4-5-20250929", "claude-sonnet-4-5-20250929"]);
+  });
+
+  it("resuming a session whose process was killed mid-tool (Yume's interrupt ends with SIGKILL when it must): repaired without a word", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo hi" } }] }, { text: "done" }, { text: "resumed" }] });
+    const first = await runAgentwire(["-p", "go", ...FORMATS["stream-json"], "--dangerously-skip-permissions"], { workspace });
+    expectWellFormedRun(first, 1);
+    // What a kill during the tool call leaves: the call, without its result and the rest.
+    const sessionId = results(first.events)[0]!.session_id;
+    const [file] = await findSessionFiles(join(workspace.home, ".agentwire", "projects"), `${sessionId}.jsonl`);
+    const lines = (await readFile(file!, "utf8")).split("\n");
+    const call = lines.findIndex((line) => line.includes('"tool_use"'));
+    await writeFile(file!, `${lines.slice(0, call + 1).join("\n")}\n`);
+
+    const resumed = await runAgentwire(["-p", "go on", ...FORMATS["stream-json"], "--resume", sessionId], { workspace });
+    expect(resumed.stderr).toBe("");
+    expectWellFormedRun(resumed, 1);
+    expect(results(resumed.events)[0]!.result).toBe("resumed");
   });
 
   it("--debug: the notices are in the log", async () => {
