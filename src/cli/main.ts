@@ -6,7 +6,8 @@ import type { OutputEvent, ResultEvent, TerminalReason } from "../../protocol/ev
 import { parseArguments, type ParsedCommand } from "./arguments.js";
 import type { RunConfig } from "./config.js";
 import { createLogger, type Logger } from "./log.js";
-import { createTextProgress } from "./text-progress.js";
+import { routeConsoleToLog } from "./route-console-to-log.js";
+import { createLoggedProgress, createTextProgress } from "./text-progress.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { toUserMessage } from "../session/user-input.js";
 import { buildFailureResult } from "../session/result.js";
@@ -154,15 +155,21 @@ function wantsChat(chatCommand: boolean, command: Extract<ParsedCommand, { kind:
 async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Promise<number> {
   const config = { ...command.config, cwd: resolve(command.config.cwd) };
   const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, process.stderr.isTTY === true);
-  if (config.skills) installBundledSkills(log, config.defaultSkills);
-
-  if (command.ignoredFlags.length > 0) process.stderr.write(`${describeIgnoredFlags(command.ignoredFlags)}\n`);
+  routeConsoleToLog(log);
+  const notices = [...(config.skills ? installBundledSkills(log, config.defaultSkills) : []), ...(command.ignoredFlags.length > 0 ? [describeIgnoredFlags(command.ignoredFlags)] : [])];
 
   const writeLine = createLineWriter(process.stdout);
   const results: ResultEvent[] = [];
-  // In text and json modes stdout holds only the answer; what happens meanwhile goes to stderr.
+  // In text and json modes stdout holds only the answer. What happens meanwhile goes to stderr in
+  // text mode, for the person watching; json mode is for programs, so stderr stays empty there, as
+  // Claude Code's does, and the log has it.
   const detailedProgress = config.outputFormat === "text" && (config.verbose || process.stderr.isTTY === true);
-  const progress = config.outputFormat === "stream-json" ? undefined : await createTextProgress({ detailed: detailedProgress, stderr: process.stderr, stdoutIsTerminal: process.stdout.isTTY === true, env: process.env });
+  const progress =
+    config.outputFormat === "stream-json"
+      ? undefined
+      : config.outputFormat === "json"
+        ? createLoggedProgress(log)
+        : await createTextProgress({ detailed: detailedProgress, stderr: process.stderr, stdoutIsTerminal: process.stdout.isTTY === true, env: process.env });
   const flat = config.outputFormat === "stream-json" && config.eventDialect === "flat" ? (await import("../server/flat-dialect.js")).createFlatTranslator() : undefined;
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
@@ -196,6 +203,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     ...(frames ? { approve: frames.approve } : {}),
     toolOutputDirectory,
     logger: log,
+    notices,
   };
   const prepared = prepareSession(sessionOptions);
   // A prompt run announces its session before the tools', the loop's and the providers' code
@@ -276,30 +284,36 @@ async function loadStreamInput() {
 }
 
 /**
- * A first run gets the bundled skills in $AGENTWIRE_HOME/skills, and one line saying so. Every
+ * A first run gets the bundled skills in $AGENTWIRE_HOME/skills, and a notice saying so. Every
  * run updates the copies an earlier version installed and nobody edited, where that version
  * granted more than the skill needs (also with --no-default-skills: it fixes, it adds nothing).
  */
-function installBundledSkills(log: Logger, install: boolean): void {
+function installBundledSkills(log: Logger, install: boolean): Notice[] {
   const target = join(process.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"), "skills");
   const bundled = fileURLToPath(new URL("skills", PACKAGE_ROOT));
+  const notices: Notice[] = [];
   try {
     const installed = install ? installDefaultSkills(bundled, target) : [];
-    if (installed.length > 0) process.stderr.write(`agentwire: installed the default skills (${installed.join(", ")}) into ${target}; --no-default-skills skips this.\n`);
+    if (installed.length > 0) notices.push({ code: "default_skills_installed", message: `Installed the default skills (${installed.join(", ")}) into ${target}; --no-default-skills skips this.` });
     const upgraded = upgradeRetiredDefaultSkills(bundled, target);
-    if (upgraded.length > 0) process.stderr.write(`agentwire: updated the default skills ${upgraded.join(", ")} in ${target}: their earlier versions approved more commands than they need.\n`);
+    if (upgraded.length > 0) {
+      notices.push({ code: "default_skills_updated", message: `Updated the default skills ${upgraded.join(", ")} in ${target}: their earlier versions approved more commands than they need.` });
+    }
   } catch (error) {
     // An unwritable AGENTWIRE_HOME is reported once by the session (session_not_persisted).
     log.debug({ err: error, target }, "default skills not installed");
   }
+  return notices;
 }
 
+type Notice = NonNullable<SessionOptions["notices"]>[number];
+
 /** One sentence for every flag a Claude Code host passed that agentwire does not act on yet. */
-function describeIgnoredFlags(flags: string[]): string {
+function describeIgnoredFlags(flags: string[]): Notice {
   const names = flags.map((flag) => `--${flag}`);
   const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
   const verb = names.length === 1 ? "is" : "are";
-  return `agentwire: ${list} ${verb} accepted for Claude Code compatibility but ${names.length === 1 ? "has" : "have"} no effect yet.`;
+  return { code: "flags_ignored", message: `${list} ${verb} accepted for Claude Code compatibility but ${names.length === 1 ? "has" : "have"} no effect yet.` };
 }
 
 /** `--system-prompt[-file]` and `--append-system-prompt[-file]` as session settings. */

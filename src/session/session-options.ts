@@ -187,6 +187,12 @@ export interface SessionOptions extends SessionSettings {
    */
   toolOutputDirectory?: string;
   logger?: SessionLogger;
+  /**
+   * What the caller did or learned while starting (the bundled skills installed, flags without
+   * effect): `system/warning` lines at the start of the first turn, where a host reads them,
+   * rather than text on stderr, which hosts show as an error.
+   */
+  notices?: Array<{ code: string; message: string }>;
 }
 
 /** A session that cannot be set up (bad settings, unknown session, missing directory). */

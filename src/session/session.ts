@@ -6,7 +6,7 @@ import type { PermissionResult } from "../../protocol/control.js";
 import type { OutputEvent, ResultEvent, SystemInitEvent } from "../../protocol/events.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runTurn, type PermissionDecision, type TurnOutcome } from "../agent/loop.js";
-import { composeSystemPrompt, defaultSystemPrompt } from "../agent/system-prompt.js";
+import { baseSystemPrompt, composeSystemPrompt, replacesDefaultPrompt } from "../agent/system-prompt.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
 import type { PermissionMode } from "../permissions/policy.js";
@@ -126,7 +126,8 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
   const tools = options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools);
   const log = options.logger ?? silentLogger;
-  for (const diagnostic of opened.diagnostics) log.warn({ session: opened.sessionId }, diagnostic);
+  // Repairs of a stored session (a turn cut off mid-tool) are made and the run goes on: debug detail.
+  for (const diagnostic of opened.diagnostics) log.info({ session: opened.sessionId }, diagnostic);
   // Filtering the environment only to say so costs a pass over it: only when debug lines are kept.
   const keptFromChildren = log.isLevelEnabled?.("debug") === true ? filterChildEnvironment(env, settings.passEnv).removed : [];
   if (keptFromChildren.length > 0) log.debug({ names: keptFromChildren }, "credential variables kept out of child processes (--pass-env NAME hands one over)");
@@ -134,10 +135,9 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   // the agentwire home (which keeps sessions), and private to this session object.
   const ownsOutputDirectory = options.toolOutputDirectory === undefined;
   const toolOutputDirectory = options.toolOutputDirectory ?? join(tmpdir(), `agentwire-${opened.sessionId}-${randomUUID().slice(0, 8)}`);
-  // A host that replaces the system prompt wants exactly that prompt: no memory files then.
-  const memory = settings.memoryFiles && settings.systemPrompt === undefined ? loadMemoryFiles({ cwd, agentwireHome: home }) : undefined;
+  const memory = settings.memoryFiles && !replacesDefaultPrompt(settings.systemPrompt) ? loadMemoryFiles({ cwd, agentwireHome: home }) : undefined;
   const systemPrompt = composeSystemPrompt(
-    composeSystemPrompt(settings.systemPrompt ?? defaultSystemPrompt({ cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }), memory?.section || undefined),
+    composeSystemPrompt(baseSystemPrompt(settings.systemPrompt, { cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }), memory?.section || undefined),
     settings.appendSystemPrompt,
   );
   return new SessionCore({
@@ -190,6 +190,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
       maxOutputTokens: Math.min(modelLimits(settings.model).maxOutputTokens, MAX_OUTPUT_TOKENS_CAP),
     },
     startupWarnings: [
+      ...(options.notices ?? []).map((notice) => ({ type: "warning" as const, ...notice })),
       ...(memory?.problems ?? []).map((problem) => ({ type: "warning" as const, code: "memory_file_cut", message: `The memory file ${problem.path}: ${problem.reason}.`, path: problem.path })),
       ...fileSettings.problems.map((problem) => ({ type: "warning" as const, code: "settings_invalid", message: `Settings not applied: ${problem}.` })),
     ],

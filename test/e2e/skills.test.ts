@@ -338,11 +338,14 @@ describe("default skills", () => {
 
     const first = await runAgentwire(["-p", "hi", ...STREAM], { workspace });
     expectWellFormedRun(first, 1);
-    expect(first.stderr).toBe(`agentwire: installed the default skills (${bundled.join(", ")}) into ${skills}; --no-default-skills skips this.\n`);
+    // Said on stdout, as a system line a host can read; stderr, which hosts show as an error, stays empty.
+    expect(first.stderr).toBe("");
+    const warnings = first.events.filter((event) => event.type === "system" && event.subtype === "warning");
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: "default_skills_installed", message: `Installed the default skills (${bundled.join(", ")}) into ${skills}; --no-default-skills skips this.` }),
+    ]);
     expect(readdirSync(skills).sort()).toEqual(bundled);
     expect(initOf(first.events).skills).toEqual(bundled);
-    // The bundled skills load cleanly.
-    expect(first.events.filter((event) => event.type === "system" && event.subtype === "warning")).toEqual([]);
 
     await writeFile(join(skills, bundled[0]!, "SKILL.md"), "---\nname: changed\ndescription: Edited by the user.\n---\n");
     await rm(join(skills, bundled[1]!), { recursive: true });
