@@ -9,7 +9,14 @@ import type { SdkProvider, UseReport } from "./uses.js";
  * source tree with its dependencies: scripts/python-sdk-env.sh builds one).
  */
 
-export type PythonSdk = { available: true; python: string; pythonPath: string | undefined; version: string } | { available: false; reason: string };
+export interface AvailablePythonSdk {
+  available: true;
+  python: string;
+  pythonPath: string | undefined;
+  version: string;
+}
+
+export type PythonSdk = AvailablePythonSdk | { available: false; reason: string };
 
 export function findPythonSdk(): PythonSdk {
   const pythonPath = process.env.AGENTWIRE_PYTHON_SDK_PATH || undefined;
@@ -36,7 +43,7 @@ export interface PythonRun {
  * environment (the SDK hands all of it to agentwire); `cliPath` is agentwire or the recorder.
  */
 export async function runPythonUse(
-  sdk: Extract<PythonSdk, { available: true }>,
+  sdk: AvailablePythonSdk,
   use: string,
   options: { workspace: Workspace; provider: SdkProvider; cliPath?: string; extraEnv?: Record<string, string> },
 ): Promise<PythonRun> {
@@ -64,7 +71,7 @@ export async function runPythonUse(
 }
 
 /** The Python process's own environment: what the SDK passes on to every process it starts. */
-export function pythonEnv(sdk: Extract<PythonSdk, { available: true }>, workspace: Workspace): Record<string, string> {
+export function pythonEnv(sdk: AvailablePythonSdk, workspace: Workspace): Record<string, string> {
   return { PATH: process.env.PATH ?? "", HOME: workspace.home, ...(sdk.pythonPath ? { PYTHONPATH: sdk.pythonPath } : {}) };
 }
 

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWorkspace, ROOT, type Workspace } from "../helpers/agentwire.js";
 import { fixtureFromRecording, readRecording } from "./fixture.js";
-import { findPythonSdk, pythonEnv, runPythonUse, sdkOptionsEnv } from "./python-sdk.js";
-import { SDK_PROVIDERS, USES } from "./uses.js";
+import { findPythonSdk, pythonEnv, runPythonUse, sdkOptionsEnv, type AvailablePythonSdk } from "./python-sdk.js";
+import { SDK_PROVIDERS, USES, type SdkProvider } from "./uses.js";
 
 /**
  * The official Python Agent SDK drives the built agentwire for real, every use with every
@@ -26,41 +26,46 @@ afterEach(async () => {
   workspace = recording = undefined;
 });
 
-const title = sdk.available ? `Python Agent SDK ${sdk.version} → agentwire, for real` : `Python Agent SDK → agentwire, for real (skipped: ${sdk.reason})`;
-
-describe.skipIf(!sdk.available)(title, () => {
-  if (!sdk.available) return;
-  describe.each(SDK_PROVIDERS)("$name", (provider) => {
-    it.each(USES)("$name", { timeout: 90_000 }, async (use) => {
-      workspace = await createWorkspace("text");
-      await workspace.useScenario(await use.prepare(workspace));
-      const record = RECORD && provider.name === "anthropic";
-      if (record) recording = await mkdtemp(join(tmpdir(), "agentwire-pysdk-record-"));
-      const { report } = await runPythonUse(sdk, use.name, {
-        workspace,
-        provider,
-        ...(record ? { cliPath: RECORDER, extraEnv: { AGENTWIRE_PYSDK_RECORD_DIR: recording! } } : {}),
-      });
-      use.check(report, { workspace, provider, requests: workspace.server.requests });
-      // The SDK's version check passes quietly: it logs at WARNING when the version is too old.
-      expect(report.warnings).toEqual([]);
-      if (record) {
-        const fixture = fixtureFromRecording(readRecording(recording!), {
-          use: use.name,
-          provider: provider.name,
-          sdkVersion: `claude-agent-sdk ${sdk.version} (Python)`,
-          agentwireVersion: execFileSync("git", ["-C", ROOT, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim(),
-          placeholders: [
-            [workspace.root, "${ROOT}"],
-            [workspace.server.url, "${SERVER}"],
-          ],
-          baseEnv: { ...pythonEnv(sdk, workspace), AGENTWIRE_PYSDK_RECORD_DIR: recording! },
-          optionsEnv: sdkOptionsEnv(workspace, provider),
-          model: provider.model,
-          otherModel: provider.otherModel.alias,
+if (!sdk.available) {
+  // A test that says why, so the skip shows in the run's summary.
+  it.skip(`Python Agent SDK → agentwire, for real: skipped, ${sdk.reason}`, () => {});
+} else {
+  describe(`Python Agent SDK ${sdk.version} → agentwire, for real`, () => {
+    describe.each(SDK_PROVIDERS)("$name", (provider) => {
+      it.each(USES)("$name", { timeout: 90_000 }, async (use) => {
+        workspace = await createWorkspace("text");
+        await workspace.useScenario(await use.prepare(workspace));
+        const record = RECORD && provider.name === "anthropic";
+        if (record) recording = await mkdtemp(join(tmpdir(), "agentwire-pysdk-record-"));
+        const { report } = await runPythonUse(sdk, use.name, {
+          workspace,
+          provider,
+          ...(record ? { cliPath: RECORDER, extraEnv: { AGENTWIRE_PYSDK_RECORD_DIR: recording! } } : {}),
         });
-        await writeFile(join(ROOT, "fixtures", "python-sdk", `${use.name}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
-      }
+        use.check(report, { workspace, provider, requests: workspace.server.requests });
+        // The SDK's version check passes quietly: it logs at WARNING when the version is too old.
+        expect(report.warnings).toEqual([]);
+        if (record) await writeFixture(sdk, use.name, provider, workspace, recording!);
+      });
     });
   });
-});
+}
+
+/** fixtures/python-sdk/<use>.json from what record-cli.mjs logged in `recording`. */
+async function writeFixture(sdk: AvailablePythonSdk, use: string, provider: SdkProvider, workspace: Workspace, recording: string): Promise<void> {
+  const fixture = fixtureFromRecording(readRecording(recording), {
+    use,
+    provider: provider.name,
+    sdkVersion: `claude-agent-sdk ${sdk.version} (Python)`,
+    agentwireVersion: execFileSync("git", ["-C", ROOT, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim(),
+    placeholders: [
+      [workspace.root, "${ROOT}"],
+      [workspace.server.url, "${SERVER}"],
+    ],
+    baseEnv: { ...pythonEnv(sdk, workspace), AGENTWIRE_PYSDK_RECORD_DIR: recording },
+    optionsEnv: sdkOptionsEnv(workspace, provider),
+    model: provider.model,
+    otherModel: provider.otherModel.alias,
+  });
+  await writeFile(join(ROOT, "fixtures", "python-sdk", `${use}.json`), `${JSON.stringify(fixture, null, 2)}\n`);
+}
