@@ -197,7 +197,15 @@ describe.skipIf(missing !== undefined)(`Yume's backend drives ${YUME_CLI.name}${
         expectNoError(events);
       });
 
-      it("12. nothing on stderr, no error in the UI", async () => {
+      it("12. /compact: Yume's backend sees the compaction", async () => {
+        const { events } = await send("compact");
+        expect((await lastTurnRecord()).argv).toEqual(expect.arrayContaining(["--model", YUME_MODELS.sonnet, "--resume", claudeSessionId]));
+        // Yume's backend takes a result with zero usage for a finished compaction (and resets its context meter).
+        expect(payloads(events, "result")).toEqual([expect.objectContaining({ is_error: false, wrapper_compact: expect.anything() })]);
+        expectNoError(events);
+      });
+
+      it("13. nothing on stderr, no error in the UI", async () => {
         const stderr = (await records()).filter((record) => record.stderr !== "").map((record) => `${stepOf(record)}: ${record.stderr}`);
         expect(stderr).toEqual([]);
         expect(windows.flatMap((window) => window.allEvents()).filter((event) => event.payload.type === "error")).toEqual([]);

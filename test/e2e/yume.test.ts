@@ -103,7 +103,8 @@ for (const [choice, model] of Object.entries(YUME_MODELS) as Array<[YumeModelCho
         }
 
         const init = run.events[0];
-        expect(init).toMatchObject({ type: "system", subtype: "init", cwd: workspace.cwd, model });
+        // Yume always compacts with its sonnet model.
+        expect(init).toMatchObject({ type: "system", subtype: "init", cwd: workspace.cwd, model: invocation.step === "compact" ? YUME_MODELS.sonnet : model });
         expect(results(run.events)).toHaveLength(1);
         expect(result!.session_id, "one Claude session, resumed by every message").toBe(sessionId);
 
@@ -117,6 +118,13 @@ for (const [choice, model] of Object.entries(YUME_MODELS) as Array<[YumeModelCho
         expect(run.code).toBe(0);
         expect(result).toMatchObject({ type: "result", subtype: "success", is_error: false });
         expect(result!.total_cost_usd, "Yume shows the cost only when above zero").toBeGreaterThan(0);
+        if (invocation.step === "compact") {
+          expect(run.events.filter((event) => event.type === "system" && event.subtype === "compact_boundary")).toHaveLength(1);
+          // Yume's backend takes a result with zero usage for a finished compaction and resets its context meter.
+          expect(result!.usage).toMatchObject({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+          expect(result!.result, "Yume's UI also recognises a compaction by this word").toMatch(/compact/i);
+          return;
+        }
         const scripted = YUME_STEPS[invocation.step].turns(workspace.cwd);
         expect(result!.result).toBe(scripted.at(-1)!.text);
         const scriptedTools = scripted.flatMap((turn) => turn.tool_calls ?? []);

@@ -40,6 +40,8 @@ export const YUME_STEPS = {
     turns: (): Turns => [{ tool_calls: [{ name: "Bash", input: { command: 'node -e "setTimeout(() => {}, 30000)"', description: "Wait" } }] }, { text: "unreachable" }],
   },
   afterInterrupt: { message: "never mind", turns: (): Turns => [{ text: "stopped waiting" }] },
+  // Yume's compact button (and its auto-compact) sends this as the message, always with its sonnet model.
+  compact: { message: "/compact", turns: (): Turns => [{ text: "The user asked what 2 + 2 is, read notes.txt and wrote todo.md." }] },
 } as const;
 export type YumeStep = keyof typeof YUME_STEPS;
 
