@@ -324,6 +324,7 @@ export const TerminalReasonSchema = z.enum([
   "invalid_arguments",
   "invalid_input",
   "session_not_found",
+  "session_unreadable",
   "hook_blocked",
   "internal_error",
 ]);

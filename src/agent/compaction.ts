@@ -1,4 +1,5 @@
 import type { Message, UserContentBlock } from "../conversation/messages.js";
+import { userWords } from "../conversation/reminders.js";
 import { ResponseAccumulator } from "../providers/response-accumulator.js";
 import type { Provider, ToolSpec, Usage } from "../providers/types.js";
 
@@ -130,7 +131,8 @@ export function conversationFromSummary(messages: readonly Message[], summary: s
   for (let index = messages.length - 1; index >= 0 && room > 0; index--) {
     const message = messages[index]!;
     if (message.role !== "user") continue;
-    const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n").trim();
+    // The user's words only: a skills listing put before them is not something they said.
+    const text = userWords(message.content).trim();
     if (text === "" || text.startsWith("<system-reminder>")) continue;
     if (text.length > room) break;
     recent.unshift(text);

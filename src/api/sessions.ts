@@ -1,8 +1,10 @@
 import { createReadStream } from "node:fs";
 import { renderStream } from "../render/render-stream.js";
+import type { Message } from "../conversation/messages.js";
+import { visibleMessage } from "../conversation/reminders.js";
 import { messageEvent } from "../render/session-events.js";
 import type { RenderOptions } from "../render/transcript-renderer.js";
-import { loadSessionFile } from "../sessions/load-session.js";
+import { loadSessionFile, SessionUnreadableError } from "../sessions/load-session.js";
 import { findSessionFile, listSessions as listSessionFiles, removeSessionFile, summarizeSession, type SessionSummary } from "../sessions/session-catalog.js";
 import { agentwireHome } from "../sessions/session-file.js";
 
@@ -48,7 +50,18 @@ export async function renderSession(sessionId: string, options: SessionLookup & 
 export function sessionHistory(sessionId: string, options: SessionLookup & { all?: boolean } = {}): Array<Record<string, unknown>> | undefined {
   const file = storedSessionFile(sessionId, options);
   if (!file) return undefined;
-  return loadSessionFile(file, sessionId).history.map(messageEvent);
+  let history: Message[];
+  try {
+    history = loadSessionFile(file, sessionId).history;
+  } catch (error) {
+    // A file that is not a session this agentwire reads has no history to show.
+    if (error instanceof SessionUnreadableError) return undefined;
+    throw error;
+  }
+  return history.flatMap((message) => {
+    const visible = visibleMessage(message);
+    return visible ? [messageEvent(visible)] : [];
+  });
 }
 
 /** Removes a stored session; refused while a process has it open (its pid is returned then). */

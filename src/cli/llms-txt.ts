@@ -4,6 +4,7 @@ import { createSkillTool } from "../skills/skill-tool.js";
 import { splitFrontmatter } from "../skills/skill-md.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { builtinTools, toolInputJsonSchema } from "../tools/registry.js";
+import { shiftHeadings } from "../text/markdown-headings.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 
 /**
@@ -38,11 +39,12 @@ export function llmsTxt(helpText: string, packageRoot: URL): string {
     "",
     "### Writing a skill",
     "",
-    guide.slice(splitFrontmatter(guide).bodyStart).trim().replace(/^# /gm, "#### ").replace(/^## /gm, "#### "),
+    // The guide's own title repeats this section's heading; its sections go one level below.
+    shiftHeadings(guide.slice(splitFrontmatter(guide).bodyStart).trim().replace(/^# .*\n+/, ""), 2),
     "",
     "## The stream-json protocol",
     "",
-    protocol.trim().replace(/^(#+) /gm, "#$1 "),
+    shiftHeadings(protocol.trim(), 1),
     "",
   ].join("\n");
 }

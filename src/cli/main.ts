@@ -82,9 +82,15 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${AGENTWIRE_VERSION} (agentwire)\n`);
       return 0;
     case "mock-server": {
-      const { runMockServerCommand } = await import("../mock-server/command.js");
-      await runMockServerCommand({ port: parsed.port, scenario: parsed.scenario, host: parsed.host, ...(parsed.record ? { record: parsed.record } : {}) });
-      return 0;
+      const { runMockServerCommand, MockServerSetupError } = await import("../mock-server/command.js");
+      try {
+        await runMockServerCommand({ port: parsed.port, scenario: parsed.scenario, host: parsed.host, ...(parsed.record ? { record: parsed.record } : {}) });
+        return 0;
+      } catch (error) {
+        if (!(error instanceof MockServerSetupError)) throw error;
+        process.stderr.write(`agentwire mock-server: ${error.message}\n`);
+        return 1;
+      }
     }
     case "error":
       return reportStartupFailure(argv, new StartupError(parsed.message, "invalid_arguments"), startedAt);

@@ -80,7 +80,7 @@ export async function runSessionsCommand(argv: string[], processCwd: string, env
       const file = sessionFileOf(target!);
       if (!file) return fail(`No session ${target} in ${home}/projects (agentwire sessions list --all shows them).`);
       if (command === "show") {
-        await writeRendered(createReadStream(file), process.stdout, { width: outputWidth(process.stdout, env), color: wantsColor(process.stdout, env) });
+        await writeRendered(createReadStream(file), process.stdout, { width: outputWidth(process.stdout, env), color: wantsColor(process.stdout, env), sessionFile: true });
         return 0;
       }
       if (command === "delete") {

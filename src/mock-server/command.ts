@@ -17,13 +17,16 @@ export interface MockServerCommandStreams {
   stderr: NodeJS.WritableStream;
 }
 
+/** A mistake of the person starting the server (a missing or invalid scenario, a port in use): not a bug. */
+export class MockServerSetupError extends Error {}
+
 /**
  * `agentwire mock-server`: serves a scenario until SIGINT/SIGTERM.
  *
  * Contract: stdout gets exactly one JSON line, `{"type":"mock_server","url":…,"port":…}`, once
  * the server listens, so scripts can read the port; everything else goes to stderr. Resolves
- * after a signal once the server has closed (the caller then exits 0); rejects when the scenario
- * is invalid or the port cannot be bound.
+ * after a signal once the server has closed (the caller then exits 0); rejects with a
+ * MockServerSetupError when the scenario is missing or invalid or the port cannot be bound.
  */
 export async function runMockServerCommand(
   options: MockServerCommandOptions,
@@ -32,7 +35,9 @@ export async function runMockServerCommand(
   const log = (message: string) => {
     streams.stderr.write(`[mock-server] ${message}\n`);
   };
-  const scenario = await loadScenario(options.scenario);
+  const scenario = await loadScenario(options.scenario).catch((error: unknown) => {
+    throw new MockServerSetupError((error as Error).message);
+  });
   const server = await startMockServer({
     scenario,
     scenarioName: options.scenario,
@@ -40,6 +45,11 @@ export async function runMockServerCommand(
     host: options.host,
     recordFile: options.record,
     log,
+  }).catch((error: unknown) => {
+    // A system error (EADDRINUSE, EACCES) is about the port asked for; anything else is a bug.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === "string") throw new MockServerSetupError(`cannot listen on ${options.host ?? "127.0.0.1"}:${options.port}: ${(error as Error).message}`);
+    throw error;
   });
   log(`scenario ${options.scenario}: ${scenario.turns.length} turn(s)`);
   streams.stdout.write(`${JSON.stringify({ type: "mock_server", url: server.url, port: server.port })}\n`);

@@ -1,4 +1,5 @@
 import type { Message } from "../conversation/messages.js";
+import { visibleMessage } from "../conversation/reminders.js";
 import { EntrySchema, HeaderSchema } from "../sessions/session-file.js";
 import type { RenderItem } from "./transcript-renderer.js";
 
@@ -20,8 +21,10 @@ export function sessionLineToItems(value: unknown): RenderItem[] {
   const entry = EntrySchema.safeParse(value);
   if (!entry.success) return [{ kind: "event", event: value }];
   switch (entry.data.type) {
-    case "message":
-      return [{ kind: "event", event: messageEvent(entry.data.message) }];
+    case "message": {
+      const message = visibleMessage(entry.data.message);
+      return message ? [{ kind: "event", event: messageEvent(message) }] : [];
+    }
     case "turn_end":
       return [{ kind: "note", text: `── end of turn · session cost $${entry.data.total_cost_usd.toFixed(4)} ──` }, { kind: "note", text: "" }];
     case "compaction": {

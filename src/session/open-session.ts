@@ -1,6 +1,6 @@
 import { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message } from "../conversation/messages.js";
-import { loadSession, SessionNotFoundError } from "../sessions/load-session.js";
+import { loadSession, SessionNotFoundError, SessionUnreadableError } from "../sessions/load-session.js";
 import { hostname } from "node:os";
 import { acquireSessionLock } from "../sessions/session-lock.js";
 import { newestSessionId, newSessionId, sessionExists, SessionStore } from "../sessions/store.js";
@@ -44,6 +44,7 @@ export function openSession(input: {
     loaded = resumeId === undefined ? undefined : loadSession(input.home, input.cwd, resumeId);
   } catch (error) {
     if (error instanceof SessionNotFoundError) throw new SessionSetupError(error.message, "session_not_found");
+    if (error instanceof SessionUnreadableError) throw new SessionSetupError(error.message, "session_unreadable");
     throw error;
   }
   const fork = input.fork && loaded ? { from: loaded.sessionId, messages: loaded.history, totalCostUsd: loaded.totalCostUsd, modelUsage: loaded.modelUsage } : undefined;

@@ -186,7 +186,7 @@ export interface SessionOptions extends SessionSettings {
 export class SessionSetupError extends Error {
   constructor(
     message: string,
-    readonly terminalReason: Extract<TerminalReason, "invalid_arguments" | "session_not_found">,
+    readonly terminalReason: Extract<TerminalReason, "invalid_arguments" | "session_not_found" | "session_unreadable">,
   ) {
     super(message);
   }

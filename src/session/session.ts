@@ -520,7 +520,7 @@ class SessionCore implements Session {
         ? (promptText: string, candidates: Skill[]) =>
             rerankWithModel({ provider: this.input.provider, model: this.currentModel, sessionId: this.sessionId, promptText, candidates, signal, onUsage: (usage, model) => this.input.accounting.addUsage(usage, model) })
         : undefined;
-    return skillPrompt({ catalog, prompt, sessionState: this.toolState, budgetChars: this.input.skillListingBudget, ...(rerank ? { rerank } : {}) });
+    return skillPrompt({ catalog, prompt, history: this.input.history, sessionState: this.toolState, budgetChars: this.input.skillListingBudget, ...(rerank ? { rerank } : {}) });
   }
 
   /**

@@ -1,16 +1,17 @@
-import type { UserContentBlock, UserMessage } from "../conversation/messages.js";
+import type { Message, UserContentBlock, UserMessage } from "../conversation/messages.js";
+import { lastSkillsListing } from "../conversation/reminders.js";
 import type { Skill, SkillCatalog } from "../skills/catalog.js";
 import { listingFits, skillListing } from "../skills/listing.js";
 import { loadSkill } from "../skills/skill-tool.js";
 
-/** sessionState key: the listing last put before a prompt; an unchanged one is not repeated. */
-const LAST_LISTING_KEY = "skills.lastListing";
 /** How many of the best BM25 matches the model may re-order (`--skill-ranking llm`). */
 export const RERANK_CANDIDATES = 20;
 
 export interface SkillTurnInput {
   catalog: SkillCatalog;
   prompt: UserMessage;
+  /** The conversation so far: the listing it last carried is not repeated (also after a resume). */
+  history: readonly Message[];
   /** The session's tool state, shared with the Skill tool (loaded skills, the turn's rules). */
   sessionState: Map<string, unknown>;
   budgetChars: number;
@@ -39,11 +40,8 @@ export async function skillPrompt(input: SkillTurnInput): Promise<UserMessage> {
       // The model's order, each keeping a positive score so it is described if room allows.
       ranked = [...reordered.map((skill) => ({ skill, score: Math.max(1, top.find((entry) => entry.skill === skill)?.score ?? 0) })), ...ranked.slice(RERANK_CANDIDATES)];
     }
-    const listing = skillListing(invocable, ranked, input.budgetChars);
-    if (listing !== input.sessionState.get(LAST_LISTING_KEY)) {
-      input.sessionState.set(LAST_LISTING_KEY, listing);
-      content = [{ type: "text", text: `<system-reminder>\n${listing}\n</system-reminder>` }, ...content];
-    }
+    const reminder = `<system-reminder>\n${skillListing(invocable, ranked, input.budgetChars)}\n</system-reminder>`;
+    if (reminder !== lastSkillsListing(input.history)) content = [{ type: "text", text: reminder, reminder: "skills" }, ...content];
   }
   return { ...input.prompt, content };
 }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { Message } from "../conversation/messages.js";
 import { readLinesBackward } from "./lines-backward.js";
 import { EntrySchema, HeaderSchema, SESSION_FILE_VERSION, sessionFile, type SessionEntry, type SessionModelUsage } from "./session-file.js";
@@ -16,6 +16,15 @@ export class SessionNotFoundError extends Error {
   readonly code = "session_not_found";
 }
 
+/**
+ * The file is there but is not a session this agentwire can continue (a damaged first line, a
+ * newer format). Resuming it would append to a file whose shape is unknown, so it is refused and
+ * the file is left as it is.
+ */
+export class SessionUnreadableError extends Error {
+  readonly code = "session_unreadable";
+}
+
 // Entries are written by JSON.stringify with `type` first, so a line's kind shows in its first bytes.
 const TURN_END_PREFIX = Buffer.from('{"type":"turn_end"');
 
@@ -31,8 +40,8 @@ export function loadSession(home: string, cwd: string, sessionId: string): Loade
 
 export function loadSessionFile(file: string, sessionId: string): LoadedSession {
   const diagnostics: string[] = [];
-  const header = readHeader(file, sessionId);
-  if (header.problem) diagnostics.push(header.problem);
+  const problem = readHeader(file, sessionId);
+  if (problem) throw new SessionUnreadableError(`Session ${sessionId} cannot be continued: ${problem} (${file}). The file was left unchanged.`);
   // Collected backwards, reversed at the end.
   const tail: Message[] = [];
   const problems: string[] = [];
@@ -73,8 +82,11 @@ function parseEntry(line: Buffer, offset: number, isLast: boolean, problems: str
   return entry.data;
 }
 
-/** The first line, read on its own; throws SessionNotFoundError when there is no file. */
-function readHeader(file: string, sessionId: string): { problem?: string } {
+/**
+ * The first line, read on its own: what is wrong with it, or undefined when it is a header this
+ * agentwire reads. Throws SessionNotFoundError when there is no such file.
+ */
+function readHeader(file: string, sessionId: string): string | undefined {
   let descriptor: number;
   try {
     descriptor = openSync(file, "r");
@@ -82,6 +94,7 @@ function readHeader(file: string, sessionId: string): { problem?: string } {
     throw new SessionNotFoundError(`No conversation found with session ID: ${sessionId} (looked in ${file})`);
   }
   try {
+    if (!fstatSync(descriptor).isFile()) return "it is not a regular file";
     const head = Buffer.alloc(4096);
     const length = readSync(descriptor, head, 0, head.length, 0);
     const firstLine = head.subarray(0, length).toString("utf8").split("\n")[0] ?? "";
@@ -89,12 +102,12 @@ function readHeader(file: string, sessionId: string): { problem?: string } {
     try {
       value = JSON.parse(firstLine);
     } catch {
-      return { problem: "the header line is not a valid session header" };
+      return "its first line is not a session header (not JSON)";
     }
     const header = HeaderSchema.safeParse(value);
-    if (!header.success) return { problem: "the header line is not a valid session header" };
-    if (header.data.version > SESSION_FILE_VERSION) return { problem: `session file version ${header.data.version} is newer than this agentwire (${SESSION_FILE_VERSION})` };
-    return {};
+    if (!header.success) return "its first line is not a session header";
+    if (header.data.version > SESSION_FILE_VERSION) return `its format (version ${header.data.version}) is newer than this agentwire reads (${SESSION_FILE_VERSION})`;
+    return undefined;
   } finally {
     closeSync(descriptor);
   }

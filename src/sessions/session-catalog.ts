@@ -1,7 +1,9 @@
 import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { UserMessageSchema } from "../conversation/messages.js";
+import { userWords } from "../conversation/reminders.js";
 import { readLinesBackward } from "./lines-backward.js";
-import { HeaderSchema, projectKey, TurnEndEntrySchema, type SessionHeader } from "./session-file.js";
+import { HeaderSchema, projectKey, TurnEndEntrySchema } from "./session-file.js";
 import { sessionLockHolder } from "./session-lock.js";
 
 /** One stored session, as `agentwire sessions list` shows it. */
@@ -52,47 +54,47 @@ export function findSessionFile(home: string, sessionId: string, cwd: string | u
   });
 }
 
-/** Reads the head (header, first prompt) and the tail (last cost) of a session file; undefined when it is not one. */
+/**
+ * Reads the head (header, first prompt) and the tail (last cost) of a session file; undefined
+ * when it is not one: a damaged header, a directory or a dangling link named `*.jsonl`, a file
+ * that cannot be read. One bad entry must not hide the others.
+ */
 export function summarizeSession(file: string): SessionSummary | undefined {
-  const head = readHead(file);
-  const lines = head.split("\n");
-  let header: SessionHeader;
   try {
-    const parsed = HeaderSchema.safeParse(JSON.parse(lines[0] ?? ""));
-    if (!parsed.success) return undefined;
-    header = parsed.data;
+    const stats = statSync(file);
+    if (!stats.isFile()) return undefined;
+    const lines = readHead(file).split("\n");
+    const header = HeaderSchema.safeParse(safeJson(lines[0] ?? ""));
+    if (!header.success) return undefined;
+    const { turns, totalCostUsd } = countTurns(file);
+    return {
+      sessionId: header.data.session_id,
+      cwd: header.data.cwd,
+      file,
+      createdAt: header.data.created_at,
+      updatedAt: stats.mtime.toISOString(),
+      bytes: stats.size,
+      title: firstPrompt(lines.slice(1)),
+      turns,
+      totalCostUsd,
+      ...(header.data.forked_from ? { forkedFrom: header.data.forked_from } : {}),
+    };
   } catch {
     return undefined;
   }
-  const stats = statSync(file);
-  const { turns, totalCostUsd } = countTurns(file);
-  return {
-    sessionId: header.session_id,
-    cwd: header.cwd,
-    file,
-    createdAt: header.created_at,
-    updatedAt: stats.mtime.toISOString(),
-    bytes: stats.size,
-    title: firstPrompt(lines.slice(1)),
-    turns,
-    totalCostUsd,
-    ...(header.forked_from ? { forkedFrom: header.forked_from } : {}),
-  };
 }
 
+/** The user's own words in the first prompt (not the skills listing put before them). */
 function firstPrompt(lines: string[]): string {
   for (const line of lines) {
     if (!line.startsWith('{"type":"message"')) continue;
-    try {
-      const entry = JSON.parse(line) as { message?: { role?: string; content?: Array<{ type?: string; text?: string }> } };
-      if (entry.message?.role !== "user") continue;
-      const text = entry.message.content?.find((block) => block.type === "text")?.text;
-      if (!text) continue;
-      const oneLine = text.replace(/\s+/g, " ").trim();
-      return oneLine.length > TITLE_CHARS ? `${oneLine.slice(0, TITLE_CHARS - 1)}…` : oneLine;
-    } catch {
-      // A first message longer than the head that was read: no title.
-    }
+    // A first message longer than the head that was read does not parse: no title from it.
+    const entry = safeJson(line) as { message?: unknown } | undefined;
+    const message = UserMessageSchema.safeParse(entry?.message);
+    if (!message.success) continue;
+    const oneLine = userWords(message.data.content).replace(/\s+/g, " ").trim();
+    if (oneLine === "") continue;
+    return oneLine.length > TITLE_CHARS ? `${oneLine.slice(0, TITLE_CHARS - 1)}…` : oneLine;
   }
   return "";
 }

@@ -124,8 +124,16 @@ export function newestSessionId(home: string, cwd: string): string | undefined {
   } catch {
     return undefined;
   }
+  // Only regular files: a dangling link or a folder named `*.jsonl` is not a session to continue.
   const newest = names
-    .map((name) => ({ name, mtime: statSync(join(directory, name)).mtimeMs }))
+    .flatMap((name) => {
+      try {
+        const stats = statSync(join(directory, name));
+        return stats.isFile() ? [{ name, mtime: stats.mtimeMs }] : [];
+      } catch {
+        return [];
+      }
+    })
     .sort((a, b) => b.mtime - a.mtime)[0];
   return newest?.name.slice(0, -".jsonl".length);
 }

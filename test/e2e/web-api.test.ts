@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { OutputEventSchema, type OutputEvent } from "../../protocol/events.js";
-import { agentwireEnv, BIN, createWorkspace, runAgentwire, type Workspace } from "../helpers/agentwire.js";
+import { createWorkspace, runAgentwire, type Workspace } from "../helpers/agentwire.js";
+import { startWeb as startWebServer, type Web } from "../helpers/web.js";
 
 /**
  * `agentwire web`'s HTTP API over loopback against the replay server: the access rules, sessions
@@ -22,44 +23,10 @@ afterEach(async () => {
   await used?.cleanup();
 });
 
-interface Web {
-  base: string;
-  port: number;
-  token: string;
-  /** A JSON request with the token; `headers` adds to or replaces the defaults. */
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }>;
-}
-
 async function startWeb(extraArgs: string[] = []): Promise<Web> {
-  const child = spawn(process.execPath, [BIN, "web", "--port", "0", "--cwd", workspace!.cwd, ...extraArgs], { env: agentwireEnv(workspace!), stdio: ["ignore", "ignore", "pipe"] });
-  server = child;
-  const url = await new Promise<string>((resolve, reject) => {
-    let stderr = "";
-    child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-      const match = /agentwire web: (http:\/\/\S+)/.exec(stderr);
-      if (match) resolve(match[1]!);
-    });
-    child.once("exit", (code) => reject(new Error(`agentwire web exited (${code}): ${stderr}`)));
-  });
-  const parsed = new URL(url);
-  const token = parsed.searchParams.get("token")!;
-  const port = Number(parsed.port);
-  const call: Web["call"] = (method, path, body, headers = {}) =>
-    new Promise((resolve, reject) => {
-      const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
-      const outgoing = httpRequest(
-        { host: "127.0.0.1", port, method, path, headers: { Authorization: `Bearer ${token}`, ...(text ? { "Content-Type": "application/json" } : {}), ...headers } },
-        (response) => {
-          let data = "";
-          response.setEncoding("utf8").on("data", (chunk: string) => (data += chunk));
-          response.on("end", () => resolve({ status: response.statusCode!, body: data === "" ? undefined : String(response.headers["content-type"]).startsWith("application/json") ? JSON.parse(data) : data, headers: response.headers }));
-        },
-      );
-      outgoing.on("error", reject);
-      outgoing.end(text);
-    });
-  return { base: `http://127.0.0.1:${port}`, port, token, call };
+  const web = await startWebServer(workspace!, extraArgs);
+  server = web.child;
+  return web;
 }
 
 /** An SSE reader: every event validated as a stream-json OutputEvent, with its id. */

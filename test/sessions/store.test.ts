@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message } from "../../src/conversation/messages.js";
-import { loadSession, SessionNotFoundError } from "../../src/sessions/load-session.js";
+import { loadSession, SessionNotFoundError, SessionUnreadableError } from "../../src/sessions/load-session.js";
 import { agentwireHome, projectKey, SESSION_FILE_VERSION, sessionFile } from "../../src/sessions/session-file.js";
 import { newestSessionId, sessionExists, SessionStore } from "../../src/sessions/store.js";
 
@@ -229,16 +229,17 @@ describe("loadSession", () => {
     expect(loaded.history[2]!.content.map((block) => block.type)).toEqual(["tool_result", "text"]);
   });
 
-  it("notes a header from a newer file version", () => {
+  it("refuses a file of a newer version: continuing it would append lines of an older format", () => {
     const file = sessionFile(home, CWD, FIRST_ID);
     SessionStore.create(home, CWD, FIRST_ID, "1.0.0").appendMessage(userText("x"));
     const [, ...rest] = readFileSync(file, "utf8").split("\n");
     const header = { type: "session", version: SESSION_FILE_VERSION + 1, session_id: FIRST_ID, cwd: CWD, created_at: "t", agentwire_version: "99" };
     writeFileSync(file, [JSON.stringify(header), ...rest].join("\n"));
 
-    expect(loadSession(home, CWD, FIRST_ID).diagnostics).toEqual([
-      `session file version ${SESSION_FILE_VERSION + 1} is newer than this agentwire (${SESSION_FILE_VERSION})`,
-    ]);
+    const before = readFileSync(file, "utf8");
+    expect(() => loadSession(home, CWD, FIRST_ID)).toThrow(SessionUnreadableError);
+    expect(() => loadSession(home, CWD, FIRST_ID)).toThrow(`its format (version ${SESSION_FILE_VERSION + 1}) is newer than this agentwire reads (${SESSION_FILE_VERSION})`);
+    expect(readFileSync(file, "utf8")).toBe(before);
   });
 });
 
