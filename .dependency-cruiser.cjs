@@ -31,12 +31,16 @@ const layers = {
   sessions: ["conversation", "text", "version"],
   // Consent for what a repository brings: the trust store and the fingerprints it compares.
   trust: ["paths", "text"],
+  // Claude Code's settings files: read, merged, and the project's trusted only as recorded.
+  settings: ["trust"],
+  // Shell-command hooks: each a supervised child process without agentwire's credentials.
+  hooks: ["process", "tools"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
-  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "process", "text", "trust", "version"],
+  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "process", "text", "trust", "settings", "hooks", "version"],
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],
   // People-facing views of the event stream (render, sessions show, -p progress, chat).
   render: ["conversation", "sessions"],
-  api: ["conversation", "providers", "permissions", "session", "sessions", "render", "paths", "version"],
+  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "render", "paths", "version"],
   // The interactive chat: a consumer of the library API and the renderer, nothing below them.
   chat: ["api", "render"],
   // The browser UI's server: a consumer of the library API, like the chat (and of the path helpers).

@@ -1,10 +1,13 @@
 import * as z from "zod";
+import { absentOrNull } from "./absent-or-null.js";
 import { PermissionModeSchema } from "./permission-mode.js";
 
 /**
- * Every line agentwire accepts on stdin with `--input-format stream-json`. Unknown extra fields
- * are allowed on user messages because the Claude Agent SDK adds its own (`priority`, `uuid`,
- * `isSynthetic`, …); the fields agentwire reads are validated.
+ * Every line agentwire accepts on stdin with `--input-format stream-json`. The lines of Claude
+ * Code's protocol are read as Claude Code reads them: unknown extra fields are allowed (the Agent
+ * SDKs add their own: `priority`, `uuid`, `isSynthetic`, …, and `null` for what the Python SDK
+ * leaves unset, such as `parent_tool_use_id`); the fields agentwire reads are validated.
+ * agentwire's own simple frames are strict, so a misspelt field is reported rather than ignored.
  */
 
 export const InputTextBlockSchema = z.looseObject({ type: z.literal("text"), text: z.string() });
@@ -33,16 +36,19 @@ export const SimpleUserCommandSchema = z.strictObject({
 export const InterruptCommandSchema = z.strictObject({ type: z.literal("interrupt") });
 
 /** Claude Code's control protocol; `request.subtype` selects the operation. */
-export const ControlRequestCommandSchema = z.strictObject({
+export const ControlRequestCommandSchema = z.looseObject({
   type: z.literal("control_request"),
   request_id: z.string().min(1),
   request: z.looseObject({ subtype: z.string().min(1) }),
 });
 
-/** An answer from the host to a control request agentwire sent. */
+/**
+ * An answer from the host to a control request agentwire sent: `response` is the success
+ * payload (validated by the request's own answer schema), `error` the error's text.
+ */
 export const ControlResponseCommandSchema = z.looseObject({
   type: z.literal("control_response"),
-  response: z.looseObject({ subtype: z.enum(["success", "error"]), request_id: z.string() }),
+  response: z.looseObject({ subtype: z.enum(["success", "error"]), request_id: z.string(), response: absentOrNull(z.unknown()), error: absentOrNull(z.unknown()) }),
 });
 
 /** The host withdraws a control request it sent (Agent SDK, for requests made with a signal). */

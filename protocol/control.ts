@@ -1,75 +1,99 @@
 import * as z from "zod";
+import { absentOrNull } from "./absent-or-null.js";
 import { PermissionModeSchema } from "./commands.js";
+import { HOOK_EVENT_NAMES } from "./hook-events.js";
 
 /**
  * The payloads of Claude Code's control protocol, both ways: what a host may put in
  * `control_request.request` (initialize, set_model, …) and what agentwire answers, and the
  * requests agentwire sends the host (can_use_tool, hook_callback, mcp_message) with the answers
  * it accepts. Shapes follow the Claude Agent SDK 0.3.330 (shared/reference/agent-sdk/CONTRACT.md
- * §3–4). Requests are loose objects: the SDK sends many fields agentwire does not read.
+ * §3–4). What a host sends is read as Claude Code reads it: unknown fields are ignored, and an
+ * optional field may also be `null` (the Python Agent SDK's `None`), which means absent. What
+ * agentwire sends is exact.
  */
 
 // ---------------------------------------------------------------------------------------------
 // Hooks
 
-/** The hook events agentwire raises. */
-export const HookEventNameSchema = z.enum(["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "PreCompact", "PostCompact"]);
+/** The hook events agentwire raises (protocol/hook-events.ts). */
+export const HookEventNameSchema = z.enum(HOOK_EVENT_NAMES);
 
-/** `initialize.hooks`: event name → matchers, each with the host's callback ids. */
+/**
+ * `initialize.hooks`: event name → matchers, each with the host's callback ids. A matcher without
+ * a pattern (absent or `null`: the Python SDK's `HookMatcher(hooks=[…])`) matches every tool.
+ */
 export const HookRegistrationsSchema = z.record(
   z.string(),
-  z.array(z.looseObject({ matcher: z.string().optional(), hookCallbackIds: z.array(z.string()), timeout: z.number().positive().optional() })),
+  absentOrNull(
+    z.array(
+      z.looseObject({
+        matcher: absentOrNull(z.string()),
+        hookCallbackIds: z.array(z.string()),
+        /** Seconds. */
+        timeout: absentOrNull(z.number().positive()),
+      }),
+    ),
+  ),
 );
 
 /** What a hook callback may answer (Claude Code's HookJSONOutput; unknown fields ignored). */
 export const HookOutputSchema = z.looseObject({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  decision: z.enum(["approve", "block"]).optional(),
-  reason: z.string().optional(),
-  systemMessage: z.string().optional(),
-  hookSpecificOutput: z
-    .looseObject({
-      hookEventName: z.string().optional(),
+  continue: absentOrNull(z.boolean()),
+  stopReason: absentOrNull(z.string()),
+  decision: absentOrNull(z.enum(["approve", "block"])),
+  reason: absentOrNull(z.string()),
+  systemMessage: absentOrNull(z.string()),
+  hookSpecificOutput: absentOrNull(
+    z.looseObject({
+      hookEventName: absentOrNull(z.string()),
       // "defer" leaves the decision to the permission system, like no answer.
-      permissionDecision: z.enum(["allow", "deny", "ask", "defer"]).optional(),
-      permissionDecisionReason: z.string().optional(),
-      updatedInput: z.record(z.string(), z.unknown()).optional(),
-      additionalContext: z.string().optional(),
-    })
-    .optional(),
+      permissionDecision: absentOrNull(z.enum(["allow", "deny", "ask", "defer"])),
+      permissionDecisionReason: absentOrNull(z.string()),
+      updatedInput: absentOrNull(z.record(z.string(), z.unknown())),
+      additionalContext: absentOrNull(z.string()),
+    }),
+  ),
 });
 
 // ---------------------------------------------------------------------------------------------
 // Permissions
 
 /**
- * Claude Code's PermissionUpdate, as a host sends it with an answer ("always allow"). Updates
- * for other destinations (user/project settings files) apply to this session too: agentwire
- * keeps no settings files.
+ * Claude Code's PermissionUpdate: what agentwire suggests with `can_use_tool`, and what a host
+ * sends back with an answer ("always allow"). Updates for other destinations (user/project
+ * settings files) apply to this session too. `rule` is the rule's schema: exact in what
+ * agentwire sends, tolerant in what it reads.
  */
-export const PermissionUpdateSchema = z.discriminatedUnion("type", [
-  z.looseObject({
-    type: z.enum(["addRules", "replaceRules", "removeRules"]),
-    rules: z.array(z.looseObject({ toolName: z.string().min(1), ruleContent: z.string().optional() })),
-    behavior: z.enum(["allow", "deny", "ask"]),
-  }),
-  z.looseObject({ type: z.literal("setMode"), mode: PermissionModeSchema }),
-  z.looseObject({ type: z.enum(["addDirectories", "removeDirectories"]), directories: z.array(z.string()) }),
-]);
+function permissionUpdateSchema<Rule extends z.ZodType<{ toolName: string; ruleContent?: string | undefined }>>(rule: Rule) {
+  return z.discriminatedUnion("type", [
+    z.looseObject({ type: z.enum(["addRules", "replaceRules", "removeRules"]), rules: z.array(rule), behavior: z.enum(["allow", "deny", "ask"]) }),
+    z.looseObject({ type: z.literal("setMode"), mode: PermissionModeSchema }),
+    z.looseObject({ type: z.enum(["addDirectories", "removeDirectories"]), directories: z.array(z.string()) }),
+  ]);
+}
+
+export const PermissionUpdateSchema = permissionUpdateSchema(z.looseObject({ toolName: z.string().min(1), ruleContent: z.string().optional() }));
+
+/** As a host sends it: the Python SDK writes a rule without content as `"ruleContent": null`. */
+const HostPermissionUpdateSchema = permissionUpdateSchema(z.looseObject({ toolName: z.string().min(1), ruleContent: absentOrNull(z.string()) }));
 
 /** The Agent SDK's PermissionResult: the answer to `can_use_tool` (and what `canUseTool` returns). */
 export const PermissionResultSchema = z.discriminatedUnion("behavior", [
   z.looseObject({
     behavior: z.literal("allow"),
-    updatedInput: z.record(z.string(), z.unknown()).optional(),
-    updatedPermissions: z.array(PermissionUpdateSchema).optional(),
+    /** Absent: the call runs with its own input. */
+    updatedInput: absentOrNull(z.record(z.string(), z.unknown())),
+    updatedPermissions: absentOrNull(z.array(HostPermissionUpdateSchema)),
   }),
   z.looseObject({
     behavior: z.literal("deny"),
-    message: z.string().default("Denied by the host."),
-    interrupt: z.boolean().optional(),
-    updatedPermissions: z.array(PermissionUpdateSchema).optional(),
+    message: z
+      .string()
+      .nullish()
+      .transform((message) => message ?? "Denied by the host."),
+    interrupt: absentOrNull(z.boolean()),
+    updatedPermissions: absentOrNull(z.array(HostPermissionUpdateSchema)),
   }),
 ]);
 
@@ -78,23 +102,29 @@ export const PermissionResultSchema = z.discriminatedUnion("behavior", [
 
 export const InitializeRequestSchema = z.looseObject({
   subtype: z.literal("initialize"),
-  hooks: HookRegistrationsSchema.optional(),
-  /** Names of the host's in-process MCP servers (the SDK's createSdkMcpServer). */
-  sdkMcpServers: z.array(z.string()).optional(),
+  /** The Python SDK sends `null` when no hook is registered. */
+  hooks: absentOrNull(HookRegistrationsSchema),
+  /** Names of the host's in-process MCP servers (the TypeScript SDK's createSdkMcpServer). */
+  sdkMcpServers: absentOrNull(z.array(z.string())),
   /** The MCP handshake the SDK ran for us: `{name: {initializeResult, toolsListResult?}}`. */
-  sdkMcpServerManifests: z.record(z.string(), z.unknown()).optional(),
+  sdkMcpServerManifests: absentOrNull(z.record(z.string(), z.unknown())),
   /** The SDK's `outputFormat: {type: "json_schema", schema}`: the answer's JSON Schema. */
-  jsonSchema: z.record(z.string(), z.unknown()).optional(),
+  jsonSchema: absentOrNull(z.record(z.string(), z.unknown())),
 });
 
 export const InterruptRequestSchema = z.looseObject({ subtype: z.literal("interrupt") });
 
+/** `mode` is required: Claude Code answers an absent or `null` one with an error. */
 export const SetPermissionModeRequestSchema = z.looseObject({ subtype: z.literal("set_permission_mode"), mode: PermissionModeSchema });
 
-/** `model` absent: back to the session's default model. */
-export const SetModelRequestSchema = z.looseObject({ subtype: z.literal("set_model"), model: z.string().min(1).optional() });
+/** `model` absent, `null` (the Python SDK's `set_model()`) or `"default"`: back to the session's first model. */
+export const SetModelRequestSchema = z.looseObject({ subtype: z.literal("set_model"), model: absentOrNull(z.string().min(1)) });
 
-/** `null` or 0 turns extended thinking off. */
+/**
+ * A number sets the budget (0 turns extended thinking off); `null` returns to the budget the
+ * session started with; absent leaves it as it is (a request that only changes
+ * `thinking_display`, which agentwire does not have). `null` is not "absent" here, as in Claude Code.
+ */
 export const SetMaxThinkingTokensRequestSchema = z.looseObject({
   subtype: z.literal("set_max_thinking_tokens"),
   max_thinking_tokens: z.number().nonnegative().nullable().optional(),
@@ -125,11 +155,14 @@ export const HookCallbackRequestSchema = z.strictObject({
   tool_use_id: z.string().optional(),
 });
 
-/** A JSON-RPC message for one of the host's in-process MCP servers. */
+/**
+ * A JSON-RPC message for one of the host's in-process MCP servers: a request (with `id`), or the
+ * `notifications/initialized` notification of the handshake (without).
+ */
 export const McpMessageRequestSchema = z.strictObject({
   subtype: z.literal("mcp_message"),
   server_name: z.string(),
-  message: z.looseObject({ jsonrpc: z.literal("2.0"), id: z.number().int(), method: z.string(), params: z.record(z.string(), z.unknown()) }),
+  message: z.strictObject({ jsonrpc: z.literal("2.0"), id: z.number().int().optional(), method: z.string(), params: z.record(z.string(), z.unknown()).optional() }),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -158,7 +191,7 @@ export const McpStatusResponseSchema = z.strictObject({
 
 /** The host's answer to `mcp_message`: the JSON-RPC response of its server. */
 export const McpMessageResponseSchema = z.looseObject({
-  mcp_response: z.looseObject({ result: z.unknown().optional(), error: z.looseObject({ message: z.string() }).optional() }),
+  mcp_response: z.looseObject({ result: absentOrNull(z.unknown()), error: absentOrNull(z.looseObject({ message: z.string() })) }),
 });
 
 export type HookEventName = z.infer<typeof HookEventNameSchema>;

@@ -189,9 +189,13 @@ export const InputErrorEventSchema = z.strictObject({
 
 /**
  * agentwire extension: something the consumer should know that is not an error — the run goes on.
- * Known codes: `tools_unsupported` (the model cannot call tools; the session runs text-only),
- * `unknown_model_price` (the model has no list price in agentwire's table; its cost counts as 0).
- * Consumers must accept codes they do not know.
+ * Known codes include `tools_unsupported` (the model cannot call tools; the session runs
+ * text-only), `unknown_model_price` (the model has no list price in agentwire's table; its cost
+ * counts as 0), `skill_skipped` (a skill could not be loaded; never listed in `system/init`) and
+ * `skill_fixed` (loaded with a fix: frontmatter read with its unreadable values quoted, a name
+ * that differs from its folder, a description cut short), both with the SKILL.md's `path`,
+ * `default_skills_installed` and `flags_ignored` (notices that would otherwise have gone to
+ * stderr); protocol/README.md lists them all. Consumers must accept codes they do not know.
  */
 export const WarningEventSchema = z.strictObject({
   type: z.literal("system"),

@@ -1,5 +1,6 @@
 export * from "./commands.js";
 export * from "./control.js";
+export { HOOK_EVENT_NAMES } from "./hook-events.js";
 export * from "./events.js";
 export { PROTOCOL_VERSION } from "./version.js";
 export { readEvents, type ReadResult } from "./reader.js";

@@ -17,7 +17,8 @@ export function protocolJsonSchema(): Record<string, unknown> {
     "x-protocol-version": PROTOCOL_VERSION,
     $defs: {
       OutputEvent: z.toJSONSchema(OutputEventSchema, { target: "draft-2020-12", unrepresentable: "any" }),
-      InputCommand: z.toJSONSchema(InputCommandSchema, { target: "draft-2020-12", unrepresentable: "any" }),
+      // What may be sent, not what agentwire makes of it: a host's `null` stands for an absent field.
+      InputCommand: z.toJSONSchema(InputCommandSchema, { target: "draft-2020-12", unrepresentable: "any", io: "input" }),
       ...controlPayloadDefinitions(),
     },
   };
@@ -27,7 +28,7 @@ export function protocolJsonSchema(): Record<string, unknown> {
 function controlPayloadDefinitions(): Record<string, unknown> {
   const definitions: Record<string, unknown> = {};
   for (const [subtype, schema] of Object.entries(CONTROL_PAYLOAD_SCHEMAS.requests)) {
-    definitions[`ControlRequest_${subtype}`] = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any" });
+    definitions[`ControlRequest_${subtype}`] = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" });
   }
   for (const [subtype, schema] of Object.entries(CONTROL_PAYLOAD_SCHEMAS.responses)) {
     definitions[`ControlResponse_${subtype}`] = z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" });

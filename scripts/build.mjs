@@ -155,8 +155,8 @@ async function regroupCli(outputs) {
   return described;
 }
 
-// The help texts bin/agentwire prints without loading the bundle, from the CLI itself.
-for (const [file, args] of [["help.txt", ["--help"]], ["help-start.txt", ["start", "--help"]]]) {
+// The help and version texts bin/agentwire prints without loading the bundle, from the CLI itself.
+for (const [file, args] of [["help.txt", ["--help"]], ["help-start.txt", ["start", "--help"]], ["version.txt", ["--version"]]]) {
   const { stdout } = await run(process.execPath, [new URL("dist/cli.js", root).pathname, ...args]);
   await writeFile(new URL(`dist/${file}`, root), stdout);
 }

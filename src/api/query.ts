@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import * as z from "zod";
 import { PermissionModeSchema, SimpleUserCommandSchema, UserMessageCommandSchema } from "../../protocol/commands.js";
 import { PermissionResultSchema, type PermissionResult, type PermissionUpdate } from "../../protocol/control.js";
@@ -12,6 +13,10 @@ import { buildFailureResult } from "../session/result.js";
 import { createSession, type Session } from "../session/session.js";
 import { SessionSettingsSchema, SessionSetupError, SETTING_SOURCES, type SessionLogger, type ToolApprover } from "../session/session-options.js";
 import { toUserMessage } from "../session/user-input.js";
+import { sessionProjectTrust } from "../session/project-trust-policy.js";
+import { flagsOverSettings } from "../settings/effective-settings.js";
+import { loadSettings } from "../settings/load-settings.js";
+import { agentwireHomeDirectory } from "./sessions.js";
 import { EventQueue } from "./event-queue.js";
 
 /**
@@ -82,8 +87,14 @@ const QueryDataOptionsShape = {
    * project's `.mcp.json`: its servers are the ones passed in `mcpServers`.
    */
   trustProject: z.boolean().optional(),
-  /** The Agent SDK's setting sources: without `project`, nothing the project brings takes effect. */
+  /**
+   * The Agent SDK's setting sources: which of the settings files (~/.claude/settings.json and
+   * $AGENTWIRE_HOME/settings.json for `user`, .claude/settings.json, .claude/settings.local.json)
+   * are read; default all, `[]` none. Without `project`, nothing the project brings takes effect.
+   */
   settingSources: z.array(z.enum(SETTING_SOURCES)).optional(),
+  /** The Agent SDK's `settings`: more settings over the files, as a settings.json path, its JSON text, or the object (the CLI's --settings). */
+  settings: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   env: z.record(z.string(), z.string().optional()).optional(),
 };
 const QueryDataOptionsSchema = z.looseObject(QueryDataOptionsShape);
@@ -98,7 +109,7 @@ export interface QueryOptions extends Omit<z.input<z.ZodObject<typeof QueryDataO
   abortController?: AbortController;
   /** Answers permission questions; without it they are denied at once (nobody to ask). */
   canUseTool?: CanUseTool;
-  /** Hooks (PreToolUse, PostToolUse, UserPromptSubmit, Stop) as plain functions. */
+  /** Hooks of Claude Code's events (PreToolUse, PostToolUse, UserPromptSubmit, Stop, SessionStart, …) as plain functions; they run beside the settings files' hooks. */
   hooks?: SessionHooks;
   /** Where agentwire's diagnostics go (pino-compatible); default: nowhere. Never stdout. */
   logger?: SessionLogger;
@@ -169,7 +180,7 @@ export function query(input: { prompt: string | AsyncIterable<QueryUserMessage>;
       for await (const message of userMessages(input.prompt)) {
         if (closed) break;
         await session.mcpReady();
-        queue.push(session.initEvent());
+        queue.push(await session.initEvent());
         await session.runTurn(message);
       }
     } catch (error) {
@@ -208,13 +219,36 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
   }
   const data = parsed.data;
   const env = options.env ?? process.env;
-  const choice = chooseModel({ model: data.model, provider: data.provider, env });
+  const cwd = path.resolve(data.cwd ?? process.cwd());
+  const trustProject = data.trustProject ?? false;
+  const loaded = loadSettings({
+    flag: data.settings,
+    sources: data.settingSources,
+    cwd,
+    processCwd: process.cwd(),
+    env,
+    agentwireHome: agentwireHomeDirectory(env),
+    trust: sessionProjectTrust({ trustProject }, agentwireHomeDirectory(env)),
+  });
+  if ("error" in loaded) throw new SessionSetupError(loaded.error.replaceAll("--settings", "settings"), "invalid_arguments");
+  const fileSettings = loaded.settings;
+  const flags = flagsOverSettings(
+    {
+      model: data.model,
+      permissionMode: data.permissionMode,
+      allowedTools: data.allowedTools ?? [],
+      disallowedTools: data.disallowedTools ?? [],
+      addDirs: (data.additionalDirectories ?? []).map((directory) => path.resolve(cwd, directory)),
+    },
+    fileSettings,
+  );
+  const choice = chooseModel({ model: flags.model, provider: data.provider, env: Object.keys(fileSettings.env).length === 0 ? env : { ...env, ...fileSettings.env } });
   if ("error" in choice) throw new SessionSetupError(choice.error.replace("--provider", "provider").replace("--model", "model"), "invalid_arguments");
   const systemPrompt = typeof data.systemPrompt === "string" ? data.systemPrompt : undefined;
   const append = [typeof data.systemPrompt === "object" ? data.systemPrompt.append : undefined, data.appendSystemPrompt].filter(Boolean).join("\n\n");
   return createSession({
-    cwd: data.cwd ?? process.cwd(),
-    addDirs: data.additionalDirectories ?? [],
+    cwd,
+    addDirs: flags.addDirs,
     provider: choice.provider,
     model: choice.model,
     ...(data.baseUrl ? { baseUrl: data.baseUrl } : {}),
@@ -227,9 +261,9 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
     includePartialMessages: data.includePartialMessages ?? false,
     ...(systemPrompt === undefined ? {} : { systemPrompt }),
     ...(append ? { appendSystemPrompt: append } : {}),
-    permissionMode: data.permissionMode ?? "default",
-    allowedTools: data.allowedTools ?? [],
-    disallowedTools: data.disallowedTools ?? [],
+    permissionMode: flags.permissionMode,
+    allowedTools: flags.allowedTools,
+    disallowedTools: flags.disallowedTools,
     ...(data.tools ? { tools: data.tools } : {}),
     ...(data.resume ? { resume: data.resume } : {}),
     continue: data.continue ?? false,
@@ -237,13 +271,14 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
     ...(data.sessionId ? { sessionId: data.sessionId } : {}),
     persistSession: data.persistSession ?? true,
     ...(data.mcpServers ? { mcpServers: data.mcpServers } : {}),
-    trustProject: data.trustProject ?? false,
+    trustProject,
     ...(data.settingSources ? { settingSources: data.settingSources } : {}),
     ...(data.sandbox ? { sandbox: data.sandbox } : {}),
     ...(data.sandboxAllowWrite ? { sandboxAllowWrite: data.sandboxAllowWrite } : {}),
     ...(data.sandboxNetwork === undefined ? {} : { sandboxNetwork: data.sandboxNetwork }),
     ...(data.passEnv ? { passEnv: data.passEnv } : {}),
     env,
+    fileSettings,
     onEvent: (event) => queue.push(event),
     ...(options.canUseTool ? { approve: approverFor(options.canUseTool) } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),

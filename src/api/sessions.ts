@@ -1,10 +1,9 @@
 import { createReadStream } from "node:fs";
 import { renderStream } from "../render/render-stream.js";
-import type { Message } from "../conversation/messages.js";
 import { visibleMessage } from "../conversation/reminders.js";
-import { messageEvent } from "../render/session-events.js";
+import { messageEvents } from "../render/session-events.js";
 import type { RenderOptions } from "../render/transcript-renderer.js";
-import { loadSessionFile, SessionUnreadableError } from "../sessions/load-session.js";
+import { loadSessionFile, SessionUnreadableError, type LoadedSession } from "../sessions/load-session.js";
 import { findSessionFile, listSessions as listSessionFiles, removeSessionFile, summarizeSession, type SessionSummary } from "../sessions/session-catalog.js";
 import { agentwireHome } from "../sessions/session-file.js";
 
@@ -50,17 +49,17 @@ export async function renderSession(sessionId: string, options: SessionLookup & 
 export function sessionHistory(sessionId: string, options: SessionLookup & { all?: boolean } = {}): Array<Record<string, unknown>> | undefined {
   const file = storedSessionFile(sessionId, options);
   if (!file) return undefined;
-  let history: Message[];
+  let loaded: LoadedSession;
   try {
-    history = loadSessionFile(file, sessionId).history;
+    loaded = loadSessionFile(file, sessionId);
   } catch (error) {
     // A file that is not a session this agentwire reads has no history to show.
     if (error instanceof SessionUnreadableError) return undefined;
     throw error;
   }
-  return history.flatMap((message) => {
+  return loaded.history.flatMap((message) => {
     const visible = visibleMessage(message);
-    return visible ? [messageEvent(visible)] : [];
+    return visible ? messageEvents(visible, loaded.toolUseResults) : [];
   });
 }
 

@@ -1,13 +1,15 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Options } from "yargs";
 import type * as z from "zod/mini";
-import { FlagError, parseFlags } from "./flag-parser.js";
+import { FlagError, parseFlags, type FlagOptions } from "./flag-parser.js";
 import { gatherMcpServers } from "./mcp-sources.js";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
 import { chooseModel } from "../providers/model-choice.js";
 import { sessionProjectTrust, usesProjectSettings } from "../session/project-trust-policy.js";
 import { SETTING_SOURCES, type SettingSource } from "../session/session-options.js";
+import { flagsOverSettings, type FileSettings } from "../settings/effective-settings.js";
+import { loadSettings } from "../settings/load-settings.js";
+import type { PermissionModeName } from "../settings/settings-document.js";
 import { agentwireHome } from "../sessions/session-file.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
 import { editDistance } from "../text/edit-distance.js";
@@ -19,7 +21,7 @@ import { PARSE_ONCE } from "../validation/parse-once.js";
 export type ParsedCommand =
   | { kind: "help"; text: string }
   | { kind: "version" }
-  | { kind: "run"; config: RunConfig; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[]; isStart: boolean; printFlag: boolean }
+  | { kind: "run"; config: RunConfig; fileSettings: FileSettings; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[]; isStart: boolean; printFlag: boolean }
   | { kind: "list-tools"; config: RunConfig }
   | { kind: "list-skills"; config: RunConfig }
   | { kind: "llms-txt"; config: RunConfig; helpText: string }
@@ -35,7 +37,8 @@ export interface PromptSources {
 }
 
 const RUN_OPTIONS = {
-  print: { alias: "p", type: "string", description: "Run headless and print the response (prompt as value, as a positional, or on stdin)" },
+  // A flag, as Claude Code's -p: the word after it is the prompt only because it is the positional.
+  print: { alias: "p", type: "boolean", nargs: 0, default: false, description: "Run headless and print the response (the prompt is the argument, or stdin)" },
   "output-format": { type: "string", choices: OutputFormatSchema.options, default: "text", description: "Output format" },
   "input-format": { type: "string", choices: InputFormatSchema.options, default: "text", description: "Input format (stream-json: one command per stdin line)" },
   verbose: { type: "boolean", default: false, description: "Text output: show the run's progress on stderr (on by default when stderr is a terminal); stream-json output is always complete" },
@@ -64,17 +67,16 @@ const RUN_OPTIONS = {
   "permission-mode": {
     type: "string",
     choices: PermissionModeSchema.options,
-    default: "default",
-    description: "Permission mode",
+    description: "Permission mode (default: the settings files' permissions.defaultMode, else default)",
   },
   "dangerously-skip-permissions": { type: "boolean", default: false, description: "Run every tool without asking" },
-  allowedTools: { type: "string", array: true, description: 'Permission rules for calls that run without asking, e.g. "Read" "Bash(npm run:*)"' },
-  disallowedTools: { type: "string", array: true, description: "Permission rules for calls that are always refused" },
+  // Claude Code's list flags take every word up to the next flag: put the prompt before them, or after --.
+  allowedTools: { type: "string", array: true, variadic: true, description: 'Permission rules for calls that run without asking, e.g. "Read" "Bash(npm run:*)"' },
+  disallowedTools: { type: "string", array: true, variadic: true, description: "Permission rules for calls that are always refused" },
   "permission-prompt-tool": { type: "string", description: "stdio: ask the host with can_use_tool control requests (Claude Agent SDK)" },
-  // One string, not an array: a greedy array would swallow a prompt that follows (`--tools Read "prompt"`).
-  tools: { type: "string", description: 'Tools the model may use: "Bash,Read", "default" (all), or "" (none)' },
-  "add-dir": { type: "string", array: true, description: "Another directory tools may use besides the working directory (repeatable)" },
-  "mcp-config": { type: "string", array: true, description: 'MCP servers: a JSON file or JSON text {"mcpServers": {...}} in Claude Code\'s format (repeatable); the project\'s .mcp.json is read too' },
+  tools: { type: "string", array: true, variadic: true, description: 'Tools the model may use: "Bash,Read", "default" (all), or "" (none)' },
+  "add-dir": { type: "string", array: true, variadic: true, description: "More directories tools may use besides the working directory" },
+  "mcp-config": { type: "string", array: true, variadic: true, description: 'MCP servers: a JSON file or JSON text {"mcpServers": {...}} in Claude Code\'s format (repeatable); the project\'s .mcp.json is read too' },
   "strict-mcp-config": { type: "boolean", default: false, description: "Use only the servers of --mcp-config, not the project's .mcp.json" },
   "trust-project": {
     type: "boolean",
@@ -82,6 +84,7 @@ const RUN_OPTIONS = {
     description: "Trust what this project brings (its .mcp.json servers, its skills' allowed-tools) for this run only, without agentwire trust (for CI checkouts)",
   },
   "setting-sources": { type: "string", description: "Comma-separated setting sources to read (user, project, local); without project, nothing the project brings takes effect" },
+  settings: { type: "string", description: "More settings, over the settings files (~/.claude/settings.json, .claude/settings.json, …): a settings.json file or its JSON text" },
   sandbox: {
     type: "string",
     choices: [...SANDBOX_MODES],
@@ -108,31 +111,32 @@ const RUN_OPTIONS = {
   debug: { type: "boolean", default: false, description: "Debug logging on stderr" },
   help: { alias: "h", type: "boolean", default: false, description: "Show help" },
   version: { alias: "v", type: "boolean", default: false, description: "Show version" },
-} as const satisfies Record<string, Options>;
+} as const satisfies Record<string, FlagOptions>;
 
 /** `start` is a stream-json session both ways, whatever the defaults of a `-p` run are. */
 const START_OPTIONS = {
   ...RUN_OPTIONS,
   "output-format": { ...RUN_OPTIONS["output-format"], default: "stream-json", description: "Output format (start always speaks stream-json)" },
   "input-format": { ...RUN_OPTIONS["input-format"], default: "stream-json", description: "Input format (start always reads stream-json commands)" },
-} as const satisfies Record<string, Options>;
+} as const satisfies Record<string, FlagOptions>;
 
 /**
  * Flags Claude Code hosts (the Agent SDK, GUIs) pass that agentwire accepts without acting on
  * them yet. Refusing them would break those hosts, so each is noted on stderr instead.
  */
-const ACCEPTED_BUT_IGNORED: Record<string, Options> = {
-  settings: { type: "string" },
+const ACCEPTED_BUT_IGNORED: Record<string, FlagOptions> = {
   "fallback-model": { type: "string" },
   "task-budget": { type: "number" },
   thinking: { type: "string" },
   "thinking-display": { type: "string" },
   effort: { type: "string" },
   agent: { type: "string" },
-  betas: { type: "string" },
+  betas: { type: "string", array: true, variadic: true },
   "permission-prompts": { type: "string" },
   "allow-dangerously-skip-permissions": { type: "boolean" },
   "resume-session-at": { type: "string" },
+  "resume-drops-turn": { type: "string" },
+  workload: { type: "string" },
   "project-config-root": { type: "string" },
   "plugin-dir": { type: "string", array: true },
   "plugin-dir-no-mcp": { type: "string", array: true },
@@ -169,7 +173,7 @@ const MOCK_SERVER_OPTIONS = {
   scenario: { type: "string", demandOption: true, description: "Scenario file (see fixtures/README.md)" },
   record: { type: "string", description: "Append every received request to this JSONL file" },
   help: { alias: "h", type: "boolean", default: false },
-} as const satisfies Record<string, Options>;
+} as const satisfies Record<string, FlagOptions>;
 
 /** `env` is read only to choose a provider from the API keys that are set. */
 export async function parseArguments(argv: string[], processCwd: string, env: NodeJS.ProcessEnv): Promise<ParsedCommand> {
@@ -180,8 +184,9 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   const isStart = first === "start";
   const table = { ...(isStart ? START_OPTIONS : RUN_OPTIONS), ...ACCEPTED_BUT_IGNORED };
   let parsed: Record<string, unknown>;
+  const printValues: string[] = [];
   try {
-    parsed = parseFlags(promptValueAsAssignment(isStart ? rest : argv), table).values;
+    parsed = parseFlags(withoutPrintValues(isStart ? rest : argv, printValues), table).values;
   } catch (error) {
     return { kind: "error", message: describeParseError(error) };
   }
@@ -189,8 +194,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   if (parsed.version) return { kind: "version" };
 
   const positionals = (parsed._ as Array<string | number>).map(String);
-  const printValue = typeof parsed.print === "string" ? parsed.print : "";
-  const promptText = [printValue, ...positionals].filter((part) => part !== "").join(" ");
+  const promptText = [...printValues, ...positionals].filter((part) => part !== "").join(" ");
   const inputFormat = isStart ? "stream-json" : (parsed["input-format"] as string);
   const outputFormat = isStart ? "stream-json" : (parsed["output-format"] as string);
 
@@ -199,7 +203,38 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   // Before the model is settled: listing needs none, even for local servers.
   if (parsed["list-models"]) return listModelsCommand(parsed, outputFormat as OutputFormat);
 
-  const choice = chooseModel({ model: typeof parsed.model === "string" && parsed.model !== "" ? parsed.model : undefined, provider: typeof parsed.provider === "string" ? parsed.provider : undefined, env });
+  const skipPermissions = parsed["dangerously-skip-permissions"] === true;
+  const cwd = typeof parsed.cwd === "string" ? parsed.cwd : processCwd;
+  const settingSources = parseSettingSources(parsed["setting-sources"]);
+  if ("error" in settingSources) return { kind: "error", message: settingSources.error };
+  const trustProject = parsed["trust-project"] === true;
+  const trust = sessionProjectTrust({ trustProject }, agentwireHome(env));
+  const loaded = loadSettings({
+    flag: typeof parsed.settings === "string" ? parsed.settings : undefined,
+    sources: settingSources.sources,
+    cwd: resolve(processCwd, cwd),
+    processCwd,
+    env,
+    agentwireHome: agentwireHome(env),
+    trust,
+  });
+  if ("error" in loaded) return { kind: "error", message: loaded.error };
+  const fileSettings = loaded.settings;
+  // The settings' env counts from here on: it may hold the key or endpoint that picks the provider.
+  const runEnv = Object.keys(fileSettings.env).length === 0 ? env : { ...env, ...fileSettings.env };
+  const flags = flagsOverSettings(
+    {
+      model: typeof parsed.model === "string" && parsed.model !== "" ? parsed.model : undefined,
+      permissionMode: skipPermissions ? "bypassPermissions" : (parsed["permission-mode"] as PermissionModeName | undefined),
+      allowedTools: (parsed.allowedTools ?? []) as string[],
+      disallowedTools: (parsed.disallowedTools ?? []) as string[],
+      // Relative --add-dir paths are relative to where agentwire was started, like --cwd.
+      addDirs: ((parsed["add-dir"] ?? []) as string[]).map((directory) => resolve(processCwd, directory)),
+    },
+    fileSettings,
+  );
+
+  const choice = chooseModel({ model: flags.model, provider: typeof parsed.provider === "string" ? parsed.provider : undefined, env: runEnv });
   if ("error" in choice) return { kind: "error", message: choice.error };
   const { provider, model } = choice;
 
@@ -207,20 +242,15 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   if (outputSchema && "error" in outputSchema) return { kind: "error", message: outputSchema.error };
   const approvalTimeout = parsed["approval-timeout"] as number;
   if (!(approvalTimeout > 0)) return { kind: "error", message: "--approval-timeout must be a positive number of seconds (a question nobody answers is then denied)." };
-  const skipPermissions = parsed["dangerously-skip-permissions"] === true;
-  const cwd = typeof parsed.cwd === "string" ? parsed.cwd : processCwd;
-  const settingSources = parseSettingSources(parsed["setting-sources"]);
-  if ("error" in settingSources) return { kind: "error", message: settingSources.error };
-  const trustProject = parsed["trust-project"] === true;
   const mcp = gatherMcpServers({
     values: (parsed["mcp-config"] ?? []) as string[],
     project: {
       read: parsed["strict-mcp-config"] !== true && usesProjectSettings(settingSources.sources),
-      trust: sessionProjectTrust({ trustProject }, agentwireHome(env)),
+      trust,
     },
     cwd: resolve(processCwd, cwd),
     processCwd,
-    env,
+    env: runEnv,
   });
   if ("error" in mcp) return { kind: "error", message: mcp.error };
   const candidate = {
@@ -239,15 +269,15 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     resume: parsed.resume,
     continue: parsed.continue,
     forkSession: parsed["fork-session"],
-    sessionId: parsed["session-id"],
+    // Empty, as Claude Code takes it: no id given.
+    sessionId: parsed["session-id"] === "" ? undefined : parsed["session-id"],
     persistSession: parsed["session-persistence"],
-    permissionMode: skipPermissions ? "bypassPermissions" : parsed["permission-mode"],
-    allowedTools: parsed.allowedTools ?? [],
-    disallowedTools: parsed.disallowedTools ?? [],
+    permissionMode: flags.permissionMode,
+    allowedTools: flags.allowedTools,
+    disallowedTools: flags.disallowedTools,
     permissionPromptTool: parsed["permission-prompt-tool"],
-    tools: typeof parsed.tools === "string" ? parseToolNames([parsed.tools]) : undefined,
-    // Relative --add-dir paths are relative to where agentwire was started, like --cwd.
-    addDirs: ((parsed["add-dir"] ?? []) as string[]).map((directory) => resolve(processCwd, directory)),
+    tools: Array.isArray(parsed.tools) ? parseToolNames(parsed.tools as string[]) : undefined,
+    addDirs: flags.addDirs,
     sandbox: parsed.sandbox,
     // Relative like --add-dir: to where agentwire was started.
     sandboxAllowWrite: ((parsed["sandbox-allow-write"] ?? []) as string[]).map((entry) => resolve(processCwd, entry)),
@@ -269,8 +299,11 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     eventDialect: parsed["event-dialect"],
     mcpServers: mcp.servers,
     untrustedProjectMcpServers: mcp.untrustedProjectServers,
+    hostMcpServers: mcp.hostServers,
+    projectSdkMcpServers: mcp.projectSdkServers,
     trustProject,
     settingSources: settingSources.sources,
+    settings: typeof parsed.settings === "string" ? parsed.settings : undefined,
     // Node timers hold at most 2^31-1 ms (~24.8 days); a longer wait would fire at once.
     approvalTimeoutMs: Math.min(2_147_483_647, Math.max(1, Math.round(approvalTimeout * 1000))),
   };
@@ -284,6 +317,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   return {
     kind: "run",
     config: config.data,
+    fileSettings,
     ...(promptText ? { prompt: promptText } : {}),
     promptFiles: pickDefined({
       systemPrompt: parsed["system-prompt"],
@@ -294,7 +328,7 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
     ignoredFlags,
     isStart,
     // -p/--print was given (with or without a prompt): a headless run even at a terminal.
-    printFlag: parsed.print !== undefined,
+    printFlag: parsed.print === true || printValues.length > 0,
   };
 }
 
@@ -323,7 +357,7 @@ function checkCombinations(input: { parsed: Record<string, unknown>; inputFormat
   }
   if (parsed["event-dialect"] === "flat" && outputFormat !== "stream-json") return "--event-dialect flat requires --output-format=stream-json.";
   if (parsed.resume !== undefined && parsed.continue) return "--resume and --continue cannot be used together.";
-  if (parsed["session-id"] !== undefined && (parsed.resume !== undefined || parsed.continue)) {
+  if (parsed["session-id"] && (parsed.resume !== undefined || parsed.continue)) {
     return "--session-id cannot be combined with --resume or --continue.";
   }
   if (parsed["system-prompt"] !== undefined && parsed["system-prompt-file"] !== undefined) {
@@ -424,28 +458,32 @@ function numberFrom(value: string | undefined): number | undefined {
 const SHORT_FLAGS = new Set(Object.values(RUN_OPTIONS).flatMap((options) => ("alias" in options ? [`-${options.alias}`] : [])));
 
 /**
- * A prompt that starts with a dash is the value of `-p`, not a cluster of short flags:
- * `-p "-what is this"` becomes `--print=-what is this`. After `-p`, `--` keeps the meaning it has
- * for every CLI (the end of the options, the prompt follows) instead of becoming the prompt.
- * A known flag after `-p` stays a flag (`-p --verbose "prompt"`, `-p -c`).
+ * What agentwire takes beyond Claude Code's `-p`, a plain flag: `--print=prompt`, and a prompt
+ * that starts with a dash right after `-p` (`-p "-what is this"`), which would otherwise read as
+ * a cluster of short flags. Both prompts go to `values`; `-p` stays in argv, where it ends a
+ * list flag's values as any flag does. A known flag after `-p` stays a flag (`-p -c`).
  */
-function promptValueAsAssignment(argv: string[]): string[] {
-  const normalized: string[] = [];
+function withoutPrintValues(argv: string[], values: string[]): string[] {
+  const rest: string[] = [];
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index]!;
     if (argument === "--") {
-      normalized.push(...argv.slice(index));
+      rest.push(...argv.slice(index));
       break;
     }
-    const next = argv[index + 1];
-    if ((argument === "-p" || argument === "--print") && next !== undefined && (next === "--" || isDashPrompt(next))) {
-      normalized.push(`--print=${next === "--" ? "" : next}`);
-      if (next !== "--") index++;
+    if (argument.startsWith("--print=")) {
+      values.push(argument.slice("--print=".length));
+      rest.push("--print");
       continue;
     }
-    normalized.push(argument);
+    rest.push(argument);
+    const next = argv[index + 1];
+    if ((argument === "-p" || argument === "--print") && next !== undefined && isDashPrompt(next)) {
+      values.push(next);
+      index++;
+    }
   }
-  return normalized;
+  return rest;
 }
 
 /** `-what is this` or `- item`; a long flag (known or mistyped) and a known short flag are flags. */

@@ -39,6 +39,8 @@ export async function runChatCommand(command: Extract<ParsedCommand, { kind: "ru
     sandboxNetwork: config.sandboxNetwork,
     trustProject: config.trustProject,
     ...(config.settingSources ? { settingSources: config.settingSources } : {}),
+    // The library reads the settings files again, and applies what no option above carries (hooks, env, ask rules).
+    ...(config.settings !== undefined ? { settings: config.settings } : {}),
     env,
   };
   const fancy = process.stdin.isTTY === true && process.stdout.isTTY === true && env.TERM !== "dumb";

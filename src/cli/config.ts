@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
+import { McpServerNameSchema } from "../mcp/mcp-config.js";
 import { SessionSettingsSchema } from "../session/session-options.js";
 
 export const OutputFormatSchema = z.enum(["text", "json", "stream-json"]);
@@ -31,8 +32,14 @@ export const RunConfigSchema = z.extend(z.omit(SessionSettingsSchema, { systemPr
   outputLastMessage: z.optional(z.string()),
   /** stream-json: Claude Code's events, or the flat list of the seed design (protocol/flat-events.ts). */
   eventDialect: EventDialectSchema,
+  /** `--settings` as given (a file or JSON text); what it holds is already applied, this is for `agentwire chat`, which hands it to the library. */
+  settings: z.optional(z.string()),
   /** `start` approval frames: how long a question waits for the host before it is denied. */
   approvalTimeoutMs: z.int().check(z.positive()),
+  /** The host's in-process MCP servers named in `--mcp-config` (`type: "sdk"`): served through its control channel. */
+  hostMcpServers: z.array(McpServerNameSchema),
+  /** `type: "sdk"` entries of the project's `.mcp.json`: only a host can declare those, so they are reported as failed. */
+  projectSdkMcpServers: z.array(McpServerNameSchema),
 });
 
 export type RunConfig = z.infer<typeof RunConfigSchema>;

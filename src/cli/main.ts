@@ -6,7 +6,8 @@ import type { OutputEvent, ResultEvent, TerminalReason } from "../../protocol/ev
 import { parseArguments, type ParsedCommand } from "./arguments.js";
 import type { RunConfig } from "./config.js";
 import { createLogger, type Logger } from "./log.js";
-import { createTextProgress } from "./text-progress.js";
+import { routeConsoleToLog } from "./route-console-to-log.js";
+import { createLoggedProgress, createTextProgress } from "./text-progress.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { toUserMessage } from "../session/user-input.js";
 import { buildFailureResult } from "../session/result.js";
@@ -15,7 +16,7 @@ import { initEventBeforeSession, prepareSession } from "../session/prepare-sessi
 import { SessionSetupError, type SessionOptions } from "../session/session-options.js";
 import { installDefaultSkills, upgradeRetiredDefaultSkills } from "../skills/default-skills.js";
 import { randomUuid } from "../text/random-uuid.js";
-import { AGENTWIRE_VERSION } from "../version.js";
+import { versionLine } from "../version.js";
 
 const DEFAULT_MAX_RETRIES = 10;
 
@@ -79,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${parsed.text}\n`);
       return 0;
     case "version":
-      process.stdout.write(`${AGENTWIRE_VERSION} (agentwire)\n`);
+      process.stdout.write(`${versionLine()}\n`);
       return 0;
     case "mock-server": {
       const { runMockServerCommand, MockServerSetupError } = await import("../mock-server/command.js");
@@ -154,15 +155,21 @@ function wantsChat(chatCommand: boolean, command: Extract<ParsedCommand, { kind:
 async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Promise<number> {
   const config = { ...command.config, cwd: resolve(command.config.cwd) };
   const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, process.stderr.isTTY === true);
-  if (config.skills) installBundledSkills(log, config.defaultSkills);
-
-  if (command.ignoredFlags.length > 0) process.stderr.write(`${describeIgnoredFlags(command.ignoredFlags)}\n`);
+  routeConsoleToLog(log);
+  const notices = [...(config.skills ? installBundledSkills(log, config.defaultSkills) : []), ...(command.ignoredFlags.length > 0 ? [describeIgnoredFlags(command.ignoredFlags)] : [])];
 
   const writeLine = createLineWriter(process.stdout);
   const results: ResultEvent[] = [];
-  // In text and json modes stdout holds only the answer; what happens meanwhile goes to stderr.
+  // In text and json modes stdout holds only the answer. What happens meanwhile goes to stderr in
+  // text mode, for the person watching; json mode is for programs, so stderr stays empty there, as
+  // Claude Code's does, and the log has it.
   const detailedProgress = config.outputFormat === "text" && (config.verbose || process.stderr.isTTY === true);
-  const progress = config.outputFormat === "stream-json" ? undefined : await createTextProgress({ detailed: detailedProgress, stderr: process.stderr, stdoutIsTerminal: process.stdout.isTTY === true, env: process.env });
+  const progress =
+    config.outputFormat === "stream-json"
+      ? undefined
+      : config.outputFormat === "json"
+        ? createLoggedProgress(log)
+        : await createTextProgress({ detailed: detailedProgress, stderr: process.stderr, stdoutIsTerminal: process.stdout.isTTY === true, env: process.env });
   const flat = config.outputFormat === "stream-json" && config.eventDialect === "flat" ? (await import("../server/flat-dialect.js")).createFlatTranslator() : undefined;
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
@@ -190,22 +197,30 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
     ...streamIdleTimeout(process.env),
     ...promptSettings(command.promptFiles),
     env: process.env,
+    fileSettings: command.fileSettings,
     onEvent: output,
     ...(approvals === "control" && host && streamInput ? { approve: streamInput.controlApprover(host) } : {}),
     ...(frames ? { approve: frames.approve } : {}),
     toolOutputDirectory,
     logger: log,
+    notices,
   };
   const prepared = prepareSession(sessionOptions);
   // A prompt run announces its session before the tools', the loop's and the providers' code
   // loads (~25 ms): a host sees the session start at once. Not when something the session code
   // checks could still refuse the run (a --json-schema), nor before a prompt from stdin arrived,
   // nor when MCP servers are configured (init lists them once they have started).
-  const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && Object.keys(config.mcpServers).length === 0;
-  if (announcedEarly) output(initEventBeforeSession(prepared));
+  const mcpConfigured = Object.keys(config.mcpServers).length + config.hostMcpServers.length + config.projectSdkMcpServers.length > 0;
+  const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && !mcpConfigured;
+  if (announcedEarly) output(await initEventBeforeSession(prepared));
   await tuneV8ForSessions({ persistent: config.inputFormat === "stream-json" });
   const { createSession } = await import("../session/session.js");
   session = createSession(sessionOptions, prepared);
+  for (const name of config.projectSdkMcpServers) {
+    session.addMcpServer({ name, error: "not started: only the host can declare an in-process (type \"sdk\") server, in --mcp-config or initialize, not the project's .mcp.json" });
+  }
+  // Without stream-json input nobody answers the control requests an in-process server needs.
+  if (!streamInput) for (const name of config.hostMcpServers) session.addMcpServer({ name, error: "not started: an in-process (type \"sdk\") server is served by the host, which needs --input-format stream-json" });
   if (config.outputSchema) {
     await session.setOutputSchema(config.outputSchema).catch((error: Error) => {
       throw new SessionSetupError(`--json-schema is not a valid JSON Schema: ${error.message}`, "invalid_arguments");
@@ -230,7 +245,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   if (prompt !== undefined) {
     if (!announcedEarly) {
       await session.mcpReady();
-      output(session.initEvent());
+      output(await session.initEvent());
     }
     await session.runTurn(toUserMessage(await prompt.text));
   } else if (streamInput) {
@@ -244,8 +259,12 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
       frames,
       pid: process.pid,
       announceSessionState: process.env.CLAUDE_CODE_SDK_READS_SESSION_STATE === "1",
+      hostMcpServers: config.hostMcpServers,
+      env: process.env,
     });
   }
+  // SessionEnd hooks run before the process ends (a signal's path closes the session itself).
+  if (!signals.received && !stdoutClosed) await session.close();
   signals.dispose();
   const last = results.at(-1);
   if (!stdoutClosed) writeFinalOutput(config, last, { errorShown: detailedProgress });
@@ -265,30 +284,36 @@ async function loadStreamInput() {
 }
 
 /**
- * A first run gets the bundled skills in $AGENTWIRE_HOME/skills, and one line saying so. Every
+ * A first run gets the bundled skills in $AGENTWIRE_HOME/skills, and a notice saying so. Every
  * run updates the copies an earlier version installed and nobody edited, where that version
  * granted more than the skill needs (also with --no-default-skills: it fixes, it adds nothing).
  */
-function installBundledSkills(log: Logger, install: boolean): void {
+function installBundledSkills(log: Logger, install: boolean): Notice[] {
   const target = join(process.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"), "skills");
   const bundled = fileURLToPath(new URL("skills", PACKAGE_ROOT));
+  const notices: Notice[] = [];
   try {
     const installed = install ? installDefaultSkills(bundled, target) : [];
-    if (installed.length > 0) process.stderr.write(`agentwire: installed the default skills (${installed.join(", ")}) into ${target}; --no-default-skills skips this.\n`);
+    if (installed.length > 0) notices.push({ code: "default_skills_installed", message: `Installed the default skills (${installed.join(", ")}) into ${target}; --no-default-skills skips this.` });
     const upgraded = upgradeRetiredDefaultSkills(bundled, target);
-    if (upgraded.length > 0) process.stderr.write(`agentwire: updated the default skills ${upgraded.join(", ")} in ${target}: their earlier versions approved more commands than they need.\n`);
+    if (upgraded.length > 0) {
+      notices.push({ code: "default_skills_updated", message: `Updated the default skills ${upgraded.join(", ")} in ${target}: their earlier versions approved more commands than they need.` });
+    }
   } catch (error) {
     // An unwritable AGENTWIRE_HOME is reported once by the session (session_not_persisted).
     log.debug({ err: error, target }, "default skills not installed");
   }
+  return notices;
 }
 
+type Notice = NonNullable<SessionOptions["notices"]>[number];
+
 /** One sentence for every flag a Claude Code host passed that agentwire does not act on yet. */
-function describeIgnoredFlags(flags: string[]): string {
+function describeIgnoredFlags(flags: string[]): Notice {
   const names = flags.map((flag) => `--${flag}`);
   const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
   const verb = names.length === 1 ? "is" : "are";
-  return `agentwire: ${list} ${verb} accepted for Claude Code compatibility but ${names.length === 1 ? "has" : "have"} no effect yet.`;
+  return { code: "flags_ignored", message: `${list} ${verb} accepted for Claude Code compatibility but ${names.length === 1 ? "has" : "have"} no effect yet.` };
 }
 
 /** `--system-prompt[-file]` and `--append-system-prompt[-file]` as session settings. */

@@ -25,8 +25,13 @@ export interface ProjectMcpPolicy {
  * The project's file is the repository's: its servers start (and its variables are expanded)
  * only when that exact file is trusted; otherwise it is not expanded at all and only its server
  * names come back, for `system/init` to list as needing trust. Files the user or host named are
- * theirs, and trusted. In-process servers (`type: "sdk"`) are the host's: they arrive with
- * `initialize`, not here.
+ * theirs, and trusted.
+ *
+ * In-process servers (`{"type": "sdk"}`) live in the host process, and only the host can
+ * declare them: an `--mcp-config` entry names one (the Python Agent SDK announces its servers
+ * only that way; the TypeScript SDK names them in `initialize`), and it is reached through the
+ * host's control channel. In the project's file such an entry names nothing agentwire may reach:
+ * it is never sent to the host, and comes back only to be reported.
  */
 export function gatherMcpServers(input: {
   values: readonly string[];
@@ -34,8 +39,8 @@ export function gatherMcpServers(input: {
   cwd: string;
   processCwd: string;
   env: Readonly<Record<string, string | undefined>>;
-}): { servers: McpServers; untrustedProjectServers: string[] } | { error: string } {
-  const sources: Array<{ label: string; text: string }> = [];
+}): GatheredMcpServers | { error: string } {
+  const sources: Array<{ label: string; text: string; fromProject: boolean }> = [];
   const projectFile = join(input.cwd, ".mcp.json");
   let untrusted: string[] = [];
   if (input.project.read && existsSync(projectFile)) {
@@ -45,21 +50,23 @@ export function gatherMcpServers(input: {
     if ("bytes" in read) {
       // The bytes that were hashed are the bytes that are used: no second read to race.
       const root = trustRootOf(input.cwd);
-      if (input.project.trust.trusts(root, projectFile, () => mcpConfigFingerprint(read.bytes, input.cwd, root))) sources.push({ label: projectFile, text: read.bytes.toString("utf8") });
+      if (input.project.trust.trusts(root, projectFile, () => mcpConfigFingerprint(read.bytes, input.cwd, root))) sources.push({ label: projectFile, text: read.bytes.toString("utf8"), fromProject: true });
       else untrusted = serverNamesIn(read.bytes.toString("utf8"));
     }
   }
   for (const value of input.values) {
     if (value.trimStart().startsWith("{")) {
-      sources.push({ label: "--mcp-config", text: value });
+      sources.push({ label: "--mcp-config", text: value, fromProject: false });
       continue;
     }
     const file = resolve(input.processCwd, value);
     const bytes = readBytes(file);
     if ("error" in bytes) return { error: `--mcp-config: ${bytes.error}` };
-    sources.push({ label: file, text: bytes.bytes.toString("utf8") });
+    sources.push({ label: file, text: bytes.bytes.toString("utf8"), fromProject: false });
   }
   let servers: McpServers = {};
+  // Insertion order is the order of declaration; a later source's entry of the same name replaces any earlier one.
+  const inProcess = new Map<string, "host" | "project">();
   for (const source of sources) {
     let json: unknown;
     try {
@@ -67,14 +74,39 @@ export function gatherMcpServers(input: {
     } catch (error) {
       return { error: `MCP configuration ${source.label} is not valid JSON: ${(error as Error).message}` };
     }
-    const expanded = expandVariables(withoutSdkServers(json), input.env);
+    const { rest, sdkNames } = splitSdkServers(json);
+    const expanded = expandVariables(rest, input.env);
     if ("error" in expanded) return { error: `MCP configuration ${source.label}: ${expanded.error}` };
     const parsed = McpConfigFileSchema.safeParse(expanded.value);
     if (!parsed.success) return { error: `MCP configuration ${source.label}: ${describeIssues(parsed.error)}` };
+    for (const name of Object.keys(parsed.data.mcpServers)) inProcess.delete(name);
     servers = { ...servers, ...parsed.data.mcpServers };
+    for (const name of sdkNames) {
+      const named = McpServerNameSchema.safeParse(name);
+      if (!named.success) return { error: `MCP configuration ${source.label}: mcpServers.${name}: ${named.error.issues[0]?.message ?? "invalid name"}` };
+      delete servers[name];
+      inProcess.set(name, source.fromProject ? "project" : "host");
+    }
   }
-  // A server the user configured under the same name replaces the project's, as a later file does.
-  return { servers, untrustedProjectServers: untrusted.filter((name) => !(name in servers)) };
+  const named = (from: "host" | "project") => [...inProcess].filter(([, origin]) => origin === from).map(([name]) => name);
+  return {
+    servers,
+    hostServers: named("host"),
+    projectSdkServers: named("project"),
+    // A server the user configured under the same name replaces the project's, as a later file does.
+    untrustedProjectServers: untrusted.filter((name) => !(name in servers) && !inProcess.has(name)),
+  };
+}
+
+export interface GatheredMcpServers {
+  /** The servers agentwire starts or connects to. */
+  servers: McpServers;
+  /** The host's in-process servers named in `--mcp-config` (`type: "sdk"`), reached through its control channel. */
+  hostServers: string[];
+  /** `type: "sdk"` entries of the project's trusted `.mcp.json`: never reached, only reported. */
+  projectSdkServers: string[];
+  /** The servers of the project's untrusted `.mcp.json`, by name. */
+  untrustedProjectServers: string[];
 }
 
 /**
@@ -89,7 +121,7 @@ function serverNamesIn(text: string): string[] {
   } catch {
     return [];
   }
-  const listed = (withoutSdkServers(json) as { mcpServers?: unknown } | null)?.mcpServers;
+  const listed = (splitSdkServers(json).rest as { mcpServers?: unknown } | null)?.mcpServers;
   if (typeof listed !== "object" || listed === null || Array.isArray(listed)) return [];
   return Object.keys(listed)
     .filter((name) => McpServerNameSchema.safeParse(name).success)
@@ -104,12 +136,17 @@ function readBytes(file: string): { bytes: Buffer } | { error: string } {
   }
 }
 
-function withoutSdkServers(json: unknown): unknown {
-  if (typeof json !== "object" || json === null || !("mcpServers" in json)) return json;
+/** The document without its in-process (`type: "sdk"`) entries, and the names of those entries. */
+function splitSdkServers(json: unknown): { rest: unknown; sdkNames: string[] } {
+  if (typeof json !== "object" || json === null || !("mcpServers" in json)) return { rest: json, sdkNames: [] };
   const servers = (json as { mcpServers: unknown }).mcpServers;
-  if (typeof servers !== "object" || servers === null) return json;
-  const kept = Object.entries(servers).filter(([, server]) => !(typeof server === "object" && server !== null && (server as { type?: unknown }).type === "sdk"));
-  return { ...json, mcpServers: Object.fromEntries(kept) };
+  if (typeof servers !== "object" || servers === null) return { rest: json, sdkNames: [] };
+  const isSdk = (server: unknown): boolean => typeof server === "object" && server !== null && (server as { type?: unknown }).type === "sdk";
+  const entries = Object.entries(servers);
+  return {
+    rest: { ...json, mcpServers: Object.fromEntries(entries.filter(([, server]) => !isSdk(server))) },
+    sdkNames: entries.filter(([, server]) => isSdk(server)).map(([name]) => name),
+  };
 }
 
 /** `${NAME}` must be set; `${NAME:-fallback}` falls back. Applies to every string in the document. */

@@ -1,4 +1,5 @@
 import type { ApiRetryEvent, OutputEvent } from "../../protocol/events.js";
+import type { Logger } from "./log.js";
 
 export interface TextProgressOptions {
   /** --verbose, or stderr is a terminal: the whole run as `agentwire render` shows it. */
@@ -57,4 +58,17 @@ export async function createTextProgress(options: TextProgressOptions): Promise<
 function describeRetry(event: ApiRetryEvent): string {
   const status = event.error_status === null ? "" : `, HTTP ${event.error_status}`;
   return `agentwire: the model API failed (${event.error}${status}); retry ${event.attempt} of ${event.max_retries} in ${(event.retry_delay_ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The same events for a json run, whose stderr stays empty: into the log (`--debug`, or
+ * AGENTWIRE_LOG_LEVEL=info, shows them).
+ */
+export function createLoggedProgress(log: Logger): (event: OutputEvent) => void {
+  return (event) => {
+    if (event.type !== "system") return;
+    if (event.subtype === "api_retry") log.info(describeRetry(event));
+    else if (event.subtype === "warning") log.info({ code: event.code, ...(event.path ? { path: event.path } : {}) }, event.message);
+    else if (event.subtype === "permission_denied") log.info(event.message);
+  };
 }

@@ -5,7 +5,7 @@ import { FlagError, parseFlags } from "./flag-parser.js";
 import { gatherTrustOffer, type TrustOffer } from "./trust-offer.js";
 import { agentwireHome } from "../sessions/session-file.js";
 import { trustRootOf } from "../trust/project-trust.js";
-import { folderFingerprint, mcpConfigFingerprint } from "../trust/fingerprint.js";
+import { folderFingerprint, mcpConfigFingerprint, settingsFingerprint } from "../trust/fingerprint.js";
 import { readRegularFile } from "../trust/regular-file.js";
 import { readTrustStore, trustFilePath, withoutProject, withTrusted, writeTrustStore, type TrustStore } from "../trust/trust-store.js";
 
@@ -14,8 +14,9 @@ agentwire trust --yes [DIR]      trust it without a question (what is shown is w
 agentwire trust --list           the trusted projects, and which files changed since
 agentwire trust --revoke [DIR]   forget DIR's project
 
-A cloned repository's .mcp.json servers do not start, and its skills' allowed-tools approve
-nothing, until the user trusts them. Trust is kept per repository root (the directory with
+A cloned repository's .mcp.json servers do not start, its settings files' hooks, allow rules
+and env (.claude/settings.json, .claude/settings.local.json) do nothing, and its skills'
+allowed-tools approve nothing, until the user trusts them. Trust is kept per repository root (the directory with
 .git, or DIR itself) in $AGENTWIRE_HOME/trusted-projects.json, with a sha256 of each trusted
 file or skill folder: a file that changes, or a new one, needs trust again.
 --trust-project trusts a project for one run instead (CI checkouts).`;
@@ -54,14 +55,14 @@ export async function runTrustCommand(argv: string[], processCwd: string, env: N
   if (flags.revoke) return revoke(home, read.store, trustRootOf(directory));
   const offer = await gatherTrustOffer(directory);
   if (offer.items.length === 0) {
-    process.stdout.write(`Nothing in ${directory} needs trust: no .mcp.json and no project skill with allowed-tools.\n`);
+    process.stdout.write(`Nothing in ${directory} needs trust: no .mcp.json, no settings file with hooks, allow rules or env, and no project skill with allowed-tools.\n`);
     return 0;
   }
   process.stdout.write(formatOffer(offer));
   const unhashable = offer.items.filter((item) => item.fingerprint === undefined);
   if (unhashable.length > 0) return fail(`${unhashable.map((item) => item.key).join(", ")} could not be read whole (unreadable, changed while it was read, or a skill folder over the size limits), so nothing was trusted.`);
   if (!flags.yes) {
-    const answer = await ask("Trust these? The servers will start and the rules will approve calls in every run here, without asking. [y/N] ");
+    const answer = await ask("Trust these? The servers will start, the hooks will run and the rules will approve calls in every run here, without asking. [y/N] ");
     if (answer === undefined) return fail("Not trusted: stdin is not a terminal to answer on. Pass --yes to trust what is shown above.");
     if (!/^y(es)?$/i.test(answer.trim())) {
       process.stdout.write("Not trusted.\n");
@@ -120,13 +121,23 @@ function formatTrusted(store: TrustStore): string {
     .join("\n");
 }
 
-/** A record's key is a folder (a skill, ending in `/`) or a file (`.mcp.json`, with the programs it names). */
+/**
+ * A record's key is a folder (a skill, ending in `/`) or a file: `.mcp.json` or a settings file,
+ * each with the programs it names.
+ */
 function fileState(root: string, key: string, fingerprint: string): string {
   const file = path.join(root, key);
   if (!existsSync(file)) return "gone";
-  const read = key.endsWith("/") ? undefined : readRegularFile(file);
-  const now = key.endsWith("/") ? folderFingerprint(file) : read !== undefined && "bytes" in read ? mcpConfigFingerprint(read.bytes, path.dirname(file), root) : undefined;
-  return now === fingerprint ? "unchanged" : "changed since: needs trust again";
+  return currentFingerprint(root, key, file) === fingerprint ? "unchanged" : "changed since: needs trust again";
+}
+
+function currentFingerprint(root: string, key: string, file: string): string | undefined {
+  if (key.endsWith("/")) return folderFingerprint(file);
+  const read = readRegularFile(file);
+  if (!("bytes" in read)) return undefined;
+  // .claude/settings.json: its hooks run in the folder that holds .claude.
+  if (path.basename(path.dirname(file)) === ".claude") return settingsFingerprint(read.bytes, path.dirname(path.dirname(file)), root);
+  return mcpConfigFingerprint(read.bytes, path.dirname(file), root);
 }
 
 /** One line from a person at the terminal; undefined when nobody is there to answer. */

@@ -4,9 +4,12 @@ import { parseRule } from "../permissions/rule-syntax.js";
 import { projectSkillLocations, SkillCatalog } from "../skills/catalog.js";
 import { GRANT_ALL } from "../skills/skill-grants.js";
 import { isCredentialName } from "../process/child-environment.js";
-import { folderFingerprint, mcpConfigFingerprint } from "../trust/fingerprint.js";
+import { folderFingerprint, mcpConfigFingerprint, settingsFingerprint } from "../trust/fingerprint.js";
 import { projectFileKey, trustRootOf } from "../trust/project-trust.js";
 import { readRegularFile } from "../trust/regular-file.js";
+import { needsTrust } from "../settings/effective-settings.js";
+import { parseSettingsDocument, type SettingsDocument } from "../settings/settings-document.js";
+import { projectSettingsFiles } from "../settings/settings-files.js";
 
 /** One thing a project brings that needs trust, as `agentwire trust` shows and records it. */
 interface TrustItem {
@@ -26,8 +29,9 @@ export interface TrustOffer {
 
 /**
  * Everything in `directory`'s project that takes effect only once trusted: its `.mcp.json` (the
- * commands it would run, the URLs it would reach, the credentials it would receive) and each
- * project skill whose `allowed-tools` approve calls. Each is hashed before it is read for
+ * commands it would run, the URLs it would reach, the credentials it would receive), its
+ * settings files' hooks, allow rules, directories, widening mode and env, and each project skill
+ * whose `allowed-tools` approve calls. Each is hashed before it is read for
  * display (a skill folder again after, and refused if it changed meanwhile), so what gets
  * recorded is never newer than what was shown; a later change needs trust again.
  */
@@ -36,6 +40,10 @@ export async function gatherTrustOffer(directory: string): Promise<TrustOffer> {
   const items: TrustItem[] = [];
   const mcpFile = path.join(directory, ".mcp.json");
   if (existsSync(mcpFile)) items.push(mcpItem(root, mcpFile));
+  for (const file of Object.values(projectSettingsFiles(directory))) {
+    const item = existsSync(file) ? settingsItem(root, directory, file) : undefined;
+    if (item) items.push(item);
+  }
   const catalog = SkillCatalog.discover(projectSkillLocations(directory), GRANT_ALL);
   const before = new Map(catalog.entries.map((entry) => [entry.directory, folderFingerprint(entry.directory)]));
   const { skills } = await catalog.load();
@@ -58,6 +66,29 @@ function mcpItem(root: string, file: string): TrustItem {
   const read = readRegularFile(file);
   if ("problem" in read) return { key: projectFileKey(root, file), fingerprint: undefined, title: `${file}:`, details: [read.problem] };
   return { key: projectFileKey(root, file), fingerprint: mcpConfigFingerprint(read.bytes, path.dirname(file), root), title: `${file} starts these MCP servers:`, details: describeMcpServers(read.bytes.toString("utf8")) };
+}
+
+/**
+ * A settings file, when it holds something that needs trust: what its hooks would run and what
+ * its rules and env would change. A file that is not a JSON object applies nothing, so it is not
+ * offered (the run reports it).
+ */
+function settingsItem(root: string, directory: string, file: string): TrustItem | undefined {
+  const read = readRegularFile(file);
+  if ("problem" in read) return { key: projectFileKey(root, file), fingerprint: undefined, title: `${file}:`, details: [read.problem] };
+  const parsed = parseSettingsDocument(read.bytes.toString("utf8").replace(/^\uFEFF/, ""));
+  if ("error" in parsed || !needsTrust(parsed.document)) return undefined;
+  return { key: projectFileKey(root, file), fingerprint: settingsFingerprint(read.bytes, directory, root), title: `${file} runs and allows without asking:`, details: describeSettings(parsed.document) };
+}
+
+/** What a settings file would run and allow, one line each. */
+function describeSettings(document: SettingsDocument): string[] {
+  const lines = document.hooks.map((hook) => `hook ${hook.event}${hook.matcher ? ` (${hook.matcher})` : ""}: runs ${hook.command}`);
+  lines.push(...document.allow.map((rule) => `allow ${describeRule(rule)}`));
+  lines.push(...document.additionalDirectories.map((entry) => `adds the directory ${entry}`));
+  if (document.defaultMode !== undefined) lines.push(`sets the permission mode ${document.defaultMode}`);
+  for (const [name, value] of Object.entries(document.env)) lines.push(`env ${name}=${value}${isCredentialName(name) ? "   (a credential: sent to the model provider, kept from commands)" : ""}`);
+  return lines;
 }
 
 /** Each server as the file writes it (variables not expanded), and which credentials it would get. */

@@ -7,6 +7,7 @@ import { startWebServer, type ListedModel } from "../web/server.js";
 import { isLoopbackHost } from "../web/access.js";
 import { FlagError, parseFlags } from "./flag-parser.js";
 import { childEnvironment } from "../process/child-environment.js";
+import { chooseModel } from "../providers/model-choice.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 
 const USAGE = `agentwire web [--port N] [--host H] [--open] [--cwd DIR] [--add-dir DIR…] [--provider P] [--model M] [--permission-mode MODE]
@@ -40,6 +41,16 @@ const OPTIONS = {
 /** Long enough for a cloud API's model list, short enough not to hold the page up. */
 const MODEL_LOOKUP_TIMEOUT_MS = 3_000;
 
+/**
+ * The provider and model a new session gets: what `agentwire -p` would use with the same flags
+ * and keys, so the page's picker starts where the command line does. A choice that needs more
+ * (a local server without --model) stays open; the page's first listed model is used then.
+ */
+function sessionDefaults(provider: string | undefined, model: string | undefined, env: NodeJS.ProcessEnv): { provider?: string | undefined; model?: string | undefined } {
+  const choice = chooseModel({ provider, model, env });
+  return "error" in choice ? { provider, model } : choice;
+}
+
 /** `agentwire web …`: serves until SIGINT or SIGTERM; returns the exit code. */
 export async function runWebCommand(argv: string[], processCwd: string, env: NodeJS.ProcessEnv, packageRoot: string): Promise<number> {
   let values: Record<string, unknown>;
@@ -70,7 +81,7 @@ export async function runWebCommand(argv: string[], processCwd: string, env: Nod
       token: randomBytes(24).toString("base64url"),
       cwd,
       roots,
-      defaults: { provider: values.provider as string | undefined, model: values.model as string | undefined, permissionMode: values["permission-mode"] as never },
+      defaults: { ...sessionDefaults(values.provider as string | undefined, values.model as string | undefined, env), permissionMode: values["permission-mode"] as never },
       env,
       pageRoot: resolve(packageRoot, "web"),
       version: AGENTWIRE_VERSION,

@@ -44,7 +44,7 @@ export class McpServerPool {
   constructor(configs: McpServers, options: McpPoolOptions) {
     const toolTimeoutMs = positiveNumber(options.env.MCP_TOOL_TIMEOUT) ?? DEFAULT_TOOL_TIMEOUT_MS;
     this.servers = Object.entries(configs).map(([name, config]) => new ServerConnection(name, config, options, toolTimeoutMs));
-    const startupTimeoutMs = positiveNumber(options.env.MCP_TIMEOUT) ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    const startupTimeoutMs = mcpStartupTimeoutMs(options.env);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, startupTimeoutMs)));
     this.started = Promise.race([Promise.all(this.servers.map((server) => server.connect())).then(() => undefined), timeout]).finally(() => clearTimeout(timer));
@@ -192,6 +192,11 @@ function withStderr(error: Error, transport: Transport): Error {
   const stderr = (transport as Partial<SupervisedStdioTransport>).stderr;
   const spawnFailure = (error as NodeJS.ErrnoException).code === "ENOENT" ? `command not found (${error.message})` : error.message;
   return new Error(stderr ? `${spawnFailure}; its stderr: ${stderr.split("\n").slice(-5).join(" | ")}` : spawnFailure);
+}
+
+/** How long a server may take to start and answer its handshake: MCP_TIMEOUT, or 30 s. */
+export function mcpStartupTimeoutMs(env: Readonly<Record<string, string | undefined>>): number {
+  return positiveNumber(env.MCP_TIMEOUT) ?? DEFAULT_STARTUP_TIMEOUT_MS;
 }
 
 function positiveNumber(value: string | undefined): number | undefined {

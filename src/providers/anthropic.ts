@@ -1,16 +1,17 @@
-// The SDK's base client plus the one resource agentwire calls: the full `Anthropic` client builds
-// every API namespace (beta, organization, skills...), ~360 KB of code a start would compile
-// before its first request; the base client and Messages are ~1/3 of it (both are the SDK's
-// published entry points; it declares itself free of side effects, so the rest is left out).
+// The SDK's base client only: the full `Anthropic` client builds every API namespace (beta,
+// organization, skills...), ~360 KB of code a start would compile before its first request. The
+// one endpoint agentwire calls is posted to directly (the client's published `post`), not through
+// the Messages resource, whose `create` prints a deprecation notice with console.warn on every
+// request for an older model (claude-sonnet-4-5-20250929): hosts show stderr as an error.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
-import {
-  Messages,
-  type ContentBlockParam,
-  type MessageCreateParamsStreaming,
-  type MessageParam,
-  type RawMessageStreamEvent,
-  type Usage as AnthropicUsage,
+import type { Stream } from "@anthropic-ai/sdk/core/streaming";
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  RawMessageStreamEvent,
+  Usage as AnthropicUsage,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { Message } from "../conversation/messages.js";
 import { thinkingStyle } from "./models.js";
@@ -42,23 +43,17 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     maxRetries: 0,
     timeout: 600_000,
   });
-  const messages = new Messages(client);
   return {
     id: "anthropic",
-    stream: (request, signal) => streamAnthropic(client, messages, request, signal),
+    stream: (request, signal) => streamAnthropic(client, request, signal),
   };
 }
 
-async function* streamAnthropic(
-  client: BaseAnthropic,
-  messages: Messages,
-  request: ProviderRequest,
-  signal: AbortSignal,
-): AsyncGenerator<ProviderEvent> {
+async function* streamAnthropic(client: BaseAnthropic, request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
   const translator = new AnthropicStreamTranslator();
   try {
-    const { data: stream, request_id: requestId } = await messages
-      .create(toAnthropicParams(request), { signal, headers: { "x-agentwire-session-id": request.sessionId } })
+    const { data: stream, request_id: requestId } = await client
+      .post<Stream<RawMessageStreamEvent>>("/v1/messages", { body: toAnthropicParams(request), stream: true, signal, headers: { "x-agentwire-session-id": request.sessionId } })
       .withResponse();
     for await (const event of stream) {
       yield* translator.translate(event, requestId ?? undefined);

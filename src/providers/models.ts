@@ -7,8 +7,10 @@ export interface ModelInfo {
   provider: string;
   contextWindow: number;
   maxOutputTokens: number;
+  /** The API's dated id of the same model (`claude-opus-4-5-20251101`), where it is not `<id>-<date>`. */
+  datedId?: string;
   /** USD per million tokens; absent when no list price is known (cost then counts as 0). */
-  price?: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  price?: ModelPrice;
   /**
    * How the model takes a thinking request: a token budget (`enabled`), or `adaptive` only —
    * Claude 5-generation models reject manual budgets with HTTP 400. Anthropic and Gemini models.
@@ -16,15 +18,62 @@ export interface ModelInfo {
   thinking?: "budget" | "adaptive";
 }
 
-// Prices: Anthropic's published list prices (claude-opus-5-5's also match Claude Code 2.1.330's
-// own cost math: $4 / $20); cache writes are the 5-minute rate.
+export interface TokenPrice {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface ModelPrice extends TokenPrice {
+  /** Other rates for a request whose prompt (input, cache reads and writes) is over a size. */
+  longPrompt?: TokenPrice & { abovePromptTokens: number };
+}
+
+// Anthropic's price tiers, USD per million tokens: cache reads a tenth of input unless a tier says
+// otherwise, cache writes (5-minute) a quarter more than input.
+const claudeTier = (input: number, output: number, cacheRead = input / 10): TokenPrice => ({ input, output, cacheRead, cacheWrite: input * 1.25 });
+const TIER_2_10 = claudeTier(2, 10);
+const TIER_3_15 = claudeTier(3, 15);
+const TIER_5_25 = claudeTier(5, 25);
+const TIER_10_50 = claudeTier(10, 50);
+const TIER_15_75 = claudeTier(15, 75);
+
 const KNOWN_MODELS: ModelInfo[] = [
-  { id: "claude-opus-5-5", provider: "anthropic", contextWindow: 1_000_000, maxOutputTokens: 128_000, price: { input: 4, output: 20, cacheRead: 0.4, cacheWrite: 5 }, thinking: "adaptive" },
-  { id: "claude-sonnet-5-5", provider: "anthropic", contextWindow: 1_000_000, maxOutputTokens: 128_000, price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 }, thinking: "adaptive" },
-  { id: "claude-sonnet-5", provider: "anthropic", contextWindow: 1_000_000, maxOutputTokens: 128_000, price: { input: 2, output: 10, cacheRead: 0.2, cacheWrite: 2.5 }, thinking: "adaptive" },
-  { id: "claude-opus-5", provider: "anthropic", contextWindow: 1_000_000, maxOutputTokens: 128_000, price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }, thinking: "adaptive" },
-  { id: "claude-haiku-4-5", provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 64_000, price: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, thinking: "budget" },
-  { id: "claude-sonnet-4-5", provider: "anthropic", contextWindow: 200_000, maxOutputTokens: 64_000, price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, thinking: "budget" },
+  // Claude models: every model Claude Code 2.1.330 prices, with its prices (cache writes at the
+  // 5-minute rate), context window and output limit, so a result costs what Claude Code's would;
+  // test/providers/claude-code-prices.test.ts compares this table with the one read out of that
+  // release (fixtures/claude-code/model-prices.json). Newest generation first.
+  claudeModel("claude-opus-5-5", { window: 1_000_000, maxOutput: 128_000, price: claudeTier(4, 20, 0.2), thinking: "adaptive" }),
+  claudeModel("claude-sonnet-5-5", { window: 1_000_000, maxOutput: 128_000, price: claudeTier(2, 10, 0.1), thinking: "adaptive" }),
+  claudeModel("claude-haiku-5-5", {
+    window: 1_000_000,
+    maxOutput: 128_000,
+    price: { ...claudeTier(0.1, 0.5), longPrompt: { ...claudeTier(0.5, 2.5), abovePromptTokens: 100_000 } },
+    thinking: "adaptive",
+  }),
+  claudeModel("claude-fable-5-2", { window: 1_000_000, maxOutput: 128_000, price: claudeTier(8, 40, 0.2), thinking: "adaptive" }),
+  claudeModel("claude-fable-5-1", { window: 1_000_000, maxOutput: 128_000, price: claudeTier(10, 50, 0.25), thinking: "adaptive" }),
+  claudeModel("claude-fable-5", { window: 1_000_000, maxOutput: 128_000, price: TIER_10_50, thinking: "adaptive" }),
+  claudeModel("claude-mythos-5-2", { window: 1_000_000, maxOutput: 128_000, price: claudeTier(8, 40, 0.2), thinking: "adaptive" }),
+  claudeModel("claude-mythos-5-1", { window: 1_000_000, maxOutput: 128_000, price: claudeTier(10, 50, 0.25), thinking: "adaptive" }),
+  claudeModel("claude-mythos-5", { window: 1_000_000, maxOutput: 128_000, price: TIER_10_50, thinking: "budget" }),
+  claudeModel("claude-opus-5", { window: 1_000_000, maxOutput: 128_000, price: TIER_5_25, thinking: "adaptive" }),
+  claudeModel("claude-sonnet-5", { window: 1_000_000, maxOutput: 128_000, price: TIER_2_10, thinking: "adaptive" }),
+  claudeModel("claude-opus-4-8", { window: 1_000_000, maxOutput: 128_000, price: TIER_5_25, thinking: "adaptive" }),
+  claudeModel("claude-opus-4-7", { window: 1_000_000, maxOutput: 128_000, price: TIER_5_25, thinking: "adaptive" }),
+  claudeModel("claude-opus-4-6", { window: 200_000, maxOutput: 128_000, price: TIER_5_25, thinking: "adaptive" }),
+  claudeModel("claude-sonnet-4-6", { window: 200_000, maxOutput: 128_000, price: TIER_3_15, thinking: "adaptive" }),
+  claudeModel("claude-opus-4-5", { window: 200_000, maxOutput: 64_000, price: TIER_5_25, thinking: "budget" }),
+  claudeModel("claude-haiku-4-5", { window: 200_000, maxOutput: 64_000, price: claudeTier(1, 5), thinking: "budget" }),
+  claudeModel("claude-sonnet-4-5", { window: 200_000, maxOutput: 64_000, price: TIER_3_15, thinking: "budget" }),
+  claudeModel("claude-opus-4-1", { window: 200_000, maxOutput: 32_000, price: TIER_15_75, thinking: "budget" }),
+  // The first Claude 4 models: the API's dated ids have no `-0` (claude-opus-4-20250514).
+  claudeModel("claude-opus-4-0", { window: 200_000, maxOutput: 32_000, price: TIER_15_75, thinking: "budget", dated: "claude-opus-4-20250514" }),
+  claudeModel("claude-sonnet-4-0", { window: 200_000, maxOutput: 64_000, price: TIER_3_15, thinking: "budget", dated: "claude-sonnet-4-20250514" }),
+  claudeModel("claude-3-7-sonnet", { window: 200_000, maxOutput: 64_000, price: TIER_3_15, thinking: "budget" }),
+  claudeModel("claude-3-5-sonnet", { window: 200_000, maxOutput: 8_192, price: TIER_3_15 }),
+  claudeModel("claude-3-5-haiku", { window: 200_000, maxOutput: 8_192, price: claudeTier(0.8, 4) }),
   // OpenAI list prices (standard tier, short context): gpt-5.5 / 5.4 family as published in
   // 2026 (several independent copies of the pricing page agree); the older models at their
   // long-standing rates. OpenAI bills no cache writes; cached input is `cacheRead`. Pro models
@@ -62,6 +111,18 @@ const KNOWN_MODELS: ModelInfo[] = [
   geminiModel("gemini-2.5-pro", { input: 1.25, output: 10 }, "budget"),
   geminiModel("gemini-2.5-flash", { input: 0.3, output: 2.5 }, "budget"),
 ];
+
+function claudeModel(id: string, facts: { window: number; maxOutput: number; price: ModelPrice; thinking?: "budget" | "adaptive"; dated?: string }): ModelInfo {
+  return {
+    id,
+    provider: "anthropic",
+    contextWindow: facts.window,
+    maxOutputTokens: facts.maxOutput,
+    price: facts.price,
+    ...(facts.thinking ? { thinking: facts.thinking } : {}),
+    ...(facts.dated ? { datedId: facts.dated } : {}),
+  };
+}
 
 /** Every current Gemini model reads 1,048,576 tokens and writes up to 65,536. */
 function geminiModel(id: string, price: { input: number; output: number } | undefined, thinking: "budget" | "adaptive"): ModelInfo {
@@ -126,7 +187,7 @@ export function knownModels(provider: string): ModelInfo[] {
  * The longest matching id wins, so `gpt-5-mini-2025-08-07` is gpt-5-mini, not gpt-5.
  */
 export function findModel(model: string): ModelInfo | undefined {
-  const matches = KNOWN_MODELS.filter((known) => model === known.id || model.startsWith(`${known.id}-`));
+  const matches = KNOWN_MODELS.filter((known) => model === known.id || model.startsWith(`${known.id}-`) || model === known.datedId);
   return matches.sort((a, b) => b.id.length - a.id.length)[0];
 }
 
@@ -156,8 +217,11 @@ export function costUsd(
   model: string,
   tokens: { inputTokens: number; outputTokens: number; cacheReadInputTokens: number; cacheCreationInputTokens: number },
 ): number {
-  const price = findModel(model)?.price;
-  if (!price) return 0;
+  const listed = findModel(model)?.price;
+  if (!listed) return 0;
+  // As the API bills it: a request's whole prompt decides which rates apply to all its tokens.
+  const prompt = tokens.inputTokens + tokens.cacheReadInputTokens + tokens.cacheCreationInputTokens;
+  const price = listed.longPrompt && prompt > listed.longPrompt.abovePromptTokens ? listed.longPrompt : listed;
   return (
     (tokens.inputTokens * price.input +
       tokens.outputTokens * price.output +

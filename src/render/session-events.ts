@@ -6,8 +6,8 @@ import type { RenderItem } from "./transcript-renderer.js";
 /**
  * A session file's lines as the renderer's input: the header as an `init`, each message as the
  * stream-json event it was sent as (snake_case block fields, as on the wire), compactions as
- * `compact_boundary`, turn ends as a separator. Session files keep no structured patch, so an
- * edit is shown from its own old and new text.
+ * `compact_boundary`, turn ends as a separator. Tool results carry the `tool_use_result` stored
+ * with them; files from before it was stored show an edit from its own old and new text.
  */
 export function sessionLineToItems(value: unknown): RenderItem[] {
   const header = HeaderSchema.safeParse(value);
@@ -23,7 +23,7 @@ export function sessionLineToItems(value: unknown): RenderItem[] {
   switch (entry.data.type) {
     case "message": {
       const message = visibleMessage(entry.data.message);
-      return message ? [{ kind: "event", event: messageEvent(message) }] : [];
+      return message ? messageEvents(message, entry.data.tool_use_results).map((event) => ({ kind: "event" as const, event })) : [];
     }
     case "turn_end":
       return [{ kind: "note", text: `── end of turn · session cost $${entry.data.total_cost_usd.toFixed(4)} ──` }, { kind: "note", text: "" }];
@@ -38,6 +38,19 @@ export function sessionLineToItems(value: unknown): RenderItem[] {
       ];
     }
   }
+}
+
+/**
+ * A stored message as the stream-json lines it was sent as: a user message answering tool calls
+ * becomes one line per result, each with its stored `tool_use_result` (when the file has it).
+ */
+export function messageEvents(message: Message, toolUseResults: Readonly<Record<string, unknown>> = {}): Array<Record<string, unknown>> {
+  if (message.role !== "user" || !message.content.some((block) => block.type === "tool_result")) return [messageEvent(message)];
+  return message.content.map((block) => {
+    const event = messageEvent({ role: "user", content: [block] });
+    const details = block.type === "tool_result" ? toolUseResults[block.toolUseId] : undefined;
+    return details === undefined ? event : { ...event, tool_use_result: details };
+  });
 }
 
 /** A stored message as the stream-json `assistant` / `user` line it was sent as (its `message` part). */

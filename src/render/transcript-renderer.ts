@@ -23,7 +23,8 @@ const FAILED_OUTPUT_LINES = 20;
  * text as light markdown, thinking folded to one dim line, each tool call on one line with its
  * key argument and its result summarized under it (Edit/MultiEdit/Write as a unified diff, errors
  * in full), retries, permission denials and compactions visible, and a closing line per turn with
- * outcome, turns, tokens, cost and time. A pure transformation (no I/O, no environment): the
+ * outcome, turns, tokens, cost and time (after the result's own text when no assistant message
+ * came before it, as in `--output-format json` output). A pure transformation (no I/O, no environment): the
  * `render` command, `-p` progress and the chat all print what it returns. Never throws on odd
  * input: an unknown or malformed line is shown dimmed.
  */
@@ -33,6 +34,12 @@ export class TranscriptRenderer {
   private readonly calls = new Map<string, ToolUse>();
   private lastCallId: string | undefined;
   private cwd: string | undefined;
+  /**
+   * Whether an assistant message came since the last result. Without one the result is all there
+   * is of the turn (Claude Code's `--output-format json` prints only that), so its text is the
+   * answer to show.
+   */
+  private assistantSinceResult = false;
 
   constructor(options: RenderOptions) {
     this.style = createStyle(options.color);
@@ -54,7 +61,9 @@ export class TranscriptRenderer {
     switch (type) {
       case "assistant": {
         const parsed = AssistantShape.safeParse(event);
-        return parsed.success ? this.assistant(parsed.data) : this.unknown(event);
+        if (!parsed.success) return this.unknown(event);
+        this.assistantSinceResult = true;
+        return this.assistant(parsed.data);
       }
       case "user": {
         const parsed = UserShape.safeParse(event);
@@ -241,8 +250,10 @@ export class TranscriptRenderer {
     const outcome = failed ? `✗ ${event.subtype === "success" ? "error" : event.subtype}${event.errors?.length ? `: ${event.errors.join("; ")}` : event.result ? `: ${event.result}` : ""}` : "✓ success";
     const denials = (event.permission_denials ?? []).map((denial) => this.style.red(`  ✗ denied: ${denial.tool_name} ${clip(this.keyArgument(denial.tool_name, denial.tool_input ?? {}), 60)}`));
     const structured = event.structured_output === undefined ? [] : [this.style.cyan(clip(JSON.stringify(event.structured_output), this.width))];
+    const answer = !failed && !this.assistantSinceResult && structured.length === 0 && event.result?.trim() ? renderMarkdown(event.result, this.width, this.style) : [];
+    this.assistantSinceResult = false;
     const line = [outcome, ...facts].join(" · ");
-    return [...structured, ...denials, failed ? this.style.red(line) : this.style.green(line), ""];
+    return [...answer, ...structured, ...denials, failed ? this.style.red(line) : this.style.green(line), ""];
   }
 
   private system(event: ReturnType<typeof SystemShape.parse>): string[] {

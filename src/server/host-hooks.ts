@@ -1,6 +1,7 @@
 import type { HookEventName, HookOutput, HookRegistrations } from "../../protocol/control.js";
 import { HookEventNameSchema, HookOutputSchema } from "../../protocol/control.js";
-import type { SessionHooks } from "../session/hook-runners.js";
+import { compileHookMatcher } from "../session/hook-matcher.js";
+import type { HookRunOptions, SessionHooks } from "../session/hook-runners.js";
 import type { HostChannel } from "./host-channel.js";
 
 const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
@@ -11,7 +12,7 @@ const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
  * wedge the session (the host sees its own error).
  */
 export class HostHooks implements SessionHooks {
-  private readonly registrations: Array<{ event: HookEventName; matcher: RegExp | undefined; callbackId: string; timeoutMs: number }>;
+  private readonly registrations: Array<{ event: HookEventName; matches: (value: string | undefined) => boolean; callbackId: string; timeoutMs: number }>;
 
   constructor(
     private readonly channel: HostChannel,
@@ -20,11 +21,11 @@ export class HostHooks implements SessionHooks {
   ) {
     this.registrations = Object.entries(registrations).flatMap(([event, matchers]) => {
       const known = HookEventNameSchema.safeParse(event);
-      if (!known.success) return [];
+      if (!known.success || matchers === undefined) return [];
       return matchers.flatMap((registration) =>
         registration.hookCallbackIds.map((callbackId) => ({
           event: known.data,
-          matcher: toMatcher(registration.matcher),
+          matches: compileHookMatcher(registration.matcher),
           callbackId,
           timeoutMs: (registration.timeout ?? DEFAULT_HOOK_TIMEOUT_SECONDS) * 1000,
         })),
@@ -44,13 +45,13 @@ export class HostHooks implements SessionHooks {
   async run(
     event: HookEventName,
     input: Record<string, unknown>,
-    options: { toolName?: string; toolUseId?: string; signal?: AbortSignal } = {},
+    options: HookRunOptions = {},
   ): Promise<{ outputs: HookOutput[]; undelivered: number }> {
     const outputs: HookOutput[] = [];
     let undelivered = 0;
     for (const registration of this.registrations) {
       if (registration.event !== event) continue;
-      if (registration.matcher && options.toolName !== undefined && !registration.matcher.test(options.toolName)) continue;
+      if (!registration.matches(options.matchValue)) continue;
       const signals = [AbortSignal.timeout(registration.timeoutMs), ...(options.signal ? [options.signal] : [])];
       try {
         const answer = await this.channel.request(
@@ -68,15 +69,5 @@ export class HostHooks implements SessionHooks {
       }
     }
     return { outputs, undelivered };
-  }
-}
-
-/** Claude Code matchers: empty or `*` match every tool; otherwise a name, `A|B`, or a regex. */
-function toMatcher(matcher: string | undefined): RegExp | undefined {
-  if (matcher === undefined || matcher === "" || matcher === "*") return undefined;
-  try {
-    return new RegExp(`^(?:${matcher})$`);
-  } catch {
-    return new RegExp(`^${matcher.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
   }
 }

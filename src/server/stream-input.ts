@@ -26,6 +26,7 @@ import type { HostChannel } from "./host-channel.js";
 import { HostHooks } from "./host-hooks.js";
 import { readLines, type LineEvent } from "../../protocol/lines.js";
 import { loadSdkMcpServers } from "./sdk-mcp-tools.js";
+import { mcpStartupTimeoutMs } from "../mcp/mcp-servers.js";
 import { toUserMessage } from "../session/user-input.js";
 import { buildFailureResult } from "../session/result.js";
 
@@ -46,6 +47,13 @@ export interface StreamInputOptions {
   host: HostChannel | undefined;
   /** Emit `system/session_state_changed` (running / idle) for hosts that read it. */
   announceSessionState: boolean;
+  /**
+   * The host's in-process MCP servers named in `--mcp-config` (`type: "sdk"`, as the Python Agent
+   * SDK announces them): served like those `initialize.sdkMcpServers` names.
+   */
+  hostMcpServers: readonly string[];
+  /** The session's environment: MCP_TIMEOUT bounds the handshake with each in-process server. */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -66,13 +74,27 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   let initializing: Promise<void> = Promise.resolve();
   // Control answers that are written once ready (initialize); EOF waits for them.
   let answersSent: Promise<void> = Promise.resolve();
+  // The host's in-process servers asked for so far: each is loaded once, whoever names it first.
+  const hostServersAsked = new Set<string>();
+  const loadHostMcpServers = (names: readonly string[], manifests: unknown): void => {
+    const fresh = [...new Set(names)].filter((name) => !hostServersAsked.has(name));
+    if (fresh.length === 0) return;
+    fresh.forEach((name) => hostServersAsked.add(name));
+    const host = options.host;
+    const loaded = host
+      ? loadSdkMcpServers(host, fresh, manifests, { handshakeTimeoutMs: mcpStartupTimeoutMs(options.env) })
+      : Promise.resolve(fresh.map((name) => ({ name, error: "no host answers control requests in this session" })));
+    initializing = Promise.all([initializing, loaded.then((servers) => servers.forEach((server) => session.addMcpServer(server)))]).then(() => undefined);
+  };
   const runQueue = async (): Promise<void> => {
+    // A host that sent no initialize still gets the servers it named in --mcp-config.
+    loadHostMcpServers(options.hostMcpServers, undefined);
     await initializing;
     await session.mcpReady();
     for (let next = queue.shift(); next && !session.closed; next = queue.shift()) {
       announceState("running");
       // Claude Code repeats system/init before every turn in stream-json input mode.
-      output(session.initEvent());
+      output(await session.initEvent());
       lastResult = await session.runTurn(next);
     }
     queue.length = 0;
@@ -206,18 +228,12 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
       case "initialize": {
         const request = InitializeRequestSchema.safeParse(command.request);
         if (!request.success) return failure(`initialize is not understood: ${describeIssue(request.error)}`);
-        const hooks = request.data.hooks ?? {};
+        // An event sent as null or with no matchers registers nothing.
+        const hooks = Object.fromEntries(Object.entries(request.data.hooks ?? {}).filter(([, matchers]) => matchers !== undefined && matchers.length > 0));
         if (options.host && Object.keys(hooks).length > 0) {
           session.setHooks(new HostHooks(options.host, hooks, (message) => log.warn(message)));
         }
-        const host = options.host;
-        const servers = request.data.sdkMcpServers ?? [];
-        if (host && servers.length > 0) {
-          initializing = loadSdkMcpServers(host, servers, request.data.sdkMcpServerManifests).then(
-            (loaded) => loaded.forEach((server) => session.addMcpServer(server.name, server.tools)),
-            (error: unknown) => log.warn(`could not load the host's MCP servers: ${(error as Error).message}`),
-          );
-        }
+        loadHostMcpServers([...(request.data.sdkMcpServers ?? []), ...options.hostMcpServers], request.data.sdkMcpServerManifests);
         const answer: Omit<InitializeResponse, "commands"> = {
           models: options.models,
           agents: [],
@@ -245,15 +261,16 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
       }
       case "set_model": {
         const request = SetModelRequestSchema.safeParse(command.request);
-        if (!request.success) return failure("set_model needs a model id");
-        session.setModel(resolveModelAlias(request.data.model ?? options.models[0]!.value));
+        if (!request.success) return failure("set_model: model must be a model id, or absent, null or \"default\" for the session's first model");
+        const model = request.data.model;
+        session.setModel(model === undefined || model === "default" ? undefined : resolveModelAlias(model));
         return success({ model: session.model });
       }
       case "set_max_thinking_tokens": {
         const request = SetMaxThinkingTokensRequestSchema.safeParse(command.request);
-        if (!request.success) return failure("max_thinking_tokens must be a non-negative number or null");
+        if (!request.success) return failure("max_thinking_tokens must be a non-negative number, or null for the session's first budget");
         const tokens = request.data.max_thinking_tokens;
-        session.setMaxThinkingTokens(typeof tokens === "number" && tokens > 0 ? tokens : undefined);
+        if (tokens !== undefined) session.setMaxThinkingTokens(tokens ?? undefined);
         return success({});
       }
       case "mcp_status":

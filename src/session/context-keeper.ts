@@ -2,7 +2,7 @@ import type { AgentEvent } from "../agent/events.js";
 import { conversationFromSummary, estimateTokens, stubOldToolOutputs, summarizeConversation } from "../agent/compaction.js";
 import type { Message } from "../conversation/messages.js";
 import type { Provider, ToolSpec, Usage } from "../providers/types.js";
-import type { SessionHooks } from "./hook-runners.js";
+import { runPreCompactHooks, runSessionStartHooks, type SessionHooks } from "./hook-runners.js";
 
 /** After compacting, the conversation should take at most this share of the threshold. */
 const TARGET_SHARE = 0.6;
@@ -55,7 +55,8 @@ export class ContextKeeper {
 
   /**
    * Compacts `history` in place: old tool outputs first; a summary when that is not enough (or
-   * always, for `/compact`). Emits `compaction_start` / `compaction_end`, runs PreCompact and
+   * always, for `/compact`). Emits `compaction_start` / `compaction_end`, runs PreCompact (which
+   * may block it or add instructions), SessionStart (source "compact", after a summary) and
    * PostCompact hooks. Contract: never throws; a failure leaves the history as it was.
    */
   async compact(
@@ -72,7 +73,9 @@ export class ContextKeeper {
       return messages ? "compacted" : "failed";
     };
     try {
-      await this.runHook("PreCompact", { trigger: options.trigger, custom_instructions: options.instructions ?? null }, signal);
+      const preCompact = await runPreCompactHooks(this.input.hooks(), this.input.hookBase(), { trigger: options.trigger, instructions: options.instructions }, signal);
+      if ("blocked" in preCompact) return end(undefined, `A PreCompact hook blocked the compaction: ${preCompact.blocked}`);
+      const instructions = [options.instructions, ...preCompact.instructions].filter((text) => text !== undefined && text !== "").join("\n\n") || undefined;
       const target = Math.floor(this.threshold * TARGET_SHARE);
       const stubbed = stubOldToolOutputs(history);
       let next: Message[];
@@ -86,16 +89,18 @@ export class ContextKeeper {
           model: this.input.model(),
           sessionId: this.input.sessionId,
           contextWindow: this.input.contextWindow,
-          instructions: options.instructions,
+          instructions,
           signal,
           onUsage: this.input.onUsage,
         });
         if ("error" in summary) return end(undefined, summary.error);
         summaryText = summary.summary;
-        next = conversationFromSummary(stubbed ?? history, summary.summary, await this.input.extraContext(), target);
+        // A summary starts the conversation over: SessionStart hooks (source "compact") may add context to it.
+        const started = await runSessionStartHooks(this.input.hooks(), this.input.hookBase(), "compact", this.input.model(), signal);
+        next = conversationFromSummary(stubbed ?? history, summary.summary, [...(await this.input.extraContext()), ...started], target);
       }
       history.splice(0, history.length, ...next);
-      await this.runHook("PostCompact", { trigger: options.trigger, compact_summary: summaryText }, signal);
+      await this.runPostCompactHooks(options.trigger, summaryText, signal);
       return end(next);
     } catch (error) {
       return end(undefined, (error as Error).message);
@@ -106,9 +111,9 @@ export class ContextKeeper {
     return estimateTokens(this.input.system, this.input.toolSpecs(), messages);
   }
 
-  private async runHook(event: "PreCompact" | "PostCompact", fields: Record<string, unknown>, signal: AbortSignal): Promise<void> {
+  private async runPostCompactHooks(trigger: "auto" | "manual", summary: string, signal: AbortSignal): Promise<void> {
     const hooks = this.input.hooks();
-    if (!hooks?.has(event)) return;
-    await hooks.run(event, { ...this.input.hookBase(), hook_event_name: event, ...fields }, { signal });
+    if (!hooks?.has("PostCompact")) return;
+    await hooks.run("PostCompact", { ...this.input.hookBase(), hook_event_name: "PostCompact", trigger, compact_summary: summary }, { matchValue: trigger, signal });
   }
 }

@@ -1,4 +1,5 @@
 import type { SystemInitEvent } from "../../protocol/events.js";
+import type { Skill } from "../skills/catalog.js";
 import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../protocol/version.js";
 import { randomUuid } from "../text/random-uuid.js";
 import { AGENTWIRE_VERSION } from "../version.js";
@@ -11,7 +12,8 @@ export interface SessionFacts {
   model: string;
   provider: string;
   permissionMode: SystemInitEvent["permissionMode"];
-  skillNames: string[];
+  /** The skills that loaded (a skipped folder has no `modelInvocable`, so it cannot be passed here). */
+  skills: ReadonlyArray<Pick<Skill, "name" | "modelInvocable">>;
   apiKeySource: string;
 }
 
@@ -27,11 +29,11 @@ export function buildInitEvent(facts: SessionFacts): SystemInitEvent {
     model: facts.model,
     provider: facts.provider,
     permissionMode: facts.permissionMode,
-    slash_commands: facts.skillNames,
+    slash_commands: facts.skills.map((skill) => skill.name),
     apiKeySource: facts.apiKeySource,
     output_style: "default",
     agents: [],
-    skills: facts.skillNames,
+    skills: facts.skills.map((skill) => skill.name),
     plugins: [],
     claude_code_version: CLAUDE_CODE_VERSION,
     protocol_version: PROTOCOL_VERSION,

@@ -44,6 +44,8 @@ export interface TurnWiring {
   sandbox: SandboxSettings | undefined;
   /** Credential variables passed to tools' child processes on purpose (`--pass-env`). */
   passEnv: readonly string[];
+  /** The settings files' `env`, for the processes tools start. */
+  settingsEnv: Readonly<Record<string, string>>;
   /** How commands approved only by the read-only judgement are confined. */
   confinement: ReadOnlyConfinement;
   /** Per-session state tools keep between calls (Bash's working directory). */
@@ -144,6 +146,7 @@ function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal
     outputDirectory: wiring.toolOutputDirectory,
     ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
     passEnv: wiring.passEnv,
+    ...(Object.keys(wiring.settingsEnv).length > 0 ? { settingsEnv: wiring.settingsEnv } : {}),
     ...(approval.judgedReadOnly ? { confinement: wiring.confinement } : {}),
     imageInput: wiring.provider.capabilities?.imagesInToolResults === true,
     log: wiring.log,

@@ -16,6 +16,8 @@ export interface OpenedSession {
   store: SessionStore | undefined;
   /** Problems found while loading a stored session (skipped lines, repaired history). */
   diagnostics: string[];
+  /** A new conversation, a stored one continued, or a copy of one (SessionStart's `source`). */
+  origin: "startup" | "resume" | "fork";
 }
 
 /**
@@ -66,6 +68,7 @@ export function openSession(input: {
     accounting: new SessionAccounting(loaded ? { modelUsage: loaded.modelUsage, totalCostUsd: loaded.totalCostUsd } : undefined, { contextWindow: input.contextWindow }),
     store,
     diagnostics: loaded?.diagnostics ?? [],
+    origin: fork ? "fork" : loaded ? "resume" : "startup",
   };
 }
 

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import type { SystemInitEvent } from "../../protocol/events.js";
 import { PROTECTED_PROJECT_ENTRIES } from "../permissions/protected-paths.js";
 import { apiKeySource, providerSettingsError } from "../providers/registry.js";
-import { discoverSkills, type SkillCatalog } from "../skills/catalog.js";
+import { discoverSkills, offersSkillTool, type SkillCatalog } from "../skills/catalog.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 import { sandboxProblem } from "../tools/sandbox-probe.js";
 import type { SandboxSettings } from "../tools/sandbox-settings.js";
@@ -15,6 +15,7 @@ import { openSession, type OpenedSession } from "./open-session.js";
 import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";
 import { chooseToolNames } from "./tool-selection.js";
 import { PARSE_ONCE } from "../validation/parse-once.js";
+import { NO_FILE_SETTINGS, type FileSettings } from "../settings/effective-settings.js";
 
 /** What a session starts from, checked: the first half of `createSession`. */
 export interface PreparedSession {
@@ -31,6 +32,9 @@ export interface PreparedSession {
   sandbox: SandboxSettings | undefined;
   /** Whether what the project brings is trusted (consulted as skills load). */
   projectTrust: ProjectTrust;
+  /** The caller's environment with the settings files' `env` over it: the providers' and MCP servers'. */
+  env: SessionOptions["env"];
+  fileSettings: FileSettings;
 }
 
 /**
@@ -67,7 +71,9 @@ export function prepareSession(options: SessionOptions): PreparedSession {
   });
   const skillTool = skills.entries.length > 0 ? [{ name: "Skill", traits: SKILL_TOOL_TRAITS }] : [];
   const toolNames = chooseToolNames(settings, skillTool);
-  const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettingsOf(settings, options.env));
+  const fileSettings = options.fileSettings ?? NO_FILE_SETTINGS;
+  const env = Object.keys(fileSettings.env).length === 0 ? options.env : { ...options.env, ...fileSettings.env };
+  const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettingsOf(settings, env));
   if (settingsError) throw new SessionSetupError(settingsError, "invalid_arguments");
   const opened = openSession({
     home,
@@ -79,7 +85,7 @@ export function prepareSession(options: SessionOptions): PreparedSession {
     contextWindow: settings.contextWindow,
     fork: settings.forkSession,
   });
-  return { options, settings, cwd, addDirs, home, skills, toolNames, opened, sandbox, projectTrust };
+  return { options, settings, cwd, addDirs, home, skills, toolNames, opened, sandbox, projectTrust, env, fileSettings };
 }
 
 /**
@@ -118,25 +124,26 @@ export function providerSettingsOf(settings: CheckedSessionSettings, env: Sessio
 
 /** The API key's origin as `system/init.apiKeySource` reports it. */
 export function keySourceOf(prepared: PreparedSession): string {
-  return prepared.options.providerInstance ? "none" : apiKeySource(prepared.settings.provider, prepared.options.env);
+  return prepared.options.providerInstance ? "none" : apiKeySource(prepared.settings.provider, prepared.env);
 }
 
 /**
- * The `system/init` the session built from `prepared` will report, from names alone: the same
- * tool choice (`chooseToolNames`) and skills the session uses. For sessions with the built-in
- * tools (not `toolDefinitions`) and no MCP servers yet, which is every CLI start
- * (test/session/prepare-session.test.ts compares the two).
+ * The `system/init` the session built from `prepared` will report, from tool names and the
+ * skills' frontmatter: the same tool choice (`chooseToolNames`) and the skills that load. For
+ * sessions with the built-in tools (not `toolDefinitions`) and no MCP servers yet, which is
+ * every CLI start (test/session/prepare-session.test.ts compares the two).
  */
-export function initEventBeforeSession(prepared: PreparedSession): SystemInitEvent {
+export async function initEventBeforeSession(prepared: PreparedSession): Promise<SystemInitEvent> {
+  const { skills } = await prepared.skills.load();
   return buildInitEvent({
     cwd: prepared.cwd,
     sessionId: prepared.opened.sessionId,
-    toolNames: prepared.toolNames,
+    toolNames: offersSkillTool(skills) ? prepared.toolNames : prepared.toolNames.filter((name) => name !== "Skill"),
     mcpServers: prepared.settings.untrustedProjectMcpServers.map(untrustedServerStatus),
     model: prepared.settings.model,
     provider: prepared.settings.provider,
     permissionMode: prepared.settings.permissionMode,
-    skillNames: prepared.skills.names,
+    skills,
     apiKeySource: keySourceOf(prepared),
   });
 }

@@ -9,6 +9,8 @@ import type { Provider } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { SANDBOX_MODES } from "../tools/sandbox-settings.js";
 import type { SessionHooks } from "./hook-runners.js";
+import { SETTING_SOURCES } from "../settings/settings-files.js";
+import type { FileSettings } from "../settings/effective-settings.js";
 
 /** A session id; never a path (it becomes a file name under the sessions folder). */
 export const SessionIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/, "must be a session id (letters, digits, '-', '_', '.'), not a path"));
@@ -26,9 +28,7 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
 /** Model requests per user turn when `--max-turns` is not given: a looping model stops here. */
 export const DEFAULT_MAX_TURNS = 200;
 
-/** Claude Code's setting sources: the user's files, the project's shared files, its local ones. */
-export const SETTING_SOURCES = ["user", "project", "local"] as const;
-export type SettingSource = (typeof SETTING_SOURCES)[number];
+export { SETTING_SOURCES, type SettingSource } from "../settings/settings-files.js";
 
 const nonEmpty = () => z.string().check(z.minLength(1));
 const positiveInt = () => z.int().check(z.positive());
@@ -170,6 +170,13 @@ export interface SessionOptions extends SessionSettings {
   approve?: ToolApprover;
   /** Hooks the host registered. */
   hooks?: SessionHooks;
+  /**
+   * What the settings files bring that no flag carries (src/settings/load-settings.ts): `ask`
+   * rules, `env`, shell-command hooks, the problems found and what an untrusted project was
+   * denied. The caller has already put the settings' model, mode, allow and deny rules and
+   * directories under its flags (`flagsOverSettings`).
+   */
+  fileSettings?: FileSettings;
   /** Replaces the built-in tool set (after `tools` / `disallowedTools` selection of the built-ins). */
   toolDefinitions?: ToolDefinition[];
   /** A ready provider instead of one built from `provider`/`model`/`baseUrl`/`env` (tests, embedders). */
@@ -180,6 +187,12 @@ export interface SessionOptions extends SessionSettings {
    */
   toolOutputDirectory?: string;
   logger?: SessionLogger;
+  /**
+   * What the caller did or learned while starting (the bundled skills installed, flags without
+   * effect): `system/warning` lines at the start of the first turn, where a host reads them,
+   * rather than text on stderr, which hosts show as an error.
+   */
+  notices?: Array<{ code: string; message: string }>;
 }
 
 /** A session that cannot be set up (bad settings, unknown session, missing directory). */

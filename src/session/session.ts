@@ -6,7 +6,7 @@ import type { PermissionResult } from "../../protocol/control.js";
 import type { OutputEvent, ResultEvent, SystemInitEvent } from "../../protocol/events.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runTurn, type PermissionDecision, type TurnOutcome } from "../agent/loop.js";
-import { composeSystemPrompt, defaultSystemPrompt } from "../agent/system-prompt.js";
+import { baseSystemPrompt, composeSystemPrompt, replacesDefaultPrompt } from "../agent/system-prompt.js";
 import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { Message, ToolUseBlock, UserMessage } from "../conversation/messages.js";
 import type { PermissionMode } from "../permissions/policy.js";
@@ -27,7 +27,10 @@ import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/
 import type { SandboxSettings } from "../tools/sandbox-settings.js";
 import { shellStartDirectory } from "../tools/bash.js";
 import { createReadOnlyConfinement, type ReadOnlyConfinement } from "../tools/confinement.js";
-import { runPostToolUseHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks } from "./hook-runners.js";
+import { runNotificationHooks, runPostToolUseHooks, runSessionEndHooks, runSessionStartHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks, type SessionStartSource } from "./hook-runners.js";
+import { combineHooks } from "./combined-hooks.js";
+import { CommandHooks } from "./command-hooks.js";
+import type { CommandHook } from "../settings/effective-settings.js";
 import { loopDependencies, MAX_OUTPUT_TOKENS_CAP, turnSettings, type TurnWiring } from "./loop-wiring.js";
 import { buildApiErrorAssistantEvent, buildFailureResult, buildResultEvent } from "./result.js";
 import { DEFAULT_MAX_TURNS, type SessionLogger, type SessionOptions, type ToolApprover } from "./session-options.js";
@@ -38,14 +41,16 @@ import { buildInitEvent } from "./init-event.js";
 import { keySourceOf, prepareSession, providerSettingsOf, untrustedServerStatus, type PreparedSession } from "./prepare-session.js";
 import { untrustedProjectWarning } from "./project-trust-policy.js";
 import { trustRootOf, type ProjectTrust } from "../trust/project-trust.js";
-import type { SkillCatalog } from "../skills/catalog.js";
-import type { Skill } from "../skills/catalog.js";
+import { offersSkillTool, type Skill, type SkillCatalog, type SkillProblem } from "../skills/catalog.js";
 import { createSkillTool, LOADED_SKILLS_KEY, SKILL_READ_RULES_KEY, TURN_SKILL_RULES_KEY } from "../skills/skill-tool.js";
 import { skillInstructions } from "../skills/instructions.js";
 import { ContextKeeper } from "./context-keeper.js";
 import { rerankWithModel } from "./skill-rerank.js";
 import { skillPrompt } from "./skill-turn.js";
 import { modelLimits } from "../providers/models.js";
+
+/** One of the host's in-process MCP servers, once its tools were listed, or why they could not be. */
+export type HostMcpServer = { name: string; tools: ToolDefinition[]; serverInfo?: { name: string; version: string } } | { name: string; error: string };
 
 /**
  * A conversation with a model: runs user turns one at a time, emits every protocol event through
@@ -63,8 +68,11 @@ export interface Session {
   readonly busy: boolean;
   /** `close()` was called: no further turns run. */
   readonly closed: boolean;
-  /** The `system/init` event for the next turn (Claude Code repeats it before every turn). */
-  initEvent(): SystemInitEvent;
+  /**
+   * The `system/init` event for the next turn (Claude Code repeats it before every turn). Waits
+   * for the skills' frontmatter to be read the first time: only skills that load are listed.
+   */
+  initEvent(): Promise<SystemInitEvent>;
   /** Emits the turn's events, then resolves with its `result` (also emitted). Never rejects. */
   runTurn(prompt: UserMessage): Promise<ResultEvent>;
   /** Stops the running turn; it still ends with its `result`. False when no turn runs. */
@@ -73,8 +81,9 @@ export interface Session {
   setModel(model: string | undefined): void;
   /** From the next permission decision on (also mid-turn); emits `system/status`. */
   setPermissionMode(mode: PermissionMode): void;
+  /** From the next model request on; 0 turns extended thinking off, undefined returns to the session's first budget. */
   setMaxThinkingTokens(tokens: number | undefined): void;
-  /** Hooks the host registered (`initialize`). */
+  /** Hooks the host registered (`initialize`); they run beside the settings files' hooks. */
   setHooks(hooks: SessionHooks): void;
   /**
    * The JSON Schema each turn's answer must match (`--json-schema`, the SDK's `outputFormat`):
@@ -82,8 +91,12 @@ export interface Session {
    * Undefined turns it off. Rejects with an `OutputSchemaError` when the schema does not compile.
    */
   setOutputSchema(schema: Record<string, unknown> | undefined): Promise<void>;
-  /** Tools of an MCP server; offered from the next model request on, replacing same-named ones. */
-  addMcpServer(name: string, tools: ToolDefinition[]): void;
+  /**
+   * One of the host's in-process MCP servers: its tools, offered from the next model request on
+   * (replacing same-named ones), or why it could not be reached. A later call for the same name
+   * replaces the earlier one.
+   */
+  addMcpServer(server: HostMcpServer): void;
   /** The host's in-process servers and the configured ones (`mcpServers`), with their state. */
   mcpServerStatus(): McpServerStatus[];
   /**
@@ -95,7 +108,10 @@ export interface Session {
   skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>>;
   /** Resolves when no turn is running. */
   whenIdle(): Promise<void>;
-  /** No further turns; interrupts the running one, waits for its result, removes private temp files. */
+  /**
+   * No further turns; interrupts the running one, waits for its result, runs SessionEnd hooks
+   * (once a turn has started the session), removes private temp files.
+   */
   close(): Promise<void>;
 }
 
@@ -106,33 +122,33 @@ export interface Session {
  * through `options`. Throws a `SessionSetupError` when the settings cannot work.
  */
 export function createSession(options: SessionOptions, prepared: PreparedSession = prepareSession(options)): Session {
-  const { settings, cwd, addDirs, home, skills, opened } = prepared;
+  const { settings, cwd, addDirs, home, skills, opened, env, fileSettings } = prepared;
   const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
   const tools = options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools);
   const log = options.logger ?? silentLogger;
-  for (const diagnostic of opened.diagnostics) log.warn({ session: opened.sessionId }, diagnostic);
+  // Repairs of a stored session (a turn cut off mid-tool) are made and the run goes on: debug detail.
+  for (const diagnostic of opened.diagnostics) log.info({ session: opened.sessionId }, diagnostic);
   // Filtering the environment only to say so costs a pass over it: only when debug lines are kept.
-  const keptFromChildren = log.isLevelEnabled?.("debug") === true ? filterChildEnvironment(options.env, settings.passEnv).removed : [];
+  const keptFromChildren = log.isLevelEnabled?.("debug") === true ? filterChildEnvironment(env, settings.passEnv).removed : [];
   if (keptFromChildren.length > 0) log.debug({ names: keptFromChildren }, "credential variables kept out of child processes (--pass-env NAME hands one over)");
   // Bash's full outputs: disposable and possibly gigabytes, so in the OS temp folder rather than
   // the agentwire home (which keeps sessions), and private to this session object.
   const ownsOutputDirectory = options.toolOutputDirectory === undefined;
   const toolOutputDirectory = options.toolOutputDirectory ?? join(tmpdir(), `agentwire-${opened.sessionId}-${randomUUID().slice(0, 8)}`);
-  // A host that replaces the system prompt wants exactly that prompt: no memory files then.
-  const memory = settings.memoryFiles && settings.systemPrompt === undefined ? loadMemoryFiles({ cwd, agentwireHome: home }) : undefined;
+  const memory = settings.memoryFiles && !replacesDefaultPrompt(settings.systemPrompt) ? loadMemoryFiles({ cwd, agentwireHome: home }) : undefined;
   const systemPrompt = composeSystemPrompt(
-    composeSystemPrompt(settings.systemPrompt ?? defaultSystemPrompt({ cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }), memory?.section || undefined),
+    composeSystemPrompt(baseSystemPrompt(settings.systemPrompt, { cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }), memory?.section || undefined),
     settings.appendSystemPrompt,
   );
   return new SessionCore({
     sessionId: opened.sessionId,
     cwd,
-    env: options.env,
+    env,
     mcpServers: settings.mcpServers,
     untrustedProjectMcpServers: settings.untrustedProjectMcpServers,
     projectTrust: prepared.projectTrust,
     systemPrompt,
-    provider: options.providerInstance ?? createProvider(providerSettingsOf(settings, options.env)),
+    provider: options.providerInstance ?? createProvider(providerSettingsOf(settings, env)),
     apiKeySource: keySourceOf(prepared),
     tools,
     history: opened.history,
@@ -142,6 +158,10 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     log,
     approve: options.approve,
     hooks: options.hooks,
+    settingsHooks: fileSettings.hooks,
+    settingsEnv: fileSettings.env,
+    untrustedProjectSettings: fileSettings.untrusted,
+    origin: opened.origin,
     model: settings.model,
     // A model looping on tool calls must not make thousands of requests; --max-turns overrides.
     maxTurns: settings.maxTurns ?? DEFAULT_MAX_TURNS,
@@ -152,7 +172,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     includePartialMessages: settings.includePartialMessages,
     permissions: {
       mode: settings.permissionMode,
-      rules: { allow: parseRuleList(settings.allowedTools), deny: parseRuleList(settings.disallowedTools), ask: [] },
+      rules: { allow: parseRuleList(settings.allowedTools), deny: parseRuleList(settings.disallowedTools), ask: parseRuleList(fileSettings.ask) },
       // The output directory is a root too, so Read can page through a long Bash output.
       roots: [cwd, ...addDirs, toolOutputDirectory],
     },
@@ -169,7 +189,11 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
       contextWindow: settings.contextWindow ?? modelLimits(settings.model).contextWindow,
       maxOutputTokens: Math.min(modelLimits(settings.model).maxOutputTokens, MAX_OUTPUT_TOKENS_CAP),
     },
-    startupWarnings: (memory?.problems ?? []).map((problem) => ({ type: "warning" as const, code: "memory_file_cut", message: `The memory file ${problem.path}: ${problem.reason}.`, path: problem.path })),
+    startupWarnings: [
+      ...(options.notices ?? []).map((notice) => ({ type: "warning" as const, ...notice })),
+      ...(memory?.problems ?? []).map((problem) => ({ type: "warning" as const, code: "memory_file_cut", message: `The memory file ${problem.path}: ${problem.reason}.`, path: problem.path })),
+      ...fileSettings.problems.map((problem) => ({ type: "warning" as const, code: "settings_invalid", message: `Settings not applied: ${problem}.` })),
+    ],
     skillRanking: settings.skillRanking,
     // Ollama checks its own requests against the context it asks for (ollama-native.ts).
     contextFit:
@@ -211,7 +235,16 @@ interface SessionCoreInput {
   onEvent: (event: OutputEvent) => void;
   log: SessionLogger;
   approve: ToolApprover | undefined;
+  /** The host's hooks, when given at creation (the library's); a stdin host registers them later (`setHooks`). */
   hooks: SessionHooks | undefined;
+  /** The settings files' shell-command hooks. */
+  settingsHooks: readonly CommandHook[];
+  /** The settings files' `env`, for the processes tools and hooks start (credentials still removed). */
+  settingsEnv: Readonly<Record<string, string>>;
+  /** What the project's untrusted settings files were denied, named in the trust warning. */
+  untrustedProjectSettings: readonly string[];
+  /** SessionStart's `source` for the first turn. */
+  origin: SessionStartSource;
   model: string;
   maxTurns: number | undefined;
   maxBudgetUsd: number | undefined;
@@ -245,11 +278,13 @@ class SessionCore implements Session {
   private readonly costAtStart: number;
   /** The skills' metadata has been read, and its problems and what the untrusted project held back reported. */
   private startupReported = false;
+  /** The skills that loaded and the problems of the others, read once; the Skill tool is dropped when none is model-invocable. */
+  private skillsLoading: Promise<{ skills: Skill[]; problems: SkillProblem[] }> | undefined;
   /** Why the session file could not be written, once it could not; nothing is written after. */
   private persistenceFailure: string | undefined;
   private readonly toolState = new Map<string, unknown>();
-  /** The host's in-process MCP servers (the Agent SDK's), by name. */
-  private readonly mcpServers: string[] = [];
+  /** The host's in-process MCP servers (the Agent SDKs'), as they were registered. */
+  private readonly hostMcpServers = new Map<string, McpServerStatus>();
   /** The configured MCP servers; undefined when there are none (nothing MCP is loaded then). */
   private readonly mcp: McpServerPool | undefined;
   /** How commands approved only by the read-only judgement run. */
@@ -261,7 +296,17 @@ class SessionCore implements Session {
   private permissions: PermissionState;
   private currentModel: string;
   private maxThinkingTokens: number | undefined;
+  /** The settings files' hooks and the host's, as one (`combineHooks`). */
   private hooks: SessionHooks | undefined;
+  private hostHooks: SessionHooks | undefined;
+  private readonly settingsHooks: CommandHooks | undefined;
+  /** SessionStart hooks ran (at the first turn); SessionEnd hooks run at close only after them. */
+  private sessionStarted = false;
+  private sessionEnded = false;
+  /** Context from SessionStart hooks, for the next prompt. */
+  private readonly startContext: string[] = [];
+  /** Notification hooks still running: nobody waits for them, but the session does not close before they end. */
+  private readonly notifications = new Set<Promise<void>>();
   private tools: ToolDefinition[];
   /** `setOutputSchema`: the StructuredOutput tool being built, or the error its schema gave. */
   private outputTool: Promise<ToolDefinition | Error> | undefined;
@@ -284,7 +329,18 @@ class SessionCore implements Session {
     this.permissions = input.permissions;
     this.currentModel = input.model;
     this.maxThinkingTokens = input.maxThinkingTokens;
-    this.hooks = input.hooks;
+    this.settingsHooks =
+      input.settingsHooks.length > 0
+        ? new CommandHooks({
+            hooks: input.settingsHooks,
+            cwd: input.cwd,
+            settingsEnv: input.settingsEnv,
+            passEnv: input.passEnv,
+            onProblem: (message) => this.warn({ type: "warning", code: "hook_failed", message }),
+          })
+        : undefined;
+    this.hostHooks = input.hooks;
+    this.hooks = this.combinedHooks();
     this.tools = input.tools;
     this.mcp =
       Object.keys(input.mcpServers).length > 0
@@ -337,11 +393,17 @@ class SessionCore implements Session {
   }
 
   setMaxThinkingTokens(tokens: number | undefined): void {
-    this.maxThinkingTokens = tokens;
+    this.maxThinkingTokens = tokens === undefined ? this.input.maxThinkingTokens : tokens > 0 ? tokens : undefined;
   }
 
   setHooks(hooks: SessionHooks): void {
-    this.hooks = hooks;
+    this.hostHooks = hooks;
+    this.hooks = this.combinedHooks();
+  }
+
+  /** A hook's `systemMessage` is for the user: a warning, wherever the hook came from. */
+  private combinedHooks(): SessionHooks | undefined {
+    return combineHooks([this.settingsHooks, this.hostHooks], (message) => this.warn({ type: "warning", code: "hook_message", message }));
   }
 
   async setOutputSchema(schema: Record<string, unknown> | undefined): Promise<void> {
@@ -351,13 +413,19 @@ class SessionCore implements Session {
     if (built instanceof Error) throw built;
   }
 
-  addMcpServer(name: string, tools: ToolDefinition[]): void {
-    this.mcpServers.push(name);
-    this.tools = withTools(this.tools, tools);
+  addMcpServer(server: HostMcpServer): void {
+    const prefix = `mcp__${server.name}__`;
+    this.tools = this.tools.filter((tool) => !tool.name.startsWith(prefix));
+    if ("error" in server) {
+      this.hostMcpServers.set(server.name, { name: server.name, status: "failed", error: server.error });
+      return;
+    }
+    this.hostMcpServers.set(server.name, { name: server.name, status: "connected", ...(server.serverInfo ? { serverInfo: server.serverInfo } : {}) });
+    this.tools = withTools(this.tools, server.tools);
   }
 
   mcpServerStatus(): McpServerStatus[] {
-    return [...this.mcpServers.map((name) => ({ name, status: "connected" as const })), ...(this.mcp?.status() ?? []), ...this.input.untrustedProjectMcpServers.map(untrustedServerStatus)];
+    return [...this.hostMcpServers.values(), ...(this.mcp?.status() ?? []), ...this.input.untrustedProjectMcpServers.map(untrustedServerStatus)];
   }
 
   /** Now when a turn is running, else at the start of the next one (events belong to turns). */
@@ -378,7 +446,7 @@ class SessionCore implements Session {
    */
   private offeredTools(): ToolDefinition[] {
     const tools = withTools(this.tools, this.mcp?.tools() ?? []);
-    if (this.mcpServers.length === 0 && this.mcp === undefined) return tools;
+    if (this.hostMcpServers.size === 0 && this.mcp === undefined) return tools;
     const denials = this.permissions.rules.deny;
     return tools.filter((tool) => !tool.name.startsWith("mcp__") || !wholeToolRuleCovers(denials, { name: tool.name, traits: tool }));
   }
@@ -402,12 +470,18 @@ class SessionCore implements Session {
     this.isClosed = true;
     this.interrupt();
     await this.whenIdle();
+    await Promise.all(this.notifications);
+    if (this.sessionStarted && !this.sessionEnded) {
+      this.sessionEnded = true;
+      await runSessionEndHooks(this.hooks, this.hookBase(), "other");
+    }
     await this.mcp?.close();
     this.input.store?.close();
     if (this.input.ownsOutputDirectory) rmSync(this.input.toolOutputDirectory, { recursive: true, force: true });
   }
 
-  initEvent(): SystemInitEvent {
+  async initEvent(): Promise<SystemInitEvent> {
+    const { skills } = await this.loadedSkills();
     return buildInitEvent({
       cwd: this.cwd,
       sessionId: this.sessionId,
@@ -416,7 +490,7 @@ class SessionCore implements Session {
       model: this.currentModel,
       provider: this.input.provider.id,
       permissionMode: this.permissions.mode,
-      skillNames: this.input.skills.names,
+      skills,
       apiKeySource: this.input.apiKeySource,
     });
   }
@@ -437,6 +511,7 @@ class SessionCore implements Session {
     const translationContext = { sessionId: this.sessionId, includePartialMessages: this.input.includePartialMessages, newUuid: randomUUID, now: Date.now };
     const permissionDenials: ResultEvent["permission_denials"] = [];
     const emit = (event: AgentEvent): void => {
+      if (event.type === "tool_result" && event.result.details !== undefined) this.input.store?.noteToolDetails(event.toolUseId, event.result.details);
       if (event.type === "message_committed") this.persist("message", () => this.input.store?.appendMessage(event.message), emit);
       if (event.type === "compaction_end" && event.messages) {
         const messages = event.messages;
@@ -453,13 +528,18 @@ class SessionCore implements Session {
     };
     try {
       if (this.isClosed) return failure("internal_error", "The session is closed; no further turns run.");
+      if (!this.sessionStarted) {
+        this.sessionStarted = true;
+        this.startContext.push(...(await runSessionStartHooks(this.hooks, this.hookBase(), this.input.origin, this.currentModel, controller.signal)));
+      }
       const command = sessionCommand(prompt);
       if (command) return await this.runSessionCommand(command, emit, controller.signal, startedAt, permissionDenials);
       const submitted = await runUserPromptSubmitHooks(this.hooks, this.hookBase(), prompt, controller.signal);
       if (!submitted.allow) return failure("hook_blocked", submitted.message);
       const outputTool = await this.outputTool;
       if (outputTool instanceof Error) return failure("invalid_arguments", `The output schema is not valid JSON Schema: ${outputTool.message}`);
-      const withSkills = await this.prepareSkills(submitted.prompt, emit, controller.signal);
+      // The context goes in after the skills have read the prompt: a `/skill` command is the prompt's own text.
+      const withSkills = withStartContext(await this.prepareSkills(submitted.prompt, emit, controller.signal), this.startContext.splice(0));
       const wiring = this.turnWiring(emit, controller.signal, outputTool);
       const outcome = await runTurn(this.input.history, withSkills, turnSettings(wiring), loopDependencies(wiring), controller.signal).catch((error: unknown) => {
         // A bug must still end the turn with a result, never a silent hang.
@@ -491,25 +571,36 @@ class SessionCore implements Session {
   }
 
   /**
-   * Reads the skills' metadata on the first turn (reporting each broken skill once), drops the
-   * Skill tool when no skill turned out to be model-invocable, and returns the prompt with the
+   * The skills' metadata, read once (for `system/init` or the first turn, whichever comes first);
+   * the Skill tool goes when no skill that loaded is model-invocable.
+   */
+  private loadedSkills(): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
+    this.skillsLoading ??= this.input.skills.load().then((loaded) => {
+      if (!offersSkillTool(loaded.skills)) this.tools = this.tools.filter((tool) => tool.name !== "Skill");
+      return loaded;
+    });
+    return this.skillsLoading;
+  }
+
+  /**
+   * Reports each broken skill once, on the first turn, and returns the prompt with the skill
    * listing and any `/skill` expansion.
    */
   private async prepareSkills(prompt: UserMessage, emit: (event: AgentEvent) => void, signal: AbortSignal): Promise<UserMessage> {
     for (const warning of this.input.startupWarnings.splice(0)) emit(warning);
     const catalog = this.input.skills;
-    const { skills, problems } = catalog.entries.length === 0 ? { skills: [], problems: [] } : await catalog.load();
+    const { skills, problems } = await this.loadedSkills();
     if (!this.startupReported) {
       this.startupReported = true;
       for (const problem of problems) {
         const what = problem.code === "skill_skipped" ? "was skipped" : "was loaded with a fix";
         emit({ type: "warning", code: problem.code, message: `The skill at ${problem.path} ${what}: ${problem.reason}.`, path: problem.path });
       }
-      if (!skills.some((skill) => skill.modelInvocable)) this.tools = this.tools.filter((tool) => tool.name !== "Skill");
       const untrusted = untrustedProjectWarning({
         root: trustRootOf(this.cwd),
         servers: this.input.untrustedProjectMcpServers,
         skills: skills.filter((skill) => skill.withheldGrants?.reason === "untrusted-project").map((skill) => skill.name),
+        settings: this.input.untrustedProjectSettings,
         storeProblem: this.input.projectTrust.problem,
       });
       if (untrusted) emit({ type: "warning", code: "project_not_trusted", message: untrusted });
@@ -553,6 +644,7 @@ class SessionCore implements Session {
       toolOutputDirectory: this.input.toolOutputDirectory,
       sandbox: this.input.sandbox,
       passEnv: this.input.passEnv,
+      settingsEnv: this.input.settingsEnv,
       confinement: this.confinement,
       toolState: this.toolState,
       log: { warn: (message) => this.input.log.warn(message) },
@@ -599,6 +691,9 @@ class SessionCore implements Session {
       const before = history.length;
       history.length = 0;
       this.toolState.delete(LOADED_SKILLS_KEY);
+      // Claude Code ends the old conversation and starts a new one: SessionEnd, then SessionStart.
+      await runSessionEndHooks(this.hooks, this.hookBase(), "clear");
+      this.startContext.push(...(await runSessionStartHooks(this.hooks, this.hookBase(), "clear", this.currentModel, signal)));
       this.persist("compaction", () => this.input.store?.appendCompaction("clear", 0, 0, []), emit);
       outcome = { terminalReason: "completed", stopReason: null, numTurns: 0, resultText: `Cleared the conversation (${before} messages); the session goes on from here.` };
     } else {
@@ -643,6 +738,10 @@ class SessionCore implements Session {
     const approve = this.input.approve;
     if (!approve) return undefined;
     return async (call, verdict, signal) => {
+      // Notification hooks hear that someone must answer; the question does not wait for them.
+      const notifying = runNotificationHooks(this.hooks, this.hookBase(), { message: `agentwire needs your permission to use ${call.name}`, notificationType: "permission_prompt" });
+      this.notifications.add(notifying);
+      void notifying.finally(() => this.notifications.delete(notifying));
       const answer = await approve(
         {
           toolName: call.name,
@@ -703,6 +802,12 @@ class SessionCore implements Session {
   private withPersistence(result: ResultEvent): ResultEvent {
     return this.persistenceFailure === undefined ? result : { ...result, session_persisted: false };
   }
+}
+
+/** The prompt with the SessionStart hooks' context before it. */
+function withStartContext(prompt: UserMessage, context: readonly string[]): UserMessage {
+  if (context.length === 0) return prompt;
+  return { ...prompt, content: [{ type: "text", text: context.join("\n\n") }, ...prompt.content] };
 }
 
 /** `/compact [instructions]` or `/clear` as the whole prompt, or undefined. */

@@ -39,7 +39,7 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
       const { outputs, undelivered } = await options.hooks.run(
         "PreToolUse",
         { ...options.hookBase(), tool_name: call.name, tool_input: input, tool_use_id: call.id },
-        { toolName: call.name, toolUseId: call.id, signal },
+        { matchValue: call.name, toolUseId: call.id, signal },
       );
       for (const output of outputs) {
         const specific = output.hookSpecificOutput;
@@ -64,8 +64,10 @@ export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: Too
     // or answer the policy's question.
     if (policy.behavior === "deny") return { allow: false, message: policy.message };
     const verdict: PermissionVerdict = hookAsks && policy.behavior === "allow" ? { behavior: "ask", reason: hookAsks, reasonType: "rule" } : policy;
-    // A hook's "allow" is the host's own decision: the call runs as approved, not confined.
-    if (hookSaysAllow && !hookAsks) return { allow: true, approvedExplicitly: true, ...updated };
+    // A hook's "allow" is the host's own decision: the call runs as approved, not confined. An ask
+    // rule still asks, as in Claude Code: the user wrote it to be asked whatever a hook says.
+    const askRuleMatched = policy.behavior === "ask" && policy.reasonType === "rule";
+    if (hookSaysAllow && !hookAsks && !askRuleMatched) return { allow: true, approvedExplicitly: true, ...updated };
     if (verdict.behavior === "allow") return { allow: true, ...updated, ...(verdict.judgedReadOnly ? { judgedReadOnly: true as const } : {}) };
     if (!options.askHost) {
       const hint = whatWouldAllow({ toolName: call.name, input, traits: options.traitsOf(call.name) }, verdict, roots[0]!);

@@ -6,6 +6,8 @@ import { EntrySchema, HeaderSchema, SESSION_FILE_VERSION, sessionFile, type Sess
 export interface LoadedSession {
   sessionId: string;
   history: Message[];
+  /** The stored `tool_use_result` of the history's tool calls, by tool_use id (for views, not the model). */
+  toolUseResults: Record<string, unknown>;
   modelUsage: SessionModelUsage;
   totalCostUsd: number;
   /** Problems found while loading (skipped lines, repaired history); never fatal. */
@@ -44,6 +46,7 @@ export function loadSessionFile(file: string, sessionId: string): LoadedSession 
   if (problem) throw new SessionUnreadableError(`Session ${sessionId} cannot be continued: ${problem} (${file}). The file was left unchanged.`);
   // Collected backwards, reversed at the end.
   const tail: Message[] = [];
+  const toolUseResults: Record<string, unknown> = {};
   const problems: string[] = [];
   let base: Message[] | undefined;
   let usage: { modelUsage: SessionModelUsage; totalCostUsd: number } | undefined;
@@ -58,12 +61,15 @@ export function loadSessionFile(file: string, sessionId: string): LoadedSession 
     const entry = parseEntry(line, offset, wasLast, problems);
     if (entry?.type === "turn_end") usage ??= { modelUsage: entry.model_usage, totalCostUsd: entry.total_cost_usd };
     else if (entry?.type === "compaction" && base === undefined) base = entry.messages;
-    else if (entry?.type === "message" && base === undefined) tail.push(entry.message);
+    else if (entry?.type === "message" && base === undefined) {
+      tail.push(entry.message);
+      Object.assign(toolUseResults, entry.tool_use_results);
+    }
     return base === undefined || usage === undefined;
   });
   diagnostics.push(...problems.reverse());
   const history = [...(base ?? []), ...tail.reverse()];
-  return { sessionId, history: repairHistory(history, diagnostics), modelUsage: usage?.modelUsage ?? {}, totalCostUsd: usage?.totalCostUsd ?? 0, diagnostics };
+  return { sessionId, history: repairHistory(history, diagnostics), toolUseResults, modelUsage: usage?.modelUsage ?? {}, totalCostUsd: usage?.totalCostUsd ?? 0, diagnostics };
 }
 
 function parseEntry(line: Buffer, offset: number, isLast: boolean, problems: string[]): SessionEntry | undefined {

@@ -28,7 +28,17 @@ export const HeaderSchema = z.object({
   /** `--fork-session`: the session this one was copied from. */
   forked_from: z.optional(z.string()),
 });
-const MessageEntrySchema = z.object({ type: z.literal("message"), message: MessageSchema, timestamp: z.string() });
+const MessageEntrySchema = z.object({
+  type: z.literal("message"),
+  message: MessageSchema,
+  timestamp: z.string(),
+  /**
+   * The structured results of the message's tool calls by tool_use id (stream-json's
+   * `tool_use_result`: a diff, a command's exit code), so a transcript read back shows what was
+   * shown live. Never sent to the model; absent in files written before it existed.
+   */
+  tool_use_results: z.optional(z.record(z.string(), z.unknown())),
+});
 export const TurnEndEntrySchema = z.object({
   type: z.literal("turn_end"),
   total_cost_usd: z.number(),

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Message } from "../conversation/messages.js";
 import { randomUuid } from "../text/random-uuid.js";
 import { releaseSessionLock } from "./session-lock.js";
+import { storedToolDetails } from "./stored-tool-details.js";
 import { fileExists, projectKey, SESSION_FILE_VERSION, sessionFile, type SessionHeader, type SessionModelUsage } from "./session-file.js";
 
 export interface SessionFork {
@@ -20,6 +21,8 @@ export class SessionStore {
   private endingChecked: boolean;
   /** A fork's copied conversation and cost, written with the header. */
   private seed: unknown[];
+  /** Structured tool results waiting for the message that carries their tool_result blocks. */
+  private readonly toolDetails = new Map<string, unknown>();
 
   constructor(
     readonly file: string,
@@ -62,8 +65,21 @@ export class SessionStore {
     releaseSessionLock(this.file);
   }
 
+  /** A tool call's structured result (`tool_use_result`), stored with the message that answers the call. */
+  noteToolDetails(toolUseId: string, details: unknown): void {
+    this.toolDetails.set(toolUseId, storedToolDetails(details));
+  }
+
   appendMessage(message: Message): void {
-    this.append({ type: "message", message, timestamp: new Date().toISOString() });
+    const details: Record<string, unknown> = {};
+    if (message.role === "user") {
+      for (const block of message.content) {
+        if (block.type !== "tool_result" || !this.toolDetails.has(block.toolUseId)) continue;
+        details[block.toolUseId] = this.toolDetails.get(block.toolUseId);
+        this.toolDetails.delete(block.toolUseId);
+      }
+    }
+    this.append({ type: "message", message, timestamp: new Date().toISOString(), ...(Object.keys(details).length > 0 ? { tool_use_results: details } : {}) });
   }
 
   /** The conversation continues from `messages` (compaction, or an empty one after /clear). */

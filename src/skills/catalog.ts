@@ -1,5 +1,4 @@
-import { constants, existsSync, readdirSync, statSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import { projectDirectories } from "../paths/project-directories.js";
 import { Bm25Index } from "./bm25.js";
@@ -17,7 +16,7 @@ export interface SkillLocation {
   origin?: string;
 }
 
-/** A skill folder found on disk: its name is its folder's. */
+/** A skill folder found on disk, before its SKILL.md is read: its name is its folder's. */
 export interface SkillEntry {
   name: string;
   /** The skill's base directory. */
@@ -81,9 +80,10 @@ export function discoverSkills(input: Parameters<typeof skillLocations>[0] & { e
 }
 
 /**
- * The skills of a session. Finding them is cheap and synchronous (folder listings only), so
- * `system/init` can name them at once; their SKILL.md frontmatter is read and checked on first
- * use (`load`), and a body only when the skill is invoked.
+ * The skills of a session. Finding their folders is cheap and synchronous; a folder is not yet a
+ * skill: its SKILL.md frontmatter is read and checked once (`load`), and only what loads counts
+ * as a skill anywhere — `system/init`, the listing, `--list-skills`, the Skill tool. A body is
+ * read only when the skill is invoked.
  */
 export class SkillCatalog {
   private loading: Promise<{ skills: Skill[]; problems: SkillProblem[] }> | undefined;
@@ -106,10 +106,6 @@ export class SkillCatalog {
     return new SkillCatalog([...byName.values()], grantPolicy);
   }
 
-  get names(): string[] {
-    return this.entries.map((entry) => entry.name);
-  }
-
   /** Every usable skill with its metadata, and what was wrong with the others. Read once. */
   load(): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
     this.loading ??= loadEntries(this.entries, this.grantPolicy);
@@ -128,6 +124,11 @@ export class SkillCatalog {
     );
     return this.index.rank(text).map(({ index, score }) => ({ skill: invocable[index]!, score }));
   }
+}
+
+/** The Skill tool is offered only when the model may invoke at least one loaded skill. */
+export function offersSkillTool(skills: readonly Skill[]): boolean {
+  return skills.some((skill) => skill.modelInvocable);
 }
 
 function skillFolders(location: SkillLocation): SkillEntry[] {
@@ -174,26 +175,41 @@ async function loadEntries(entries: readonly SkillEntry[], grantPolicy: SkillGra
 
 /** Reads the start of a SKILL.md (all of it when the frontmatter runs longer) and parses it. */
 async function readSkill(entry: SkillEntry): ReturnType<typeof parseSkillMarkdown> {
-  let text: string;
-  try {
-    // Without blocking, and only a regular file: a FIFO named SKILL.md in a cloned repository
-    // would otherwise hang the session's first turn.
-    const handle = await open(entry.file, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      if (!(await handle.stat()).isFile()) return { ok: false, reason: "SKILL.md is not a regular file" };
-      const head = Buffer.alloc(HEAD_BYTES);
-      const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
-      text = head.subarray(0, bytesRead).toString("utf8");
-      // Positional reads leave the file position at 0, so this reads the whole file.
-      if (bytesRead === HEAD_BYTES && splitFrontmatter(text).frontmatter === undefined) text = (await handle.readFile()).toString("utf8");
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    return { ok: false, reason: `SKILL.md cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
-  }
+  const text = readSkillHead(entry.file);
+  if (typeof text !== "string") return text;
   const parsed = await parseSkillMarkdown(text, entry.name);
   if (!parsed.ok || parsed.metadata.allowedTools.length === 0 || entry.source !== "user" || !isRetiredBundledSkill(entry.name, text)) return parsed;
   const note = "it is an earlier agentwire's copy of a bundled skill whose allowed-tools approved more than it needs, so they are ignored; the next agentwire run updates it";
   return { ...parsed, notes: [...parsed.notes, note], metadata: { ...parsed.metadata, allowedTools: [] } };
+}
+
+/**
+ * The start of a SKILL.md, or why it cannot be read. Synchronous on purpose: `system/init` waits
+ * for every skill's frontmatter, and a thousand small reads take ~40 ms this way against several
+ * hundred through the thread pool. Without blocking, and only a regular file: a FIFO named
+ * SKILL.md in a cloned repository would otherwise hang the session.
+ */
+let headBuffer: Buffer | undefined;
+
+function readSkillHead(file: string): string | { ok: false; reason: string } {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return { ok: false, reason: `SKILL.md cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+  try {
+    if (!fstatSync(descriptor).isFile()) return { ok: false, reason: "SKILL.md is not a regular file" };
+    // One buffer for every read: the reads are synchronous, and the text is copied out of it.
+    headBuffer ??= Buffer.allocUnsafe(HEAD_BYTES);
+    const head = headBuffer;
+    const bytesRead = readSync(descriptor, head, 0, HEAD_BYTES, 0);
+    const text = head.subarray(0, bytesRead).toString("utf8");
+    // Positional reads leave the file position at 0, so this reads the whole file.
+    return bytesRead === HEAD_BYTES && splitFrontmatter(text).frontmatter === undefined ? readFileSync(descriptor, "utf8") : text;
+  } catch (error) {
+    return { ok: false, reason: `SKILL.md cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  } finally {
+    closeSync(descriptor);
+  }
 }

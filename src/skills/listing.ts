@@ -1,7 +1,7 @@
 import type { Skill } from "./catalog.js";
 
-/** The listing's opening line, as Claude Code words it. */
-export const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
+/** The listing's opening line (Claude Code opens its listing with a line of its own; this one is agentwire's). */
+export const LISTING_HEADER = "Skills you can load with the Skill tool:";
 
 /**
  * The listing the model sees before a prompt: `- name: description` lines within `budgetChars`.

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
+import { quoteUnreadableValues } from "./frontmatter-repair.js";
 import { parseSimpleFrontmatter } from "./simple-frontmatter.js";
 
 /**
@@ -21,7 +22,8 @@ export const SkillFrontmatterSchema = z.looseObject({
   description: z.optional(z.string()),
   license: z.optional(z.string()),
   compatibility: z.optional(z.string()),
-  metadata: z.optional(z.record(z.string(), z.unknown())),
+  /** Not read: clients shape it differently (OpenClaw nests objects; a quoted repair makes it a string). */
+  metadata: z.optional(z.unknown()),
   /** Specification: space-separated; Claude Code also writes commas or a YAML list. */
   "allowed-tools": z.optional(listOrString),
   when_to_use: z.optional(z.string()),
@@ -57,34 +59,31 @@ export function splitFrontmatter(text: string): { frontmatter: string | undefine
  * Reads a skill's metadata from the start of its SKILL.md (the frontmatter, or the whole file
  * in the plain-markdown form). `folderName` is the skill's folder: the name must match it. A
  * problem that can be fixed (a name that differs from the folder) is noted and the folder name
- * used; one that cannot (no description, unreadable YAML) makes the skill unusable.
+ * used, as is frontmatter that reads only with its values quoted; one that cannot (no
+ * description, YAML that quoting does not fix) makes the skill unusable.
  */
 export async function parseSkillMarkdown(text: string, folderName: string): Promise<ParsedSkill> {
   if (text.includes("\u0000")) return { ok: false, reason: "SKILL.md is a binary file, not markdown" };
   const { frontmatter } = splitFrontmatter(text);
   if (frontmatter === undefined) return parsePlainMarkdown(text, folderName);
   let raw: unknown = parseSimpleFrontmatter(frontmatter);
+  let repairNote: string | undefined;
   if (raw === undefined) {
-    // Loaded on first use: runs whose skills have simple frontmatter never pay for the YAML parser.
-    // `yaml` is CommonJS: the bundle's dynamic import exposes it as `default` only, Node's own
-    // import also by name.
-    const yaml = (await import("yaml")) as typeof import("yaml") & { default?: typeof import("yaml") };
-    const { parse } = yaml.default ?? yaml;
-    try {
-      raw = parse(frontmatter);
-    } catch (error) {
-      return { ok: false, reason: `the frontmatter is not valid YAML: ${firstLine((error as Error).message)}` };
-    }
+    const read = await readYamlFrontmatter(frontmatter);
+    if (!read.ok) return read;
+    raw = read.value;
+    repairNote = read.note;
   }
-  const fields = SkillFrontmatterSchema.safeParse(raw ?? {});
+  const fields = SkillFrontmatterSchema.safeParse(textAsWritten(raw, frontmatter));
   if (!fields.success) {
     const issue = fields.error.issues[0]!;
     return { ok: false, reason: `frontmatter field ${issue.path.join(".") || "(root)"}: ${issue.message}` };
   }
   const data = fields.data;
-  const notes: string[] = [];
-  const name = checkName(data.name, folderName, notes);
-  if (name === undefined) return { ok: false, reason: notes.join("; ") };
+  const checked = checkName(data.name, folderName);
+  if ("reason" in checked) return { ok: false, reason: checked.reason };
+  const { name } = checked;
+  const notes = [repairNote, checked.note].filter((note) => note !== undefined);
   const description = data.description?.trim() ?? "";
   if (description === "") return { ok: false, reason: "it has no description (the frontmatter needs `description:`), so no one could know when to use it" };
   return {
@@ -104,14 +103,94 @@ export async function parseSkillMarkdown(text: string, folderName: string): Prom
   };
 }
 
+/** Fields agentwire reads as text. */
+const TEXT_FIELDS = ["name", "description", "when_to_use", "argument-hint", "license", "compatibility"] as const;
+/** Text fields nothing depends on: one that is not text in any form is left out rather than refusing the skill. */
+const INFORMATIONAL_FIELDS = new Set<string>(["license", "compatibility"]);
+
+/**
+ * The frontmatter's fields with the text fields as their author wrote them: YAML reads
+ * `argument-hint: [file]` (the form Claude Code's documentation shows) as a list and `name: 2048`
+ * as a number, but the author meant the text on the line (a block list: its items). A field given
+ * no value (`key:`, null) counts as absent.
+ */
+function textAsWritten(raw: unknown, frontmatter: string): unknown {
+  if (raw === null || raw === undefined) return {};
+  if (typeof raw !== "object" || Array.isArray(raw)) return raw;
+  const fields: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(fields)) if (value === null) delete fields[key];
+  for (const key of TEXT_FIELDS) {
+    const value = fields[key];
+    if (value === undefined || typeof value === "string") continue;
+    const written = lineValue(frontmatter, key) ?? listText(value);
+    if (written !== undefined) fields[key] = written;
+    else if (INFORMATIONAL_FIELDS.has(key)) delete fields[key];
+  }
+  return fields;
+}
+
+/** A block list of plain values (`argument-hint:` then `- what to build`): its items, space-separated. */
+function listText(value: unknown): string | undefined {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((item) => ["string", "number", "boolean"].includes(typeof item))) return undefined;
+  return value.join(" ");
+}
+
+/** The text after `key:` on the key's own line, when the value is all on that line. */
+function lineValue(frontmatter: string, key: string): string | undefined {
+  for (const line of frontmatter.split(/\r?\n/)) {
+    if (!line.startsWith(`${key}:`)) continue;
+    const value = line.slice(key.length + 1).trim();
+    return value === "" ? undefined : value;
+  }
+  return undefined;
+}
+
+/**
+ * The frontmatter read by the YAML parser; when it is not valid YAML, read again with its
+ * unreadable values quoted (frontmatter-repair.ts), which is noted. Still unreadable: the first
+ * reading's error.
+ */
+async function readYamlFrontmatter(frontmatter: string): Promise<{ ok: true; value: unknown; note?: string } | { ok: false; reason: string }> {
+  // Loaded on first use: runs whose skills have simple frontmatter never pay for the YAML parser.
+  // `yaml` is CommonJS: the bundle's dynamic import exposes it as `default` only, Node's own
+  // import also by name.
+  const yaml = (await import("yaml")) as typeof import("yaml") & { default?: typeof import("yaml") };
+  const { parse } = yaml.default ?? yaml;
+  // Errors only: the parser's warnings would go to the process's stderr, which hosts show as errors.
+  const read = (text: string): unknown => parse(text, { logLevel: "error" });
+  try {
+    return { ok: true, value: read(frontmatter) };
+  } catch (error) {
+    const problem = firstLine((error as Error).message);
+    const quoted = quoteUnreadableValues(frontmatter, (entry) => {
+      try {
+        read(entry);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (quoted) {
+      try {
+        const fields = quoted.keys.map((key) => `\`${key}\``).join(", ");
+        return { ok: true, value: read(quoted.text), note: `its frontmatter is not valid YAML (${problem}); it was read with the value of ${fields} quoted` };
+      } catch {
+        // The quoting did not help: report the original problem, which is the author's to fix.
+      }
+    }
+    return { ok: false, reason: `the frontmatter is not valid YAML: ${problem}` };
+  }
+}
+
 /** `# Title` … `## Description` … : the section under `## Description` is the description. */
 function parsePlainMarkdown(text: string, folderName: string): ParsedSkill {
   const section = /^##[ \t]+Description[ \t]*\r?\n([\s\S]*?)(?=^#{1,2}[ \t]|(?![\s\S]))/im.exec(text);
   const description = section?.[1]?.trim() ?? "";
   if (description === "") return { ok: false, reason: "it has neither frontmatter nor a `## Description` section, so no one could know when to use it" };
+  const checked = checkName(undefined, folderName);
+  if ("reason" in checked) return { ok: false, reason: checked.reason };
+  const { name } = checked;
   const notes: string[] = [];
-  const name = checkName(undefined, folderName, notes);
-  if (name === undefined) return { ok: false, reason: notes.join("; ") };
   return {
     ok: true,
     notes,
@@ -129,16 +208,11 @@ function parsePlainMarkdown(text: string, folderName: string): ParsedSkill {
   };
 }
 
-/** The skill's name: the folder's, which the frontmatter's must equal; mismatches are noted. */
-function checkName(declared: string | undefined, folderName: string, notes: string[]): string | undefined {
-  if (!SKILL_NAME.test(folderName)) {
-    notes.push(`the folder name "${folderName}" is not a valid skill name (1-64 characters: a-z, 0-9 and single inner hyphens)`);
-    return undefined;
-  }
-  if (declared !== undefined && declared !== folderName) {
-    notes.push(`its name "${declared}" does not match its folder; it is loaded as "${folderName}"`);
-  }
-  return folderName;
+/** The skill's name: the folder's, which the frontmatter's must equal (a mismatch is noted); or why the folder cannot be one. */
+function checkName(declared: string | undefined, folderName: string): { name: string; note?: string } | { reason: string } {
+  if (!SKILL_NAME.test(folderName)) return { reason: `the folder name "${folderName}" is not a valid skill name (1-64 characters: a-z, 0-9 and single inner hyphens)` };
+  if (declared !== undefined && declared !== folderName) return { name: folderName, note: `its name "${declared}" does not match its folder; it is loaded as "${folderName}"` };
+  return { name: folderName };
 }
 
 function clampDescription(description: string, notes: string[]): string {

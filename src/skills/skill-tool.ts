@@ -7,21 +7,21 @@ import { skillInstructions } from "./instructions.js";
 import { withheldGrantsNote } from "./skill-grants.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 
-/** Claude Code's Skill tool (2.1.330), with agentwire's `query` for finding a skill by need. */
-const description = `Invoke a skill.
+/** Claude Code's Skill tool (2.1.330: the same input, described in agentwire's words), with agentwire's `query` for finding a skill by need. */
+const description = `Loads a skill: instructions someone wrote for one kind of task, such as a release procedure, a review checklist or the way this repository does things.
 
-A skill is a packaged set of instructions the user or project has set up for a particular kind of task (deploy steps, a review checklist, a repo-specific workflow). Available skills appear in a listing from the system with one-line descriptions. When the task at hand is one a listed skill covers, call this tool first — the skill's instructions load into the turn for you to follow in place of your default approach. Users may also ask for one by name (\`/<name>\`, or "slash command"); that's a request to invoke it.
+The session's skills are listed before the user's message, each with a line on what it is for. When the work in front of you matches one of them, call this tool before starting: it returns the skill's instructions, which then take precedence over how you would otherwise go about it. A user who writes \`/<name>\` (a "slash command") or names a skill wants it loaded.
 
-- \`skill\`: exact name from the listing, no leading slash.
-- \`args\`: optional arguments to pass through.
-- \`query\`: instead of \`skill\`, a few words about the task; returns the best-matching skills with their descriptions, for skills listed by name only or not listed at all.
+- \`skill\`: a name exactly as listed, without the slash.
+- \`args\`: text handed on to the skill, if it takes any.
+- \`query\`: in place of \`skill\`, a short description of the task; the answer lists the skills that fit it best, with what each is for. Use it for skills listed by name only, or when the one you need may not be listed.
 
-Only names from the listing (or that the user typed explicitly) are valid. If a \`<command-name>\` block is already present this turn, the skill is loaded — follow it directly rather than calling again.`;
+Never invent a name: only listed ones, or one the user typed, exist. When this turn already holds a \`<command-name>\` block, that skill's instructions are loaded; follow them instead of calling again.`;
 
 const inputSchema = z
   .object({
-    skill: z.string().optional().describe("The name of a skill from the available-skills list. Do not guess names."),
-    args: z.string().optional().describe("Optional arguments for the skill"),
+    skill: z.string().optional().describe("A skill's name exactly as the listing gives it; never a guess"),
+    args: z.string().optional().describe("Text handed on to the skill, if it takes any"),
     query: z.string().optional().describe("Instead of skill: words describing the task, to find matching skills"),
   })
   .strict()

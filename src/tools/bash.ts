@@ -22,15 +22,15 @@ import { LOCAL_PATH_FACTS } from "./confinement.js";
 import { hardenedGitEnvironment } from "./git-hardening.js";
 import { sandboxNote } from "./sandbox-settings.js";
 
-const description = `Executes a shell command and returns its output (stdout, then stderr).
+const description = `Runs a shell command and returns what it printed (stdout, then stderr).
 
-- The working directory carries over between calls: after \`cd\`, the next command starts in the new directory (if it still exists and is inside the session's working directories; otherwise it starts in the session's working directory again). Shell state (environment variables, functions, aliases) does not carry over.
-- Prefer absolute paths.
-- \`timeout\` is in milliseconds: default 120000, max 600000. When it runs out, the command and every process it started are stopped.
-- stdin is closed, so interactive commands and prompts cannot work; use non-interactive flags (\`--yes\`, \`-y\`, \`git rebase\` without \`-i\`).
-- The call returns when the command has finished and no process still holds its output. A process left running in the background with its output redirected (\`server > server.log 2>&1 &\`) keeps running after the call and is stopped when agentwire exits.
-- Long output is cut in the middle: you see the first ${HEAD_LINES} and last ${TAIL_LINES} lines of each stream, and the path of a file holding the full output, which you can page through with Read (offset/limit) or search with Grep.
-- Command output is shown to you, not reliably to the user.`;
+- The shell's working directory persists between calls: after \`cd\`, the next command begins there, as long as that directory still exists and lies inside the session's working directories (otherwise it begins in the session's working directory again). Nothing else persists: environment variables, functions and aliases set by one command are gone in the next.
+- Absolute paths are the safer choice.
+- \`timeout\` counts milliseconds: 120000 unless you set it, at most 600000. When it expires, the command and every process it started are stopped.
+- stdin is closed, so a command that waits for input or asks a question cannot finish; pass non-interactive flags instead (\`--yes\`, \`-y\`, \`git rebase\` without \`-i\`).
+- The call returns once the command has ended and no process holds its output open any more. A process you leave running in the background with its output redirected (\`server > server.log 2>&1 &\`) goes on after the call and is stopped when agentwire exits.
+- Long output is shortened in the middle: you get the first ${HEAD_LINES} and last ${TAIL_LINES} lines of each stream, plus the path of a file with all of it, which Read (offset/limit) pages through and Grep searches.
+- What a command prints is shown to you; the user may not see it.`;
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
@@ -54,30 +54,28 @@ const CONFINEMENT_NOTE = {
 
 const inputSchema = z
   .object({
-    command: z.string().describe("The command to execute"),
+    command: z.string().describe("Shell command line to run"),
     timeout: z
       .number()
       .positive()
       .max(MAX_TIMEOUT_MS)
       .optional()
-      .describe("Optional timeout in milliseconds (max 600000 for a foreground command)"),
+      .describe("Milliseconds the command may run before it is stopped (default 120000, at most 600000)"),
     description: z
       .string()
       .optional()
       .describe(
-        `Clear, concise description of what this command does in active voice. Never use words like "complex" or "risk" in the description - just describe what it does.
+        `A few words saying what the command does, for a person who may see only this line and not the command. Name the effect in plain language ("Run the unit tests", "Show recent commits"), not the command's text, flags or paths, and without judging it: no "complex", "dangerous" or "risky".
 
-Say what the command does in plain words: do not echo the command's text, its flags, or file paths - the user reads this description, often without seeing the command.
+Five to ten words suit a simple command:
+- ls -la → "Show all files with details"
+- git log --oneline -5 → "Show the last five commits"
+- npm test → "Run the test suite"
 
-For simple commands (git, npm, standard CLI tools), keep it brief (5-10 words):
-- ls → "List files in current directory"
-- git status → "Show working tree status"
-- npm install → "Install package dependencies"
-
-For commands that are harder to parse at a glance (piped commands, obscure flags, etc.), add enough context to clarify what it does:
-- find . -name "*.tmp" -exec rm {} \\; → "Find and delete all .tmp files recursively"
-- git reset --hard origin/main → "Discard all local changes and match remote main"
-- curl -s url | jq '.data[]' → "Fetch JSON from URL and extract data array elements"`,
+A command whose purpose is hard to see at a glance (a pipeline, unusual flags) deserves a little more:
+- du -sh * | sort -h | tail -3 → "Find the three largest entries in this folder"
+- git clean -fdx → "Delete every untracked and ignored file"
+- grep -rl TODO src | wc -l → "Count the source files that mention TODO"`,
       ),
     // Accepted so calls written for Claude Code validate, but background jobs are not implemented
     // yet: the command runs in the foreground. Claude Code's wording would promise otherwise.
@@ -144,7 +142,7 @@ export const createBashTool = () =>
         cwd: startDirectory,
         detached: true,
         stdio: ["ignore", "pipe", "pipe", underBwrap ? "pipe" : "ignore"],
-        env: judged ? hardenedGitEnvironment(childEnvironment(process.env, context.passEnv)) : childEnvironment(process.env, context.passEnv),
+        env: judged ? hardenedGitEnvironment(childEnvironment(withSettingsEnv(context), context.passEnv)) : childEnvironment(withSettingsEnv(context), context.passEnv),
       }) as ChildProcessByStdio<null, Readable, Readable>; // stdout and stderr are pipes: the type cannot tell with a fourth descriptor
 
     } catch (error) {
@@ -285,6 +283,11 @@ async function rememberFinalDirectory(context: ToolContext, finalDirectory: stri
   }
   context.sessionState.delete(WORKING_DIRECTORY_STATE_KEY);
   return `Shell cwd was reset to ${context.cwd}`;
+}
+
+/** agentwire's environment, with the settings files' `env` over it. */
+function withSettingsEnv(context: ToolContext): NodeJS.ProcessEnv {
+  return context.settingsEnv ? { ...process.env, ...context.settingsEnv } : process.env;
 }
 
 async function chooseShell(): Promise<string> {

@@ -30,6 +30,11 @@ export interface ToolContext {
    * other credential is removed from their environment (src/process/child-environment.ts).
    */
   passEnv?: readonly string[];
+  /**
+   * Variables the settings files set (`env`): the processes a tool starts get them on top of
+   * agentwire's environment, and then lose their credentials like every other variable.
+   */
+  settingsEnv?: Readonly<Record<string, string>>;
   /** The session's sandbox: when set, Bash runs commands under bubblewrap with these settings. */
   sandbox?: SandboxSettings;
   /**

@@ -16,10 +16,10 @@ const description = `Replaces text in an existing file: old_string with new_stri
 
 const inputSchema = z
   .object({
-    file_path: z.string().describe("The absolute path to the file to modify"),
-    old_string: z.string().describe("The text to replace"),
-    new_string: z.string().describe("The text to replace it with (must be different from old_string)"),
-    replace_all: z.boolean().default(false).describe("Replace all occurrences of old_string (default false)"),
+    file_path: z.string().describe("Absolute path of the file to change"),
+    old_string: z.string().describe("Text now in the file, copied exactly, that is to change"),
+    new_string: z.string().describe("What to put in its place; not the same as old_string"),
+    replace_all: z.boolean().default(false).describe("true: change every occurrence of old_string, not only one (default false)"),
   })
   .strict();
 

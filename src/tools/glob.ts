@@ -21,12 +21,12 @@ const MAX_RESULTS = 100;
 
 const inputSchema = z
   .object({
-    pattern: z.string().min(1).describe("The glob pattern to match files against"),
+    pattern: z.string().min(1).describe("Pattern the file paths must match, e.g. \"**/*.ts\""),
     path: z
       .string()
       .optional()
       .describe(
-        'The directory to search in. If not specified, the current working directory will be used. IMPORTANT: Omit this field to use the default directory. DO NOT enter "undefined" or "null" - simply omit it for the default behavior. Must be a valid directory path if provided.',
+        'Folder to search; leave the field out for the working directory (never send "undefined" or "null" as text). When given, it must be an existing folder.',
       ),
   })
   .strict();

@@ -24,39 +24,39 @@ const MAX_OUTPUT_CHARACTERS = 100_000;
 
 const inputSchema = z
   .object({
-    pattern: z.string().min(1).describe("The regular expression pattern to search for in file contents"),
-    path: z.string().optional().describe("File or directory to search in (rg PATH). Defaults to current working directory."),
-    glob: z.string().optional().describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'),
+    pattern: z.string().min(1).describe("Regular expression to look for in the files' text"),
+    path: z.string().optional().describe("File or folder to search; the working directory when left out"),
+    glob: z.string().optional().describe('Only files whose path matches this glob, e.g. "*.py" or "src/**/*.{ts,tsx}" (rg --glob)'),
     output_mode: z
       .enum(["content", "files_with_matches", "count"])
       .optional()
       .describe(
-        'Output mode: "content" shows matching lines (supports -A/-B/-C context, -n line numbers, head_limit), "files_with_matches" shows file paths (supports head_limit), "count" shows match counts (supports head_limit). Defaults to "files_with_matches".',
+        'What comes back: "files_with_matches" (the default) the paths of matching files; "content" the matching lines themselves, where -A, -B, -C and -n apply; "count" how many lines match in each file. head_limit applies to all three.',
       ),
-    "-B": z.number().int().min(0).optional().describe('Number of lines to show before each match (rg -B). Requires output_mode: "content", ignored otherwise.'),
-    "-A": z.number().int().min(0).optional().describe('Number of lines to show after each match (rg -A). Requires output_mode: "content", ignored otherwise.'),
-    "-C": z.number().int().min(0).optional().describe("Alias for context."),
+    "-B": z.number().int().min(0).optional().describe('Lines of context shown above each match (rg -B); only with output_mode "content"'),
+    "-A": z.number().int().min(0).optional().describe('Lines of context shown below each match (rg -A); only with output_mode "content"'),
+    "-C": z.number().int().min(0).optional().describe("Same as context"),
     context: z
       .number()
       .int()
       .min(0)
       .optional()
-      .describe('Number of lines to show before and after each match (rg -C). Requires output_mode: "content", ignored otherwise.'),
-    "-n": z.boolean().optional().describe('Show line numbers in output (rg -n). Requires output_mode: "content", ignored otherwise. Defaults to true.'),
-    "-i": z.boolean().optional().describe("Case insensitive search (rg -i)"),
+      .describe('Lines of context shown on both sides of each match (rg -C); only with output_mode "content"'),
+    "-n": z.boolean().optional().describe('Put each line\'s number before it (rg -n; on unless set to false); only with output_mode "content"'),
+    "-i": z.boolean().optional().describe("Match regardless of upper or lower case (rg -i)"),
     "-o": z
       .boolean()
       .optional()
-      .describe('Print only the matched (non-empty) parts of each matching line, one match per output line. Requires output_mode: "content", ignored otherwise. Defaults to false.'),
-    type: z.string().optional().describe("File type to search (rg --type). Common types: js, py, rust, go, java, etc. More efficient than include for standard file types."),
+      .describe('Show just the text each match covers, one match per line, instead of whole lines (off unless true); only with output_mode "content"'),
+    type: z.string().optional().describe('Only files of this ripgrep type, e.g. "ts", "py", "go" (rg --type); quicker than a glob for the usual languages'),
     head_limit: z
       .number()
       .int()
       .min(0)
       .optional()
-      .describe('Limit output to first N lines/entries, equivalent to "| head -N". Defaults to 250 when unspecified. Pass 0 for unlimited (use sparingly).'),
-    offset: z.number().int().min(0).optional().describe('Skip first N lines/entries before applying head_limit, equivalent to "| tail -n +N | head -N". Defaults to 0.'),
-    multiline: z.boolean().optional().describe("Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false."),
+      .describe('Show at most this many entries (lines, paths or counts): 250 when left out, 0 for all of them, which can be a great deal'),
+    offset: z.number().int().min(0).optional().describe("Entries to pass over before the ones shown, for the next page of a long result (default 0)"),
+    multiline: z.boolean().optional().describe("Let a match run over several lines, with . matching newlines too (rg -U --multiline-dotall; off unless true)"),
   })
   .strict();
 

@@ -14,15 +14,15 @@ const description = `Makes several replacements in one file in a single call: al
 
 const editSchema = z
   .object({
-    old_string: z.string().describe("The text to replace"),
-    new_string: z.string().describe("The text to replace it with"),
-    replace_all: z.boolean().default(false).describe("Replace all occurrences of old_string (default false)"),
+    old_string: z.string().describe("Text the file holds at this point, copied exactly, that is to change"),
+    new_string: z.string().describe("What to put in its place"),
+    replace_all: z.boolean().default(false).describe("true: change every occurrence of old_string, not only one (default false)"),
   })
   .strict();
 
 const inputSchema = z
   .object({
-    file_path: z.string().describe("The absolute path to the file to modify"),
+    file_path: z.string().describe("Absolute path of the file to change"),
     edits: z.array(editSchema).min(1).describe("Edits to apply in order; all succeed or none is applied"),
   })
   .strict();

@@ -7,16 +7,16 @@ import { resolveWorkspacePath } from "./paths.js";
 import { imageProblem } from "./image-check.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
-const description = `Reads a file from the local filesystem.
+const description = `Shows a file's contents with line numbers.
 
-- \`file_path\` should be an absolute path; a relative path is resolved against the session's working directory.
-- Reads up to 2000 lines by default, starting at line 1. \`offset\` (1-based line number) and \`limit\` read part of a file; when lines remain after the ones shown, the result says which offset continues.
-- When you already know which part of the file you need, only read that part. This can be important for larger files.
-- Results are returned using cat -n format: the line number, a tab, then the line. Line numbers start at 1. Lines longer than 2000 characters are cut short.
-- Images (PNG, JPEG, GIF, WebP) are shown to you as images when the model provider supports it. For other binary files (archives, executables, …) you get their type and size, not their bytes.
-- Reading a directory or a missing file returns an error (list directories with LS or Glob); reading an empty file returns a notice instead of content.
-- Bash saves long command output to a file and gives you its path; Read pages through it like any file.
-- Do NOT re-read a file you just wrote to verify it — Write would have returned an error if it had failed.`;
+- Give \`file_path\` as an absolute path; a relative one is taken from the session's working directory.
+- Without \`offset\` and \`limit\` you get up to 2000 lines from the top. \`offset\` (the 1-based line to begin at) and \`limit\` select a range; when the file goes on past what is shown, the result names the offset to continue from.
+- If you know where the part you need is, ask for just that range: a large file fills the context fast.
+- Each line comes back as its number, a tab, then its text (as \`cat -n\` prints it), numbered from 1. A line over 2000 characters is cut off.
+- Images (PNG, JPEG, GIF, WebP) come back as images when the model provider accepts them. Other binary files (archives, executables, …) are described by type and size instead of their bytes.
+- A directory or a missing path is an error (LS or Glob list directories); an empty file gives a notice rather than content.
+- When Bash saves a long output to a file and names it, page through that file here like any other.
+- After Write succeeds there is no need to read the file back to check it: a failed write returns an error.`;
 
 const DEFAULT_LINE_LIMIT = 2000;
 const MAX_LINE_CHARACTERS = 2000;
@@ -55,20 +55,20 @@ const BINARY_SIGNATURES: ReadonlyArray<{ bytes: readonly number[]; kind: string;
 
 const inputSchema = z
   .object({
-    file_path: z.string().describe("The absolute path to the file to read"),
+    file_path: z.string().describe("Absolute path of the file to show"),
     // Claude Code treats offset 0 like 1, so 0 is accepted rather than rejected.
     offset: z
       .number()
       .int()
       .min(0)
       .optional()
-      .describe("The line number to start reading from. Only provide if the file is too large to read at once"),
+      .describe("Line to begin at, counting from 1; for a part of a long file"),
     limit: z
       .number()
       .int()
       .positive()
       .optional()
-      .describe("The number of lines to read. Only provide if the file is too large to read at once."),
+      .describe("How many lines to show from there; for a part of a long file"),
   })
   .strict();
 

@@ -9,17 +9,17 @@ import { REDACTION_MARKER_PREFIX } from "./redact-secrets.js";
 import { structuredPatch } from "./structured-patch.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
-const description = `Writes a file to the local filesystem, overwriting it if one exists.
+const description = `Creates a file, or replaces everything in an existing one, with \`content\`.
 
-- Use it to create a new file or to replace a whole file. Read an existing file before overwriting it, so nothing you did not mean to drop is lost. For changes to part of a file, Edit is safer.
-- Missing parent directories are created.
-- When an existing file uses Windows (CRLF) line endings, the new content is written with CRLF too.
-- \`file_path\` should be an absolute path; a relative path is resolved against the session's working directory.`;
+- Meant for new files and full rewrites. Read a file before writing over it, so nothing you meant to keep disappears; to change part of a file, Edit is the safer tool.
+- Folders missing on the way to the file are created.
+- A file that used Windows (CRLF) line endings keeps them: the new content is written with CRLF as well.
+- Give \`file_path\` as an absolute path; a relative one is taken from the session's working directory.`;
 
 const inputSchema = z
   .object({
-    file_path: z.string().describe("The absolute path to the file to write (must be absolute, not relative)"),
-    content: z.string().describe("The content to write to the file"),
+    file_path: z.string().describe("Absolute path of the file to create or replace"),
+    content: z.string().describe("Everything the file should contain"),
   })
   .strict();
 

@@ -90,24 +90,74 @@ export function folderFingerprint(directory: string): string | undefined {
  * words start there unless a server names its own `cwd`); `root` is the project's root.
  */
 export function mcpConfigFingerprint(bytes: Uint8Array, directory: string, root: string): string {
+  const words = stdioServers(bytes).flatMap((server) => {
+    const base = typeof server.cwd === "string" ? path.resolve(directory, server.cwd) : directory;
+    return [server.command, ...(Array.isArray(server.args) ? server.args : [])].flatMap((word) => (typeof word === "string" ? [{ word, base }] : []));
+  });
+  return withNamedFiles(bytes, words, root);
+}
+
+/**
+ * The fingerprint of a project's settings file (`.claude/settings.json`, `.claude/settings.local.json`):
+ * its bytes, and the content of every file inside the project a hook's command names
+ * (`"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`, `python3 scripts/check.py`), as for `.mcp.json`:
+ * trusting the hooks trusts those scripts as they are now. Hooks run in `directory` (the project
+ * directory, also `$CLAUDE_PROJECT_DIR`); words that hold other variables or substitutions are
+ * not followed (see SECURITY.md).
+ */
+export function settingsFingerprint(bytes: Uint8Array, directory: string, root: string): string {
+  const words = hookCommands(bytes).flatMap((command) => commandWords(command, directory).map((word) => ({ word, base: directory })));
+  return withNamedFiles(bytes, words, root);
+}
+
+/** `bytes` hashed with the state (content, or absence) of each named file inside `root`. */
+function withNamedFiles(bytes: Uint8Array, words: ReadonlyArray<{ word: string; base: string }>, root: string): string {
   const named: string[] = [];
   const realRoot = realPathOfNearestAncestor(root);
-  for (const server of stdioServers(bytes)) {
-    const base = typeof server.cwd === "string" ? path.resolve(directory, server.cwd) : directory;
-    for (const word of [server.command, ...(Array.isArray(server.args) ? server.args : [])]) {
-      if (typeof word !== "string" || word === "" || word.startsWith("-")) continue;
-      const candidate = path.resolve(base, word);
-      if (!isSameOrInside(realPathOfNearestAncestor(candidate), realRoot)) continue;
-      let isFile = false;
-      try {
-        isFile = statSync(candidate).isFile();
-      } catch {
-        // Not there (yet): a file planted later under that name changes the fingerprint then.
-      }
-      named.push(`${word}\0${isFile ? (fileFingerprint(candidate) ?? "unreadable") : "absent"}`);
+  for (const { word, base } of words) {
+    if (word === "" || word.startsWith("-")) continue;
+    const candidate = path.resolve(base, word);
+    if (!isSameOrInside(realPathOfNearestAncestor(candidate), realRoot)) continue;
+    let isFile = false;
+    try {
+      isFile = statSync(candidate).isFile();
+    } catch {
+      // Not there (yet): a file planted later under that name changes the fingerprint then.
     }
+    named.push(`${word}\0${isFile ? (fileFingerprint(candidate) ?? "unreadable") : "absent"}`);
   }
   return named.length === 0 ? bytesFingerprint(bytes) : `sha256:${sha256Hex(Buffer.concat([bytes, Buffer.from(`\n${named.join("\n")}`)]))}`;
+}
+
+/** The `command` of every hook in a settings document; none when the text is not one. */
+function hookCommands(bytes: Uint8Array): string[] {
+  try {
+    const hooks = (JSON.parse(Buffer.from(bytes).toString("utf8")) as { hooks?: unknown }).hooks;
+    if (typeof hooks !== "object" || hooks === null) return [];
+    return Object.values(hooks).flatMap((groups) =>
+      (Array.isArray(groups) ? groups : []).flatMap((group: unknown) => {
+        const entries = (group as { hooks?: unknown } | null)?.hooks;
+        return (Array.isArray(entries) ? entries : []).flatMap((hook: unknown) => {
+          const command = (hook as { command?: unknown } | null)?.command;
+          return typeof command === "string" ? [command] : [];
+        });
+      }),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The words of a shell command that could name a file: split at blanks and shell operators,
+ * quotes removed, `$CLAUDE_PROJECT_DIR` (bare or braced) replaced by `projectDirectory`. A word
+ * with any other expansion (`$`, a backquote) is left out: what it names is decided when it runs.
+ */
+function commandWords(command: string, projectDirectory: string): string[] {
+  return command
+    .split(/[\s;&|()<>]+/)
+    .map((word) => word.replace(/["']/g, "").replace(/\$\{CLAUDE_PROJECT_DIR\}|\$CLAUDE_PROJECT_DIR\b/g, projectDirectory))
+    .filter((word) => word !== "" && !word.includes("$") && !word.includes("`"));
 }
 
 /** The `mcpServers` entries that start a program; none when the text is not such a document. */

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent } from "../../protocol/events.js";
-import { EventQueue } from "../api/event-queue.js";
 import { query, type CanUseTool, type Query, type QueryOptions } from "../api/query.js";
 import { EventLog } from "./event-log.js";
+import { grantedOptions } from "./granted-permissions.js";
 
 interface OpenQuestion {
   suggestions: PermissionUpdate[];
@@ -18,42 +18,46 @@ export interface PermissionAnswer {
 }
 
 /**
- * A session the web server runs: the library's `query()` fed by the messages the page posts.
- * Its events go to an EventLog the browsers read; a permission question becomes a `can_use_tool`
- * control request in that log (as Claude Code asks its host) and waits for the page's answer.
+ * A session the web server runs: each message the page posts is one turn, run by the library's
+ * `query()` (resuming the session after its first turn), so the session's file is locked only
+ * while a turn runs and `agentwire --resume ID` can go on with it between turns. Its events go
+ * to an EventLog the browsers read; a permission question becomes a `can_use_tool` control
+ * request in that log (as Claude Code asks its host) and waits for the page's answer.
  */
 export class LiveSession {
   readonly log = new EventLog();
-  private readonly prompts = new EventQueue<string>();
-  /** Sent and not yet started: each is echoed into the log after its turn's system/init. */
-  private readonly unechoed: string[] = [];
+  /** Posted and not yet run, oldest first. */
+  private readonly waiting: string[] = [];
   private readonly questions = new Map<string, OpenQuestion>();
-  private readonly running: Query;
+  /** What the page's "always" answers granted; later turns start with it. */
+  private readonly grants: PermissionUpdate[] = [];
+  private running: Query | undefined;
+  /** Settles when the queued turns have run; replaced when a message comes after that. */
+  private turns: Promise<void> = Promise.resolve();
+  /** Whether the session's file exists: later turns resume it instead of starting it. */
+  private begun: boolean;
+  private closed = false;
   private nextQuestion = 1;
-  private finished = false;
-  /** Settles once the session has ended and let go of its file. */
-  private readonly pumped: Promise<void>;
 
   constructor(
     readonly id: string,
     readonly cwd: string,
-    options: QueryOptions,
+    private readonly options: QueryOptions,
   ) {
-    this.running = query({ prompt: this.prompts, options: { ...options, cwd, includePartialMessages: true, canUseTool: this.ask } });
-    this.pumped = this.pump();
+    this.begun = options.resume !== undefined;
   }
 
   get ended(): boolean {
-    return this.finished;
+    return this.closed;
   }
 
   send(text: string): void {
-    this.unechoed.push(text);
-    this.prompts.push(text);
+    this.waiting.push(text);
+    if (this.running === undefined && this.waiting.length === 1) this.turns = this.runWaiting();
   }
 
   async interrupt(): Promise<void> {
-    await this.running.interrupt();
+    await this.running?.interrupt();
   }
 
   /** False when there is no such open question (answered, cancelled, or never asked). */
@@ -61,19 +65,48 @@ export class LiveSession {
     const question = this.questions.get(requestId);
     if (!question) return false;
     this.questions.delete(requestId);
+    const always = answer.behavior === "allow" && answer.always === true && question.suggestions.length > 0;
+    if (always) this.grants.push(...question.suggestions);
     question.answer(
       answer.behavior === "allow"
-        ? { behavior: "allow", ...(answer.always && question.suggestions.length > 0 ? { updatedPermissions: question.suggestions } : {}) }
+        ? { behavior: "allow", ...(always ? { updatedPermissions: question.suggestions } : {}) }
         : { behavior: "deny", message: answer.message || "The user denied this in the web UI." },
     );
     return true;
   }
 
-  /** Ends the session; resolves once it has closed (its session file is released then). */
+  /** Ends the session; resolves once its running turn has ended (its session file is released then). */
   close(): Promise<void> {
-    this.prompts.end();
-    this.running.close();
-    return this.pumped;
+    this.closed = true;
+    this.waiting.length = 0;
+    this.running?.close();
+    return this.turns;
+  }
+
+  /** Runs the posted messages one turn each, in order, until none is waiting. */
+  private async runWaiting(): Promise<void> {
+    while (this.waiting.length > 0 && !this.closed) {
+      const text = this.waiting[0]!;
+      const { sessionId: _new, resume: _resumed, ...base } = this.options;
+      this.running = query({
+        prompt: text,
+        options: {
+          ...base,
+          ...grantedOptions(base, this.grants),
+          ...(this.begun ? { resume: this.id } : { sessionId: this.id }),
+          cwd: this.cwd,
+          includePartialMessages: true,
+          canUseTool: this.ask,
+        },
+      });
+      for await (const event of this.running) {
+        // Past its init a turn has written the session's file: the next turn resumes it.
+        if (event.type === "system" && event.subtype === "init") this.begun = true;
+        this.record(event, text);
+      }
+      this.running = undefined;
+      this.waiting.shift();
+    }
   }
 
   private readonly ask: CanUseTool = (toolName, input, options) =>
@@ -107,20 +140,12 @@ export class LiveSession {
       });
     });
 
-  private async pump(): Promise<void> {
-    for await (const event of this.running) this.record(event);
-    this.finished = true;
-  }
-
-  private record(event: OutputEvent): void {
+  private record(event: OutputEvent, prompt: string): void {
     this.log.append(event);
     if (event.type === "system" && event.subtype === "init") {
       // The user's own message, as Claude Code echoes it (--replay-user-messages): a browser
       // that reloads mid-turn replays the log and must see what was asked, not only the answer.
-      const text = this.unechoed.shift();
-      if (text !== undefined) {
-        this.log.append({ type: "user", message: { role: "user", content: [{ type: "text", text }] }, parent_tool_use_id: null, session_id: event.session_id, uuid: randomUUID(), timestamp: new Date().toISOString() });
-      }
+      this.log.append({ type: "user", message: { role: "user", content: [{ type: "text", text: prompt }] }, parent_tool_use_id: null, session_id: event.session_id, uuid: randomUUID(), timestamp: new Date().toISOString() });
     }
   }
 }

@@ -34,7 +34,8 @@ async function place(scenario: z.input<typeof scenarioSchema>): Promise<Place> {
 }
 
 function anthropicOptions(where: Place, extra: QueryOptions = {}): QueryOptions {
-  return { cwd: where.cwd, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: where.server.url, AGENTWIRE_HOME: where.home }, ...extra };
+  // HOME too: the user's settings files (~/.claude/settings.json) are the test's, not the machine's.
+  return { cwd: where.cwd, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: where.server.url, AGENTWIRE_HOME: where.home, HOME: where.home }, ...extra };
 }
 
 async function collect(events: AsyncIterable<OutputEvent>): Promise<OutputEvent[]> {
@@ -101,6 +102,26 @@ describe("query()", () => {
     expect(toolResult?.type === "user" && toolResult.message.content[0]).toMatchObject({ type: "tool_result", content: "1\thi\n2\t" });
   });
 
+  it("takes Claude Code's settings: the files and `settings` (object or JSON text), their hooks and rules; settingSources [] reads no file", async () => {
+    const where = await place({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "touch made.txt" } }] }, { text: "Done." }] });
+    const log = join(where.home, "prompts.log");
+    await mkdir(join(where.home, ".claude"));
+    await writeFile(join(where.home, ".claude", "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `cat >> ${log}; echo >> ${log}` }] }] } }));
+    const settings = { permissions: { allow: ["Bash(touch:*)"] } };
+    const events = await collect(query({ prompt: "Make it", options: anthropicOptions(where, { settings }) }));
+    expect(resultsOf(events)[0]).toMatchObject({ is_error: false, permission_denials: [] });
+    await expect(readFile(join(where.cwd, "made.txt"), "utf8")).resolves.toBe("");
+    expect(JSON.parse((await readFile(log, "utf8")).trim())).toMatchObject({ hook_event_name: "UserPromptSubmit", prompt: "Make it" });
+
+    const next = await place({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "touch made.txt" } }] }, { text: "Done again." }] });
+    // The same HOME, so the same user file, but no file is read.
+    const isolated = await collect(query({ prompt: "Again", options: anthropicOptions(next, { settings: JSON.stringify(settings), settingSources: [], env: { ...anthropicOptions(next).env, HOME: where.home } }) }));
+    expect(resultsOf(isolated)[0]!.permission_denials, "the settings text still applies").toEqual([]);
+    await expect(readFile(join(next.cwd, "made.txt"), "utf8")).resolves.toBe("");
+    expect((await readFile(log, "utf8")).trim().split("\n"), "the user's file was not read: its hook did not run").toHaveLength(1);
+    const broken = await collect(query({ prompt: "x", options: anthropicOptions(next, { settings: "/nonexistent/settings.json" }) }));
+    expect(resultsOf(broken)[0]).toMatchObject({ is_error: true, terminal_reason: "invalid_arguments", errors: [expect.stringMatching(/^settings: .*nonexistent\/settings\.json was not read/)] });
+  });
 
   it("starts the MCP servers of mcpServers, offers their tools and stops the servers with the query", async () => {
     const where = await place({ turns: [{ tool_calls: [{ name: "mcp__fixture__echo", input: { text: "from the library" } }] }, { text: "Echoed." }] });

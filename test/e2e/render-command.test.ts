@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentwireEnv, BIN, createWorkspace, expectWellFormedRun, results, runAgentwire, type Workspace } from "../helpers/agentwire.js";
+import { agentwireEnv, BIN, createWorkspace, expectWellFormedRun, results, ROOT, runAgentwire, type Workspace } from "../helpers/agentwire.js";
 
 const STREAM = ["--output-format", "stream-json", "--verbose"];
 let workspace: Workspace | undefined;
@@ -87,8 +87,8 @@ describe("agentwire render", () => {
     expect(stored.code).toBe(0);
     expect(stored.stdout).toContain(`● session ${sessionId} · ${workspace.cwd}`);
     expect(stored.stdout).toContain("\n> Write notes\n");
-    // A session file keeps no structured patch: the edit is shown from its input.
-    expect(stored.stdout).toContain("⏺ Edit notes.txt\n  ⎿ updated notes.txt\n    -beta\n    +gamma\n");
+    // The session file keeps each tool call's structured result: the edit reads as it did live.
+    expect(stored.stdout).toContain("⏺ Edit notes.txt\n  ⎿ updated notes.txt: +1 -1\n    @@ -1,2 +1,2 @@\n     alpha\n    -beta\n    +gamma\n");
     expect(stored.stdout).toMatch(/── end of turn · session cost \$\d+\.\d{4} ──/);
 
     const file = join(workspace.cwd, "saved.jsonl");
@@ -104,5 +104,52 @@ describe("agentwire render", () => {
     expect(missing.stderr).toContain("no-such-session is neither a file nor a stored session");
     expect((await render(["--bogus"])).code).toBe(1);
     expect((await render(["--help"])).stdout).toContain("agentwire render [SESSION_ID|FILE]");
+  });
+
+  it("shows the answer of a result-only transcript: Claude Code's and agentwire's --output-format json", async () => {
+    workspace = await createWorkspace("text");
+    // The shape Claude Code 2.1.330 prints for `-p … --output-format json`: one result object, no assistant lines.
+    const claudeCodeJson = {
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      duration_ms: 1234,
+      num_turns: 1,
+      result: "The sum is **4**.\n\n- checked twice",
+      session_id: "5d1c9a0e-1111-4c2b-9a55-0a1b2c3d4e5f",
+      total_cost_usd: 0.0125,
+      usage: { input_tokens: 2000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 12 },
+      permission_denials: [],
+      terminal_reason: "completed",
+      uuid: "0c7e5a52-2222-4f6e-8d3c-1a2b3c4d5e6f",
+    };
+    const rendered = await render([], `${JSON.stringify(claudeCodeJson)}\n`);
+    expect(rendered.code).toBe(0);
+    expect(rendered.stdout.split("\n")).toEqual(["The sum is 4.", "", "• checked twice", "✓ success · 1 turn · 2,012 tokens (2,000 in, 12 out) · $0.0125 · 1.2 s", "", ""]);
+
+    // The real Claude Code's output for `-p … --output-format json` (fixtures/claude-code/16-output-json.jsonl).
+    const recorded = await render([join(ROOT, "fixtures", "claude-code", "16-output-json.jsonl")]);
+    expect(recorded.stdout.split("\n").slice(0, 2)).toEqual(["Hello! I am the mock model. 2 + 2 = 4.", expect.stringMatching(/^✓ success · 1 turn · 2,553 tokens \(2,543 in, 10 out\) · \$0\.0104 · 0\.2 s$/)]);
+
+    // agentwire's own json output renders the same way.
+    await workspace.useScenario({ turns: [{ text: "Hello from the model." }] });
+    const run = await runAgentwire(["-p", "hi", "--output-format", "json"], { workspace });
+    expect(run.code).toBe(0);
+    const own = await render([], run.stdout);
+    expect(own.stdout.split("\n")[0]).toBe("Hello from the model.");
+    expect(own.stdout.split("\n")[1]).toMatch(/^✓ success · 1 turn · /);
+
+    // A failed result keeps its one closing line, with the error in it.
+    const failed = await render([], `${JSON.stringify({ ...claudeCodeJson, subtype: "error_during_execution", is_error: true, result: "API Error: 500" })}\n`);
+    expect(failed.stdout.split("\n")[0]).toMatch(/^✗ error_during_execution: API Error: 500 · 1 turn/);
+    expect(failed.stdout.split("\n")).toHaveLength(3);
+  });
+
+  it("does not repeat the answer a stream-json transcript already showed", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ text: "Only once." }] });
+    const run = await runAgentwire(["-p", "hi", ...STREAM], { workspace });
+    const rendered = await render([], run.stdout);
+    expect(rendered.stdout.match(/Only once\./g)).toHaveLength(1);
   });
 });

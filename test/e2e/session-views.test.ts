@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentwireEnv, BIN, createWorkspace, expectWellFormedRun, results, runAgentwire, type Workspace } from "../helpers/agentwire.js";
 import { startWeb, type Web } from "../helpers/web.js";
+import { LISTING_HEADER } from "../../src/skills/listing.js";
 
 /**
  * What people see of stored sessions: titles and transcripts show the user's own words (the
@@ -13,7 +14,7 @@ import { startWeb, type Web } from "../helpers/web.js";
  * Each through the CLI, the piped chat and the web API.
  */
 const STREAM = ["--output-format", "stream-json", "--verbose"];
-const LISTING_START = "<system-reminder>\nThe following skills are available";
+const LISTING_START = `<system-reminder>\n${LISTING_HEADER}`;
 let workspace: Workspace | undefined;
 let web: Web | undefined;
 
@@ -78,7 +79,7 @@ describe("stored sessions show the user's words", () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain("tidy the quarterly report");
     expect(shown.stdout).toContain("and the totals");
-    expect(shown.stdout).not.toContain("skills are available");
+    expect(shown.stdout).not.toContain(LISTING_HEADER);
 
     // The piped chat's /sessions.
     const chat = await pipedChat(workspace, "/sessions\n");
@@ -94,7 +95,38 @@ describe("stored sessions show the user's words", () => {
     const history = (await web.call("GET", `/api/sessions/${sessionId}/history`)).body as unknown;
     const historyText = JSON.stringify(history);
     expect(historyText).toContain("tidy the quarterly report");
-    expect(historyText).not.toContain("skills are available");
+    expect(historyText).not.toContain(LISTING_HEADER);
+  });
+});
+
+describe("a reopened session shows what was shown live", () => {
+  it("the web's history carries each tool call's structured result (a Write's diff, a command's exit code), as the live events did", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        {
+          tool_calls: [
+            { name: "Write", input: { file_path: "notes.md", content: "one\ntwo\n" } },
+            { name: "Bash", input: { command: "echo out; echo err >&2; exit 3" } },
+          ],
+        },
+        { text: "Done." },
+      ],
+    });
+    const live = await runAgentwire(["-p", "write notes", ...STREAM, "--permission-mode", "bypassPermissions"], { workspace });
+    expectWellFormedRun(live, 1);
+    const sessionId = results(live.events)[0]!.session_id;
+    const liveResults = live.events.flatMap((event) => (event.type === "user" && "tool_use_result" in event ? [event.tool_use_result as Record<string, unknown>] : []));
+    expect(liveResults).toHaveLength(2);
+
+    web = await startWeb(workspace);
+    const history = (await web.call("GET", `/api/sessions/${sessionId}/history`)).body as Array<Record<string, unknown>>;
+    const stored = history.flatMap((event) => (event.tool_use_result === undefined ? [] : [event.tool_use_result as Record<string, unknown>]));
+    // The same structured results, less the whole-file copy only the live event needs.
+    const withoutOriginal = ({ originalFile: _unused, ...rest }: Record<string, unknown>) => rest;
+    expect(stored).toEqual(liveResults.map(withoutOriginal));
+    expect(stored[0]).toMatchObject({ type: "create", content: "one\ntwo\n" });
+    expect(stored[1]).toMatchObject({ stdout: expect.stringContaining("out"), stderr: expect.stringContaining("err") });
   });
 });
 

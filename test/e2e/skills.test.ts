@@ -92,18 +92,19 @@ describe("skill discovery", () => {
     expectWellFormedRun(withSkill, 1);
     const texts = firstUserTexts(requestBody(workspace, 1));
     expect(texts).toEqual([
-      "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- greeting-style: How to greet people in this team. hello, greetings\n</system-reminder>",
+      "<system-reminder>\nSkills you can load with the Skill tool:\n\n- greeting-style: How to greet people in this team. hello, greetings\n</system-reminder>",
       "Say hello.",
     ]);
     const skillTool = requestBody(workspace, 1).tools.find((tool) => tool.name === "Skill")!;
-    expect(skillTool.description).toMatch(/^Invoke a skill\./);
+    expect(skillTool.description).toMatch(/^Loads a skill: /);
   });
 
   it("malformed skills each get one warning and are skipped or fixed; the run goes on", async () => {
     workspace = await createWorkspace("text");
     const skills = join(workspace.home, ".agentwire", "skills");
     await writeSkill(skills, "good", { name: "good", description: "Works." });
-    await writeSkill(skills, "bad-yaml", { name: "bad-yaml", description: "[unclosed" });
+    await writeSkill(skills, "bad-yaml", { name: "bad-yaml", description: '"an opened quote: never closed' });
+    await writeSkill(skills, "csv-clean", { name: "csv-clean", description: "Clean CSV files: fix encodings, drop blank rows." });
     await writeSkill(skills, "no-description", { name: "no-description" });
     await writeSkill(skills, "renamed", { name: "other-name", description: "Loaded under its folder's name." });
     await mkdir(join(skills, "binary"));
@@ -118,12 +119,18 @@ describe("skill discovery", () => {
     const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning") as Array<{ code: string; path: string; message: string }>;
     const byFolder = Object.fromEntries(warnings.map((warning) => [warning.path.split("/").at(-2), warning]));
     expect(byFolder["bad-yaml"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/not valid YAML/) });
+    expect(byFolder["csv-clean"]).toMatchObject({ code: "skill_fixed", message: expect.stringMatching(/not valid YAML .*; it was read with the value of `description` quoted\.$/) });
     expect(byFolder["no-description"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/no description/) });
     expect(byFolder["renamed"]).toMatchObject({ code: "skill_fixed", message: expect.stringMatching(/"other-name" does not match its folder; it is loaded as "renamed"/) });
     expect(byFolder["binary"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/binary/) });
     if (!rootCanReadAnything) expect(byFolder["unreadable"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/cannot be read: EACCES/) });
-    expect(warnings).toHaveLength(rootCanReadAnything ? 4 : 5);
+    expect(warnings).toHaveLength(rootCanReadAnything ? 5 : 6);
+    // Only what loaded is a skill: system/init names neither a skipped folder nor an unreadable one.
+    const loaded = ["csv-clean", "good", "renamed", ...(rootCanReadAnything ? ["unreadable"] : [])];
+    expect(initOf(run.events).skills).toEqual(loaded);
+    expect(initOf(run.events).slash_commands).toEqual(loaded);
     const listing = firstUserTexts(requestBody(workspace, 0))[0]!;
+    expect(listing).toContain("- csv-clean: Clean CSV files: fix encodings, drop blank rows.");
     expect(listing).toContain("- good: Works.");
     expect(listing).toContain("- renamed: Loaded under its folder's name.");
     expect(listing).not.toContain("bad-yaml");
@@ -133,6 +140,51 @@ describe("skill discovery", () => {
     expect(listed.stdout).toMatch(/^NAME\s+SOURCE\s+DESCRIPTION\n/);
     expect(listed.stdout).toMatch(/\ngood\s+user\s+Works\.\n/);
     expect(listed.stderr).toMatch(/bad-yaml\/SKILL\.md: the frontmatter is not valid YAML/);
+    expect(listed.stdout).not.toMatch(rootCanReadAnything ? /bad-yaml|no-description|binary/ : /bad-yaml|no-description|binary|unreadable/);
+  });
+
+  it("skipped skills are in no list: stream-json's system/init, the Skill tool; with none left, no Skill tool at all", async () => {
+    workspace = await createWorkspace("text");
+    const skills = join(workspace.home, ".agentwire", "skills");
+    await writeSkill(skills, "broken", { name: "broken", description: '"never closed' });
+    await writeSkill(skills, "no-description", { name: "no-description" });
+    const run = await runAgentwire(["-p", "hi", ...STREAM], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(initOf(run.events).skills).toEqual([]);
+    expect(initOf(run.events).tools).not.toContain("Skill");
+    expect(requestBody(workspace, 0).tools.map((tool) => tool.name)).not.toContain("Skill");
+
+    // With one good skill: the Skill tool is offered, and a skipped skill's name is unknown to it.
+    await writeSkill(skills, "good", { name: "good", description: "Works." });
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Skill", input: { skill: "broken" } }] }, { text: "done" }] });
+    const input = `${JSON.stringify({ type: "user", message: { role: "user", content: "use the broken skill" } })}\n`;
+    const streamed = await runAgentwire(["-p", ...STREAM, "--input-format", "stream-json"], { workspace, stdin: input });
+    expectWellFormedRun(streamed, 1);
+    expect(initOf(streamed.events)).toMatchObject({ skills: ["good"], tools: expect.arrayContaining(["Skill"]) });
+    expect(toolResults(streamed.events)[0]).toMatchObject({ is_error: true, content: expect.stringMatching(/Unknown skill: broken\. The closest names: good\./) });
+  });
+});
+
+describe("skills from public collections (fixtures/skills-in-the-wild)", () => {
+  it("system/init, the warnings and --list-skills agree: every readable skill listed, each repair and skip reported once", async () => {
+    workspace = await createWorkspace("text");
+    const directory = join(ROOT, "fixtures", "skills-in-the-wild");
+    const expected = JSON.parse(readFileSync(join(directory, "expected.json"), "utf8")) as Record<string, { quoted?: string[]; declaredName?: string; skipped?: unknown }>;
+    const readable = Object.keys(expected).filter((folder) => !expected[folder]!.skipped).sort();
+    const args = ["--skills-dir", directory, "--no-default-skills"];
+    const run = await runAgentwire(["-p", "hi", ...STREAM, ...args], { workspace });
+    expectWellFormedRun(run, 1);
+    expect(initOf(run.events).skills).toEqual(readable);
+    const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning") as Array<{ code: string; path: string }>;
+    const count = (code: string) => warnings.filter((warning) => warning.code === code).length;
+    const entries = Object.values(expected);
+    expect(count("skill_skipped")).toBe(entries.filter((entry) => entry.skipped).length);
+    expect(count("skill_fixed")).toBe(entries.filter((entry) => entry.quoted).length + entries.filter((entry) => entry.declaredName).length);
+
+    const listed = await runAgentwire(["--list-skills", "--output-format", "json", ...args], { workspace });
+    const document = JSON.parse(listed.stdout) as { skills: Array<{ name: string }>; warnings: unknown[] };
+    expect(document.skills.map((skill) => skill.name)).toEqual(readable);
+    expect(document.warnings).toHaveLength(warnings.length);
   });
 });
 
@@ -249,11 +301,11 @@ describe("ranking the listing per prompt", () => {
     const run = await runAgentwire(["--input-format", "stream-json", ...STREAM, "--skill-listing-budget", "120"], { workspace, stdin });
     expectWellFormedRun(run, 2);
     expect(firstUserTexts(requestBody(workspace, 0))[0]).toBe(
-      "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- docker-images: Build small Docker images and debug Dockerfiles and containers.\n\nMore skills (ask the Skill tool with `query` for their descriptions): git-helper, pdf-forms\n</system-reminder>",
+      "<system-reminder>\nSkills you can load with the Skill tool:\n\n- docker-images: Build small Docker images and debug Dockerfiles and containers.\n\nMore skills (ask the Skill tool with `query` for their descriptions): git-helper, pdf-forms\n</system-reminder>",
     );
     const secondPrompt = requestBody(workspace, 1).messages.at(-1)!.content;
     expect(secondPrompt[0]!.text).toBe(
-      "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- pdf-forms: Fill PDF forms and merge PDF files into one document.\n\nMore skills (ask the Skill tool with `query` for their descriptions): docker-images, git-helper\n</system-reminder>",
+      "<system-reminder>\nSkills you can load with the Skill tool:\n\n- pdf-forms: Fill PDF forms and merge PDF files into one document.\n\nMore skills (ask the Skill tool with `query` for their descriptions): docker-images, git-helper\n</system-reminder>",
     );
   });
 
@@ -270,7 +322,7 @@ describe("ranking the listing per prompt", () => {
     expect(JSON.stringify(ranking.system)).toContain("JSON array of skill names");
     expect(firstUserTexts(ranking)[0]).toContain("Request:\ndeploy the app");
     expect(firstUserTexts(requestBody(workspace, 1))[0]).toBe(
-      "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- deploy-production: Deploy the app to production after checks.\n\nMore skills (ask the Skill tool with `query` for their descriptions): deploy-staging\n</system-reminder>",
+      "<system-reminder>\nSkills you can load with the Skill tool:\n\n- deploy-production: Deploy the app to production after checks.\n\nMore skills (ask the Skill tool with `query` for their descriptions): deploy-staging\n</system-reminder>",
     );
     expect(results(run.events)[0]!.usage.input_tokens).toBe(1100);
   });
@@ -286,11 +338,14 @@ describe("default skills", () => {
 
     const first = await runAgentwire(["-p", "hi", ...STREAM], { workspace });
     expectWellFormedRun(first, 1);
-    expect(first.stderr).toBe(`agentwire: installed the default skills (${bundled.join(", ")}) into ${skills}; --no-default-skills skips this.\n`);
+    // Said on stdout, as a system line a host can read; stderr, which hosts show as an error, stays empty.
+    expect(first.stderr).toBe("");
+    const warnings = first.events.filter((event) => event.type === "system" && event.subtype === "warning");
+    expect(warnings).toEqual([
+      expect.objectContaining({ code: "default_skills_installed", message: `Installed the default skills (${bundled.join(", ")}) into ${skills}; --no-default-skills skips this.` }),
+    ]);
     expect(readdirSync(skills).sort()).toEqual(bundled);
     expect(initOf(first.events).skills).toEqual(bundled);
-    // The bundled skills load cleanly.
-    expect(first.events.filter((event) => event.type === "system" && event.subtype === "warning")).toEqual([]);
 
     await writeFile(join(skills, bundled[0]!, "SKILL.md"), "---\nname: changed\ndescription: Edited by the user.\n---\n");
     await rm(join(skills, bundled[1]!), { recursive: true });

@@ -213,7 +213,7 @@ describe("tool selection flags", () => {
     expect(text.code).toBe(0);
     const lines = text.stdout.trimEnd().split("\n");
     expect(lines.map((line) => line.split(/\s+/)[0])).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write"]);
-    expect(lines[6]).toMatch(/^Read\s+Reads a file from the local filesystem\.$/);
+    expect(lines[6]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
     const json = await runAgentwire(["--list-tools", "--output-format", "json", "--tools", "Edit"], { workspace });
     expect(json.code).toBe(0);
     expect(json.stdout.endsWith("\n")).toBe(true);

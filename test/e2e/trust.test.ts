@@ -170,7 +170,8 @@ describe.skipIf("problem" in user)(`trust: what a repository brings takes effect
     cpSync(join(ROOT, "test", "fixtures", "skills", "retired", "repo-map"), installed, { recursive: true });
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Skill", input: { skill: "repo-map" } }] }, { tool_calls: [{ name: "Bash", input: { command: "sh -c 'touch x'" } }] }, { text: "done" }] });
     const upgraded = await run([]);
-    expect(upgraded.stderr).toContain("updated the default skills repo-map");
+    expect(warningsOf(upgraded.events).find((warning) => warning.code === "default_skills_updated")?.message).toContain("Updated the default skills repo-map");
+    expect(upgraded.stderr).toBe("");
     expect(readFileSync(join(installed, "SKILL.md"), "utf8")).toBe(readFileSync(join(ROOT, "skills", "repo-map", "SKILL.md"), "utf8"));
     expect(existsSync(join(workspace.cwd, "x"))).toBe(false);
   });

@@ -96,9 +96,18 @@ describe("agentwire web: the API", () => {
     expect(info.headers["content-security-policy"]).toContain("default-src 'self'");
   });
 
+  it("with no --model, new sessions default to the model agentwire -p would use, and /api/info names it", async () => {
+    workspace = await createWorkspace("text");
+    const cli = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose"], { workspace });
+    const init = cli.events.find((event) => event.type === "system" && event.subtype === "init") as { model: string; provider: string };
+    const web = await startWeb();
+    const info = await web.call("GET", "/api/info");
+    expect((info.body as { defaults: unknown }).defaults).toEqual({ provider: init.provider, model: init.model, permissionMode: "default" });
+  });
+
   it("runs a session: SSE carries exactly the stream-json events; a reconnect with Last-Event-ID loses nothing", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ text: "Hello from the web." }, { text: "Second answer." }] });
+    await workspace.useScenario({ turns: [{ text: "Hello from the web." }, { text: "Second answer." }, { text: "From the CLI." }, { text: "Slow answer.", chunk_delay_ms: 400 }] });
     const web = await startWeb();
     const created = await web.call("POST", "/api/sessions", {});
     expect(created.status).toBe(201);
@@ -122,15 +131,21 @@ describe("agentwire web: the API", () => {
     expect(resumed.events[0]!.id).toBe(seen + 1);
     expect(resumed.events.map((entry) => entry.id)).toEqual(resumed.events.map((_, index) => seen + 1 + index));
     resumed.close();
-    // The same store as the CLI: one writer at a time, then agentwire --resume continues it.
-    await workspace.useScenario({ turns: [{ text: "From the CLI." }] });
-    const whileLive = await runAgentwire(["-p", "and now", "--output-format", "stream-json", "--resume", id], { workspace });
-    expect(whileLive.stderr).toMatch(/in use by another agentwire process/);
-    const stopped = new Promise((resolve) => server!.once("exit", resolve));
-    server!.kill("SIGTERM");
-    await stopped;
+    // The same store as the CLI. Between turns the session's file is free: agentwire --resume
+    // continues it while the server runs, and the page's next turn goes on after the CLI's.
     const cli = await runAgentwire(["-p", "and now", "--output-format", "stream-json", "--resume", id], { workspace });
     expect(cli.events.at(-1)).toMatchObject({ type: "result", session_id: id, result: "From the CLI." });
+    // While a web turn runs, it is the one writer: the CLI is refused.
+    const third = openEvents(web, id, seen + resumed.events.length);
+    await web.call("POST", `/api/sessions/${id}/messages`, { text: "slowly" });
+    await third.until((event) => event.type === "system" && event.subtype === "init");
+    const whileRunning = await runAgentwire(["-p", "meanwhile", "--output-format", "stream-json", "--resume", id], { workspace });
+    expect(whileRunning.stderr + whileRunning.stdout).toMatch(/in use by another agentwire process/);
+    expect(await third.until(isResult)).toMatchObject({ result: "Slow answer." });
+    third.close();
+    const lastRequest = workspace.server.requests.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> };
+    expect(JSON.stringify(lastRequest.messages)).toContain("and now");
+    expect(JSON.stringify(lastRequest.messages)).toContain("From the CLI.");
   });
 
   it("asks permission questions as can_use_tool control requests and applies the page's answer", async () => {

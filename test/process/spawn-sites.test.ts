@@ -44,8 +44,9 @@ describe("spawn sites", () => {
   it("every child process outside the exemptions gets the credential-free environment", () => {
     const sources = sourceFiles(join(ROOT, "src")).map((path) => ({ file: relative(ROOT, path), source: readFileSync(path, "utf8") }));
     const { calls, unfiltered } = unfilteredCalls(sources);
-    // The scan found the known sites: Bash, MCP stdio, ripgrep, the supervisor, the sandbox probe, the browser opener, gcloud.
-    expect(calls).toBeGreaterThanOrEqual(7);
+    // The scan found the known sites: Bash, settings hooks, MCP stdio, ripgrep, the supervisor, the sandbox probe, the browser opener, gcloud.
+    expect(calls).toBeGreaterThanOrEqual(8);
+    expect(sources.some(({ file, source }) => file === "src/hooks/hook-process.ts" && /\bspawn\(/.test(source)), "the hooks' spawn is among them").toBe(true);
     expect(unfiltered).toEqual([]);
   });
 

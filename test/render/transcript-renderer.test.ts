@@ -32,7 +32,7 @@ describe("the transcript renderer", () => {
   });
 
   const transcripts = readdirSync(CLAUDE_CODE).filter((name) => name.endsWith(".jsonl"));
-  it("has the Claude Code transcripts", () => expect(transcripts.length).toBe(17));
+  it("has the Claude Code transcripts", () => expect(transcripts.length).toBe(18));
   it.each(transcripts)("renders the real Claude Code's %s", (name) => {
     const rendered = plain(readFileSync(join(CLAUDE_CODE, name), "utf8"));
     expect(rendered).toMatchSnapshot();

@@ -34,9 +34,9 @@ const withoutUuid = ({ uuid: _uuid, ...rest }: SystemInitEvent) => rest;
 
 async function bothInits(sessionOptions: SessionOptions) {
   const prepared = prepareSession(sessionOptions);
-  const early = initEventBeforeSession(prepared);
+  const early = await initEventBeforeSession(prepared);
   const session = createSession(sessionOptions, prepared);
-  const late = session.initEvent();
+  const late = await session.initEvent();
   await session.close();
   return { early: withoutUuid(early), late: withoutUuid(late) };
 }
@@ -71,6 +71,26 @@ describe("the CLI's early system/init", () => {
     expect(early.skills).toEqual(["deploy"]);
     const { early: compact } = await bothInits(options(cwd, home, { toolProfile: "compact" }));
     expect(compact.tools).toEqual(["Bash", "Read", "Skill", "Write"]);
+  });
+
+  it("lists only skills that load, in both: a skipped one is named nowhere, and with none left there is no Skill tool", async () => {
+    const { cwd, home } = await project();
+    const broken = join(cwd, ".claude", "skills", "broken");
+    await mkdir(broken, { recursive: true });
+    await writeFile(join(broken, "SKILL.md"), '---\nname: broken\ndescription: "never closed\n---\n\nSteps.\n');
+    const { early, late } = await bothInits(options(cwd, home));
+    expect(early).toEqual(late);
+    expect(early.skills).toEqual([]);
+    expect(early.slash_commands).toEqual([]);
+    expect(early.tools).not.toContain("Skill");
+
+    const good = join(cwd, ".claude", "skills", "csv-clean");
+    await mkdir(good, { recursive: true });
+    await writeFile(join(good, "SKILL.md"), "---\nname: csv-clean\ndescription: Clean CSV files: fix encodings.\n---\n\nSteps.\n");
+    const again = await bothInits(options(cwd, home));
+    expect(again.early).toEqual(again.late);
+    expect(again.early.skills).toEqual(["csv-clean"]);
+    expect(again.early.tools).toContain("Skill");
   });
 
   it("carries the resumed session's id, as the session does", async () => {

@@ -30,7 +30,7 @@ describe("createSession", () => {
   it("runs a turn to one result, persists it, and resumes it from the store", async () => {
     const provider = new FakeProvider([textTurn("Hello."), textTurn("Again.")]);
     const { session, events, cwd } = await setUp(provider);
-    events.push(session.initEvent());
+    events.push(await session.initEvent());
     const result = await session.runTurn(toUserMessage("hi"));
     expect(sequence(events)).toEqual(["system/init", "assistant:text", "result/success"]);
     expect(result).toMatchObject({ result: "Hello.", session_id: session.sessionId });

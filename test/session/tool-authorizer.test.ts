@@ -34,6 +34,15 @@ describe("createToolAuthorizer", () => {
     expect(await host(call("touch x"), signal)).toEqual({ allow: true, approvedExplicitly: true });
   });
 
+  it("a hook's allow skips the question but not an ask rule, as in Claude Code", async () => {
+    const signal = new AbortController().signal;
+    const hook = hookAnswering({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } });
+    const rules = { allow: [], deny: [], ask: [{ toolName: "Bash", content: "touch:*" }] };
+    const withAskRule = authorizer({ hooks: hook, permissions: () => ({ mode: "default", rules, roots: ["/work/project"] }) });
+    expect(await withAskRule(call("touch x"), signal)).toMatchObject({ allow: false, message: expect.stringContaining("an ask rule matches") });
+    expect(await authorizer({ hooks: hook })(call("touch x"), signal)).toEqual({ allow: true, approvedExplicitly: true });
+  });
+
   it("passes the shell's current directory to the policy", async () => {
     const seen: string[] = [];
     await authorizer({ commandDirectory: () => (seen.push("asked"), "/work/project/sub") })(call("git status"), new AbortController().signal);

@@ -78,7 +78,7 @@ describe("SessionStore", () => {
 
     const loaded = loadSession(home, CWD, FIRST_ID);
 
-    expect(loaded).toEqual({ sessionId: FIRST_ID, history: messages, modelUsage: MODEL_USAGE, totalCostUsd: 0.0042, diagnostics: [] });
+    expect(loaded).toEqual({ sessionId: FIRST_ID, history: messages, toolUseResults: {}, modelUsage: MODEL_USAGE, totalCostUsd: 0.0042, diagnostics: [] });
     expect(store.file).toBe(sessionFile(home, CWD, FIRST_ID));
     const [header, ...entries] = fileLines(store.file);
     expect(header).toMatchObject({ type: "session", version: SESSION_FILE_VERSION, session_id: FIRST_ID, cwd: CWD, agentwire_version: "9.9.9" });

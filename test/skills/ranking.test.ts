@@ -42,6 +42,6 @@ describe("ranking skills against a prompt (BM25)", () => {
   it("a prompt that shares no word with any skill scores every skill 0, in discovery order", async () => {
     const ranked = await catalog.rank("zzz qqq");
     expect(ranked.every(({ score }) => score === 0)).toBe(true);
-    expect(ranked.map(({ skill }) => skill.name)).toEqual(catalog.names);
+    expect(ranked.map(({ skill }) => skill.name)).toEqual(catalog.entries.map((entry) => entry.name));
   });
 });

@@ -33,7 +33,8 @@ describe("tool registry", () => {
       type: "object",
       required: ["file_path", "old_string", "new_string"],
       additionalProperties: false,
-      properties: { replace_all: { type: "boolean", default: false, description: "Replace all occurrences of old_string (default false)" } },
+      // The descriptions are agentwire's own words (test/tools/own-words.test.ts); the shapes are Claude Code's.
+      properties: { replace_all: { type: "boolean", default: false } },
     });
     expect(schema("Glob")).toMatchObject({ required: ["pattern"], additionalProperties: false });
     expect(Object.keys((schema("Grep") as { properties: object }).properties)).toEqual(
