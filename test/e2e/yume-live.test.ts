@@ -176,7 +176,7 @@ describe.skipIf(missing !== undefined)(`Yume's backend drives ${YUME_CLI.name}${
         const before = ui.events(sessionId).length;
         const started = (await backend.records()).length;
         await ui.call("sendMessage", { sessionId, content: YUME_STEPS.interrupted.message, model, autoGenerateTitle: true, systemPromptSettings: {} });
-        await ui.waitFor(sessionId, (event) => event.payload.type === "tool_use");
+        await ui.waitFor(sessionId, (event) => ui.events(sessionId).indexOf(event) >= before && event.payload.type === "tool_use");
         const answer = await ui.call<{ success: boolean }>("interrupt", { sessionId });
         expect(answer).toEqual({ success: true });
         const deadline = Date.now() + 10_000;

@@ -49,7 +49,7 @@ export interface UiEvent {
   payload: Record<string, unknown>;
 }
 
-/** What the shim saw of one agentwire process: the invocation plus what came back. */
+/** What the shim saw of one CLI process: the invocation plus what came back. */
 export interface ShimRecord extends YumeInvocation {
   stdout: string;
   stderr: string;
@@ -58,7 +58,6 @@ export interface ShimRecord extends YumeInvocation {
 }
 
 interface SocketClient {
-  connected: boolean;
   on(event: string, listener: (...args: unknown[]) => void): void;
   emit(event: string, ...args: unknown[]): void;
   disconnect(): void;
@@ -68,11 +67,10 @@ export interface YumeBackend {
   home: string;
   /** The project folder the UI opens (under /dev/shm: Yume refuses any path containing /tmp/). */
   project: string;
-  /** Every agentwire process so far, in the order they ended. */
+  /** Every CLI process so far, in the order they ended. */
   records(): Promise<ShimRecord[]>;
   /** Serves `scenario` to the next turns (the title generator keeps its own server). */
   useScenario(scenario: z.input<typeof scenarioSchema>): Promise<MockServer>;
-  titleServer: MockServer;
   /** A new UI window: a fresh socket.io connection. */
   connect(): Promise<YumeUi>;
   /** Everything Yume itself wrote to stderr (it relays each byte of the CLI's stderr there too). */
@@ -91,6 +89,7 @@ export interface YumeUi {
   close(): void;
 }
 
+/** Words of Yume's title prompt, which its title generator sends as the model's user message. */
 const TITLE_MARKER = "task: reply with ONLY 1-3 words";
 
 export async function startYumeBackend(titleScenario: z.input<typeof scenarioSchema>): Promise<YumeBackend> {
@@ -133,7 +132,6 @@ export async function startYumeBackend(titleScenario: z.input<typeof scenarioSch
   return {
     home,
     project,
-    titleServer,
     async records() {
       const text = await readFile(recordFile, "utf8").catch(() => "");
       return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as ShimRecord);
