@@ -706,6 +706,10 @@ class SessionCore implements Session {
             : { terminalReason: "api_error", stopReason: null, numTurns: 0, resultText: "", error: { kind: "unknown", status: null, message: "Compacting the conversation failed; it is unchanged." } };
     }
     this.persist("turn_end", () => this.input.store?.appendTurnEnd(this.input.accounting.totalCostUsd(), this.input.accounting.modelUsageSnapshot()), emit);
+    // No model turn ran: as Claude Code, the result reports no usage, and the summary's tokens and
+    // cost show in modelUsage and total_cost_usd only. Hosts rely on it: Yume's backend takes a
+    // result with zero usage for a finished compaction and resets its context meter.
+    this.input.accounting.startTurn();
     const result = this.withPersistence(
       buildResultEvent(outcome, { sessionId: this.sessionId, durationMs: Date.now() - startedAt, accounting: this.input.accounting, maxTurns: this.input.maxTurns, maxBudgetUsd: this.input.maxBudgetUsd, permissionDenials, newUuid: randomUUID }),
     );

@@ -97,6 +97,10 @@ describe("/compact, /clear and resuming", () => {
     expectWellFormedRun(run, 3);
     expect(boundaries(run.events).map((boundary) => boundary.compact_metadata.trigger)).toEqual(["manual"]);
     expect(results(run.events).map((result) => result.result)).toEqual(["The answer about apples.", "Compacted the conversation.", "Continuing from the summary."]);
+    // As Claude Code: the /compact turn reports no usage; the summary is billed in the session totals.
+    const [answer, compacted] = results(run.events);
+    expect(compacted!.usage).toMatchObject({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+    expect(compacted!.total_cost_usd).toBeGreaterThan(answer!.total_cost_usd);
     expect(textOf(bodyOf(workspace, 1))).toContain("Focus the summary on: keep the fruit names");
     const third = bodyOf(workspace, 2);
     expect(third.messages[0]!.content[0]!.text).toContain(SUMMARY);
