@@ -32,6 +32,20 @@ describe("command line", () => {
     }
   });
 
+  it("the quick answers end quietly when the reader has already gone (`| head`, `| grep -q`)", async () => {
+    workspace = await createWorkspace("text");
+    for (const args of [["--help"], ["--version"]]) {
+      const child = spawnAgentwire(args, { workspace });
+      // Closed before the child (still starting) writes: its write meets a broken pipe.
+      child.stdout.destroy();
+      child.stdin.end();
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect({ code, stderr }, args.join(" ")).toEqual({ code: 0, stderr: "" });
+    }
+  });
+
   it("an unknown flag: a clear error on stderr, a terminal result in stream-json, exit 1", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose", "--bogus-flag"], { workspace });
