@@ -4,7 +4,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, results, ROOT, runAgentwire, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
+import { createWorkspace, onStdoutEvents, expectWellFormedRun, results, ROOT, runAgentwire, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
 import { isAlive, until } from "../helpers/processes.js";
 
 /**
@@ -185,19 +185,12 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--permission-prompt-tool", "stdio", "--mcp-config", mcpConfig({ t: stdioServer() })], { workspace });
     children.push(child);
     const asked: Array<{ tool_name: string; input: { text: string } }> = [];
-    let buffer = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const lines = buffer.split("\n");
-      buffer = lines.pop()!;
-      for (const line of lines) {
-        const event = JSON.parse(line) as { type: string; request_id?: string; request?: { subtype: string; tool_name: string; input: { text: string } } };
-        if (event.type !== "control_request" || event.request?.subtype !== "can_use_tool") continue;
-        asked.push(event.request);
-        const allow = event.request.input.text === "asked";
-        const response = allow ? { behavior: "allow", updatedInput: event.request.input } : { behavior: "deny", message: "not this one" };
-        child.stdin.write(`${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: event.request_id, response } })}\n`);
-      }
+    onStdoutEvents<{ type: string; request_id?: string; request?: { subtype: string; tool_name: string; input: { text: string } } }>(child, (event) => {
+      if (event.type !== "control_request" || event.request?.subtype !== "can_use_tool") return;
+      asked.push(event.request);
+      const allow = event.request.input.text === "asked";
+      const response = allow ? { behavior: "allow", updatedInput: event.request.input } : { behavior: "deny", message: "not this one" };
+      child.stdin.write(`${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: event.request_id, response } })}\n`);
     });
     const exited = waitForExit(child);
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "go" } })}\n`);

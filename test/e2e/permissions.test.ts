@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ControlRequestEvent, OutputEvent, UserEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, results, runAgentwire, sequence, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
+import { createWorkspace, onStdoutEvents, expectWellFormedRun, results, runAgentwire, sequence, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
 
 const STREAM_IO = ["--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
 const userLine = (content: string): string => `${JSON.stringify({ type: "user", message: { role: "user", content } })}\n`;
@@ -18,19 +18,12 @@ const writeTurns = (file = "made.txt") => ({ turns: [{ tool_calls: [{ name: "Wri
 /** Answers every control request agentwire sends with `answer(request)`. */
 function answerControlRequests(child: ChildProcessWithoutNullStreams, answer: (request: ControlRequestEvent["request"]) => Record<string, unknown> | { error: string }): ControlRequestEvent[] {
   const seen: ControlRequestEvent[] = [];
-  let buffer = "";
-  child.stdout.on("data", (chunk: Buffer | string) => {
-    buffer += chunk.toString();
-    const lines = buffer.split("\n");
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      const event = JSON.parse(line) as OutputEvent;
-      if (event.type !== "control_request") continue;
-      seen.push(event);
-      const reply = answer(event.request);
-      const response = "error" in reply && typeof reply.error === "string" ? { subtype: "error", request_id: event.request_id, error: reply.error } : { subtype: "success", request_id: event.request_id, response: reply };
-      child.stdin.write(`${JSON.stringify({ type: "control_response", response })}\n`);
-    }
+  onStdoutEvents(child, (event) => {
+    if (event.type !== "control_request") return;
+    seen.push(event);
+    const reply = answer(event.request);
+    const response = "error" in reply && typeof reply.error === "string" ? { subtype: "error", request_id: event.request_id, error: reply.error } : { subtype: "success", request_id: event.request_id, response: reply };
+    child.stdin.write(`${JSON.stringify({ type: "control_response", response })}\n`);
   });
   return seen;
 }

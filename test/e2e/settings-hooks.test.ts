@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent, SystemInitEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, results, runAgentwire, spawnAgentwire, toolOutcomes, waitForExit, type RunResult, type Workspace } from "../helpers/agentwire.js";
+import { createWorkspace, onStdoutEvents, expectWellFormedRun, results, runAgentwire, spawnAgentwire, toolOutcomes, waitForExit, type RunResult, type Workspace } from "../helpers/agentwire.js";
 import { pidsRunning, until } from "../helpers/processes.js";
 
 /**
@@ -216,16 +216,9 @@ describe("hooks: every event", () => {
     userSettings({ hooks: hooksFor("Notification", recorder("Notification"), "permission_prompt") });
     await workspace.useScenario(bashThenDone());
     const child = spawnAgentwire(["--input-format", "stream-json", ...STREAM, "--permission-prompt-tool", "stdio"], { workspace });
-    let buffer = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const lines = buffer.split("\n");
-      buffer = lines.pop()!;
-      for (const line of lines) {
-        const event = JSON.parse(line) as { type: string; request_id?: string; request?: { subtype: string } };
-        if (event.type === "control_request" && event.request?.subtype === "can_use_tool") {
-          child.stdin.end(`${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: event.request_id, response: { behavior: "allow" } } })}\n`);
-        }
+    onStdoutEvents<{ type: string; request_id?: string; request?: { subtype: string } }>(child, (event) => {
+      if (event.type === "control_request" && event.request?.subtype === "can_use_tool") {
+        child.stdin.end(`${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: event.request_id, response: { behavior: "allow" } } })}\n`);
       }
     });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "go" } })}\n`);

@@ -259,6 +259,17 @@ export function expectWellFormedRun(run: RunResult, expectedTurns: number): void
   expect(run.code, `exit code agrees with is_error (stderr: ${run.stderr})`).toBe(turnResults.at(-1)?.is_error ? 1 : 0);
 }
 
+/** Calls `handle` with each stdout line of `child`, parsed, as it arrives. */
+export function onStdoutEvents<Event = OutputEvent>(child: ChildProcessWithoutNullStreams, handle: (event: Event) => void): void {
+  let buffer = "";
+  child.stdout.on("data", (chunk: Buffer | string) => {
+    buffer += chunk.toString();
+    const lines = buffer.split("\n");
+    buffer = lines.pop()!;
+    for (const line of lines) handle(JSON.parse(line) as Event);
+  });
+}
+
 /** Resolves when stdout has produced a line matching `predicate`. */
 export function waitForEvent(child: ChildProcessWithoutNullStreams, predicate: (event: OutputEvent) => boolean, timeoutMs = 10_000): Promise<OutputEvent> {
   return new Promise((resolve, reject) => {

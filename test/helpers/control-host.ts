@@ -1,5 +1,5 @@
 import type { OutputEvent } from "../../protocol/events.js";
-import { spawnAgentwire, waitForExit, type AgentwireSpawnOptions, type RunResult } from "./agentwire.js";
+import { onStdoutEvents, spawnAgentwire, waitForExit, type AgentwireSpawnOptions, type RunResult } from "./agentwire.js";
 
 /** A control request agentwire sent the host: its `request` payload. */
 export type HostRequest = { subtype: string } & Record<string, unknown>;
@@ -37,24 +37,17 @@ export function startControlHost(args: string[], options: AgentwireSpawnOptions 
   const send = (line: unknown): void => {
     if (!child.stdin.writableEnded) child.stdin.write(`${JSON.stringify(line)}\n`);
   };
-  let buffer = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const lines = buffer.split("\n");
-    buffer = lines.pop()!;
-    for (const line of lines) {
-      const event = JSON.parse(line) as OutputEvent & { request_id?: string; request?: HostRequest };
-      events.push(event);
-      waiters.forEach((check) => check());
-      if (event.type !== "control_request" || !event.request) continue;
-      requests.push(event.request);
-      const requestId = event.request_id;
-      void Promise.resolve(options.answer(event.request)).then((answer) => {
-        if (answer === undefined) return;
-        const response = "error" in answer && typeof answer.error === "string" ? { subtype: "error", request_id: requestId, error: answer.error } : { subtype: "success", request_id: requestId, response: answer };
-        send({ type: "control_response", response });
-      });
-    }
+  onStdoutEvents<OutputEvent & { request_id?: string; request?: HostRequest }>(child, (event) => {
+    events.push(event);
+    waiters.forEach((check) => check());
+    if (event.type !== "control_request" || !event.request) return;
+    requests.push(event.request);
+    const requestId = event.request_id;
+    void Promise.resolve(options.answer(event.request)).then((answer) => {
+      if (answer === undefined) return;
+      const response = "error" in answer && typeof answer.error === "string" ? { subtype: "error", request_id: requestId, error: answer.error } : { subtype: "success", request_id: requestId, response: answer };
+      send({ type: "control_response", response });
+    });
   });
   return {
     requests,
