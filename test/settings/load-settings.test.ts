@@ -109,7 +109,7 @@ describe("the settings of a run", () => {
     const root = trustRootOf(repo);
     const record = () => {
       const bytes = Buffer.from(JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' }] }] } }));
-      writeTrustStore(agentwireHome, withTrusted(emptyTrustStore(), root, { [projectFileKey(root, files.project())]: settingsFingerprint(bytes, repo, root) }, new Date()));
+      writeTrustStore(agentwireHome, withTrusted(emptyTrustStore(), root, { [projectFileKey(root, files.project())]: settingsFingerprint(bytes, repo, root)! }, new Date()));
     };
     record();
     expect(load().hooks).toHaveLength(1);
