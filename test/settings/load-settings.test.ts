@@ -102,6 +102,15 @@ describe("the settings of a run", () => {
     expect(load({ flag: { permissions: { defaultMode: "acceptEdits" } } })).toMatchObject({ env: { MINE: "1" }, allow: ["Read"], defaultMode: "acceptEdits" });
   });
 
+  it("an untrusted project cannot turn off the user's hooks with disableAllHooks: that waits for trust like its own hooks", () => {
+    write(files.user(), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "my-guard" }] }] } });
+    write(files.project(), { disableAllHooks: true });
+    const settings = load();
+    expect(settings.hooks.map((hook) => hook.command)).toEqual(["my-guard"]);
+    expect(settings.untrusted).toEqual([".claude/settings.json (its disableAllHooks, which turns off every settings hook, the user's too)"]);
+    expect(load({ trusted: true }).hooks).toEqual([]);
+  });
+
   it("a project file is trusted as recorded: its bytes and the scripts its hooks name; an edit of either needs trust again", () => {
     const script = join(repo, ".claude", "hooks", "guard.sh");
     write(script, "#!/bin/sh\nexit 0\n");
