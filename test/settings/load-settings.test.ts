@@ -111,6 +111,14 @@ describe("the settings of a run", () => {
     expect(load({ trusted: true }).hooks).toEqual([]);
   });
 
+  it("started in the home folder, the user's own file is read once, as the user's: no trust warning about it, its hooks once", () => {
+    write(files.user(), { hooks: { Stop: [{ hooks: [{ type: "command", command: "my-hook" }] }] } });
+    const loaded = loadSettings({ flag: undefined, sources: undefined, cwd: home, processCwd: scratch, env: { HOME: home }, agentwireHome, trust: recordedProjectTrust(agentwireHome) });
+    if ("error" in loaded) throw new Error(loaded.error);
+    expect(loaded.settings.hooks.map((hook) => hook.command)).toEqual(["my-hook"]);
+    expect(loaded.settings.untrusted).toEqual([]);
+  });
+
   it("a project file is trusted as recorded: its bytes and the scripts its hooks name; an edit of either needs trust again", () => {
     const script = join(repo, ".claude", "hooks", "guard.sh");
     write(script, "#!/bin/sh\nexit 0\n");
