@@ -84,6 +84,7 @@ function settingsItem(root: string, directory: string, file: string): TrustItem 
 /** What a settings file would run and allow, one line each. */
 function describeSettings(document: SettingsDocument): string[] {
   const lines = document.hooks.map((hook) => `hook ${hook.event}${hook.matcher ? ` (${hook.matcher})` : ""}: runs ${hook.command}`);
+  if (document.disableAllHooks) lines.push("disableAllHooks: turns off every settings hook, your own files' too");
   lines.push(...document.allow.map((rule) => `allow ${describeRule(rule)}`));
   lines.push(...document.additionalDirectories.map((entry) => `adds the directory ${entry}`));
   if (document.defaultMode !== undefined) lines.push(`sets the permission mode ${document.defaultMode}`);

@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { realPathOfNearestAncestor } from "../paths/real-path.js";
+import { compileGlob, globMatches } from "./path-glob.js";
 
 /**
  * Path rules follow Claude Code: `//abs/path` is absolute, `~/x` is in the home directory,
@@ -17,10 +18,10 @@ export function pathRuleMatches(pattern: string, filePath: string, cwd: string, 
   const lexicalPattern = path.normalize(
     pattern.startsWith("//") ? pattern.slice(1) : pattern.startsWith("~/") ? path.join(os.homedir(), pattern.slice(2)) : path.join(cwd, pattern.replace(/^\.?\//, "")),
   );
-  const patterns = [globToRegExp(lexicalPattern), globToRegExp(resolveLiteralDirectory(lexicalPattern))];
+  const patterns = [compileGlob(lexicalPattern), compileGlob(resolveLiteralDirectory(lexicalPattern))];
   const realPath = realPathOfNearestAncestor(path.normalize(filePath));
   const candidates = effect === "allow" ? [realPath] : [path.normalize(filePath), realPath];
-  return candidates.some((candidate) => patterns.some((regExp) => regExp.test(candidate)));
+  return candidates.some((candidate) => patterns.some((glob) => globMatches(glob, candidate)));
 }
 
 /** `/a/link/*.ts` → `<realpath of /a/link>/*.ts`: the part before the first wildcard, resolved. */
@@ -32,21 +33,3 @@ function resolveLiteralDirectory(pattern: string): string {
   return path.join(realPathOfNearestAncestor(directory), pattern.slice(directoryEnd + 1));
 }
 
-function globToRegExp(glob: string): RegExp {
-  let source = "";
-  for (let index = 0; index < glob.length; index++) {
-    const character = glob[index]!;
-    if (character === "/" && glob.slice(index, index + 3) === "/**" && index + 3 === glob.length) {
-      source += "(/.*)?";
-      break;
-    }
-    if (character === "*" && glob[index + 1] === "*") {
-      source += ".*";
-      index++;
-      if (glob[index + 1] === "/") index++;
-    } else if (character === "*") source += "[^/]*";
-    else if (character === "?") source += "[^/]";
-    else source += character.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`);
-}

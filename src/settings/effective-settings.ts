@@ -47,7 +47,8 @@ const MAX_NAMES_SHOWN = 8;
  * The project's files (`project`, `local`) are the repository's: what they would run or allow —
  * hooks, allow rules, `additionalDirectories`, a widening `defaultMode`, `env` (which could point
  * a provider's base URL elsewhere to collect the key, or set BASH_ENV or NODE_OPTIONS) — takes
- * effect only when `trusted` says so; deny and ask rules, a narrowing mode and `model` always
+ * effect only when `trusted` says so, and so does `disableAllHooks`, which would silence the
+ * user's own guard hooks; deny and ask rules, a narrowing mode and `model` always
  * apply. `trusted` is asked only about a file that holds something of the first kind. Pure but
  * for `trusted`.
  */
@@ -64,7 +65,7 @@ export function combineSettings(layers: readonly SettingsLayer[], trusted: (laye
     settings.ask.push(...document.ask);
     settings.additionalDirectories.push(...document.additionalDirectories.map((directory) => resolveDirectory(directory, paths)));
     settings.hooks.push(...document.hooks.map((hook) => ({ ...hook, source: layer.label })));
-    hooksOff ||= layer.document.disableAllHooks;
+    hooksOff ||= document.disableAllHooks;
   }
   return {
     ...settings,
@@ -101,6 +102,8 @@ export function needsTrust(document: SettingsDocument): boolean {
     document.allow.length > 0 ||
     document.additionalDirectories.length > 0 ||
     Object.keys(document.env).length > 0 ||
+    // Turning hooks off is not narrowing: it silences the user's own guards (a PreToolUse that refuses `rm -rf`).
+    document.disableAllHooks ||
     (document.defaultMode !== undefined && !NARROWING_MODES.has(document.defaultMode))
   );
 }
@@ -111,13 +114,14 @@ function trustedPart(layer: SettingsLayer, trusted: (layer: SettingsLayer) => bo
   if (!needsTrust(document) || trusted(layer)) return document;
   untrusted.push(`${layer.file ? path.relative(cwd, layer.file) : layer.label} (${heldBack(document).join("; ")})`);
   const mode = document.defaultMode !== undefined && NARROWING_MODES.has(document.defaultMode) ? document.defaultMode : undefined;
-  return { ...document, allow: [], additionalDirectories: [], env: {}, hooks: [], defaultMode: mode };
+  return { ...document, allow: [], additionalDirectories: [], env: {}, hooks: [], disableAllHooks: false, defaultMode: mode };
 }
 
 /** In words, what an untrusted file asked for. */
 function heldBack(document: SettingsDocument): string[] {
   const parts: string[] = [];
   if (document.hooks.length > 0) parts.push(`its hooks for ${shortList(unique(document.hooks.map((hook) => hook.event)))}`);
+  if (document.disableAllHooks) parts.push("its disableAllHooks, which turns off every settings hook, the user's too");
   if (document.allow.length > 0) parts.push(`its allow rules ${shortList(document.allow)}`);
   if (document.additionalDirectories.length > 0) parts.push(`its additionalDirectories ${shortList(document.additionalDirectories)}`);
   if (document.defaultMode !== undefined && !NARROWING_MODES.has(document.defaultMode)) parts.push(`its defaultMode ${document.defaultMode}`);

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { realPathOfNearestAncestor } from "../paths/real-path.js";
 import { readRegularFile } from "../trust/regular-file.js";
 import { parseSettingsDocument, type SettingsDocument } from "./settings-document.js";
 
@@ -66,6 +67,14 @@ export function readSettingsLayers(request: SettingsRequest): { layers: Settings
     ...(reads("project") ? [{ scope: "project" as const, file: project.project }] : []),
     ...(reads("local") ? [{ scope: "local" as const, file: project.local }] : []),
   ];
+  // Started in the home folder, the project's shared file is the user's own: read once, as the user's.
+  const seen = new Set<string>();
+  const distinct = files.filter(({ file }) => {
+    const real = realPathOfNearestAncestor(file);
+    if (seen.has(real)) return false;
+    seen.add(real);
+    return true;
+  });
   const layers: SettingsLayer[] = [];
   const problems: string[] = [];
   const add = (scope: SettingsScope, label: string, file: string | undefined, bytes: Buffer): string | undefined => {
@@ -75,7 +84,7 @@ export function readSettingsLayers(request: SettingsRequest): { layers: Settings
     problems.push(...parsed.problems.map((problem) => `${label}: ${problem}`));
     return undefined;
   };
-  for (const { scope, file } of files) {
+  for (const { scope, file } of distinct) {
     if (!existsSync(file)) continue;
     const read = readRegularFile(file);
     if ("problem" in read) {

@@ -1,3 +1,5 @@
+import { trimEndOf } from "../text/trim-end-of.js";
+
 /**
  * Skills written for other clients often carry frontmatter that strict YAML refuses but those
  * clients read: an unquoted value with `: ` inside (`description: Clean CSV files: fix
@@ -17,8 +19,12 @@ export interface QuotedFrontmatter {
   keys: string[];
 }
 
-/** `key: value` or `key:` at the start of a line. */
-const TOP_LEVEL_ENTRY = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$/;
+/**
+ * `key: value` or `key:` at the start of a line; the value keeps its trailing blanks (trimmed
+ * by `trimEndOf`). Greedy on purpose: a lazy value before `[ \t]*$` backtracks over
+ * every blank of the line, and a SKILL.md with a long run of them stalled the start for minutes.
+ */
+const TOP_LEVEL_ENTRY = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*))?$/;
 
 /**
  * The frontmatter with each unreadable top-level value quoted, or `undefined` when no entry
@@ -37,7 +43,8 @@ export function quoteUnreadableValues(frontmatter: string, readsAlone: (entry: s
     if (match) while (end < lines.length && (lines[end]!.trim() === "" || /^[ \t]/.test(lines[end]!))) end++;
     const entry = lines.slice(index, end);
     index = end;
-    const [, key, value = ""] = match ?? [];
+    const [, key, written = ""] = match ?? [];
+    const value = trimEndOf(written, " \t");
     if (key === undefined || value === "" || /^[|>"']/.test(value) || readsAlone(entry.join("\n"))) {
       output.push(...entry);
       continue;

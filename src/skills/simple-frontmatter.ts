@@ -1,3 +1,5 @@
+import { trimEndOf } from "../text/trim-end-of.js";
+
 /**
  * Most SKILL.md frontmatter is a few `key: plain text` lines. Read that form directly and leave
  * everything else to the YAML parser: loading and first running it costs ~14 ms, and every run
@@ -16,7 +18,7 @@ export function parseSimpleFrontmatter(frontmatter: string): Record<string, stri
     if (!match) return undefined;
     const [, key, rawValue] = match as unknown as [string, string, string];
     // Spaces only: YAML trims no other trailing whitespace (a no-break space is part of the value).
-    const value = rawValue.replace(/ +$/, "");
+    const value = trimEndOf(rawValue, " ");
     // Keys YAML would read as null or a boolean, or that would not become an own property.
     // YAML refuses an implicit key longer than 1024 characters.
     if (key.length > 1024 || Object.hasOwn(fields, key) || key === "__proto__" || /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(key)) return undefined;

@@ -102,6 +102,23 @@ describe("the settings of a run", () => {
     expect(load({ flag: { permissions: { defaultMode: "acceptEdits" } } })).toMatchObject({ env: { MINE: "1" }, allow: ["Read"], defaultMode: "acceptEdits" });
   });
 
+  it("an untrusted project cannot turn off the user's hooks with disableAllHooks: that waits for trust like its own hooks", () => {
+    write(files.user(), { hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "my-guard" }] }] } });
+    write(files.project(), { disableAllHooks: true });
+    const settings = load();
+    expect(settings.hooks.map((hook) => hook.command)).toEqual(["my-guard"]);
+    expect(settings.untrusted).toEqual([".claude/settings.json (its disableAllHooks, which turns off every settings hook, the user's too)"]);
+    expect(load({ trusted: true }).hooks).toEqual([]);
+  });
+
+  it("started in the home folder, the user's own file is read once, as the user's: no trust warning about it, its hooks once", () => {
+    write(files.user(), { hooks: { Stop: [{ hooks: [{ type: "command", command: "my-hook" }] }] } });
+    const loaded = loadSettings({ flag: undefined, sources: undefined, cwd: home, processCwd: scratch, env: { HOME: home }, agentwireHome, trust: recordedProjectTrust(agentwireHome) });
+    if ("error" in loaded) throw new Error(loaded.error);
+    expect(loaded.settings.hooks.map((hook) => hook.command)).toEqual(["my-hook"]);
+    expect(loaded.settings.untrusted).toEqual([]);
+  });
+
   it("a project file is trusted as recorded: its bytes and the scripts its hooks name; an edit of either needs trust again", () => {
     const script = join(repo, ".claude", "hooks", "guard.sh");
     write(script, "#!/bin/sh\nexit 0\n");
@@ -109,7 +126,7 @@ describe("the settings of a run", () => {
     const root = trustRootOf(repo);
     const record = () => {
       const bytes = Buffer.from(JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh' }] }] } }));
-      writeTrustStore(agentwireHome, withTrusted(emptyTrustStore(), root, { [projectFileKey(root, files.project())]: settingsFingerprint(bytes, repo, root) }, new Date()));
+      writeTrustStore(agentwireHome, withTrusted(emptyTrustStore(), root, { [projectFileKey(root, files.project())]: settingsFingerprint(bytes, repo, root)! }, new Date()));
     };
     record();
     expect(load().hooks).toHaveLength(1);

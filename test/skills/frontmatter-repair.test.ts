@@ -41,3 +41,14 @@ describe("quoting unreadable frontmatter values", () => {
     expect(repair(["name: x", "description: fine"])).toBeUndefined();
   });
 });
+
+describe("a hostile SKILL.md cannot stall the repair", () => {
+  it("a value with a long run of blanks inside is read in linear time, its trailing blanks still dropped", () => {
+    const line = `description: a: b${" ".repeat(200_000)}c \t `;
+    const started = performance.now();
+    const repaired = quoteUnreadableValues(line, () => false);
+    // Quadratic matching took minutes here; linear takes milliseconds.
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(repaired?.text).toBe(`description: ${JSON.stringify(`a: b${" ".repeat(200_000)}c`)}`);
+  });
+});

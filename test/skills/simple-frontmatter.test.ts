@@ -102,3 +102,12 @@ describe("simple SKILL.md frontmatter", () => {
     }
   });
 });
+
+describe("a hostile SKILL.md cannot stall the fast path", () => {
+  it("a value with a long run of spaces inside is read in linear time", () => {
+    const started = performance.now();
+    const fields = parseSimpleFrontmatter(`description: a${" ".repeat(200_000)}b  `);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(fields).toEqual({ description: `a${" ".repeat(200_000)}b` });
+  });
+});
