@@ -30,9 +30,10 @@ const layers = {
   mcp: ["conversation", "process", "tools", "version"],
   sessions: ["conversation", "text", "version"],
   // Consent for what a repository brings: the trust store and the fingerprints it compares.
-  trust: ["paths", "text"],
+  // The shell grammar of permissions/ reads the scripts a hook command names.
+  trust: ["paths", "permissions", "text"],
   // Claude Code's settings files: read, merged, and the project's trusted only as recorded.
-  settings: ["trust"],
+  settings: ["paths", "trust"],
   // Shell-command hooks: each a supervised child process without agentwire's credentials.
   hooks: ["process", "tools"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
