@@ -330,6 +330,8 @@ export const TerminalReasonSchema = z.enum([
   "session_not_found",
   "session_unreadable",
   "hook_blocked",
+  "hook_stopped",
+  "stop_hook_prevented",
   "internal_error",
 ]);
 

@@ -67,6 +67,12 @@ export interface LoopDependencies extends ModelCallDependencies {
    */
   beforeStop?: (resultText: string, alreadyContinued: boolean) => Promise<string | undefined>;
   /**
+   * True once a hook of this turn answered `continue: false`: calls not started yet are answered
+   * without running, and the turn ends after the current step (`hook_stopped`, or
+   * `stop_hook_prevented` when it was a Stop hook). Absent: no hooks.
+   */
+  hookStopped?: () => boolean;
+  /**
    * `--json-schema`: the turn is answered by calling this tool (a successful call ends it, see
    * `ToolResult.endTurn`). Stopping without it, or calling it with input the schema rejects,
    * costs one of `maxRetries` more attempts; then the turn ends as `structured_output_retry_exhausted`.
@@ -74,7 +80,16 @@ export interface LoopDependencies extends ModelCallDependencies {
   structuredOutput?: { toolName: string; maxRetries: number };
 }
 
-export type TerminalReason = "completed" | "max_turns" | "budget_exhausted" | "aborted_streaming" | "aborted_tools" | "api_error" | "structured_output_retry_exhausted";
+export type TerminalReason =
+  | "completed"
+  | "max_turns"
+  | "budget_exhausted"
+  | "aborted_streaming"
+  | "aborted_tools"
+  | "api_error"
+  | "structured_output_retry_exhausted"
+  | "hook_stopped"
+  | "stop_hook_prevented";
 
 export interface TurnOutcome {
   terminalReason: TerminalReason;
@@ -183,6 +198,7 @@ export async function runTurn(
     }
     if (calls.length === 0) {
       const feedback = await dependencies.beforeStop?.(resultText, continuedByStopHook);
+      if (dependencies.hookStopped?.() && !signal.aborted) return outcome("stop_hook_prevented");
       if (feedback === undefined || signal.aborted) return outcome("completed");
       continuedByStopHook = true;
       userLines++;
@@ -212,6 +228,8 @@ export async function runTurn(
       commit({ role: "user", content: [{ type: "text", text: INTERRUPT_MARKER }] });
       return outcome("aborted_tools");
     }
+    // Claude Code's result text is the last block of the last assistant message: here a tool call.
+    if (dependencies.hookStopped?.()) return outcome("hook_stopped", { resultText: "" });
   }
 }
 
@@ -275,6 +293,7 @@ async function executeToolCalls(
 
 async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, signal: AbortSignal): Promise<ToolResult> {
   if (signal.aborted) return interruptedToolResult();
+  if (dependencies.hookStopped?.()) return hookStoppedToolResult();
   // What is wrong with the call goes back to the model before anyone is asked to approve it.
   const malformed = dependencies.rejectMalformedCall(call);
   if (malformed) return malformed;
@@ -293,6 +312,10 @@ async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, si
 
 function interruptedToolResult(): ToolResult {
   return { content: TOOL_INTERRUPT_MARKER, isError: true, code: "aborted", details: `Error: ${TOOL_INTERRUPT_MARKER}` };
+}
+
+function hookStoppedToolResult(): ToolResult {
+  return { content: "Not run: a hook stopped the run before this call.", isError: true, code: "aborted", details: "Error: stopped by a hook" };
 }
 
 function budgetResult(call: ToolUseBlock, emit: (event: AgentEvent) => void): UserContentBlock {

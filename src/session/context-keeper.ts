@@ -96,8 +96,9 @@ export class ContextKeeper {
         if ("error" in summary) return end(undefined, summary.error);
         summaryText = summary.summary;
         // A summary starts the conversation over: SessionStart hooks (source "compact") may add context to it.
+        // Their `continue: false` is not honoured here: the compaction is done, and the turn it serves goes on.
         const started = await runSessionStartHooks(this.input.hooks(), this.input.hookBase(), "compact", this.input.model(), signal);
-        next = conversationFromSummary(stubbed ?? history, summary.summary, [...(await this.input.extraContext()), ...started], target);
+        next = conversationFromSummary(stubbed ?? history, summary.summary, [...(await this.input.extraContext()), ...started.context], target);
       }
       history.splice(0, history.length, ...next);
       await this.runPostCompactHooks(options.trigger, summaryText, signal);

@@ -29,29 +29,95 @@ export interface HookRunOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A hook answered `continue: false`: Claude Code stops the run once every hook of that event
+ * has answered, whatever else they said. `reason` is the hook's `stopReason`, for the user only:
+ * the model never reads it.
+ */
+export interface HookStop {
+  event: HookEventName;
+  reason: string | undefined;
+}
+
+/** The first `continue: false` among an event's answers, if any. Pure. */
+export function hookStopOf(event: HookEventName, outputs: readonly HookOutput[]): HookStop | undefined {
+  const stopping = outputs.find((output) => output.continue === false);
+  return stopping ? { event, reason: stopping.stopReason ?? undefined } : undefined;
+}
+
+/** What the user is told when a hook stopped the run. */
+export function describeHookStop(stop: HookStop): string {
+  return stop.reason ? `A ${stop.event} hook stopped the run: ${stop.reason}` : `A ${stop.event} hook stopped the run.`;
+}
+
 /** How a session started, as SessionStart's `source` (and matchers) name it. */
 export type SessionStartSource = "startup" | "resume" | "fork" | "clear" | "compact";
 /** Why a session ended, as SessionEnd's `reason` names it. */
 export type SessionEndReason = "clear" | "prompt_input_exit" | "other";
 
 /**
- * UserPromptSubmit: a hook may block the prompt (the turn ends with an error result and no
- * model request) or add context, which is appended to the prompt.
+ * UserPromptSubmit: a hook may stop the run (`continue: false`: no model request, the prompt is
+ * dropped), block the prompt (the turn ends with an error result and no model request) or add
+ * context, which is appended to the prompt.
  */
 export async function runUserPromptSubmitHooks(
   hooks: SessionHooks | undefined,
   base: Record<string, unknown>,
   prompt: UserMessage,
   signal: AbortSignal,
-): Promise<{ allow: true; prompt: UserMessage } | { allow: false; message: string }> {
+): Promise<{ allow: true; prompt: UserMessage } | { allow: false; message: string } | { allow: false; stop: HookStop }> {
   if (!hooks?.has("UserPromptSubmit")) return { allow: true, prompt };
   const text = prompt.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
   const { outputs, undelivered } = await hooks.run("UserPromptSubmit", { ...base, prompt: text, source: "sdk" }, { signal });
   if (undelivered > 0) return { allow: false, message: "The prompt was not run: a UserPromptSubmit hook registered by the host could not be asked (the host is gone)." };
-  const blocking = outputs.find((output) => output.decision === "block" || output.continue === false);
-  if (blocking) return { allow: false, message: `The prompt was blocked by a UserPromptSubmit hook: ${blocking.reason ?? blocking.stopReason ?? "no reason given"}` };
+  const stop = hookStopOf("UserPromptSubmit", outputs);
+  if (stop) return { allow: false, stop };
+  const blocking = outputs.find((output) => output.decision === "block");
+  if (blocking) return { allow: false, message: `The prompt was blocked by a UserPromptSubmit hook: ${blocking.reason ?? "no reason given"}` };
   const context = outputs.flatMap((output) => (output.hookSpecificOutput?.additionalContext ? [output.hookSpecificOutput.additionalContext] : []));
   return { allow: true, prompt: context.length === 0 ? prompt : { ...prompt, content: [...prompt.content, { type: "text", text: context.join("\n") }] } };
+}
+
+/** What the PreToolUse hooks decided about one call. */
+export interface PreToolUseVerdict {
+  /** The call's input, as the hooks rewrote it (`updatedInput`). */
+  input: Record<string, unknown>;
+  /** A hook denied the call; the reason is for the model. */
+  deny?: string;
+  /** A hook approved the call itself. */
+  allow: boolean;
+  /** A hook wants the call approved by a person (or the host). */
+  ask?: string;
+  /** Hooks the host registered that could not be asked: guards fail closed. */
+  undelivered: number;
+  /** A hook stopped the run: the call runs or not as decided above, and nothing after it. */
+  stop?: HookStop;
+}
+
+/**
+ * PreToolUse: the hooks may deny, allow, ask or rewrite the input. `continue: false` does not
+ * decide the call (Claude Code runs an allowed call and then stops); it ends the run after it.
+ */
+export async function runPreToolUseHooks(hooks: SessionHooks | undefined, base: Record<string, unknown>, call: ToolUseBlock, signal: AbortSignal): Promise<PreToolUseVerdict> {
+  const verdict: PreToolUseVerdict = { input: call.input, allow: false, undelivered: 0 };
+  if (!hooks?.has("PreToolUse")) return verdict;
+  const { outputs, undelivered } = await hooks.run("PreToolUse", { ...base, tool_name: call.name, tool_input: call.input, tool_use_id: call.id }, { matchValue: call.name, toolUseId: call.id, signal });
+  verdict.undelivered = undelivered;
+  const stop = hookStopOf("PreToolUse", outputs);
+  if (stop) verdict.stop = stop;
+  for (const output of outputs) {
+    const specific = output.hookSpecificOutput;
+    if (specific?.updatedInput) verdict.input = specific.updatedInput;
+    const decision = specific?.permissionDecision ?? (output.decision === "block" ? "deny" : output.decision === "approve" ? "allow" : undefined);
+    const reason = specific?.permissionDecisionReason ?? output.reason ?? undefined;
+    if (decision === "deny") {
+      verdict.deny = reason ?? `A PreToolUse hook blocked ${call.name}.`;
+      return verdict;
+    }
+    if (decision === "allow") verdict.allow = true;
+    if (decision === "ask") verdict.ask = reason ?? "A PreToolUse hook asked for approval.";
+  }
+  return verdict;
 }
 
 /** PostToolUse: informs the host; added context reaches the model with the result. */
@@ -61,39 +127,53 @@ export async function runPostToolUseHooks(
   call: ToolUseBlock,
   result: ToolResult,
   signal: AbortSignal,
-): Promise<ToolResult> {
-  if (!hooks?.has("PostToolUse")) return result;
+): Promise<{ result: ToolResult; stop?: HookStop }> {
+  if (!hooks?.has("PostToolUse")) return { result };
   const { outputs } = await hooks.run(
     "PostToolUse",
     { ...base, tool_name: call.name, tool_input: call.input, tool_response: result.details ?? result.content, tool_use_id: call.id },
     { matchValue: call.name, toolUseId: call.id, signal },
   );
+  const stop = hookStopOf("PostToolUse", outputs);
   const notes = outputs.flatMap((output) => [output.hookSpecificOutput?.additionalContext, output.decision === "block" ? output.reason : undefined].filter((note): note is string => Boolean(note)));
-  if (notes.length === 0 || typeof result.content !== "string") return result;
-  return { ...result, content: `${result.content}\n\n${notes.join("\n")}` };
+  const noted = notes.length === 0 || typeof result.content !== "string" ? result : { ...result, content: `${result.content}\n\n${notes.join("\n")}` };
+  return stop ? { result: noted, stop } : { result: noted };
 }
 
-/** Stop: a hook answering `decision: "block"` with a reason keeps the turn going with that reason. */
+/**
+ * Stop: a hook answering `decision: "block"` with a reason keeps the turn going with that reason;
+ * `continue: false` ends it all the same (it takes precedence over a block).
+ */
 export async function runStopHooks(
   hooks: SessionHooks | undefined,
   base: Record<string, unknown>,
   resultText: string,
   alreadyContinued: boolean,
   signal: AbortSignal | undefined,
-): Promise<string | undefined> {
-  if (!hooks?.has("Stop")) return undefined;
+): Promise<{ feedback?: string; stop?: HookStop }> {
+  if (!hooks?.has("Stop")) return {};
   const { outputs } = await hooks.run("Stop", { ...base, stop_hook_active: alreadyContinued, last_assistant_message: resultText }, signal ? { signal } : {});
-  return outputs.find((output) => output.decision === "block" && output.reason)?.reason;
+  const stop = hookStopOf("Stop", outputs);
+  if (stop) return { stop };
+  const feedback = outputs.find((output) => output.decision === "block" && output.reason)?.reason;
+  return feedback ? { feedback } : {};
 }
 
 /**
  * SessionStart: what the hooks add as context (`additionalContext`, or a command hook's plain
- * output) for the model. A SessionStart hook cannot block.
+ * output) for the model. A SessionStart hook cannot block, but `continue: false` stops the run.
  */
-export async function runSessionStartHooks(hooks: SessionHooks | undefined, base: Record<string, unknown>, source: SessionStartSource, model: string, signal?: AbortSignal): Promise<string[]> {
-  if (!hooks?.has("SessionStart")) return [];
+export async function runSessionStartHooks(
+  hooks: SessionHooks | undefined,
+  base: Record<string, unknown>,
+  source: SessionStartSource,
+  model: string,
+  signal?: AbortSignal,
+): Promise<{ context: string[]; stop?: HookStop }> {
+  if (!hooks?.has("SessionStart")) return { context: [] };
   const { outputs } = await hooks.run("SessionStart", { ...base, source, model }, { matchValue: source, ...(signal ? { signal } : {}) });
-  return additionalContexts(outputs);
+  const stop = hookStopOf("SessionStart", outputs);
+  return stop ? { context: additionalContexts(outputs), stop } : { context: additionalContexts(outputs) };
 }
 
 /** SessionEnd: informs the hooks; nothing they answer changes the end. */

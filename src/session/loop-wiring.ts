@@ -58,6 +58,7 @@ export interface TurnWiring {
   /** Runs after each tool call (PostToolUse hooks); may add to the result. */
   afterToolCall: (call: ToolUseBlock, result: ToolResult, signal: AbortSignal) => Promise<ToolResult>;
   beforeStop: LoopDependencies["beforeStop"];
+  hookStopped: LoopDependencies["hookStopped"];
   /** Once per session and model: a model without a list price is counted as 0 USD. */
   onUnpricedModel: (model: string) => void;
   /** `--max-budget-usd`: whether the budget is spent. */
@@ -115,6 +116,7 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
       return result;
     },
     beforeStop: wiring.beforeStop,
+    ...(wiring.hookStopped ? { hookStopped: wiring.hookStopped } : {}),
     rejectMalformedCall: (call) => rejectMalformedToolCall(call, tools()),
     authorizeToolCall: async (call, signal) => {
       const decision = await wiring.authorizeToolCall(call, signal);

@@ -48,6 +48,10 @@ function endingFields(
   maxBudgetUsd: number | undefined,
 ): { subtype: ResultEvent["subtype"]; fields: Pick<ResultEvent, "result" | "errors" | "api_error_status" | "error_code" | "structured_output"> } {
   switch (outcome.terminalReason) {
+    // A hook's `continue: false` is a normal end in Claude Code: success, with the text there is.
+    case "hook_stopped":
+    case "stop_hook_prevented":
+      return { subtype: "success", fields: { result: outcome.resultText } };
     case "completed":
       return {
         subtype: "success",

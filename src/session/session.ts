@@ -27,7 +27,18 @@ import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/
 import type { SandboxSettings } from "../tools/sandbox-settings.js";
 import { shellStartDirectory } from "../tools/bash.js";
 import { createReadOnlyConfinement, type ReadOnlyConfinement } from "../tools/confinement.js";
-import { runNotificationHooks, runPostToolUseHooks, runSessionEndHooks, runSessionStartHooks, runStopHooks, runUserPromptSubmitHooks, type SessionHooks, type SessionStartSource } from "./hook-runners.js";
+import {
+  describeHookStop,
+  runNotificationHooks,
+  runPostToolUseHooks,
+  runSessionEndHooks,
+  runSessionStartHooks,
+  runStopHooks,
+  runUserPromptSubmitHooks,
+  type HookStop,
+  type SessionHooks,
+  type SessionStartSource,
+} from "./hook-runners.js";
 import { combineHooks } from "./combined-hooks.js";
 import { CommandHooks } from "./command-hooks.js";
 import type { CommandHook } from "../settings/effective-settings.js";
@@ -526,21 +537,35 @@ class SessionCore implements Session {
       onEvent(result);
       return result;
     };
+    // A hook's `continue: false` (any event of this turn): the user is told its stopReason, and the turn ends.
+    let hookStop: HookStop | undefined;
+    const noteHookStop = (stop: HookStop | undefined): void => {
+      if (!stop || hookStop) return;
+      hookStop = stop;
+      emit({ type: "warning", code: "hook_stopped", message: describeHookStop(stop) });
+    };
+    const stoppedBeforeModel = (stop: HookStop): ResultEvent => {
+      noteHookStop(stop);
+      return this.finishTurn({ terminalReason: "hook_stopped", stopReason: null, numTurns: 0, resultText: "" }, emit, startedAt, permissionDenials);
+    };
     try {
       if (this.isClosed) return failure("internal_error", "The session is closed; no further turns run.");
       if (!this.sessionStarted) {
         this.sessionStarted = true;
-        this.startContext.push(...(await runSessionStartHooks(this.hooks, this.hookBase(), this.input.origin, this.currentModel, controller.signal)));
+        const started = await runSessionStartHooks(this.hooks, this.hookBase(), this.input.origin, this.currentModel, controller.signal);
+        this.startContext.push(...started.context);
+        if (started.stop) return stoppedBeforeModel(started.stop);
       }
       const command = sessionCommand(prompt);
       if (command) return await this.runSessionCommand(command, emit, controller.signal, startedAt, permissionDenials);
       const submitted = await runUserPromptSubmitHooks(this.hooks, this.hookBase(), prompt, controller.signal);
+      if ("stop" in submitted) return stoppedBeforeModel(submitted.stop);
       if (!submitted.allow) return failure("hook_blocked", submitted.message);
       const outputTool = await this.outputTool;
       if (outputTool instanceof Error) return failure("invalid_arguments", `The output schema is not valid JSON Schema: ${outputTool.message}`);
       // The context goes in after the skills have read the prompt: a `/skill` command is the prompt's own text.
       const withSkills = withStartContext(await this.prepareSkills(submitted.prompt, emit, controller.signal), this.startContext.splice(0));
-      const wiring = this.turnWiring(emit, controller.signal, outputTool);
+      const wiring = this.turnWiring(emit, controller.signal, outputTool, { note: noteHookStop, stopped: () => hookStop !== undefined });
       const outcome = await runTurn(this.input.history, withSkills, turnSettings(wiring), loopDependencies(wiring), controller.signal).catch((error: unknown) => {
         // A bug must still end the turn with a result, never a silent hang.
         this.input.log.error({ err: error }, "turn failed");
@@ -548,26 +573,32 @@ class SessionCore implements Session {
       });
       if (!outcome) return failure("internal_error", "agentwire hit an internal error during this turn; see stderr.");
       if (outcome.terminalReason === "api_error") onEvent(buildApiErrorAssistantEvent(outcome, { sessionId: this.sessionId, newUuid: randomUUID, now: Date.now }));
-      this.persist("turn_end", () => this.input.store?.appendTurnEnd(accounting.totalCostUsd(), accounting.modelUsageSnapshot()), emit);
-      const result = this.withPersistence(
-        buildResultEvent(outcome, {
-          sessionId: this.sessionId,
-          durationMs: Date.now() - startedAt,
-          accounting,
-          maxTurns: this.input.maxTurns,
-          maxBudgetUsd: this.input.maxBudgetUsd,
-          permissionDenials,
-          newUuid: randomUUID,
-        }),
-      );
-      onEvent(result);
-      return result;
+      return this.finishTurn(outcome, emit, startedAt, permissionDenials);
     } finally {
       // A skill's allowed-tools last only as long as the turn that loaded it.
       this.toolState.delete(TURN_SKILL_RULES_KEY);
       this.currentTurn = undefined;
       this.turnEmit = undefined;
     }
+  }
+
+  /** Records the end of a turn in the session file and sends its `result`. */
+  private finishTurn(outcome: TurnOutcome, emit: (event: AgentEvent) => void, startedAt: number, permissionDenials: ResultEvent["permission_denials"]): ResultEvent {
+    const { accounting } = this.input;
+    this.persist("turn_end", () => this.input.store?.appendTurnEnd(accounting.totalCostUsd(), accounting.modelUsageSnapshot()), emit);
+    const result = this.withPersistence(
+      buildResultEvent(outcome, {
+        sessionId: this.sessionId,
+        durationMs: Date.now() - startedAt,
+        accounting,
+        maxTurns: this.input.maxTurns,
+        maxBudgetUsd: this.input.maxBudgetUsd,
+        permissionDenials,
+        newUuid: randomUUID,
+      }),
+    );
+    this.input.onEvent(result);
+    return result;
   }
 
   /**
@@ -626,7 +657,12 @@ class SessionCore implements Session {
   }
 
   /** The session's state as this turn's loop sees it. */
-  private turnWiring(emit: (event: AgentEvent) => void, turnSignal: AbortSignal, outputTool: ToolDefinition | undefined): TurnWiring {
+  private turnWiring(
+    emit: (event: AgentEvent) => void,
+    turnSignal: AbortSignal,
+    outputTool: ToolDefinition | undefined,
+    hookStop: { note: (stop: HookStop | undefined) => void; stopped: () => boolean },
+  ): TurnWiring {
     const tools = (): ToolDefinition[] => (outputTool ? [...this.offeredTools(), outputTool] : this.offeredTools());
     return {
       sessionId: this.sessionId,
@@ -656,11 +692,21 @@ class SessionCore implements Session {
         askHost: this.hostApproval(),
         hooks: this.hooks,
         hookBase: () => this.hookBase(),
+        onHookStop: hookStop.note,
         commandDirectory: () => shellStartDirectory(this.toolState, this.cwd),
         projectVouched: this.input.projectVouched,
       }),
-      afterToolCall: (call, result, signal) => runPostToolUseHooks(this.hooks, this.hookBase(), call, result, signal),
-      beforeStop: (resultText, alreadyContinued) => runStopHooks(this.hooks, this.hookBase(), resultText, alreadyContinued, turnSignal),
+      afterToolCall: async (call, result, signal) => {
+        const after = await runPostToolUseHooks(this.hooks, this.hookBase(), call, result, signal);
+        hookStop.note(after.stop);
+        return after.result;
+      },
+      beforeStop: async (resultText, alreadyContinued) => {
+        const answer = await runStopHooks(this.hooks, this.hookBase(), resultText, alreadyContinued, turnSignal);
+        hookStop.note(answer.stop);
+        return answer.feedback;
+      },
+      hookStopped: hookStop.stopped,
       contextFit: this.input.contextFit,
       structuredOutput: outputTool ? { toolName: STRUCTURED_OUTPUT_TOOL, maxRetries: MAX_STRUCTURED_OUTPUT_RETRIES } : undefined,
       budgetSpent: this.budgetSpent(),
@@ -693,7 +739,8 @@ class SessionCore implements Session {
       this.toolState.delete(LOADED_SKILLS_KEY);
       // Claude Code ends the old conversation and starts a new one: SessionEnd, then SessionStart.
       await runSessionEndHooks(this.hooks, this.hookBase(), "clear");
-      this.startContext.push(...(await runSessionStartHooks(this.hooks, this.hookBase(), "clear", this.currentModel, signal)));
+      // Their `continue: false` is not honoured here: the conversation is cleared already, and this turn does nothing more.
+      this.startContext.push(...(await runSessionStartHooks(this.hooks, this.hookBase(), "clear", this.currentModel, signal)).context);
       this.persist("compaction", () => this.input.store?.appendCompaction("clear", 0, 0, []), emit);
       outcome = { terminalReason: "completed", stopReason: null, numTurns: 0, resultText: `Cleared the conversation (${before} messages); the session goes on from here.` };
     } else {

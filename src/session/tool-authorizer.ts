@@ -4,7 +4,7 @@ import type { ToolTraits } from "../conversation/tool-traits.js";
 import { whatWouldAllow } from "../permissions/permission-hint.js";
 import { decidePermission, type PermissionVerdict } from "../permissions/policy.js";
 import type { PermissionState } from "../permissions/permission-updates.js";
-import type { SessionHooks } from "./hook-runners.js";
+import { runPreToolUseHooks, type HookStop, type SessionHooks } from "./hook-runners.js";
 
 /** How a question reaches a person, if anyone is there to answer it. */
 export type HostApproval = (call: ToolUseBlock, verdict: Extract<PermissionVerdict, { behavior: "ask" }>, signal: AbortSignal) => Promise<PermissionDecision>;
@@ -19,6 +19,8 @@ export interface ToolAuthorizerOptions {
   hooks: SessionHooks | undefined;
   /** Common fields of every hook input (session_id, cwd, permission_mode, …). */
   hookBase: () => Record<string, unknown>;
+  /** A PreToolUse hook answered `continue: false`: the call is still decided here, and the run ends after it. */
+  onHookStop: (stop: HookStop) => void;
   /** Where a shell command would start now (Bash's current directory), for the checks that depend on it. */
   commandDirectory?: () => string;
   /** The host vouched for the project for this run (`--trust-project`); see PermissionQuestion. */
@@ -32,29 +34,12 @@ export interface ToolAuthorizerOptions {
  */
 export function createToolAuthorizer(options: ToolAuthorizerOptions): (call: ToolUseBlock, signal: AbortSignal) => Promise<PermissionDecision> {
   return async (call, signal) => {
-    let input = call.input;
-    let hookSaysAllow = false;
-    let hookAsks: string | undefined;
-    if (options.hooks?.has("PreToolUse")) {
-      const { outputs, undelivered } = await options.hooks.run(
-        "PreToolUse",
-        { ...options.hookBase(), tool_name: call.name, tool_input: input, tool_use_id: call.id },
-        { matchValue: call.name, toolUseId: call.id, signal },
-      );
-      for (const output of outputs) {
-        const specific = output.hookSpecificOutput;
-        if (specific?.updatedInput) input = specific.updatedInput;
-        const decision = specific?.permissionDecision ?? (output.decision === "block" ? "deny" : output.decision === "approve" ? "allow" : undefined);
-        const reason = specific?.permissionDecisionReason ?? output.reason;
-        if (decision === "deny" || output.continue === false) {
-          return { allow: false, message: reason ?? output.stopReason ?? `A PreToolUse hook blocked ${call.name}.` };
-        }
-        if (decision === "allow") hookSaysAllow = true;
-        if (decision === "ask") hookAsks = reason ?? "A PreToolUse hook asked for approval.";
-      }
-      // A hook the host registered is a guard; if it could not be asked, the call does not run.
-      if (undelivered > 0) return { allow: false, message: `${call.name} was not run: a PreToolUse hook registered by the host could not be asked (the host is gone).` };
-    }
+    const hooked = await runPreToolUseHooks(options.hooks, options.hookBase(), call, signal);
+    if (hooked.stop) options.onHookStop(hooked.stop);
+    if (hooked.deny !== undefined) return { allow: false, message: hooked.deny };
+    // A hook the host registered is a guard; if it could not be asked, the call does not run.
+    if (hooked.undelivered > 0) return { allow: false, message: `${call.name} was not run: a PreToolUse hook registered by the host could not be asked (the host is gone).` };
+    const { input, allow: hookSaysAllow, ask: hookAsks } = hooked;
     if (signal.aborted) return { allow: false, message: "Interrupted before the call was authorized." };
     const updated = input === call.input ? {} : { updatedInput: input };
     const { mode, rules, roots } = options.permissions();

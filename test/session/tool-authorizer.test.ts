@@ -13,6 +13,7 @@ function authorizer(overrides: Partial<ToolAuthorizerOptions> = {}) {
     askHost: undefined,
     hooks: undefined,
     hookBase: () => ({}),
+    onHookStop: () => undefined,
     ...overrides,
   });
 }
@@ -41,6 +42,21 @@ describe("createToolAuthorizer", () => {
     const withAskRule = authorizer({ hooks: hook, permissions: () => ({ mode: "default", rules, roots: ["/work/project"] }) });
     expect(await withAskRule(call("touch x"), signal)).toMatchObject({ allow: false, message: expect.stringContaining("an ask rule matches") });
     expect(await authorizer({ hooks: hook })(call("touch x"), signal)).toEqual({ allow: true, approvedExplicitly: true });
+  });
+
+  it("a hook's continue: false does not decide the call, as in Claude Code: the call is decided as without it, and the stop is reported", async () => {
+    const signal = new AbortController().signal;
+    const stops: unknown[] = [];
+    const onHookStop = (stop: unknown) => void stops.push(stop);
+    const stopping = (extra: HookOutput) => hookAnswering({ continue: false, stopReason: "enough", ...extra });
+    expect(await authorizer({ hooks: stopping({}), onHookStop })(call("ls -la"), signal)).toEqual({ allow: true, judgedReadOnly: true });
+    expect(await authorizer({ hooks: stopping({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" } }), onHookStop })(call("ls -la"), signal)).toEqual({ allow: false, message: "no" });
+    expect(stops).toEqual([
+      { event: "PreToolUse", reason: "enough" },
+      { event: "PreToolUse", reason: "enough" },
+    ]);
+    await authorizer({ hooks: hookAnswering({ continue: true }), onHookStop })(call("ls -la"), signal);
+    expect(stops).toHaveLength(2);
   });
 
   it("passes the shell's current directory to the policy", async () => {
