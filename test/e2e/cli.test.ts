@@ -242,6 +242,29 @@ describe("command line", () => {
     expect(run.stderr).toMatch(/Working directory does not exist/);
   });
 
+  it("a --cwd that is a file is called a file, not a missing directory", async () => {
+    workspace = await createWorkspace("text");
+    const file = `${workspace.cwd}/notes.txt`;
+    await (await import("node:fs/promises")).writeFile(file, "x\n");
+    const run = await runAgentwire(["-p", "hi", "--cwd", file], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`Error: Working directory is a file, not a directory: ${file}\n`);
+  });
+
+  it("a mistyped tool name in --tools gets a suggestion", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "hi", "--tools", "Bash,Reed"], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Error: Unknown tool name in --tools: Reed\. Did you mean Read\? Available tools: Bash, /);
+  });
+
+  it("agentwire web suggests the closest flag as the main command does", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["web", "--prot", "80"], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Error: Unknown option: --prot\. Did you mean --port\? Run agentwire web --help for the supported options\.\n/);
+  });
+
   it("SIGTERM mid-stream ends the turn with a result, then exits 143 leaving nothing behind", async () => {
     workspace = await createWorkspace("interrupt");
     const child = spawnAgentwire(["-p", "Write a long essay.", "--output-format", "stream-json", "--verbose", "--include-partial-messages"], { workspace });
