@@ -222,6 +222,23 @@ describe("command line", () => {
     expect(messages.filter((message) => message === "model request")).toHaveLength(2);
   });
 
+  it("stderr has one format at a time: readable lines by default, JSON records with --debug into a pipe", async () => {
+    workspace = await createWorkspace("text");
+    const secretRun = { turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" } }] }, { text: "done" }] };
+    const freshHome = (name: string): Record<string, string> => ({ AGENTWIRE_HOME: `${workspace!.root}/${name}` });
+    await workspace.useScenario(secretRun);
+    const plain = await runAgentwire(["-p", "go", "--permission-mode", "bypassPermissions"], { workspace, env: freshHome("plain") });
+    expect(plain.code).toBe(0);
+    const plainLines = plain.stderr.trimEnd().split("\n");
+    expect(plainLines).toEqual([expect.stringMatching(/^agentwire: warning: Installed the default skills/), expect.stringMatching(/^agentwire: warning: Redacted 1 secret\(s\) \(github_token\)/)]);
+
+    await workspace.useScenario(secretRun);
+    const debug = await runAgentwire(["-p", "go", "--permission-mode", "bypassPermissions", "--debug"], { workspace, env: freshHome("debug") });
+    expect(debug.code).toBe(0);
+    const records = debug.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(records.filter((record) => record.level === 40).map((record) => record.msg)).toEqual([expect.stringMatching(/^Installed the default skills/), expect.stringMatching(/^Redacted 1 secret/)]);
+  });
+
   it("debug lines are readable, not JSON, when stderr is a terminal", async () => {
     workspace = await createWorkspace("text");
     const { execFile } = await import("node:child_process");
@@ -231,7 +248,7 @@ describe("command line", () => {
     const transcript = await new Promise<string>((resolve, reject) =>
       execFile("script", ["-qec", command, "/dev/null"], { env: { ...agentwireEnv(workspace!), NO_COLOR: "1" } }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
     );
-    expect(transcript).toMatch(/DEBUG.*model request/);
+    expect(transcript).toMatch(/^agentwire: debug: model request provider=anthropic/m);
     expect(transcript).not.toMatch(/^\{"level"/m);
   });
 
