@@ -271,7 +271,9 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   if (!signals.received && !stdoutClosed) await session.close();
   signals.dispose();
   const last = results.at(-1);
-  if (!stdoutClosed) writeFinalOutput(config, last, { errorShown: detailedProgress });
+  // With a JSON log the render progress is not shown; the error is a record like the rest.
+  const reportError = logFormat === "json" ? (message: string) => log.error(message) : (message: string) => process.stderr.write(`Error: ${message}\n`);
+  if (!stdoutClosed) writeFinalOutput(config, last, { errorShown: detailedProgress && logFormat === "text", reportError });
   if (config.outputLastMessage && last) writeLastMessage(config.outputLastMessage, last, log);
   if (stdoutClosed) return EXIT_CODES.STDOUT_CLOSED;
   if (signals.received) return EXIT_CODES[signals.received];
@@ -340,14 +342,14 @@ function approvalChannel(config: RunConfig, isStart: boolean): "control" | "fram
 }
 
 /** `json` prints only the last result; `text` prints its text (errors go to stderr, unless the progress showed them). */
-function writeFinalOutput(config: RunConfig, last: ResultEvent | undefined, progress: { errorShown: boolean }): void {
+function writeFinalOutput(config: RunConfig, last: ResultEvent | undefined, progress: { errorShown: boolean; reportError: (message: string) => void }): void {
   if (!last || config.outputFormat === "stream-json") return;
   if (config.outputFormat === "json") {
     createLineWriter(process.stdout)(last);
     return;
   }
   if (last.is_error) {
-    if (!progress.errorShown) process.stderr.write(`Error: ${(last.errors ?? ["unknown error"]).join("; ")}\n`);
+    if (!progress.errorShown) progress.reportError((last.errors ?? ["unknown error"]).join("; "));
   } else process.stdout.write(`${finalAnswer(last)}\n`);
 }
 

@@ -237,6 +237,13 @@ describe("command line", () => {
     expect(debug.code).toBe(0);
     const records = debug.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as { level: number; msg: string });
     expect(records.filter((record) => record.level === 40).map((record) => record.msg)).toEqual([expect.stringMatching(/^Installed the default skills/), expect.stringMatching(/^Redacted 1 secret/)]);
+
+    // A failed run's error too is a record then, not an "Error:" line among them.
+    await workspace.useScenario({ turns: [{ error: { status: 401, type: "authentication_error", message: "invalid x-api-key" }, repeat: true }] });
+    const failed = await runAgentwire(["-p", "go", "--debug"], { workspace });
+    expect(failed.code).toBe(1);
+    const failedRecords = failed.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(failedRecords.at(-1)).toMatchObject({ level: 50, msg: expect.stringMatching(/invalid x-api-key|authentication/i) });
   });
 
   it("debug lines are readable, not JSON, when stderr is a terminal", async () => {
