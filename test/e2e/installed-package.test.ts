@@ -20,6 +20,7 @@ const NPM_QUIET = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=er
 
 let scratch: string;
 let tarball: string;
+let packedFiles: string[];
 let prefix: string;
 let workspace: Workspace;
 /** An environment with the installed `agentwire` first on PATH and a home of its own. */
@@ -38,7 +39,9 @@ beforeAll(async () => {
   // The suite's global setup built dist/ already; the prepack script would rebuild it (removing
   // dist/ while other test files run from it), so the tarball is packed from that build.
   const packed = await run(NPM, ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-  tarball = join(scratch, (JSON.parse(packed.stdout) as Array<{ filename: string }>)[0]!.filename);
+  const [contents] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = join(scratch, contents!.filename);
+  packedFiles = contents!.files.map((file) => file.path);
   await run(NPM, ["install", "--global", "--prefix", prefix, ...NPM_QUIET, tarball], { cwd: scratch });
   workspace = await createWorkspace("text");
   userEnv = {
@@ -61,6 +64,11 @@ function agentwire(args: string[], stdin = "") {
 }
 
 describe("the installed package", () => {
+  it("ships the built code and what it reads at run time, without the build's source maps and metafile", () => {
+    expect(packedFiles).toEqual(expect.arrayContaining(["bin/agentwire", "dist/cli.js", "dist/index.js", "dist/help.txt", "protocol/schema.json", "web/index.html", "skills/repo-map/scripts/repo-map.sh"]));
+    expect(packedFiles.filter((file) => file.endsWith(".map") || file === "dist/metafile.json")).toEqual([]);
+  });
+
   it("runs a scripted session from any directory, installs its bundled skills, and renders the session", async () => {
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Write", input: { file_path: "note.txt", content: "hello\n" } }] }, { text: "Wrote **note.txt**." }] });
     const session = await agentwire(["-p", "write a note", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"]);
