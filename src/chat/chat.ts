@@ -146,6 +146,7 @@ export class Chat {
         if (block.type === "text" && this.streamed && !event.error) {
           // Already on the screen, as it streamed, but for its last line.
           this.finishStreamedText();
+          this.renderer.assistantShownElsewhere();
           return;
         }
         this.finishStreamedText();

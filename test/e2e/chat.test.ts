@@ -150,6 +150,8 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     const shown = since(pty, mark);
     expect(shown).toMatch(/\nmock answer\n\n• one\n\n {2}const x = 1;\n/);
     expect(shown).not.toMatch(/\*\*|```/);
+    // Shown once, as it streamed: the closing line does not repeat it.
+    expect(shown.split("mock answer").length - 1).toBe(1);
     const answer = shown.slice(shown.indexOf("This streamed"), shown.indexOf("two.") + 4).split("\n");
     for (const line of answer) expect(line.length).toBeLessThan(40);
     expect(answer.join(" ")).toBe(long);
