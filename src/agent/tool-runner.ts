@@ -20,8 +20,8 @@ export interface ToolCall {
  * Contract: never throws. Unknown tools, invalid input, aborts and exceptions from `execute` all
  * come back as error results with a code (`unknown_tool`, `invalid_input`, `aborted`,
  * `internal_error`) and a message that tells the model how to fix the call. Writes nothing to
- * stdout and touches no files itself; the only stderr output is the redaction count, through
- * `context.log`.
+ * stdout and touches no files itself; the redaction count goes to `context.log`, which the
+ * session turns into a `secrets_redacted` warning.
  */
 export async function runToolCall(
   call: ToolCall,

@@ -10,6 +10,7 @@ import { TranscriptRenderer } from "../render/transcript-renderer.js";
 import { ChatHistory } from "./history.js";
 import { LineEditor, type EditorAction, type Key } from "./line-editor.js";
 import { Screen } from "./screen.js";
+import { StreamedText } from "./streamed-text.js";
 import { matchingCommands, SLASH_COMMANDS } from "./slash-commands.js";
 
 export interface ChatOptions {
@@ -54,7 +55,10 @@ export class Chat {
   private running!: { query: Query; prompts: EventQueue<string>; pump: Promise<void>; stopped: boolean };
   private init: SystemInitEvent | undefined;
   private shownSession: string | undefined;
-  private streamedText = false;
+  /** The answer streaming now, if one is. */
+  private streamed: StreamedText | undefined;
+  /** The first Ctrl+C of a running turn: "press again" is said once the interrupted turn has ended. */
+  private exitNoticeAfterTurn = false;
   private question: OpenQuestion | undefined;
   private exitArmedAt = 0;
   private readonly allowedInChat: string[] = [];
@@ -128,20 +132,24 @@ export class Chat {
       case "stream_event": {
         const raw = event.event as { type: string; delta?: { type?: string; text?: string }; content_block?: { type?: string; name?: string } };
         if (raw.type === "content_block_delta" && raw.delta?.type === "text_delta" && raw.delta.text) {
-          this.streamedText = true;
-          this.screen.stream(raw.delta.text);
+          // One column spare: a line that fills the terminal's width would wrap on its own.
+          this.streamed ??= new StreamedText(this.width - 1, this.style);
+          const { final, preview } = this.streamed.add(raw.delta.text);
+          this.screen.print(final);
+          this.screen.preview(preview);
         } else if (raw.type === "content_block_start" && raw.content_block?.type === "thinking") this.status("Thinking…");
         else if (raw.type === "content_block_start" && raw.content_block?.type === "tool_use") this.status(`Preparing ${raw.content_block.name ?? "a tool call"}…`);
         return;
       }
       case "assistant": {
         const [block] = event.message.content;
-        if (block.type === "text" && this.streamedText && !event.error) {
-          // Already on the screen, as it streamed.
-          this.streamedText = false;
-          this.screen.endStream();
+        if (block.type === "text" && this.streamed && !event.error) {
+          // Already on the screen, as it streamed, but for its last line.
+          this.finishStreamedText();
+          this.renderer.assistantShownElsewhere();
           return;
         }
+        this.finishStreamedText();
         if (block.type === "tool_use") {
           this.screen.print(this.renderer.render({ kind: "event", event }));
           this.status(`Running ${block.name}…`);
@@ -150,8 +158,7 @@ export class Chat {
         break;
       }
       case "result": {
-        this.screen.endStream();
-        this.streamedText = false;
+        this.finishStreamedText();
         this.totals.turns += event.num_turns > 0 ? 1 : 0;
         this.totals.inputTokens += event.usage.input_tokens + event.usage.cache_read_input_tokens + event.usage.cache_creation_input_tokens;
         this.totals.outputTokens += event.usage.output_tokens;
@@ -161,6 +168,7 @@ export class Chat {
           this.screen.setBottom(undefined);
         }
         this.screen.print(this.renderer.render({ kind: "event", event }).map((line) => this.style.dim(line)));
+        if (this.exitNoticeAfterTurn) this.armExit();
         this.showInput();
         this.takeQueuedLine();
         return;
@@ -169,6 +177,14 @@ export class Chat {
         break;
     }
     this.screen.print(this.renderer.render({ kind: "event", event }));
+  }
+
+  private finishStreamedText(): void {
+    if (!this.streamed) return;
+    const rest = this.streamed.finish();
+    this.streamed = undefined;
+    this.screen.preview([]);
+    this.screen.print(rest);
   }
 
   private send(text: string, shown: string): void {
@@ -248,7 +264,13 @@ export class Chat {
     if (this.state === "running") {
       if (key.name === "escape") void this.interrupt();
       else if (key.ctrl && key.name === "c") {
-        if (this.confirmExit()) return;
+        if (Date.now() - this.exitArmedAt < EXIT_CONFIRM_MS) {
+          void this.exit(0);
+          return;
+        }
+        // Said after the interrupted turn's last lines (its tool's, its result), not above them.
+        this.exitArmedAt = Date.now();
+        this.exitNoticeAfterTurn = true;
         void this.interrupt();
       }
       return;
@@ -309,9 +331,15 @@ export class Chat {
       void this.exit(0);
       return true;
     }
+    this.armExit();
+    return false;
+  }
+
+  /** The next Ctrl+C within EXIT_CONFIRM_MS leaves; counted from when the user is told so. */
+  private armExit(): void {
+    this.exitNoticeAfterTurn = false;
     this.exitArmedAt = Date.now();
     this.screen.print([this.style.dim("Press Ctrl+C again to exit.")]);
-    return false;
   }
 
   private async interrupt(): Promise<void> {
@@ -423,7 +451,7 @@ export class Chat {
   private sessionLines(): string[] {
     const sessions = listSessions({ cwd: this.options.queryOptions.cwd ?? process.cwd(), env: this.options.queryOptions.env ?? process.env }).slice(0, 20);
     if (sessions.length === 0) return ["No stored sessions in this directory."];
-    return sessions.map((session, index) => `${String(index + 1).padStart(3)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${String(session.turns).padStart(3)} turns  ${session.sessionId.slice(0, 8)}  ${session.title}`);
+    return sessions.map((session, index) => `${String(index + 1).padStart(3)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${String(session.turns).padStart(3)} turn${session.turns === 1 ? " " : "s"}  ${session.sessionId.slice(0, 8)}  ${session.title}`);
   }
 
   private async resume(target: string): Promise<void> {

@@ -11,16 +11,18 @@ const SPINNER_INTERVAL_MS = 100;
  * text, overwrite each other). Lines that stay — rendered events, streamed text — are written
  * above a transient bottom view (the spinner's status line or the input area), which is erased
  * and redrawn around every write, in the same `write` call, so it never flickers or interleaves.
- * While streamed text has an unfinished line, the bottom view waits below it until the line ends.
- * On a terminal without cursor control (`fancy` false) nothing is redrawn: lines are printed as
- * they come, with no spinner, and the input is the terminal's own line editing.
+ * Streamed text that has not ended its line yet is a preview above the bottom view, redrawn as it
+ * grows and replaced by the finished, formatted line: a line is never broken mid-word by the
+ * terminal, and markdown is formatted once its line is whole. On a terminal without cursor
+ * control (`fancy` false) nothing is redrawn: lines are printed as they come, with no spinner and
+ * no preview, and the input is the terminal's own line editing.
  */
 export class Screen {
   private bottom: BottomView | undefined;
   /** Rows the drawn bottom view takes, and the row of the cursor within them. */
   private drawnRows = 0;
   private drawnCursorRow = 0;
-  private openLine = false;
+  private previewLines: string[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -32,26 +34,18 @@ export class Screen {
   /** Lines that stay on the screen. */
   print(lines: string[]): void {
     if (lines.length === 0) return;
-    let text = this.erase();
-    if (this.openLine) text += "\n";
-    this.openLine = false;
-    text += `${lines.join("\n")}\n`;
-    this.out.write(text + this.draw());
+    this.out.write(`${this.erase()}${lines.join("\n")}\n${this.draw()}`);
   }
 
-  /** Streamed text, as it arrives. */
-  stream(text: string): void {
-    if (text === "") return;
-    const erased = this.openLine ? "" : this.erase();
-    this.openLine = !text.endsWith("\n");
-    this.out.write(erased + text + (this.openLine ? "" : this.draw()));
-  }
-
-  /** Ends streamed text with a line break if it has none. */
-  endStream(): void {
-    if (!this.openLine) return;
-    this.openLine = false;
-    this.out.write(`\n${this.draw()}`);
+  /**
+   * The unfinished streamed line, already wrapped to fewer columns than the terminal has, shown
+   * until the next `preview` or `print` replaces it; an empty list removes it.
+   */
+  preview(lines: string[]): void {
+    if (!this.fancy) return;
+    const erased = this.erase();
+    this.previewLines = lines;
+    this.out.write(erased + this.draw());
   }
 
   /** Shows (or, undefined, removes) the bottom view. */
@@ -61,23 +55,22 @@ export class Screen {
       this.bottom = view;
       return;
     }
-    const erased = this.openLine ? "" : this.erase();
+    const erased = this.erase();
     this.bottom = view;
-    this.out.write(erased + (this.openLine ? "" : this.draw()));
+    this.out.write(erased + this.draw());
     if (view?.kind === "status") this.timer = setInterval(() => this.tick(), SPINNER_INTERVAL_MS);
   }
 
   /** Erases the bottom view for good (exit). */
   close(): void {
     this.stopSpinner();
-    const erased = this.fancy && !this.openLine ? this.erase() : "";
-    this.out.write(erased + (this.openLine ? "\n" : ""));
+    this.out.write(this.fancy ? this.erase() : "");
     this.bottom = undefined;
-    this.openLine = false;
+    this.previewLines = [];
   }
 
   private tick(): void {
-    if (this.openLine || this.bottom?.kind !== "status") return;
+    if (this.bottom?.kind !== "status") return;
     this.out.write(this.erase() + this.draw());
   }
 
@@ -99,28 +92,37 @@ export class Screen {
     return `${up}\r\u001b[J`;
   }
 
-  /** The bottom view, and the cursor placed in it. */
+  /** The preview and the bottom view, and the cursor placed in the view. */
   private draw(): string {
     const view = this.bottom;
-    if (!this.fancy || !view) return "";
+    if (!this.fancy || (!view && this.previewLines.length === 0)) return "";
     const columns = this.columns;
     const rowsOf = (line: string) => Math.max(1, Math.ceil(visibleLength(line) / columns));
+    const preview = this.previewLines;
+    const previewRows = preview.reduce((sum, line) => sum + rowsOf(line), 0);
+    const above = preview.length > 0 ? `${preview.join("\n")}${view ? "\n" : ""}` : "";
+    if (!view) {
+      // The cursor stays at the end of the preview's last row.
+      this.drawnRows = previewRows;
+      this.drawnCursorRow = previewRows - 1;
+      return above;
+    }
     if (view.kind === "status") {
       const seconds = Math.floor((Date.now() - view.startedAt) / 1000);
       const frame = SPINNER[Math.floor(Date.now() / SPINNER_INTERVAL_MS) % SPINNER.length]!;
       const line = clipTo(`${frame} ${view.text} (${seconds} s · esc to interrupt)`, columns - 1);
-      this.drawnRows = 1;
-      this.drawnCursorRow = 0;
-      return `${this.dim(line)}\r`;
+      this.drawnRows = previewRows + 1;
+      this.drawnCursorRow = previewRows;
+      return `${above}${this.dim(line)}\r`;
     }
     const rows = view.lines.map(rowsOf);
-    this.drawnRows = rows.reduce((sum, count) => sum + count, 0);
+    this.drawnRows = previewRows + rows.reduce((sum, count) => sum + count, 0);
     const before = rows.slice(0, view.cursorRow).reduce((sum, count) => sum + count, 0);
-    const cursorRow = before + Math.floor(view.cursorColumn / columns);
+    const cursorRow = previewRows + before + Math.floor(view.cursorColumn / columns);
     const lastRow = this.drawnRows - 1;
     this.drawnCursorRow = cursorRow;
     const up = lastRow > cursorRow ? `\u001b[${lastRow - cursorRow}A` : "";
-    return `${view.lines.join("\n")}${up}\u001b[${(view.cursorColumn % columns) + 1}G`;
+    return `${above}${view.lines.join("\n")}${up}\u001b[${(view.cursorColumn % columns) + 1}G`;
   }
 }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type * as z from "zod/mini";
-import { FlagError, parseFlags, type FlagOptions } from "./flag-parser.js";
+import { describeFlagError, parseFlags, type FlagOptions } from "./flag-parser.js";
 import { gatherMcpServers } from "./mcp-sources.js";
 import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema, OutputFormatSchema, PermissionModeSchema, RunConfigSchema, type OutputFormat, type RunConfig } from "./config.js";
 import { chooseModel } from "../providers/model-choice.js";
@@ -12,7 +12,6 @@ import { loadSettings } from "../settings/load-settings.js";
 import type { PermissionModeName } from "../settings/settings-document.js";
 import { agentwireHome } from "../sessions/session-file.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
-import { editDistance } from "../text/edit-distance.js";
 import { SANDBOX_MODES } from "../tools/sandbox-settings.js";
 import { parseToolNames } from "../tools/select-tools.js";
 import { PARSE_ONCE } from "../validation/parse-once.js";
@@ -493,29 +492,8 @@ function isDashPrompt(argument: string): boolean {
 
 /** An unknown flag is named as typed, with the nearest documented one when it looks mistyped. */
 function describeParseError(error: unknown): string {
-  if (!(error instanceof FlagError) || error.unknown.length === 0) return error instanceof Error ? error.message : String(error);
-  const typed = error.unknown;
-  const flags = typed.map((name) => (name.length === 1 ? `-${name}` : `--${name}`));
-  const suggestions = typed.flatMap((name) => {
-    const suggestion = closestOption(name);
-    return suggestion === undefined ? [] : [`--${suggestion}`];
-  });
-  const hint = suggestions.length > 0 ? ` Did you mean ${suggestions.join(", ")}?` : "";
-  return `Unknown option${flags.length > 1 ? "s" : ""}: ${flags.join(", ")}.${hint} Run agentwire --help for the supported options.`;
+  return describeFlagError(error, Object.keys(RUN_OPTIONS), "agentwire");
 }
-
-/** The documented option nearest to a mistyped one (`modle` → `model`), if it is near enough. */
-function closestOption(typed: string): string | undefined {
-  if (typed.length < 3) return undefined;
-  const maxDistance = typed.length <= 5 ? 1 : 2;
-  let best: { name: string; distance: number } | undefined;
-  for (const name of Object.keys(RUN_OPTIONS)) {
-    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
-    if (distance <= maxDistance && (best === undefined || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-
 
 function formatIssues(error: z.core.$ZodError): string {
   return error.issues.map((issue) => `--${issue.path.join(".").replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: ${issue.message}`).join("\n");

@@ -1,4 +1,16 @@
 import type { Options } from "yargs";
+import { didYouMean } from "../text/closest-name.js";
+
+/**
+ * A parse failure as the user reads it: an unknown flag is named as typed, with the nearest
+ * known one when it looks mistyped (`--modle` → `--model`), and where the help is.
+ */
+export function describeFlagError(error: unknown, knownNames: readonly string[], helpCommand: string): string {
+  if (!(error instanceof FlagError) || error.unknown.length === 0) return error instanceof Error ? error.message : String(error);
+  const flags = error.unknown.map((name) => (name.length === 1 ? `-${name}` : `--${name}`));
+  const hint = didYouMean(error.unknown, knownNames, (name) => `--${name}`);
+  return `Unknown option${flags.length > 1 ? "s" : ""}: ${flags.join(", ")}.${hint} Run ${helpCommand} --help for the supported options.`;
+}
 
 /** Why argv could not be read: unknown flags (named as typed, without dashes) or a bad value. */
 export class FlagError extends Error {

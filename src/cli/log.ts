@@ -9,21 +9,91 @@ type RecordLevel = "debug" | "info" | "warn" | "error";
 export type Logger = Required<SessionLogger>;
 
 /**
+ * How stderr reads, one format per run. `text`: one line per record, `agentwire: warning: …`, as
+ * every other line agentwire writes there. `json`: pino's records, one JSON object per line, for a
+ * program collecting the log; then agentwire's own notices are records too.
+ */
+export type LogFormat = "text" | "json";
+
+/**
+ * AGENTWIRE_LOG_FORMAT when set; otherwise JSON records for `--debug` into a file or pipe (a debug
+ * log is collected to be searched), readable lines everywhere else.
+ */
+export function chooseLogFormat(env: NodeJS.ProcessEnv, debug: boolean, stderrIsTerminal: boolean): LogFormat {
+  const named = env.AGENTWIRE_LOG_FORMAT;
+  if (named === "text" || named === "json") return named;
+  if (named !== undefined && named !== "") process.stderr.write(`agentwire: warning: unknown log format "${named}" (AGENTWIRE_LOG_FORMAT); formats: text, json.\n`);
+  return debug && !stderrIsTerminal ? "json" : "text";
+}
+
+/**
  * Diagnostics go to stderr (fd 2), never stdout: stdout is the protocol. Level from
  * AGENTWIRE_LOG_LEVEL (default "warn" so a normal run prints nothing), or "debug" with --debug.
- * On a terminal the lines are pino-pretty's readable form; elsewhere (a CI log, a host capturing
- * stderr) they stay one JSON object per line.
  *
- * pino is loaded on the first record the level lets through, not up front: loading it cost ~10 ms
- * before the first stdout line of every run, and at the default level most runs never log.
- * Records written while it loads are queued; a process that exits before it has loaded still
- * gets them, written synchronously in pino's JSON shape.
+ * Text lines are written at once, with no library. pino (JSON) is loaded on the first record the
+ * level lets through, not up front: loading it cost ~10 ms before the first stdout line of every
+ * run, and at the default level most runs never log. Records written while it loads are queued; a
+ * process that exits before it has loaded still gets them, written synchronously in pino's shape.
  */
-export function createLogger(level: string | undefined, stderrIsTerminal: boolean): Logger {
+export function createLogger(level: string | undefined, format: LogFormat): Logger {
   const name = level ?? "warn";
-  if (name in LEVELS) return new DeferredLogger(name as LevelName, stderrIsTerminal);
-  process.stderr.write(`agentwire: unknown log level "${name}" (AGENTWIRE_LOG_LEVEL); using "warn". Levels: ${Object.keys(LEVELS).join(", ")}.\n`);
-  return new DeferredLogger("warn", stderrIsTerminal);
+  const known = name in LEVELS;
+  if (!known) process.stderr.write(`agentwire: warning: unknown log level "${name}" (AGENTWIRE_LOG_LEVEL); using "warn". Levels: ${Object.keys(LEVELS).join(", ")}.\n`);
+  const chosen = (known ? name : "warn") as LevelName;
+  return format === "json" ? new DeferredLogger(chosen) : new TextLogger(chosen);
+}
+
+/** The word a text line names its level with: `agentwire: warning: …` as the CLI's own notices. */
+const LEVEL_WORDS: Record<RecordLevel, string> = { debug: "debug", info: "info", warn: "warning", error: "error" };
+
+class TextLogger implements Logger {
+  constructor(private readonly level: LevelName) {}
+
+  isLevelEnabled(level: string): boolean {
+    return level in LEVELS && LEVELS[level as LevelName] >= LEVELS[this.level];
+  }
+
+  debug(object: unknown, message?: string): void {
+    this.write("debug", object, message);
+  }
+
+  info(object: unknown, message?: string): void {
+    this.write("info", object, message);
+  }
+
+  warn(object: unknown, message?: string): void {
+    this.write("warn", object, message);
+  }
+
+  error(object: unknown, message?: string): void {
+    this.write("error", object, message);
+  }
+
+  private write(level: RecordLevel, object: unknown, message: string | undefined): void {
+    if (!this.isLevelEnabled(level)) return;
+    try {
+      process.stderr.write(textLine(level, object, message));
+    } catch {
+      // stderr gone: a log line is not worth failing the run for
+    }
+  }
+}
+
+/**
+ * `agentwire: debug: model request provider=anthropic attempt=1`: the message, then each field as
+ * key=value (strings bare unless they hold spaces, the rest as JSON); an error's stack follows on
+ * its own indented lines.
+ */
+function textLine(level: RecordLevel, object: unknown, message: string | undefined): string {
+  const fields = typeof object === "object" && object !== null && !(object instanceof Error) ? (object as Record<string, unknown>) : {};
+  const error = object instanceof Error ? object : Object.values(fields).find((value): value is Error => value instanceof Error);
+  const text = message ?? (typeof object === "string" ? object : error?.message ?? "");
+  const pairs = Object.entries(fields)
+    .filter(([, value]) => !(value instanceof Error) && value !== undefined)
+    .map(([key, value]) => `${key}=${typeof value === "string" && !/\s/.test(value) && value !== "" ? value : JSON.stringify(value)}`);
+  const head = [`agentwire: ${LEVEL_WORDS[level]}: ${text}`, ...pairs].join(" ");
+  const stack = error?.stack ? `\n${error.stack.split("\n").map((line) => `    ${line}`).join("\n")}` : "";
+  return `${head}${stack}\n`;
 }
 
 class DeferredLogger implements Logger {
@@ -31,10 +101,7 @@ class DeferredLogger implements Logger {
   private loading = false;
   private queue: Array<{ level: RecordLevel; time: number; object: unknown; message: string | undefined }> = [];
 
-  constructor(
-    private readonly level: LevelName,
-    private readonly stderrIsTerminal: boolean,
-  ) {}
+  constructor(private readonly level: LevelName) {}
 
   isLevelEnabled(level: string): boolean {
     return level in LEVELS && LEVELS[level as LevelName] >= LEVELS[this.level];
@@ -71,7 +138,7 @@ class DeferredLogger implements Logger {
     this.loading = true;
     const flushAtExit = (): void => this.flushSynchronously();
     process.once("exit", flushAtExit);
-    void loadPino(this.level, this.stderrIsTerminal).then(
+    void loadPino(this.level).then(
       (pino) => {
         this.pino = pino;
         process.removeListener("exit", flushAtExit);
@@ -81,15 +148,12 @@ class DeferredLogger implements Logger {
     );
   }
 
-  /**
-   * The records pino never got: on a terminal in pino-pretty's layout, elsewhere in pino's JSON
-   * line shape (time, level number, name, fields, msg), as they would have been written.
-   */
+  /** The records pino never got, in its JSON line shape (time, level number, name, fields, msg). */
   private flushSynchronously(): void {
     for (const record of this.queue.splice(0)) {
       const fields = record.object instanceof Error ? { err: serializeError(record.object) } : typeof record.object === "object" && record.object !== null ? withSerializedErrors(record.object) : { msg: String(record.object) };
       const { msg, ...rest } = { ...fields, ...(record.message !== undefined ? { msg: record.message } : {}) } as Record<string, unknown>;
-      const line = this.stderrIsTerminal ? prettyLine(record.level, record.time, msg, rest) : `${JSON.stringify({ level: LEVELS[record.level], time: record.time, name: "agentwire", ...rest, ...(msg !== undefined ? { msg } : {}) })}\n`;
+      const line = `${JSON.stringify({ level: LEVELS[record.level], time: record.time, name: "agentwire", ...rest, ...(msg !== undefined ? { msg } : {}) })}\n`;
       try {
         process.stderr.write(line);
       } catch {
@@ -99,19 +163,9 @@ class DeferredLogger implements Logger {
   }
 }
 
-async function loadPino(level: LevelName, stderrIsTerminal: boolean): Promise<PinoLogger> {
+async function loadPino(level: LevelName): Promise<PinoLogger> {
   const { default: pino } = await import("pino");
-  const options = { level, base: { name: "agentwire" } };
-  if (!stderrIsTerminal) return pino(options, pino.destination({ fd: 2, sync: true }));
-  const { default: pretty } = await import("pino-pretty");
-  return pino(options, pretty({ destination: 2, sync: true, ignore: "pid,hostname,name", translateTime: "HH:MM:ss.l" }));
-}
-
-/** pino-pretty's layout: `[HH:MM:ss.l] LEVEL: message`, then each field indented on its own line. */
-function prettyLine(level: RecordLevel, time: number, message: unknown, fields: Record<string, unknown>): string {
-  const clock = new Date(time).toTimeString().slice(0, 8) + `.${String(time % 1000).padStart(3, "0")}`;
-  const details = Object.entries(fields).map(([key, value]) => `    ${key}: ${typeof value === "string" ? value : JSON.stringify(value)}\n`);
-  return `[${clock}] ${level.toUpperCase()}: ${message === undefined ? "" : String(message)}\n${details.join("")}`;
+  return pino({ level, base: { name: "agentwire" } }, pino.destination({ fd: 2, sync: true }));
 }
 
 function withSerializedErrors(object: object): Record<string, unknown> {

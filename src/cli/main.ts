@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import type { OutputEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
 import { parseArguments, type ParsedCommand } from "./arguments.js";
 import type { RunConfig } from "./config.js";
-import { createLogger, type Logger } from "./log.js";
+import { chooseLogFormat, createLogger, type Logger } from "./log.js";
 import { routeConsoleToLog } from "./route-console-to-log.js";
 import { createLoggedProgress, createTextProgress } from "./text-progress.js";
 import { createLineWriter } from "../server/jsonl.js";
@@ -154,7 +154,8 @@ function wantsChat(chatCommand: boolean, command: Extract<ParsedCommand, { kind:
 
 async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Promise<number> {
   const config = { ...command.config, cwd: resolve(command.config.cwd) };
-  const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, process.stderr.isTTY === true);
+  const logFormat = chooseLogFormat(process.env, config.debug, process.stderr.isTTY === true);
+  const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, logFormat);
   routeConsoleToLog(log);
   const notices = [...(config.skills ? installBundledSkills(log, config.defaultSkills) : []), ...(command.ignoredFlags.length > 0 ? [describeIgnoredFlags(command.ignoredFlags)] : [])];
 
@@ -162,14 +163,17 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   const results: ResultEvent[] = [];
   // In text and json modes stdout holds only the answer. What happens meanwhile goes to stderr in
   // text mode, for the person watching; json mode is for programs, so stderr stays empty there, as
-  // Claude Code's does, and the log has it.
+  // Claude Code's does, and the log has it. When stderr is a JSON log, text mode's notices are
+  // records in it, not lines of another shape among them.
   const detailedProgress = config.outputFormat === "text" && (config.verbose || process.stderr.isTTY === true);
   const progress =
     config.outputFormat === "stream-json"
       ? undefined
       : config.outputFormat === "json"
-        ? createLoggedProgress(log)
-        : await createTextProgress({ detailed: detailedProgress, stderr: process.stderr, stdoutIsTerminal: process.stdout.isTTY === true, env: process.env });
+        ? createLoggedProgress(log, "info")
+        : logFormat === "json"
+          ? createLoggedProgress(log, "warn")
+          : await createTextProgress({ detailed: detailedProgress, stderr: process.stderr, stdoutIsTerminal: process.stdout.isTTY === true, env: process.env });
   const flat = config.outputFormat === "stream-json" && config.eventDialect === "flat" ? (await import("../server/flat-dialect.js")).createFlatTranslator() : undefined;
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
@@ -230,7 +234,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   // The prompt is read once the settings are known to work: a bad flag fails before stdin is read.
   // Piped input to a prompt argument is read while the init line goes out: a host that leaves
   // stdin open still sees the session start at once.
-  const prompt = config.inputFormat === "text" ? await promptSource(command.prompt) : undefined;
+  const prompt = config.inputFormat === "text" ? await promptSource(command.prompt, log) : undefined;
   const signals = handleSignals(session, log, { persistent: config.inputFormat === "stream-json" });
   const running = session;
   // Nobody reads any more: stop the turn (its tools' processes die with it), keep what the session
@@ -267,7 +271,9 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   if (!signals.received && !stdoutClosed) await session.close();
   signals.dispose();
   const last = results.at(-1);
-  if (!stdoutClosed) writeFinalOutput(config, last, { errorShown: detailedProgress });
+  // With a JSON log the render progress is not shown; the error is a record like the rest.
+  const reportError = logFormat === "json" ? (message: string) => log.error(message) : (message: string) => process.stderr.write(`Error: ${message}\n`);
+  if (!stdoutClosed) writeFinalOutput(config, last, { errorShown: detailedProgress && logFormat === "text", reportError });
   if (config.outputLastMessage && last) writeLastMessage(config.outputLastMessage, last, log);
   if (stdoutClosed) return EXIT_CODES.STDOUT_CLOSED;
   if (signals.received) return EXIT_CODES[signals.received];
@@ -336,14 +342,14 @@ function approvalChannel(config: RunConfig, isStart: boolean): "control" | "fram
 }
 
 /** `json` prints only the last result; `text` prints its text (errors go to stderr, unless the progress showed them). */
-function writeFinalOutput(config: RunConfig, last: ResultEvent | undefined, progress: { errorShown: boolean }): void {
+function writeFinalOutput(config: RunConfig, last: ResultEvent | undefined, progress: { errorShown: boolean; reportError: (message: string) => void }): void {
   if (!last || config.outputFormat === "stream-json") return;
   if (config.outputFormat === "json") {
     createLineWriter(process.stdout)(last);
     return;
   }
   if (last.is_error) {
-    if (!progress.errorShown) process.stderr.write(`Error: ${(last.errors ?? ["unknown error"]).join("; ")}\n`);
+    if (!progress.errorShown) progress.reportError((last.errors ?? ["unknown error"]).join("; "));
   } else process.stdout.write(`${finalAnswer(last)}\n`);
 }
 
@@ -358,14 +364,13 @@ function finalAnswer(result: ResultEvent): string {
  */
 function writeLastMessage(file: string, last: ResultEvent, log: Logger): void {
   if (last.is_error) {
-    process.stderr.write(`agentwire: the last turn failed; ${file} was not written.\n`);
+    log.warn(`the last turn failed; ${file} was not written.`);
     return;
   }
   try {
     writeFileSync(file, `${finalAnswer(last)}\n`);
   } catch (error) {
-    process.stderr.write(`agentwire: could not write ${file}: ${(error as Error).message}\n`);
-    log.debug({ err: error }, "--output-last-message");
+    log.warn(`could not write ${file}: ${(error as Error).message}`);
   }
 }
 
@@ -420,7 +425,7 @@ const PIPED_INPUT_WAIT_MS = 3_000;
  * `claude -p` does: the returned promise settles once stdin ends, or after a short wait if no data
  * comes. A terminal is never read.
  */
-async function promptSource(argument: string | undefined): Promise<{ text: Promise<string> }> {
+async function promptSource(argument: string | undefined, log: Logger): Promise<{ text: Promise<string> }> {
   if (argument === undefined || argument.trim() === "") {
     const piped = process.stdin.isTTY ? undefined : await readStream(process.stdin);
     if (!piped?.trim()) throw new StartupError("Input must be provided either through stdin or as a prompt argument when using --print", "invalid_arguments");
@@ -428,7 +433,7 @@ async function promptSource(argument: string | undefined): Promise<{ text: Promi
   }
   if (process.stdin.isTTY) return { text: Promise.resolve(argument) };
   // Wrapped: an async function would otherwise wait for the piped input before returning.
-  return { text: readPipedInput(PIPED_INPUT_WAIT_MS).then((piped) => (piped === undefined || piped.trim() === "" ? argument : `${argument}\n\n${piped}`)) };
+  return { text: readPipedInput(PIPED_INPUT_WAIT_MS, log).then((piped) => (piped === undefined || piped.trim() === "" ? argument : `${argument}\n\n${piped}`)) };
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
@@ -438,14 +443,14 @@ async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
 }
 
 /** All of stdin once its first bytes come within `waitMs`; undefined if none come (and stdin is let go). */
-function readPipedInput(waitMs: number): Promise<string | undefined> {
+function readPipedInput(waitMs: number, log: Logger): Promise<string | undefined> {
   const stdin = process.stdin;
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const giveUp = setTimeout(() => {
       stdin.off("data", onData).off("end", onEnd).off("error", onEnd);
       stdin.destroy();
-      process.stderr.write(`agentwire: no input arrived on stdin within ${waitMs / 1000} s; running the prompt without it (redirect stdin from /dev/null to skip the wait).\n`);
+      log.warn(`no input arrived on stdin within ${waitMs / 1000} s; running the prompt without it (redirect stdin from /dev/null to skip the wait).`);
       resolve(undefined);
     }, waitMs);
     const onData = (chunk: Buffer): void => {

@@ -61,14 +61,14 @@ function describeRetry(event: ApiRetryEvent): string {
 }
 
 /**
- * The same events for a json run, whose stderr stays empty: into the log (`--debug`, or
- * AGENTWIRE_LOG_LEVEL=info, shows them).
+ * The same events as log records: at `info` for a json run, whose stderr stays empty (`--debug`,
+ * or AGENTWIRE_LOG_LEVEL=info, shows them); at `warn` for a text run whose stderr is a JSON log.
  */
-export function createLoggedProgress(log: Logger): (event: OutputEvent) => void {
+export function createLoggedProgress(log: Logger, level: "info" | "warn"): (event: OutputEvent) => void {
   return (event) => {
     if (event.type !== "system") return;
-    if (event.subtype === "api_retry") log.info(describeRetry(event));
-    else if (event.subtype === "warning") log.info({ code: event.code, ...(event.path ? { path: event.path } : {}) }, event.message);
-    else if (event.subtype === "permission_denied") log.info(event.message);
+    if (event.subtype === "api_retry") log[level](describeRetry(event));
+    else if (event.subtype === "warning") log[level]({ code: event.code, ...(event.path ? { path: event.path } : {}) }, event.message);
+    else if (event.subtype === "permission_denied") log[level](event.message);
   };
 }

@@ -5,7 +5,7 @@ import type { Options } from "yargs";
 import { PermissionModeSchema } from "../../protocol/permission-mode.js";
 import { startWebServer, type ListedModel } from "../web/server.js";
 import { isLoopbackHost } from "../web/access.js";
-import { FlagError, parseFlags } from "./flag-parser.js";
+import { describeFlagError, parseFlags } from "./flag-parser.js";
 import { childEnvironment } from "../process/child-environment.js";
 import { chooseModel } from "../providers/model-choice.js";
 import { AGENTWIRE_VERSION } from "../version.js";
@@ -57,7 +57,7 @@ export async function runWebCommand(argv: string[], processCwd: string, env: Nod
   try {
     values = parseFlags(argv, OPTIONS).values;
   } catch (error) {
-    process.stderr.write(`Error: ${(error as FlagError).message}\n\n${USAGE}\n`);
+    process.stderr.write(`Error: ${describeFlagError(error, Object.keys(OPTIONS), "agentwire web")}\n\n${USAGE}\n`);
     return 1;
   }
   if (values.help) {

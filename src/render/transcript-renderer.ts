@@ -56,6 +56,14 @@ export class TranscriptRenderer {
     }
   }
 
+  /**
+   * An assistant message its consumer showed itself (the chat streams text as it arrives): the
+   * turn's closing line then does not repeat the answer, as if the message had been rendered here.
+   */
+  assistantShownElsewhere(): void {
+    this.assistantSinceResult = true;
+  }
+
   private renderEvent(event: unknown): string[] {
     const type = typeof event === "object" && event !== null ? (event as { type?: unknown }).type : undefined;
     switch (type) {

@@ -52,10 +52,12 @@ export function prepareSession(options: SessionOptions): PreparedSession {
   }
   const settings = parsed.data;
   const cwd = resolve(settings.cwd);
-  if (!isDirectory(cwd)) throw new SessionSetupError(`Working directory does not exist: ${cwd}`, "invalid_arguments");
+  const cwdProblem = notADirectory(cwd);
+  if (cwdProblem) throw new SessionSetupError(`Working directory ${cwdProblem}: ${cwd}`, "invalid_arguments");
   const addDirs = settings.addDirs.map((directory) => resolve(cwd, directory));
   for (const directory of addDirs) {
-    if (!isDirectory(directory)) throw new SessionSetupError(`--add-dir directory does not exist: ${directory}`, "invalid_arguments");
+    const problem = notADirectory(directory);
+    if (problem) throw new SessionSetupError(`--add-dir directory ${problem}: ${directory}`, "invalid_arguments");
   }
   const home = options.home ?? (options.env.AGENTWIRE_HOME || join(homedir(), ".agentwire"));
   const sandbox = checkedSandbox(settings, cwd, home);
@@ -153,10 +155,12 @@ export function untrustedServerStatus(name: string): { name: string; status: "ne
   return { name, status: "needs-trust", error: "not started: the project is not trusted (agentwire trust)" };
 }
 
-function isDirectory(directory: string): boolean {
+/** Why a path cannot be a working folder ("does not exist", "is a file, not a directory"), or undefined when it can. */
+function notADirectory(path: string): string | undefined {
   try {
-    return statSync(directory).isDirectory();
-  } catch {
-    return false;
+    const stats = statSync(path);
+    return stats.isDirectory() ? undefined : stats.isFile() ? "is a file, not a directory" : "is not a directory";
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : `cannot be used (${(error as Error).message})`;
   }
 }

@@ -683,7 +683,9 @@ class SessionCore implements Session {
       settingsEnv: this.input.settingsEnv,
       confinement: this.confinement,
       toolState: this.toolState,
-      log: { warn: (message) => this.input.log.warn(message) },
+      // A redaction is news for the user, told the way every other notice is (a system/warning
+      // line, or stderr in text mode), never as a log record of its own beside them.
+      log: { warn: (message) => this.warn({ type: "warning", code: "secrets_redacted", message }) },
       debugLog: this.input.log,
       emit,
       authorizeToolCall: createToolAuthorizer({

@@ -2,6 +2,7 @@
  * Choosing a session's tools by name, apart from the tools' code: the CLI names them in its early
  * `system/init` before the implementations load.
  */
+import { didYouMean } from "../text/closest-name.js";
 
 export interface ToolSelection {
   /**
@@ -29,7 +30,8 @@ export function selectTools<Tool extends { name: string }>(available: readonly T
     const unknown = selection.tools.filter((name) => !available.some((tool) => tool.name === name));
     if (unknown.length > 0) {
       const availableNames = available.map((tool) => tool.name).join(", ");
-      return { error: `Unknown tool name${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}. Available tools: ${availableNames}.` };
+      const hint = didYouMean(unknown, available.map((tool) => tool.name));
+      return { error: `Unknown tool name${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}.${hint} Available tools: ${availableNames}.` };
     }
     chosen = available.filter((tool) => selection.tools!.includes(tool.name));
   }

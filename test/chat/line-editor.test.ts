@@ -108,17 +108,19 @@ describe("the chat's screen (one writer)", () => {
     screen.close();
   });
 
-  it("keeps the status line away while a streamed line is open, and brings it back after the line ends", () => {
+  it("shows the unfinished streamed line as a preview above the status line, replaced in one write", () => {
     const { writes, out } = recorder();
     const screen = new Screen(out, true);
     screen.setBottom({ kind: "status", text: "Working…", startedAt: Date.now() });
     expect(writes.at(-1)).toMatch(/^. Working… \(0 s · esc to interrupt\)\r$/);
-    screen.stream("Hel");
-    expect(writes.at(-1)).toBe("\r\u001b[JHel");
-    screen.stream("lo");
-    expect(writes.at(-1)).toBe("lo");
-    screen.stream(" world\n");
-    expect(writes.at(-1)).toMatch(/^ world\n. Working…/);
+    screen.preview(["Hel"]);
+    expect(writes.at(-1)).toMatch(/^\r\u001b\[JHel\n. Working…/);
+    screen.preview(["Hello world, a line that wraps"]);
+    // Erasing starts one row up, at the preview's row.
+    expect(writes.at(-1)).toMatch(/^\u001b\[1A\r\u001b\[JHello world, a line that wraps\n. Working…/);
+    screen.preview([]);
+    screen.print(["Hello world, a line that wraps"]);
+    expect(writes.at(-1)).toMatch(/^\r\u001b\[JHello world, a line that wraps\n. Working…/);
     screen.close();
   });
 
@@ -139,8 +141,8 @@ describe("the chat's screen (one writer)", () => {
     const screen = new Screen(out, false);
     screen.setBottom({ kind: "status", text: "Working…", startedAt: Date.now() });
     screen.print(["line"]);
-    screen.stream("text");
-    screen.endStream();
+    screen.preview(["partial"]);
+    screen.print(["text"]);
     expect(writes.join("")).toBe("line\ntext\n");
   });
 });

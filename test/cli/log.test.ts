@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createLogger } from "../../src/cli/log.js";
+import { chooseLogFormat, createLogger } from "../../src/cli/log.js";
 
 // The CLI's logger loads pino only for the first record its level lets through; a process that
 // exits before pino has loaded must still get those records on stderr.
@@ -17,7 +17,7 @@ function captureStderr(): string[] {
 describe("the CLI logger", () => {
   it("writes the records pino has not taken yet at exit, in pino's JSON line shape", () => {
     const before = new Set(process.listeners("exit"));
-    const log = createLogger("info", false);
+    const log = createLogger("info", "json");
     log.debug({ ignored: true }, "below the level");
     expect(process.listeners("exit").filter((listener) => !before.has(listener)), "nothing logged, nothing loaded").toHaveLength(0);
     log.info({ session: "s1", err: new Error("boom") }, "stdout was closed by its reader");
@@ -34,24 +34,36 @@ describe("the CLI logger", () => {
     expect(lines[1]).toMatchObject({ level: 40, msg: "a plain message" });
   });
 
-  it("on a terminal, writes them in pino-pretty's readable layout instead", () => {
-    const before = new Set(process.listeners("exit"));
-    const log = createLogger("debug", true);
-    log.debug({ provider: "anthropic", attempt: 1 }, "model request");
-    const flush = process.listeners("exit").find((listener) => !before.has(listener));
+  it("in the text format, writes each record at once as one readable line, as the CLI's own notices", () => {
     const written = captureStderr();
-    flush!(0);
-    process.removeListener("exit", flush!);
-    expect(written.join("")).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] DEBUG: model request\n {4}provider: anthropic\n {4}attempt: 1\n$/);
+    const log = createLogger("debug", "text");
+    log.debug({ provider: "anthropic", attempt: 1, url: "http://127.0.0.1:1" }, "model request");
+    log.warn("Redacted 1 secret(s)");
+    const error = new Error("boom");
+    log.error({ err: error }, "turn failed");
+    const lines = written.join("").split("\n");
+    expect(lines[0]).toBe("agentwire: debug: model request provider=anthropic attempt=1 url=http://127.0.0.1:1");
+    expect(lines[1]).toBe("agentwire: warning: Redacted 1 secret(s)");
+    expect(lines[2]).toBe("agentwire: error: turn failed");
+    expect(lines[3]).toMatch(/^ {4}Error: boom$/);
+    expect(written.join("")).not.toMatch(/^\{/m);
+  });
+
+  it("chooses JSON records for --debug into a pipe or when AGENTWIRE_LOG_FORMAT says so, readable lines otherwise", () => {
+    expect(chooseLogFormat({}, false, false)).toBe("text");
+    expect(chooseLogFormat({}, true, true)).toBe("text");
+    expect(chooseLogFormat({}, true, false)).toBe("json");
+    expect(chooseLogFormat({ AGENTWIRE_LOG_FORMAT: "json" }, false, true)).toBe("json");
+    expect(chooseLogFormat({ AGENTWIRE_LOG_FORMAT: "text" }, true, false)).toBe("text");
   });
 
   it("answers isLevelEnabled without loading anything, and says so when the level is unknown", () => {
     const written = captureStderr();
-    const log = createLogger("loud", false);
+    const log = createLogger("loud", "text");
     expect(written.join("")).toMatch(/unknown log level "loud".*using "warn"/);
     expect(log.isLevelEnabled("info")).toBe(false);
     expect(log.isLevelEnabled("warn")).toBe(true);
-    expect(createLogger("silent", false).isLevelEnabled("error")).toBe(false);
-    expect(createLogger("debug", true).isLevelEnabled("debug")).toBe(true);
+    expect(createLogger("silent", "json").isLevelEnabled("error")).toBe(false);
+    expect(createLogger("debug", "text").isLevelEnabled("debug")).toBe(true);
   });
 });

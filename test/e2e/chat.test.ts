@@ -137,6 +137,48 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     expect(await pty.exited).toBe(0);
   });
 
+  it("formats a streamed answer's markdown as render does and wraps it at word boundaries; /sessions says 1 turn", async () => {
+    workspace = await createWorkspace("text");
+    const long = "This streamed line is long enough that it must wrap at the edge of a narrow pane without cutting any word in two.";
+    await workspace.useScenario({ turns: [{ text: `**mock** answer\n\n- **one**\n\n\`\`\`\nconst x = 1;\n\`\`\`\n${long}`, chunk_delay_ms: 5 }] });
+    // A dumb terminal redraws nothing, so what it shows is exactly what stays on the screen.
+    pty = spawnInPty(chat(), { cwd: workspace.cwd, env: { ...agentwireEnv(workspace), TERM: "dumb" }, term: "dumb", columns: 40 });
+    await pty.waitFor(/Ctrl\+D exits/);
+    const mark = pty.raw.length;
+    pty.type("hi\r");
+    await pty.waitFor(/✓ success · 1 turn/);
+    const shown = since(pty, mark);
+    expect(shown).toMatch(/\nmock answer\n\n• one\n\n {2}const x = 1;\n/);
+    expect(shown).not.toMatch(/\*\*|```/);
+    // Shown once, as it streamed: the closing line does not repeat it.
+    expect(shown.split("mock answer").length - 1).toBe(1);
+    const answer = shown.slice(shown.indexOf("This streamed"), shown.indexOf("two.") + 4).split("\n");
+    for (const line of answer) expect(line.length).toBeLessThan(40);
+    expect(answer.join(" ")).toBe(long);
+
+    pty.type("/sessions\r");
+    await pty.waitFor(/ 1 turn {3}[0-9a-f]{8} /);
+    expect(plainScreen(pty.raw)).not.toContain("1 turns");
+    pty.type("/exit\r");
+    expect(await pty.exited).toBe(0);
+  });
+
+  it("Ctrl+C during a tool call says how to leave after the interrupted call's lines, not before them", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "sleep 20" } }] }, { text: "unused" }] });
+    pty = spawnInPty(chat("--permission-mode bypassPermissions"), { cwd: workspace.cwd, env: agentwireEnv(workspace) });
+    await pty.waitFor(/Ctrl\+D exits/);
+    pty.type("wait\r");
+    await pty.waitFor(/⏺ Bash sleep 20/);
+    pty.type("\u0003");
+    await pty.waitFor(/Press Ctrl\+C again to exit/);
+    const screen = plainScreen(pty.raw);
+    expect(screen.indexOf("✗ error_during_execution")).toBeGreaterThan(-1);
+    expect(screen.indexOf("✗ error_during_execution")).toBeLessThan(screen.indexOf("Press Ctrl+C again to exit"));
+    pty.type("\u0003");
+    expect(await pty.exited).toBe(0);
+  });
+
   it("agentwire alone at a terminal starts the chat; a dumb terminal gets plain lines without escape codes", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ text: "Plain answer." }] });

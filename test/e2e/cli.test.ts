@@ -236,6 +236,30 @@ describe("command line", () => {
     expect(messages.filter((message) => message === "model request")).toHaveLength(2);
   });
 
+  it("stderr has one format at a time: readable lines by default, JSON records with --debug into a pipe", async () => {
+    workspace = await createWorkspace("text");
+    const secretRun = { turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" } }] }, { text: "done" }] };
+    const freshHome = (name: string): Record<string, string> => ({ AGENTWIRE_HOME: `${workspace!.root}/${name}` });
+    await workspace.useScenario(secretRun);
+    const plain = await runAgentwire(["-p", "go", "--permission-mode", "bypassPermissions"], { workspace, env: freshHome("plain") });
+    expect(plain.code).toBe(0);
+    const plainLines = plain.stderr.trimEnd().split("\n");
+    expect(plainLines).toEqual([expect.stringMatching(/^agentwire: warning: Installed the default skills/), expect.stringMatching(/^agentwire: warning: Redacted 1 secret\(s\) \(github_token\)/)]);
+
+    await workspace.useScenario(secretRun);
+    const debug = await runAgentwire(["-p", "go", "--permission-mode", "bypassPermissions", "--debug"], { workspace, env: freshHome("debug") });
+    expect(debug.code).toBe(0);
+    const records = debug.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(records.filter((record) => record.level === 40).map((record) => record.msg)).toEqual([expect.stringMatching(/^Installed the default skills/), expect.stringMatching(/^Redacted 1 secret/)]);
+
+    // A failed run's error too is a record then, not an "Error:" line among them.
+    await workspace.useScenario({ turns: [{ error: { status: 401, type: "authentication_error", message: "invalid x-api-key" }, repeat: true }] });
+    const failed = await runAgentwire(["-p", "go", "--debug"], { workspace });
+    expect(failed.code).toBe(1);
+    const failedRecords = failed.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(failedRecords.at(-1)).toMatchObject({ level: 50, msg: expect.stringMatching(/invalid x-api-key|authentication/i) });
+  });
+
   it("debug lines are readable, not JSON, when stderr is a terminal", async () => {
     workspace = await createWorkspace("text");
     const { execFile } = await import("node:child_process");
@@ -245,7 +269,7 @@ describe("command line", () => {
     const transcript = await new Promise<string>((resolve, reject) =>
       execFile("script", ["-qec", command, "/dev/null"], { env: { ...agentwireEnv(workspace!), NO_COLOR: "1" } }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
     );
-    expect(transcript).toMatch(/DEBUG.*model request/);
+    expect(transcript).toMatch(/^agentwire: debug: model request provider=anthropic/m);
     expect(transcript).not.toMatch(/^\{"level"/m);
   });
 
@@ -254,6 +278,29 @@ describe("command line", () => {
     const run = await runAgentwire(["-p", "hi", "--cwd", "/nonexistent/agentwire"], { workspace });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Working directory does not exist/);
+  });
+
+  it("a --cwd that is a file is called a file, not a missing directory", async () => {
+    workspace = await createWorkspace("text");
+    const file = `${workspace.cwd}/notes.txt`;
+    await (await import("node:fs/promises")).writeFile(file, "x\n");
+    const run = await runAgentwire(["-p", "hi", "--cwd", file], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`Error: Working directory is a file, not a directory: ${file}\n`);
+  });
+
+  it("a mistyped tool name in --tools gets a suggestion", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["-p", "hi", "--tools", "Bash,Reed"], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Error: Unknown tool name in --tools: Reed\. Did you mean Read\? Available tools: Bash, /);
+  });
+
+  it("agentwire web suggests the closest flag as the main command does", async () => {
+    workspace = await createWorkspace("text");
+    const run = await runAgentwire(["web", "--prot", "80"], { workspace });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^Error: Unknown option: --prot\. Did you mean --port\? Run agentwire web --help for the supported options\.\n/);
   });
 
   it("SIGTERM mid-stream ends the turn with a result, then exits 143 leaving nothing behind", async () => {

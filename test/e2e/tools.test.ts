@@ -134,7 +134,7 @@ describe("every tool through the replay server", () => {
     expect(run.events.findLastIndex((event) => event.type === "tool_progress")).toBeLessThan(resultIndex);
   });
 
-  it("secrets in tool output are redacted on stdout and counted on stderr", async () => {
+  it("secrets in tool output are redacted on stdout and counted in a warning, not on stderr", async () => {
     workspace = await createWorkspace("text");
     await writeFile(join(workspace.cwd, ".env"), "OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz012345\n");
     await workspace.useScenario({ turns: [toolTurn("Read", { file_path: ".env" }), { text: "Read it." }] });
@@ -142,7 +142,8 @@ describe("every tool through the replay server", () => {
     expectWellFormedRun(run, 1);
     expect(run.stdout).not.toContain("sk-proj-abcdefghijklmnopqrstuvwxyz012345");
     expect(toolResults(run.events)[0]!.content).toBe("1\tOPENAI_API_KEY=[REDACTED:openai_api_key]\n2\t");
-    expect(run.stderr).toContain("Redacted 1 secret(s) (openai_api_key) from the Read result");
+    expect(run.events.find((event) => event.type === "system" && event.subtype === "warning")).toMatchObject({ code: "secrets_redacted", message: expect.stringContaining("Redacted 1 secret(s) (openai_api_key) from the Read result") });
+    expect(run.stderr).toBe("");
     // The model's next request carries the redacted text only.
     expect(JSON.stringify(workspace.server.requests[1]!.body)).not.toContain("sk-proj-abcdefghijklmnopqrstuvwxyz012345");
   });
