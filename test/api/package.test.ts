@@ -21,6 +21,14 @@ interface Metafile {
   outputs: Record<string, { imports: Array<{ path: string; kind: string }>; inputs: Record<string, unknown> }>;
 }
 
+/**
+ * An input's path as it would read in a plain checkout. esbuild resolves symlinks, so when
+ * node_modules is a link to another checkout's (a git worktree) it records `../main/node_modules/…`.
+ */
+function asInRoot(input: string): string {
+  return input.startsWith("../") && input.includes("/node_modules/") ? input.slice(input.indexOf("node_modules/")) : input;
+}
+
 /** Every input bundled into the outputs `entry` loads before any of its code runs (static imports only). */
 function staticClosure(metafile: Metafile, entry: string): string[] {
   const seen = new Set<string>();
@@ -30,7 +38,7 @@ function staticClosure(metafile: Metafile, entry: string): string[] {
     for (const imported of metafile.outputs[output].imports) if (imported.kind === "import-statement") visit(imported.path);
   };
   visit(entry);
-  return [...seen].flatMap((output) => Object.keys(metafile.outputs[output]!.inputs));
+  return [...seen].flatMap((output) => Object.keys(metafile.outputs[output]!.inputs).map(asInRoot));
 }
 
 describe("the agentwire package", () => {
