@@ -238,8 +238,12 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
 
   it("a server still starting at init joins mid-turn: its tools are in the next model request", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "sleep 3" } }] }, { text: "done" }] });
-    const config = mcpConfig({ slow: stdioServer({ MCP_TEST_START_DELAY: "2500" }) });
+    // The tool call lasts until the server has finished its handshake (bounded at 15 s), then
+    // a second more for agentwire to list its tools: a fixed sleep lost that race on a busy machine.
+    const ready = join(workspace.home, "slow-ready");
+    const waitForServer = `for i in $(seq 150); do [ -e ${ready} ] && break; sleep 0.1; done; sleep 1`;
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: waitForServer } }] }, { text: "done" }] });
+    const config = mcpConfig({ slow: stdioServer({ MCP_TEST_START_DELAY: "2500", MCP_TEST_READY_FILE: ready }) });
     const run = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config], { workspace, env: { MCP_TIMEOUT: "500" } });
     expect(run.code).toBe(0);
     expect(init(run.events).mcp_servers).toEqual([{ name: "slow", status: "pending" }]);
