@@ -41,7 +41,7 @@ const layers = {
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],
   // People-facing views of the event stream (render, sessions show, -p progress, chat).
   render: ["conversation", "sessions"],
-  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "render", "paths", "version"],
+  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "trust", "render", "paths", "version"],
   // The interactive chat: a consumer of the library API and the renderer, nothing below them.
   chat: ["api", "render"],
   // The browser UI's server: a consumer of the library API, like the chat (and of the path helpers).

@@ -16,6 +16,7 @@ import { toUserMessage } from "../session/user-input.js";
 import { sessionProjectTrust } from "../session/project-trust-policy.js";
 import { flagsOverSettings } from "../settings/effective-settings.js";
 import { loadSettings } from "../settings/load-settings.js";
+import { settingsFingerprint } from "../trust/settings-fingerprint.js";
 import { agentwireHomeDirectory } from "./sessions.js";
 import { EventQueue } from "./event-queue.js";
 
@@ -222,6 +223,7 @@ function startSession(options: QueryOptions, queue: EventQueue<OutputEvent>): Se
   const cwd = path.resolve(data.cwd ?? process.cwd());
   const trustProject = data.trustProject ?? false;
   const loaded = loadSettings({
+    settingsFingerprint,
     flag: data.settings,
     sources: data.settingSources,
     cwd,

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type * as z from "zod/mini";
 import { describeFlagError, parseFlags, type FlagOptions } from "./flag-parser.js";
@@ -9,6 +9,7 @@ import { sessionProjectTrust, usesProjectSettings } from "../session/project-tru
 import { SETTING_SOURCES, type SettingSource } from "../session/session-options.js";
 import { flagsOverSettings, type FileSettings } from "../settings/effective-settings.js";
 import { loadSettings } from "../settings/load-settings.js";
+import { projectSettingsFiles } from "../settings/settings-files.js";
 import type { PermissionModeName } from "../settings/settings-document.js";
 import { agentwireHome } from "../sessions/session-file.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
@@ -208,7 +209,11 @@ export async function parseArguments(argv: string[], processCwd: string, env: No
   if ("error" in settingSources) return { kind: "error", message: settingSources.error };
   const trustProject = parsed["trust-project"] === true;
   const trust = sessionProjectTrust({ trustProject }, agentwireHome(env));
+  const projectFiles = projectSettingsFiles(resolve(processCwd, cwd));
+  // The shell grammar that reads hook commands loads only when there is a project file to check.
+  const settingsFingerprint = existsSync(projectFiles.project) || existsSync(projectFiles.local) ? (await import("../trust/settings-fingerprint.js")).settingsFingerprint : undefined;
   const loaded = loadSettings({
+    settingsFingerprint,
     flag: typeof parsed.settings === "string" ? parsed.settings : undefined,
     sources: settingSources.sources,
     cwd: resolve(processCwd, cwd),

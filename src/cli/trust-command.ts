@@ -5,7 +5,8 @@ import { FlagError, parseFlags } from "./flag-parser.js";
 import { gatherTrustOffer, type TrustOffer } from "./trust-offer.js";
 import { agentwireHome } from "../sessions/session-file.js";
 import { trustRootOf } from "../trust/project-trust.js";
-import { folderFingerprint, mcpConfigFingerprint, settingsFingerprint } from "../trust/fingerprint.js";
+import { folderFingerprint, mcpConfigFingerprint } from "../trust/fingerprint.js";
+import { settingsFingerprint } from "../trust/settings-fingerprint.js";
 import { readRegularFile } from "../trust/regular-file.js";
 import { readTrustStore, trustFilePath, withoutProject, withTrusted, writeTrustStore, type TrustStore } from "../trust/trust-store.js";
 

@@ -1,7 +1,6 @@
 import { statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { settingsFingerprint } from "../trust/fingerprint.js";
 import { trustRootOf, type ProjectTrust } from "../trust/project-trust.js";
 import { combineSettings, type FileSettings } from "./effective-settings.js";
 import { readSettingsLayers, type SettingSource } from "./settings-files.js";
@@ -19,6 +18,12 @@ export interface LoadSettingsRequest {
   env: Readonly<Record<string, string | undefined>>;
   agentwireHome: string;
   trust: ProjectTrust;
+  /**
+   * src/trust/settings-fingerprint.ts's `settingsFingerprint`, passed in so that a run without
+   * project settings files never loads the shell grammar it needs. Undefined: the project's files
+   * are not trusted (the caller found none to check).
+   */
+  settingsFingerprint: ((bytes: Uint8Array, directory: string, root: string) => string | undefined) | undefined;
 }
 
 /**
@@ -40,7 +45,7 @@ export function loadSettings(request: LoadSettingsRequest): { settings: FileSett
   });
   if ("error" in read) return read;
   const root = trustRootOf(request.cwd);
-  const trusted = combineSettings(read.layers, (layer) => layer.file !== undefined && request.trust.trusts(root, layer.file, () => settingsFingerprint(layer.bytes, request.cwd, root)), {
+  const trusted = combineSettings(read.layers, (layer) => layer.file !== undefined && request.settingsFingerprint !== undefined && request.trust.trusts(root, layer.file, () => request.settingsFingerprint?.(layer.bytes, request.cwd, root)), {
     cwd: request.cwd,
     userHome,
   });

@@ -5,6 +5,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { pidsRunning, until } from "../helpers/processes.js";
 import { createWorkspace, results, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
 
+// How long a process may take to appear or die: on a 2-core machine running four test files at
+// once the reaper's SIGTERM/SIGKILL can land later than 2 s after agentwire's death.
+const DEATH_WAIT_MS = 10_000;
+
 /**
  * Exit paths a GUI host, a `| head` pipeline or a closed terminal produce: each ends with a
  * documented exit code, no stack trace, no process of the tool left behind, and the session
@@ -47,7 +51,7 @@ describe("exit paths", () => {
     child.stdout.destroy();
     expect(await exited).toBe(141);
     expect(stderr).not.toMatch(/EPIPE|Error|\n\s+at /);
-    expect(await until(() => pidsRunning(marker).length === 0, 2_000), "no tool process survives").toBe(true);
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "no tool process survives").toBe(true);
     // The session file has the request and the tool call, and is still resumable JSONL.
     const sessions = join(workspace!.home, ".agentwire", "projects");
     const [project] = readdirSync(sessions);
@@ -66,7 +70,7 @@ describe("exit paths", () => {
     expect(results(run.events)).toHaveLength(1);
     expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "aborted_tools" });
     expect(run.events.at(-1)?.type).toBe("result");
-    expect(await until(() => pidsRunning(marker).length === 0, 2_000), "no tool process survives").toBe(true);
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "no tool process survives").toBe(true);
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith("agentwire-") && name.endsWith(`-${child.pid}`))).toEqual([]);
   });
 
@@ -76,7 +80,7 @@ describe("exit paths", () => {
     const exited = new Promise<string | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)));
     child.kill("SIGKILL");
     expect(await exited).toBe("SIGKILL");
-    expect(await until(() => pidsRunning(marker).length === 0, 2_000), "the tool's group dies with agentwire").toBe(true);
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "the tool's group dies with agentwire").toBe(true);
   });
 
   it("a job a command leaves in the background lives until agentwire exits, then dies with it", async () => {
@@ -90,14 +94,14 @@ describe("exit paths", () => {
     await waitForEvent(child, (event) => event.type === "result");
     // The call returned at once, and the job runs on between turns (the shell's forked child
     // may exec the job a moment after the call returned: wait for it to appear).
-    expect(await until(() => pidsRunning(marker).length === 1, 2_000)).toBe(true);
+    expect(await until(() => pidsRunning(marker).length === 1, DEATH_WAIT_MS)).toBe(true);
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "and now?" } })}\n`);
     await waitForEvent(child, (event) => event.type === "result" && event.result === "still here");
     expect(pidsRunning(marker)).toHaveLength(1);
     const exited = waitForExit(child);
     child.stdin.end();
     expect((await exited).code).toBe(0);
-    expect(await until(() => pidsRunning(marker).length === 0, 2_000), "the background job dies with agentwire").toBe(true);
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "the background job dies with agentwire").toBe(true);
   });
 
   it("SIGKILL after a command left a background job: the job dies too", async () => {
@@ -107,9 +111,9 @@ describe("exit paths", () => {
     const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "start it" } })}\n`);
     await waitForEvent(child, (event) => event.type === "result");
-    expect(await until(() => pidsRunning(marker).length === 1, 2_000)).toBe(true);
+    expect(await until(() => pidsRunning(marker).length === 1, DEATH_WAIT_MS)).toBe(true);
     child.kill("SIGKILL");
-    expect(await until(() => pidsRunning(marker).length === 0, 2_000), "the background job dies with agentwire").toBe(true);
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "the background job dies with agentwire").toBe(true);
   });
 
   it("a reader that closes stdout before anything ran still exits 141 without a trace", async () => {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { flagsOverSettings, type FileSettings } from "../../src/settings/effective-settings.js";
 import { loadSettings, type LoadSettingsRequest } from "../../src/settings/load-settings.js";
 import type { SettingSource } from "../../src/settings/settings-files.js";
-import { settingsFingerprint } from "../../src/trust/fingerprint.js";
+import { settingsFingerprint } from "../../src/trust/settings-fingerprint.js";
 import { projectFileKey, recordedProjectTrust, TRUST_FOR_THIS_RUN, trustRootOf } from "../../src/trust/project-trust.js";
 import { emptyTrustStore, withTrusted, writeTrustStore } from "../../src/trust/trust-store.js";
 
@@ -39,6 +39,7 @@ const files = {
 
 function load(options: { flag?: LoadSettingsRequest["flag"]; sources?: SettingSource[]; trusted?: boolean; env?: Record<string, string> } = {}): FileSettings {
   const loaded = loadSettings({
+    settingsFingerprint,
     flag: options.flag,
     sources: options.sources,
     cwd: repo,
@@ -113,7 +114,7 @@ describe("the settings of a run", () => {
 
   it("started in the home folder, the user's own file is read once, as the user's: no trust warning about it, its hooks once", () => {
     write(files.user(), { hooks: { Stop: [{ hooks: [{ type: "command", command: "my-hook" }] }] } });
-    const loaded = loadSettings({ flag: undefined, sources: undefined, cwd: home, processCwd: scratch, env: { HOME: home }, agentwireHome, trust: recordedProjectTrust(agentwireHome) });
+    const loaded = loadSettings({ settingsFingerprint, flag: undefined, sources: undefined, cwd: home, processCwd: scratch, env: { HOME: home }, agentwireHome, trust: recordedProjectTrust(agentwireHome) });
     if ("error" in loaded) throw new Error(loaded.error);
     expect(loaded.settings.hooks.map((hook) => hook.command)).toEqual(["my-hook"]);
     expect(loaded.settings.untrusted).toEqual([]);
@@ -161,11 +162,11 @@ describe("the settings of a run", () => {
       expect.stringMatching(new RegExp(`^${files.project()}: model: .*; ignored$`)),
       `permissions.additionalDirectories: ${join(scratch, "missing")} is not a directory; ignored`,
     ]);
-    const error = (flag: string) => loadSettings({ flag, sources: [], cwd: repo, processCwd: scratch, env: { HOME: home }, agentwireHome, trust: TRUST_FOR_THIS_RUN });
+    const error = (flag: string) => loadSettings({ settingsFingerprint, flag, sources: [], cwd: repo, processCwd: scratch, env: { HOME: home }, agentwireHome, trust: TRUST_FOR_THIS_RUN });
     expect(error("missing.json")).toEqual({ error: expect.stringMatching(/^--settings: .*missing\.json was not read/) });
     expect(error("{ nope")).toEqual({ error: expect.stringMatching(/^--settings is not valid JSON/) });
     write(join(scratch, "flag.json"), { model: "from-file" });
-    expect(loadSettings({ flag: "flag.json", sources: [], cwd: repo, processCwd: scratch, env: { HOME: home }, agentwireHome, trust: TRUST_FOR_THIS_RUN })).toMatchObject({ settings: { model: "from-file" } });
+    expect(loadSettings({ settingsFingerprint, flag: "flag.json", sources: [], cwd: repo, processCwd: scratch, env: { HOME: home }, agentwireHome, trust: TRUST_FOR_THIS_RUN })).toMatchObject({ settings: { model: "from-file" } });
   });
 
   it("flags win: --model and --permission-mode replace, rule and directory flags add", () => {

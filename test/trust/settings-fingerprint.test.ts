@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { mcpConfigFingerprint, settingsFingerprint } from "../../src/trust/fingerprint.js";
+import { mcpConfigFingerprint } from "../../src/trust/fingerprint.js";
+import { settingsFingerprint } from "../../src/trust/settings-fingerprint.js";
 
 /**
  * A trusted settings file is trusted with the scripts its hooks name as they are now: every way a
