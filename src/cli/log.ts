@@ -46,8 +46,9 @@ export function createLogger(level: string | undefined, format: LogFormat): Logg
 /** The word a text line names its level with: `agentwire: warning: …` as the CLI's own notices. */
 const LEVEL_WORDS: Record<RecordLevel, string> = { debug: "debug", info: "info", warn: "warning", error: "error" };
 
-class TextLogger implements Logger {
-  constructor(private readonly level: LevelName) {}
+/** The level check and the four level methods, shared by both formats; a subclass writes a record. */
+abstract class LevelLogger implements Logger {
+  constructor(protected readonly level: LevelName) {}
 
   isLevelEnabled(level: string): boolean {
     return level in LEVELS && LEVELS[level as LevelName] >= LEVELS[this.level];
@@ -70,7 +71,14 @@ class TextLogger implements Logger {
   }
 
   private write(level: RecordLevel, object: unknown, message: string | undefined): void {
-    if (!this.isLevelEnabled(level)) return;
+    if (this.isLevelEnabled(level)) this.record(level, object, message);
+  }
+
+  protected abstract record(level: RecordLevel, object: unknown, message: string | undefined): void;
+}
+
+class TextLogger extends LevelLogger {
+  protected record(level: RecordLevel, object: unknown, message: string | undefined): void {
     try {
       process.stderr.write(textLine(level, object, message));
     } catch {
@@ -96,35 +104,12 @@ function textLine(level: RecordLevel, object: unknown, message: string | undefin
   return `${head}${stack}\n`;
 }
 
-class DeferredLogger implements Logger {
+class DeferredLogger extends LevelLogger {
   private pino: PinoLogger | undefined;
   private loading = false;
   private queue: Array<{ level: RecordLevel; time: number; object: unknown; message: string | undefined }> = [];
 
-  constructor(private readonly level: LevelName) {}
-
-  isLevelEnabled(level: string): boolean {
-    return level in LEVELS && LEVELS[level as LevelName] >= LEVELS[this.level];
-  }
-
-  debug(object: unknown, message?: string): void {
-    this.write("debug", object, message);
-  }
-
-  info(object: unknown, message?: string): void {
-    this.write("info", object, message);
-  }
-
-  warn(object: unknown, message?: string): void {
-    this.write("warn", object, message);
-  }
-
-  error(object: unknown, message?: string): void {
-    this.write("error", object, message);
-  }
-
-  private write(level: RecordLevel, object: unknown, message: string | undefined): void {
-    if (!this.isLevelEnabled(level)) return;
+  protected record(level: RecordLevel, object: unknown, message: string | undefined): void {
     if (this.pino) {
       this.pino[level](object, message);
       return;
