@@ -35,7 +35,7 @@ const layers = {
   // Claude Code's settings files: read, merged, and the project's trusted only as recorded.
   settings: ["paths", "trust"],
   // Shell-command hooks: each a supervised child process without agentwire's credentials.
-  hooks: ["process", "tools"],
+  hooks: ["process"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
   session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "process", "text", "trust", "settings", "hooks", "version"],
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],
@@ -62,6 +62,32 @@ const layerRules = Object.entries(layers).map(([folder, allowed]) => ({
   },
 }));
 
+/**
+ * Inner walls: a folder's engines know nothing of the folder around them, so each can be read, tested
+ * and replaced alone. `from` sub-folder → the files outside it (same layer) it may still import.
+ */
+const innerWalls = {
+  // Tree walking and text search for Grep and Glob: pure search, no tool plumbing.
+  "src/tools/search/": [],
+  // bwrap and the confinement of commands judged read-only: how a command is wrapped, not which.
+  "src/tools/sandbox/": [],
+  // The edit engine may fail the way a tool fails and resolve workspace paths, nothing more.
+  "src/tools/edit/": ["^src/tools/(define-tool|paths|redact-secrets)\\.ts$"],
+  // Shell analysis reads commands; the policy above it decides. Its only look up is the protected names.
+  "src/permissions/shell/": ["^src/permissions/protected-paths\\.ts$"],
+};
+
+const wallRules = Object.entries(innerWalls).map(([inner, allowed]) => {
+  const layer = inner.split("/").slice(0, 2).join("/") + "/";
+  return {
+    name: `wall-${inner.slice(4, -1).replace("/", "-")}`,
+    comment: `${inner} may import nothing else from ${layer}${allowed.length > 0 ? " but " + allowed.join(", ") : ""}.`,
+    severity: "error",
+    from: { path: `^${inner}` },
+    to: { path: `^${layer}`, pathNot: [`^${inner}`, ...allowed] },
+  };
+});
+
 module.exports = {
   forbidden: [
     {
@@ -79,6 +105,7 @@ module.exports = {
       to: { path: "^src/" },
     },
     ...layerRules,
+    ...wallRules,
     {
       name: "library-is-not-the-cli",
       comment: "The library API (src/api) and the session core never reach into the CLI adapter.",

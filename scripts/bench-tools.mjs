@@ -23,7 +23,7 @@ await build({
       'export { createGrepTool } from "./src/tools/grep.ts";',
       'export { createGlobTool } from "./src/tools/glob.ts";',
       'export { createBashTool } from "./src/tools/bash.ts";',
-      'export { findRipgrep } from "./src/tools/ripgrep-search.ts";',
+      'export { findRipgrep } from "./src/tools/search/ripgrep-search.ts";',
     ].join("\n"),
     resolveDir: root,
     loader: "ts",

@@ -164,8 +164,8 @@ async function benchConfinement() {
   }
   const exitOf = (name) => median(marks[name].map((mark) => mark.exit));
   // The same shell command spawned bare and inside the confinement agentwire builds, without the agent around it.
-  const { confinementArguments } = await bundled("src/tools/confinement-arguments.ts");
-  const { LOCAL_PATH_FACTS } = await bundled("src/tools/confinement.ts");
+  const { confinementArguments } = await bundled("src/tools/sandbox/confinement-arguments.ts");
+  const { LOCAL_PATH_FACTS } = await bundled("src/tools/sandbox/confinement.ts");
   const temp = join(workdir, "confined-tmp");
   await mkdir(temp);
   const shell = ["/bin/bash", "-c", "cat notes.txt"];

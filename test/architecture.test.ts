@@ -47,6 +47,9 @@ describe("architecture", () => {
       "src/providers/anthropic.ts": 'import { loop } from "../agent/loop.js";\nexport const anthropic = loop;\n',
       "src/tools/a.ts": 'import { b } from "./b.js";\nexport const a = () => b;\n',
       "src/tools/b.ts": 'import { a } from "./a.js";\nexport const b = () => a;\n',
+      // An engine behind an inner wall reaching out to the tool plumbing around it.
+      "src/tools/define-tool.ts": "export const defineTool = 1;\n",
+      "src/tools/search/walk.ts": 'import { defineTool } from "../define-tool.js";\nexport const walk = defineTool;\n',
       "protocol/events.ts": 'import { message } from "../src/conversation/messages.js";\nexport const events = message;\n',
     };
     for (const [path, text] of Object.entries(files)) {
@@ -59,6 +62,7 @@ describe("architecture", () => {
       expect.arrayContaining([
         "layer-providers: src/providers/anthropic.ts → src/agent/loop.ts",
         "no-circular: src/tools/a.ts → src/tools/b.ts",
+        "wall-tools-search: src/tools/search/walk.ts → src/tools/define-tool.ts",
         "protocol-is-standalone: protocol/events.ts → src/conversation/messages.ts",
       ]),
     );

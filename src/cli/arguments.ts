@@ -13,7 +13,7 @@ import { projectSettingsFiles } from "../settings/settings-files.js";
 import type { PermissionModeName } from "../settings/settings-document.js";
 import { agentwireHome } from "../sessions/session-file.js";
 import { PROVIDER_IDS, type ProviderId } from "../providers/registry.js";
-import { SANDBOX_MODES } from "../tools/sandbox-settings.js";
+import { SANDBOX_MODES } from "../tools/sandbox/sandbox-settings.js";
 import { parseToolNames } from "../tools/select-tools.js";
 import { PARSE_ONCE } from "../validation/parse-once.js";
 

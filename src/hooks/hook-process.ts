@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { constants } from "node:os";
 import { childEnvironment } from "../process/child-environment.js";
-import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "../tools/process-supervisor.js";
+import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "../process/process-supervisor.js";
 
 /** More of either stream than a hook has any reason to write; the rest is read and dropped. */
 const MAX_CAPTURED_BYTES = 1024 * 1024;

@@ -3,7 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { childEnvironment } from "../process/child-environment.js";
-import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "../tools/process-supervisor.js";
+import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "../process/process-supervisor.js";
 import type { StdioServerConfig } from "./mcp-config.js";
 
 /** The end of a server's stderr kept for the error message when it fails. */

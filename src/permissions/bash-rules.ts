@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { isHarmlessRedirection, isReadOnlySimpleCommand } from "./bash-classifier.js";
-import { commandPathsOutsideRoots } from "./command-paths.js";
-import { programInsideRoots } from "./program-lookup.js";
-import { commandsOf, normalizedWords } from "./shell-commands.js";
-import { isDynamic, parseShell, substitutedCommands, type ShellHazard, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
+import { isHarmlessRedirection, isReadOnlySimpleCommand } from "./shell/bash-classifier.js";
+import { commandPathsOutsideRoots } from "./shell/command-paths.js";
+import { programInsideRoots } from "./shell/program-lookup.js";
+import { commandsOf, normalizedWords } from "./shell/shell-commands.js";
+import { isDynamic, parseShell, substitutedCommands, type ShellHazard, type ShellWord, type SimpleCommand } from "./shell/shell-syntax.js";
 
 /**
  * Bash rule contents, as in Claude Code: `npm run:*` is a prefix rule (the command is `npm run`

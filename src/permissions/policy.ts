@@ -1,11 +1,11 @@
 import type { z } from "zod";
 import type { PermissionModeSchema } from "../../protocol/commands.js";
-import { isReadOnlyCommand } from "./bash-classifier.js";
-import { pathsOutsideRoots } from "./command-paths.js";
-import { programsInsideRoots } from "./program-lookup.js";
+import { isReadOnlyCommand } from "./shell/bash-classifier.js";
+import { pathsOutsideRoots } from "./shell/command-paths.js";
+import { programsInsideRoots } from "./shell/program-lookup.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
-import { lineGitRisk } from "./git-config-risk.js";
+import { lineGitRisk } from "./shell/git-config-risk.js";
 import { allowRulesCover, allowRulesCoverWithoutJudgement, anyRuleMatches, commandOf, targetPath } from "./rules.js";
 import type { PermissionRule } from "./rule-syntax.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";

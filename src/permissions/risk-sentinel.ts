@@ -1,5 +1,5 @@
 import type { ToolTraits } from "../conversation/tool-traits.js";
-import { assessCommand } from "./command-risks.js";
+import { assessCommand } from "./shell/command-risks.js";
 import { assessWrite } from "./protected-paths.js";
 import { commandOf } from "./rules.js";
 

@@ -14,8 +14,8 @@ import { targetPath } from "../permissions/rules.js";
 import type { PermissionState } from "../permissions/permission-updates.js";
 import type { ToolContext, ToolDefinition, ToolLog } from "../tools/define-tool.js";
 import { findTool, toolInputJsonSchema } from "../tools/registry.js";
-import type { ReadOnlyConfinement } from "../tools/confinement.js";
-import type { SandboxSettings } from "../tools/sandbox-settings.js";
+import type { ReadOnlyConfinement } from "../tools/sandbox/confinement.js";
+import type { SandboxSettings } from "../tools/sandbox/sandbox-settings.js";
 
 /**
  * The most output tokens agentwire asks for in one response, whatever more the model allows:

@@ -7,7 +7,7 @@ import { McpServerNameSchema, McpServersSchema } from "../mcp/mcp-config.js";
 import { PROVIDER_IDS } from "../providers/registry.js";
 import type { Provider } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
-import { SANDBOX_MODES } from "../tools/sandbox-settings.js";
+import { SANDBOX_MODES } from "../tools/sandbox/sandbox-settings.js";
 import type { SessionHooks } from "./hook-runners.js";
 import { SETTING_SOURCES } from "../settings/settings-files.js";
 import type { FileSettings } from "../settings/effective-settings.js";

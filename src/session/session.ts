@@ -24,9 +24,9 @@ import type { ToolDefinition } from "../tools/define-tool.js";
 import { findTool, toolInputJsonSchema } from "../tools/registry.js";
 import { createStructuredOutputTool } from "../tools/structured-output.js";
 import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output-limits.js";
-import type { SandboxSettings } from "../tools/sandbox-settings.js";
+import type { SandboxSettings } from "../tools/sandbox/sandbox-settings.js";
 import { shellStartDirectory } from "../tools/bash.js";
-import { createReadOnlyConfinement, type ReadOnlyConfinement } from "../tools/confinement.js";
+import { createReadOnlyConfinement, type ReadOnlyConfinement } from "../tools/sandbox/confinement.js";
 import {
   describeHookStop,
   runNotificationHooks,

@@ -12,15 +12,15 @@ import { defineTool, toolError } from "./define-tool.js";
 import type { ToolContext } from "./define-tool.js";
 import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
-import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
+import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "../process/process-supervisor.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
-import { bwrapArguments, protectedCandidates, socketDirectories } from "./bwrap-arguments.js";
-import { BWRAP_INFO_ARGUMENTS, BWRAP_INFO_DESCRIPTOR, namespaceInitPid, waitForNamespaceEnd } from "./bwrap-exit.js";
-import { watchProtectedEntries } from "./protected-entries-watch.js";
-import { confinementArguments } from "./confinement-arguments.js";
-import { LOCAL_PATH_FACTS } from "./confinement.js";
-import { hardenedGitEnvironment } from "./git-hardening.js";
-import { sandboxNote } from "./sandbox-settings.js";
+import { bwrapArguments, protectedCandidates, socketDirectories } from "./sandbox/bwrap-arguments.js";
+import { BWRAP_INFO_ARGUMENTS, BWRAP_INFO_DESCRIPTOR, namespaceInitPid, waitForNamespaceEnd } from "./sandbox/bwrap-exit.js";
+import { watchProtectedEntries } from "./sandbox/protected-entries-watch.js";
+import { confinementArguments } from "./sandbox/confinement-arguments.js";
+import { LOCAL_PATH_FACTS } from "./sandbox/confinement.js";
+import { hardenedGitEnvironment } from "./sandbox/git-hardening.js";
+import { sandboxNote } from "./sandbox/sandbox-settings.js";
 
 const description = `Runs a shell command and returns what it printed (stdout, then stderr).
 

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
-import type { ReadOnlyConfinement } from "./confinement.js";
-import type { SandboxSettings } from "./sandbox-settings.js";
+import type { ReadOnlyConfinement } from "./sandbox/confinement.js";
+import type { SandboxSettings } from "./sandbox/sandbox-settings.js";
 
 export interface ToolContext {
   /** Absolute session working directory; relative paths resolve against it. */

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineTool } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
-import { editFile, editSuccessText } from "./edit-file.js";
+import { editFile, editSuccessText } from "./edit/edit-file.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Replaces text in an existing file: old_string with new_string.

@@ -5,7 +5,7 @@ import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { displayPath, resolveWorkspacePath } from "./paths.js";
-import { splitAbsolutePattern, walkFiles, type WalkedFile } from "./walk-files.js";
+import { splitAbsolutePattern, walkFiles, type WalkedFile } from "./search/walk-files.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Finds files by name pattern, fast on large trees. Returns matching paths, newest first (by modification time).
@@ -98,7 +98,7 @@ async function* matchingFiles(root: string, pattern: string, signal: AbortSignal
     return;
   }
   // Loaded on first use, like Grep's built-in search: the glob matcher is micromatch.
-  const [{ walkSearchTree }, { nameGlobFilter }] = await Promise.all([import("./walk-search-tree.js"), import("./search-glob.js")]);
+  const [{ walkSearchTree }, { nameGlobFilter }] = await Promise.all([import("./search/walk-search-tree.js"), import("./search/search-glob.js")]);
   for await (const batch of walkSearchTree({ root, includesFile: nameGlobFilter(name), signal })) {
     for (const absolutePath of batch) {
       // Gone since its folder was read, or replaced by something else: not a match any more.

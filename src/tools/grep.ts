@@ -4,8 +4,8 @@ import { defineTool, toolError } from "./define-tool.js";
 import type { ToolDefinition } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { displayPath, resolveWorkspacePath } from "./paths.js";
-import { findRipgrep, searchWithRipgrep } from "./ripgrep-search.js";
-import type { FileMatches, TextSearchRequest } from "./text-search.js";
+import { findRipgrep, searchWithRipgrep } from "./search/ripgrep-search.js";
+import type { FileMatches, TextSearchRequest } from "./search/text-search.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Searches file contents with a regular expression, fast on large trees (uses ripgrep when it is installed). Prefer it over running grep or rg through Bash.
@@ -103,7 +103,7 @@ export function createGrepTool(options: GrepToolOptions): ToolDefinition<typeof 
       const ripgrep = options.backend === "auto" ? await findRipgrep() : undefined;
       // The built-in search (its walker, worker pool and glob matcher: ~60 KB) loads only where
       // there is no ripgrep, and only when the model searches.
-      const outcome = ripgrep === undefined ? await (await import("./builtin-search.js")).searchWithBuiltin(request) : await searchWithRipgrep(ripgrep, request);
+      const outcome = ripgrep === undefined ? await (await import("./search/builtin-search.js")).searchWithBuiltin(request) : await searchWithRipgrep(ripgrep, request);
       context.signal.throwIfAborted();
       if (!outcome.ok) return toolError(outcome.code, outcome.message);
       const note = outcome.stoppedEarly ? "\n(The search stopped early after collecting too many lines; narrow the pattern, path or glob to see everything.)" : "";

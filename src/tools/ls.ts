@@ -4,7 +4,7 @@ import path from "node:path";
 import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
-import { GitignoreFilter, ignorePatterns } from "./gitignore-filter.js";
+import { GitignoreFilter, ignorePatterns } from "./search/gitignore-filter.js";
 import { resolveWorkspacePath } from "./paths.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 

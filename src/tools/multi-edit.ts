@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { defineTool } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
-import { editFile, editSuccessText } from "./edit-file.js";
+import { editFile, editSuccessText } from "./edit/edit-file.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Makes several replacements in one file in a single call: all of them, or none.

@@ -1,12 +1,12 @@
 import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
-import { FILE_STATE_NOTE } from "./edit-file.js";
-import { createFile, openFileToChange, WriteRefused, type FileToChange } from "./file-for-writing.js";
-import { applyLineEnding, detectLineEnding, toLf } from "./line-endings.js";
+import { FILE_STATE_NOTE } from "./edit/edit-file.js";
+import { createFile, openFileToChange, WriteRefused, type FileToChange } from "./edit/file-for-writing.js";
+import { applyLineEnding, detectLineEnding, toLf } from "./edit/line-endings.js";
 import { resolveWorkspacePath } from "./paths.js";
 import { REDACTION_MARKER_PREFIX } from "./redact-secrets.js";
-import { structuredPatch } from "./structured-patch.js";
+import { structuredPatch } from "./edit/structured-patch.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 
 const description = `Creates a file, or replaces everything in an existing one, with \`content\`.

@@ -1,5 +1,5 @@
-import { parseShell, type ShellWord } from "../permissions/shell-syntax.js";
-import { expandBraces, expandGlob, hasWildcard, textOf, type PatternCharacter } from "../permissions/word-expansion.js";
+import { parseShell, type ShellWord } from "../permissions/shell/shell-syntax.js";
+import { expandBraces, expandGlob, hasWildcard, textOf, type PatternCharacter } from "../permissions/shell/word-expansion.js";
 import { withNamedFiles } from "./fingerprint.js";
 
 // Apart from fingerprint.ts: reading hook commands takes the shell grammar, which a run loads only

@@ -1,4 +1,4 @@
-import { sandboxProblem } from "../../src/tools/sandbox-probe.js";
+import { sandboxProblem } from "../../src/tools/sandbox/sandbox-probe.js";
 
 /**
  * Why bubblewrap cannot build agentwire's sandbox on this machine (not installed, user namespaces

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isReadOnlyCommand } from "../../src/permissions/bash-classifier.js";
+import { isReadOnlyCommand } from "../../src/permissions/shell/bash-classifier.js";
 
 describe("isReadOnlyCommand: what models run to look around stays allowed", () => {
   it.each([

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { boundedFolderReader } from "../../src/permissions/bounded-folder-reads.js";
+import { boundedFolderReader } from "../../src/permissions/shell/bounded-folder-reads.js";
 
 describe("bounded folder reads", () => {
   const folder = mkdtempSync(path.join(os.tmpdir(), "agentwire-reads-"));

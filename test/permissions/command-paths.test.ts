@@ -3,7 +3,7 @@ import os from "node:os";
 import { join } from "node:path";
 import { traitsOf } from "../helpers/tool-traits.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pathsOutsideRoots } from "../../src/permissions/command-paths.js";
+import { pathsOutsideRoots } from "../../src/permissions/shell/command-paths.js";
 import { decidePermission } from "../../src/permissions/policy.js";
 import { parseRuleList } from "../../src/permissions/rule-syntax.js";
 

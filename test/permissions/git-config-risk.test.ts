@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { gitConfigKeys } from "../../src/permissions/git-config-keys.js";
-import { gitConfigRisk, lineGitRisk, runsCode } from "../../src/permissions/git-config-risk.js";
+import { gitConfigKeys } from "../../src/permissions/shell/git-config-keys.js";
+import { gitConfigRisk, lineGitRisk, runsCode } from "../../src/permissions/shell/git-config-risk.js";
 
 const names = (text: string): string[] => {
   const parsed = gitConfigKeys(text);

@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { programsInsideRoots } from "../../src/permissions/program-lookup.js";
+import { programsInsideRoots } from "../../src/permissions/shell/program-lookup.js";
 
 let root: string;
 let cwd: string;

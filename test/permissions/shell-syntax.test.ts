@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { commandsOf, normalizedWords } from "../../src/permissions/shell-commands.js";
-import { mayInjectArguments, parseShell, substitutedCommands } from "../../src/permissions/shell-syntax.js";
+import { commandsOf, normalizedWords } from "../../src/permissions/shell/shell-commands.js";
+import { mayInjectArguments, parseShell, substitutedCommands } from "../../src/permissions/shell/shell-syntax.js";
 
 function words(source: string): string[][] {
   return parseShell(source).commands.map((command) => command.words.map((word) => word.text));

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseShell } from "../../src/permissions/shell-syntax.js";
-import { charactersOfText, expandBraces, expandGlob, patternCharacters, textOf } from "../../src/permissions/word-expansion.js";
+import { parseShell } from "../../src/permissions/shell/shell-syntax.js";
+import { charactersOfText, expandBraces, expandGlob, patternCharacters, textOf } from "../../src/permissions/shell/word-expansion.js";
 
 const braces = (word: string) => expandBraces(patternCharacters(parseShell(`x ${word}`).commands[0]!.words[1]!))?.map(textOf);
 

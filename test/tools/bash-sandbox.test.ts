@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBashTool } from "../../src/tools/bash.js";
-import type { SandboxSettings } from "../../src/tools/sandbox-settings.js";
+import type { SandboxSettings } from "../../src/tools/sandbox/sandbox-settings.js";
 import { bwrapProblem, needsBwrap } from "../helpers/bwrap.js";
 import { pidsRunning, until } from "../helpers/processes.js";
 import { makeToolContext } from "../helpers/tool-context.js";

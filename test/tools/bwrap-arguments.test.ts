@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bwrapArguments, socketDirectories, protectedCandidates, type SandboxedCommand } from "../../src/tools/bwrap-arguments.js";
-import type { SandboxSettings } from "../../src/tools/sandbox-settings.js";
+import { bwrapArguments, socketDirectories, protectedCandidates, type SandboxedCommand } from "../../src/tools/sandbox/bwrap-arguments.js";
+import type { SandboxSettings } from "../../src/tools/sandbox/sandbox-settings.js";
 
 const settings: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: ["/home/u/.agentwire"], protectedNames: [".git"] };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { confinementArguments, type ConfinedCommand, type PathFacts } from "../../src/tools/confinement-arguments.js";
+import { confinementArguments, type ConfinedCommand, type PathFacts } from "../../src/tools/sandbox/confinement-arguments.js";
 
 /** A file system where `existing` folders (and `files`) exist, with `links` resolving elsewhere. */
 function facts(existing: string[], links: Record<string, string> = {}, files: string[] = []): PathFacts {

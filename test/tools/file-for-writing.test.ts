@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFile, openFileToChange, WriteRefused } from "../../src/tools/file-for-writing.js";
+import { createFile, openFileToChange, WriteRefused } from "../../src/tools/edit/file-for-writing.js";
 
 let base: string;
 let workspace: string;

@@ -3,8 +3,8 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { literalBytes, screenFile } from "../../src/tools/file-screen.js";
-import type { FileScreen } from "../../src/tools/file-screen.js";
+import { literalBytes, screenFile } from "../../src/tools/search/file-screen.js";
+import type { FileScreen } from "../../src/tools/search/file-screen.js";
 import { writeTree } from "../helpers/file-tree.js";
 
 let directory: string;

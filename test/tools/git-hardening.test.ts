@@ -4,7 +4,7 @@ import { chmod, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hardenedGitEnvironment } from "../../src/tools/git-hardening.js";
+import { hardenedGitEnvironment } from "../../src/tools/sandbox/git-hardening.js";
 
 /** The hardened environment against the machine's own git, unconfined: what it stops by itself. */
 let root: string;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGlobTool } from "../../src/tools/glob.js";
-import { walkFiles } from "../../src/tools/walk-files.js";
+import { walkFiles } from "../../src/tools/search/walk-files.js";
 import { writeTree } from "../helpers/file-tree.js";
 import { makeToolContext } from "../helpers/tool-context.js";
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGrepTool } from "../../src/tools/grep.js";
-import { findRipgrep } from "../../src/tools/ripgrep-search.js";
+import { findRipgrep } from "../../src/tools/search/ripgrep-search.js";
 import { writeTree } from "../helpers/file-tree.js";
 import { makeToolContext } from "../helpers/tool-context.js";
 

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, sy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { watchProtectedEntries } from "../../src/tools/protected-entries-watch.js";
+import { watchProtectedEntries } from "../../src/tools/sandbox/protected-entries-watch.js";
 
 let root: string;
 beforeEach(() => {

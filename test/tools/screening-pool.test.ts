@@ -3,9 +3,9 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { literalBytes, screenFile } from "../../src/tools/file-screen.js";
-import { ScreeningPool, screenChunk } from "../../src/tools/screening-pool.js";
-import type { ScreenChunk } from "../../src/tools/screening-pool.js";
+import { literalBytes, screenFile } from "../../src/tools/search/file-screen.js";
+import { ScreeningPool, screenChunk } from "../../src/tools/search/screening-pool.js";
+import type { ScreenChunk } from "../../src/tools/search/screening-pool.js";
 import { writeTree } from "../helpers/file-tree.js";
 
 let directory: string;

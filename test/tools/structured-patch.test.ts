@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { structuredPatch } from "../../src/tools/structured-patch.js";
+import { structuredPatch } from "../../src/tools/edit/structured-patch.js";
 
 describe("structuredPatch", () => {
   it("gives no hunks for identical texts", async () => {

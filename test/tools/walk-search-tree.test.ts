@@ -2,10 +2,10 @@ import { mkdir, mkdtemp, readdir, realpath, rm, symlink } from "node:fs/promises
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { GitignoreFilter } from "../../src/tools/gitignore-filter.js";
-import { nameGlobFilter } from "../../src/tools/search-glob.js";
-import { walkFiles } from "../../src/tools/walk-files.js";
-import { walkSearchTree } from "../../src/tools/walk-search-tree.js";
+import { GitignoreFilter } from "../../src/tools/search/gitignore-filter.js";
+import { nameGlobFilter } from "../../src/tools/search/search-glob.js";
+import { walkFiles } from "../../src/tools/search/walk-files.js";
+import { walkSearchTree } from "../../src/tools/search/walk-search-tree.js";
 import { writeTree } from "../helpers/file-tree.js";
 
 let directory: string;

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { childEnvironment } from "../process/child-environment.js";
+import { childEnvironment } from "../../process/child-environment.js";
 import { access, constants } from "node:fs/promises";
 import path from "node:path";
 import { MAX_COLLECTED_LINES } from "./text-search.js";

@@ -1,6 +1,6 @@
 import os from "node:os";
 import path from "node:path";
-import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../../paths/real-path.js";
 import { programName } from "./command-runners.js";
 import type { ShellWord } from "./shell-syntax.js";
 

@@ -1,6 +1,6 @@
 import type { Stats } from "node:fs";
 import path from "node:path";
-import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../../paths/real-path.js";
 import { GitignoreFilter } from "./gitignore-filter.js";
 
 export interface WalkedFile {

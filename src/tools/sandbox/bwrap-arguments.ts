@@ -1,7 +1,7 @@
 import path from "node:path";
-import { isSameOrInside } from "../paths/real-path.js";
+import { isSameOrInside } from "../../paths/real-path.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
-import { FISH_CONFIGURATION_FOLDER, SHELL_STARTUP_FILES } from "../paths/shell-startup-files.js";
+import { FISH_CONFIGURATION_FOLDER, SHELL_STARTUP_FILES } from "../../paths/shell-startup-files.js";
 
 /** In the home folder, when a writable folder holds it, besides the protected names: the shell's startup files. */
 const HOME_STARTUP_ENTRIES = [...SHELL_STARTUP_FILES, FISH_CONFIGURATION_FOLDER];

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../../paths/real-path.js";
 import { resolveWordPath } from "./delete-risks.js";
 import { readGit } from "./git-options.js";
 import { namesOption, withoutPrefix } from "./lenient-options.js";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../../paths/real-path.js";
 import { followsLinksWhileWalking, isDirectory, linkLeadingOut, walksCwdByDefault } from "./link-following-walks.js";
 import { parseShell, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
 import { testLooksAtFiles } from "./test-expression.js";

@@ -1,4 +1,4 @@
-import type { ToolErrorCode } from "../conversation/tool-result.js";
+import type { ToolErrorCode } from "../../conversation/tool-result.js";
 
 /** What Grep asks a search backend (ripgrep or the built-in one) for. */
 export interface TextSearchRequest {

@@ -1,10 +1,10 @@
 import os from "node:os";
 import path from "node:path";
-import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../../paths/real-path.js";
 import type { ChangedPath } from "./path-change.js";
 import { assessDeleteTarget, resolveWordPath } from "./delete-risks.js";
 import { literalWord } from "./lenient-options.js";
-import { assessWrite, assessProtectedPath } from "./protected-paths.js";
+import { assessWrite, assessProtectedPath } from "../protected-paths.js";
 import type { ShellWord } from "./shell-syntax.js";
 import { charactersOfText, expandBraces, expandGlob, hasWildcard, textOf } from "./word-expansion.js";
 

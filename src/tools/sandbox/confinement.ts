@@ -3,7 +3,7 @@ import { realpathSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { childEnvironment } from "../process/child-environment.js";
+import { childEnvironment } from "../../process/child-environment.js";
 import { confinementArguments, type PathFacts } from "./confinement-arguments.js";
 
 /**

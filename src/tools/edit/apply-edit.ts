@@ -1,6 +1,6 @@
-import type { ToolErrorCode } from "../conversation/tool-result.js";
+import type { ToolErrorCode } from "../../conversation/tool-result.js";
 import { findFuzzyMatch, lineRange, type MatchCandidate } from "./fuzzy-match.js";
-import { REDACTION_MARKER_PREFIX } from "./redact-secrets.js";
+import { REDACTION_MARKER_PREFIX } from "../redact-secrets.js";
 
 /** One replacement, as Edit and each MultiEdit entry take it (line endings already LF). */
 export interface EditInstruction {

@@ -1,10 +1,10 @@
 import { applyEdit, type EditInstruction, type FuzzyMatchNote } from "./apply-edit.js";
-import { toolError } from "./define-tool.js";
+import { toolError } from "../define-tool.js";
 import { openFileToChange, WriteRefused, type FileToChange } from "./file-for-writing.js";
-import type { ToolContext } from "./define-tool.js";
-import type { ToolResult } from "../conversation/tool-result.js";
+import type { ToolContext } from "../define-tool.js";
+import type { ToolResult } from "../../conversation/tool-result.js";
 import { applyLineEnding, detectLineEnding, toLf } from "./line-endings.js";
-import { resolveWorkspacePath } from "./paths.js";
+import { resolveWorkspacePath } from "../paths.js";
 import { structuredPatch, type PatchHunk } from "./structured-patch.js";
 
 /** Appended to every Edit/Write success, as Claude Code 2.1.330 does (reference 06-write-edit). */

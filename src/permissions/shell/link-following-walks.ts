@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import path from "node:path";
-import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../../paths/real-path.js";
 import { boundedFolderReader } from "./bounded-folder-reads.js";
 import { namesOption } from "./lenient-options.js";
 

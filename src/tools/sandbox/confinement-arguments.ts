@@ -1,5 +1,5 @@
 import path from "node:path";
-import { isSameOrInside } from "../paths/real-path.js";
+import { isSameOrInside } from "../../paths/real-path.js";
 import { namespaceArguments, SOCKET_VARIABLES } from "./bwrap-arguments.js";
 
 /**

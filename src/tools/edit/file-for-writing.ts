@@ -1,7 +1,7 @@
 import { constants as fileConstants } from "node:fs";
 import { mkdir, open, readlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
-import type { ToolErrorCode } from "../conversation/tool-result.js";
+import type { ToolErrorCode } from "../../conversation/tool-result.js";
 
 /**
  * Opening the files Write and Edit change so that the write lands on the file the permission

@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
-import { isSameOrInside, realPathOfNearestAncestor } from "../paths/real-path.js";
+import { isSameOrInside, realPathOfNearestAncestor } from "../../paths/real-path.js";
 import { parseShell, type SimpleCommand } from "./shell-syntax.js";
 
 /**

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { childEnvironment } from "../process/child-environment.js";
+import { childEnvironment } from "./child-environment.js";
 
 /**
  * Makes the process groups of shell commands die with agentwire, even when agentwire itself is

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { childEnvironment } from "../process/child-environment.js";
+import { childEnvironment } from "../../process/child-environment.js";
 import { baseArguments } from "./bwrap-arguments.js";
 import type { SandboxSettings } from "./sandbox-settings.js";
 
