@@ -179,6 +179,45 @@ describe("query()", () => {
     expect(events.filter((event) => event.type === "system" && event.subtype === "init")).toHaveLength(2);
   });
 
+  it("queues messages streamed while a turn runs; an interrupt stops that turn and the queued ones still run, in order", async () => {
+    const where = await place({ turns: [{ text: "word ".repeat(400), chunk_delay_ms: 20 }, { text: "Second." }, { text: "Third." }] });
+    const channel = messageChannel();
+    const running = query({ prompt: channel.messages, options: anthropicOptions(where, { includePartialMessages: true }) });
+    channel.send("Talk for a while");
+    channel.send("Two");
+    channel.send("Three");
+    channel.end();
+    const events: OutputEvent[] = [];
+    let interrupted = false;
+    for await (const event of running) {
+      events.push(event);
+      // The first streamed text of the slow answer: the model request is under way, stop it.
+      if (!interrupted && event.type === "stream_event" && event.event.type === "content_block_delta") {
+        interrupted = true;
+        void running.interrupt();
+      }
+    }
+    expect(resultsOf(events).map((result) => result.is_error ? result.subtype : result.result)).toEqual(["error_during_execution", "Second.", "Third."]);
+    // Each turn starts with its system/init, after the result of the one before.
+    expect(sequence(events).filter((name) => name === "system/init" || name.startsWith("result/"))).toEqual([
+      "system/init", "result/error_during_execution", "system/init", "result/success", "system/init", "result/success",
+    ]);
+  });
+
+  it("a malformed streamed message ends the query with an error result after the turns of the messages before it", async () => {
+    const where = await place({ turns: [{ text: "First.", chunk_delay_ms: 20 }] });
+    async function* prompt(): AsyncGenerator<QueryUserMessage> {
+      yield "One";
+      yield { type: "user", message: { role: "assistant", content: "not from the user" } } as unknown as QueryUserMessage;
+    }
+    const events = await collect(query({ prompt: prompt(), options: anthropicOptions(where) }));
+    const [first, second] = resultsOf(events);
+    expect(first).toMatchObject({ subtype: "success", result: "First." });
+    expect(second).toMatchObject({ is_error: true, terminal_reason: "invalid_arguments" });
+    expect(second!.errors?.[0]).toMatch(/^Prompt message 2 is not a user message: /);
+    expect(events.at(-1)).toBe(second);
+  });
+
   it("ends with the turn's result when the abort signal fires", async () => {
     const where = await place({ turns: [{ text: "word ".repeat(400), chunk_delay_ms: 20 }] });
     const controller = new AbortController();
