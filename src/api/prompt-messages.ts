@@ -20,7 +20,9 @@ export async function* userMessages(prompt: string | AsyncIterable<QueryUserMess
     const parsed = z.union([UserMessageCommandSchema, SimpleUserCommandSchema]).safeParse(message);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(`Prompt message ${position} is not a user message: ${issue ? `${issue.path.join(".") || "(message)"}: ${issue.message}` : "invalid"}`);
+      throw new Error(
+        `Prompt message ${position} is not a user message: ${issue ? `${issue.path.join(".") || "(message)"}: ${issue.message}` : "invalid"}`,
+      );
     }
     yield toUserMessage("message" in parsed.data ? parsed.data.message.content : parsed.data.content);
   }

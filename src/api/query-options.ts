@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { PermissionModeSchema, SimpleUserCommandSchema, UserMessageCommandSchema } from "../../protocol/commands.js";
+import { PermissionModeSchema, type SimpleUserCommandSchema, type UserMessageCommandSchema } from "../../protocol/commands.js";
 import type { PermissionResultSchema, PermissionUpdate } from "../../protocol/control.js";
 import type { SessionHooks } from "../session/hook-runners.js";
 import { SessionSettingsSchema, SETTING_SOURCES, type SessionLogger } from "../session/session-options.js";
@@ -35,7 +35,9 @@ const QueryDataOptionsShape = {
   openaiApi: SessionSettingsSchema.shape.openaiApi,
   contextWindow: SessionSettingsSchema.shape.contextWindow,
   /** A string replaces the default prompt; the SDK's `{type: "preset", append}` keeps it and appends. */
-  systemPrompt: z.union([z.string(), z.looseObject({ type: z.literal("preset"), preset: z.string().optional(), append: z.string().optional() })]).optional(),
+  systemPrompt: z
+    .union([z.string(), z.looseObject({ type: z.literal("preset"), preset: z.string().optional(), append: z.string().optional() })])
+    .optional(),
   appendSystemPrompt: z.string().optional(),
   maxTurns: SessionSettingsSchema.shape.maxTurns,
   maxThinkingTokens: SessionSettingsSchema.shape.maxThinkingTokens,

@@ -20,7 +20,10 @@ export function startSession(options: QueryOptions, onEvent: (event: OutputEvent
   const parsed = QueryDataOptionsSchema.safeParse(options.env ? { ...options, env: { ...options.env } } : options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SessionSetupError(`Invalid option ${issue?.path.join(".") || "(options)"}: ${issue?.message ?? "invalid"}`, "invalid_arguments");
+    throw new SessionSetupError(
+      `Invalid option ${issue?.path.join(".") || "(options)"}: ${issue?.message ?? "invalid"}`,
+      "invalid_arguments",
+    );
   }
   const data = parsed.data;
   const env = options.env ?? process.env;
@@ -48,10 +51,17 @@ export function startSession(options: QueryOptions, onEvent: (event: OutputEvent
     },
     fileSettings,
   );
-  const choice = chooseModel({ model: flags.model, provider: data.provider, env: Object.keys(fileSettings.env).length === 0 ? env : { ...env, ...fileSettings.env } });
-  if ("error" in choice) throw new SessionSetupError(choice.error.replace("--provider", "provider").replace("--model", "model"), "invalid_arguments");
+  const choice = chooseModel({
+    model: flags.model,
+    provider: data.provider,
+    env: Object.keys(fileSettings.env).length === 0 ? env : { ...env, ...fileSettings.env },
+  });
+  if ("error" in choice)
+    throw new SessionSetupError(choice.error.replace("--provider", "provider").replace("--model", "model"), "invalid_arguments");
   const systemPrompt = typeof data.systemPrompt === "string" ? data.systemPrompt : undefined;
-  const append = [typeof data.systemPrompt === "object" ? data.systemPrompt.append : undefined, data.appendSystemPrompt].filter(Boolean).join("\n\n");
+  const append = [typeof data.systemPrompt === "object" ? data.systemPrompt.append : undefined, data.appendSystemPrompt]
+    .filter(Boolean)
+    .join("\n\n");
   return createSession({
     cwd,
     addDirs: flags.addDirs,
@@ -95,9 +105,20 @@ export function startSession(options: QueryOptions, onEvent: (event: OutputEvent
 /** `canUseTool` as the session's approver; an answer that is not a PermissionResult is a denial saying why. */
 function approverFor(canUseTool: CanUseTool): ToolApprover {
   return async (request, signal): Promise<PermissionResult> => {
-    const answer = await canUseTool(request.toolName, request.input, { signal, suggestions: request.suggestions, toolUseID: request.toolUseId, decisionReason: request.reason, description: request.description, decisionReasonType: request.reasonType });
+    const answer = await canUseTool(request.toolName, request.input, {
+      signal,
+      suggestions: request.suggestions,
+      toolUseID: request.toolUseId,
+      decisionReason: request.reason,
+      description: request.description,
+      decisionReasonType: request.reasonType,
+    });
     const parsed = PermissionResultSchema.safeParse(answer);
-    if (!parsed.success) return { behavior: "deny", message: `canUseTool returned something that is not a PermissionResult: ${parsed.error.issues[0]?.message ?? ""}` };
+    if (!parsed.success)
+      return {
+        behavior: "deny",
+        message: `canUseTool returned something that is not a PermissionResult: ${parsed.error.issues[0]?.message ?? ""}`,
+      };
     return parsed.data;
   };
 }

@@ -46,8 +46,19 @@ export function query(input: { prompt: string | AsyncIterable<QueryUserMessage>;
   let closed = false;
   const abortSignal = options.abortSignal ?? options.abortController?.signal;
 
-  const endWithError = (message: string, terminalReason: "invalid_arguments" | "session_not_found" | "session_unreadable" | "internal_error"): void => {
-    queue.push(buildFailureResult({ sessionId: session?.sessionId ?? randomUUID(), terminalReason, message, durationMs: Date.now() - startedAt, newUuid: randomUUID }));
+  const endWithError = (
+    message: string,
+    terminalReason: "invalid_arguments" | "session_not_found" | "session_unreadable" | "internal_error",
+  ): void => {
+    queue.push(
+      buildFailureResult({
+        sessionId: session?.sessionId ?? randomUUID(),
+        terminalReason,
+        message,
+        durationMs: Date.now() - startedAt,
+        newUuid: randomUUID,
+      }),
+    );
   };
   const close = (): void => {
     if (closed) return;

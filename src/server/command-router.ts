@@ -90,7 +90,13 @@ function describeInvalidCommand(value: unknown): string {
   const type = typeof record.type === "string" ? record.type : undefined;
   if (type === undefined) return 'Command has no "type" field; expected "user", "interrupt" or "control_request".';
   const schema =
-    type === "user" ? ("message" in record ? UserMessageCommandSchema : SimpleUserCommandSchema) : type === "control_request" ? ControlRequestCommandSchema : undefined;
+    type === "user"
+      ? "message" in record
+        ? UserMessageCommandSchema
+        : SimpleUserCommandSchema
+      : type === "control_request"
+        ? ControlRequestCommandSchema
+        : undefined;
   if (!schema) {
     return `Unknown or malformed command type "${type}"; expected "user", "interrupt", "control_request", "control_response", "tool_approval", "set_permission_mode" or "keep_alive".`;
   }

@@ -14,7 +14,9 @@ import type { StreamInputContext } from "./stream-input-context.js";
 /** Each control request subtype agentwire answers; any other is answered with an error naming it. */
 const CONTROL_HANDLERS: Readonly<Record<string, ControlHandler>> = {
   // Answer first, as Claude Code does: the turn's closing lines follow the response.
-  interrupt: validated(InterruptRequestSchema, (_request, reply, context) => reply.success({ still_queued: [] }, () => context.turns.interrupt())),
+  interrupt: validated(InterruptRequestSchema, (_request, reply, context) =>
+    reply.success({ still_queued: [] }, () => context.turns.interrupt()),
+  ),
   initialize: answerInitialize,
   set_permission_mode: validated(
     SetPermissionModeRequestSchema,
@@ -50,7 +52,10 @@ export function handleControlRequest(command: ControlRequestCommand, context: St
     afterwards?.();
   };
   const answered = answerControlRequest(command, context);
-  if (!(answered instanceof Promise)) return send(answered);
+  if (!(answered instanceof Promise)) {
+    send(answered);
+    return;
+  }
   const sent = answered.then(send);
   context.setup.add(sent);
   context.answers.add(sent);

@@ -11,7 +11,9 @@ import { loadHostMcpServers } from "./stream-input-context.js";
 export const answerInitialize = validated(InitializeRequestSchema, (request, reply, context) => {
   const { session, host, log } = context;
   // An event sent as null or with no matchers registers nothing.
-  const hooks = Object.fromEntries(Object.entries(request.hooks ?? {}).filter(([, matchers]) => matchers !== undefined && matchers.length > 0));
+  const hooks = Object.fromEntries(
+    Object.entries(request.hooks ?? {}).filter(([, matchers]) => matchers !== undefined && matchers.length > 0),
+  );
   if (host && Object.keys(hooks).length > 0) {
     session.setHooks(new HostHooks(host, hooks, (message) => log.warn(message)));
   }

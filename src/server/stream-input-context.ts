@@ -80,7 +80,14 @@ export function createStreamInputContext(options: StreamInputOptions): StreamInp
       // turns. Claude Code emits them only when the SDK asks (CLAUDE_CODE_SDK_READS_SESSION_STATE).
       onStateChange: (state) => {
         if (!options.announceSessionState) return;
-        output({ type: "system", subtype: "session_state_changed", state, sdk_host_only: true, session_id: session.sessionId, uuid: randomUUID() });
+        output({
+          type: "system",
+          subtype: "session_state_changed",
+          state,
+          sdk_host_only: true,
+          session_id: session.sessionId,
+          uuid: randomUUID(),
+        });
       },
     }),
     setup: new PendingWork(),
@@ -94,17 +101,28 @@ export function createStreamInputContext(options: StreamInputOptions): StreamInp
 /** Reports a line that could not be used, and remembers it for the end-of-input verdict. */
 export function reportInputError(context: StreamInputContext, line: number, code: InputErrorEvent["error"]["code"], message: string): void {
   context.invalidLines.push(message);
-  context.output({ type: "system", subtype: "input_error", error: { code, message }, line, session_id: context.session.sessionId, uuid: randomUUID() });
+  context.output({
+    type: "system",
+    subtype: "input_error",
+    error: { code, message },
+    line,
+    session_id: context.session.sessionId,
+    uuid: randomUUID(),
+  });
 }
 
 /** Starts loading the named in-process servers not asked for before; turns wait until they are added. */
 export function loadHostMcpServers(context: StreamInputContext, names: readonly string[], manifests: unknown): void {
   const fresh = [...new Set(names)].filter((name) => !context.hostServersAsked.has(name));
   if (fresh.length === 0) return;
-  fresh.forEach((name) => context.hostServersAsked.add(name));
+  for (const name of fresh) context.hostServersAsked.add(name);
   const host = context.host;
   const loaded = host
     ? loadSdkMcpServers(host, fresh, manifests, { handshakeTimeoutMs: mcpStartupTimeoutMs(context.env) })
     : Promise.resolve(fresh.map((name) => ({ name, error: "no host answers control requests in this session" })));
-  context.setup.add(loaded.then((servers) => servers.forEach((server) => context.session.addMcpServer(server))));
+  context.setup.add(
+    loaded.then((servers) => {
+      for (const server of servers) context.session.addMcpServer(server);
+    }),
+  );
 }

@@ -48,7 +48,8 @@ async function setUp() {
     env: {},
   });
   let number = 0;
-  const send = (value: unknown): void => routeLine({ kind: "line", text: typeof value === "string" ? value : JSON.stringify(value), number: ++number }, context);
+  const send = (value: unknown): void =>
+    routeLine({ kind: "line", text: typeof value === "string" ? value : JSON.stringify(value), number: ++number }, context);
   return { session, context, output, send };
 }
 
@@ -70,8 +71,16 @@ describe("the stdin command router", () => {
     expect(answers(output)).toEqual([
       { subtype: "error", request_id: "bad", error: "Unknown permission mode: whatever" },
       { subtype: "success", request_id: "good", response: { mode: "plan" } },
-      { subtype: "error", request_id: "tokens", error: "max_thinking_tokens must be a non-negative number, or null for the session's first budget" },
-      { subtype: "error", request_id: "model", error: 'set_model: model must be a model id, or absent, null or "default" for the session\'s first model' },
+      {
+        subtype: "error",
+        request_id: "tokens",
+        error: "max_thinking_tokens must be a non-negative number, or null for the session's first budget",
+      },
+      {
+        subtype: "error",
+        request_id: "model",
+        error: 'set_model: model must be a model id, or absent, null or "default" for the session\'s first model',
+      },
     ]);
     await session.close();
   });
@@ -80,7 +89,11 @@ describe("the stdin command router", () => {
     const { session, output, send } = await setUp();
     for (const subtype of ["rewind_files", "toString", "__proto__", "constructor"]) send(control(subtype, { subtype }));
     expect(answers(output)).toEqual(
-      ["rewind_files", "toString", "__proto__", "constructor"].map((subtype) => ({ subtype: "error", request_id: subtype, error: `Unsupported control request subtype: ${subtype}` })),
+      ["rewind_files", "toString", "__proto__", "constructor"].map((subtype) => ({
+        subtype: "error",
+        request_id: subtype,
+        error: `Unsupported control request subtype: ${subtype}`,
+      })),
     );
     await session.close();
   });
@@ -93,9 +106,16 @@ describe("the stdin command router", () => {
     send({ type: "toString" });
     send({ type: "user", content: "hi", extra: true });
     send({ type: "tool_approval", id: "nobody-asked", approved: true });
-    expect(inputErrors(output).map(({ line, code }) => `${line}:${code}`)).toEqual(["1:invalid_json", "2:invalid_command", "3:invalid_command", "4:invalid_command", "5:invalid_command", "6:unsupported"]);
-    expect(inputErrors(output)[3]!.message).toMatch(/^Unknown or malformed command type "toString"/);
-    expect(inputErrors(output)[4]!.message).toMatch(/^Invalid "user" command: /);
+    expect(inputErrors(output).map(({ line, code }) => `${line}:${code}`)).toEqual([
+      "1:invalid_json",
+      "2:invalid_command",
+      "3:invalid_command",
+      "4:invalid_command",
+      "5:invalid_command",
+      "6:unsupported",
+    ]);
+    expect(inputErrors(output)[3]?.message).toMatch(/^Unknown or malformed command type "toString"/);
+    expect(inputErrors(output)[4]?.message).toMatch(/^Invalid "user" command: /);
     expect(output.some((event) => event.type === "result")).toBe(false);
     await session.close();
   });

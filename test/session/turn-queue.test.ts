@@ -21,12 +21,22 @@ async function setUp(turns: ScriptedTurn[], extra: { beforeTurns?: () => Promise
   const events: OutputEvent[] = [];
   const states: string[] = [];
   const provider = new FakeProvider(turns);
-  const session = createSession({ cwd: root, provider: "anthropic", model: "claude-opus-5-5", env: {}, home: join(root, ".home"), providerInstance: provider, persistSession: false, onEvent: (event) => events.push(event) });
+  const session = createSession({
+    cwd: root,
+    provider: "anthropic",
+    model: "claude-opus-5-5",
+    env: {},
+    home: join(root, ".home"),
+    providerInstance: provider,
+    persistSession: false,
+    onEvent: (event) => events.push(event),
+  });
   const queue = new TurnQueue({ session, emit: (event) => events.push(event), onStateChange: (state) => states.push(state), ...extra });
   return { session, queue, events, states, provider };
 }
 
-const texts = (events: OutputEvent[]) => events.flatMap((event) => (event.type === "result" ? [event.is_error ? `error:${event.subtype}` : String(event.result)] : []));
+const texts = (events: OutputEvent[]) =>
+  events.flatMap((event) => (event.type === "result" ? [event.is_error ? `error:${event.subtype}` : String(event.result)] : []));
 
 describe("TurnQueue", () => {
   it("runs messages pushed while a turn runs strictly in order, each after its own system/init", async () => {
@@ -35,7 +45,17 @@ describe("TurnQueue", () => {
     queue.push(toUserMessage("second"));
     queue.push(toUserMessage("third"));
     await queue.idle();
-    expect(sequence(events)).toEqual(["system/init", "assistant:text", "result/success", "system/init", "assistant:text", "result/success", "system/init", "assistant:text", "result/success"]);
+    expect(sequence(events)).toEqual([
+      "system/init",
+      "assistant:text",
+      "result/success",
+      "system/init",
+      "assistant:text",
+      "result/success",
+      "system/init",
+      "assistant:text",
+      "result/success",
+    ]);
     expect(texts(events)).toEqual(["one", "two", "three"]);
     // One request per turn, each seeing the turns before it: nothing overlapped.
     expect(provider.requests.map((request) => request.messages.length)).toEqual([1, 3, 5]);
