@@ -9,7 +9,7 @@ import type { PermissionMode } from "../permissions/policy.js";
 import { chooseModel } from "../providers/model-choice.js";
 import { resolveModelAlias } from "../providers/models.js";
 import type { SessionHooks } from "../session/hook-runners.js";
-import { buildFailureResult } from "../session/result.js";
+import { buildFailureResult } from "../session/wire/result.js";
 import { createSession, type Session } from "../session/session.js";
 import { SessionSettingsSchema, SessionSetupError, SETTING_SOURCES, type SessionLogger, type ToolApprover } from "../session/session-options.js";
 import { toUserMessage } from "../session/user-input.js";

@@ -28,7 +28,7 @@ import { readLines, type LineEvent } from "../../protocol/lines.js";
 import { loadSdkMcpServers } from "./sdk-mcp-tools.js";
 import { mcpStartupTimeoutMs } from "../mcp/mcp-servers.js";
 import { toUserMessage } from "../session/user-input.js";
-import { buildFailureResult } from "../session/result.js";
+import { buildFailureResult } from "../session/wire/result.js";
 
 type Answer = { response: OutputEvent; afterwards?: () => void };
 

@@ -4,7 +4,7 @@ import type { LoopDependencies, ToolApproval, TurnSettings } from "../agent/loop
 import type { DebugLog } from "../agent/model-call.js";
 import { exponentialBackoff } from "../agent/retry-policy.js";
 import { rejectMalformedToolCall, runToolCall } from "../agent/tool-runner.js";
-import type { SessionAccounting } from "../agent/turn-accounting.js";
+import type { SessionAccounting } from "./turn-accounting.js";
 import type { ToolUseBlock } from "../conversation/messages.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { isSameOrInside } from "../paths/real-path.js";

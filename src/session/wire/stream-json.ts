@@ -3,13 +3,13 @@ import type {
   OutputEvent,
   StreamEvent,
   UserEvent,
-} from "../../protocol/events.js";
-import type { AgentEvent } from "../agent/events.js";
-import type { AssistantContentBlock, ImageBlock, TextBlock } from "../conversation/messages.js";
-import { blockFromEndEvent, type ResponseAccumulator } from "../providers/response-accumulator.js";
+} from "../../../protocol/events.js";
+import type { AgentEvent } from "../../agent/events.js";
+import type { AssistantContentBlock, ImageBlock, TextBlock } from "../../conversation/messages.js";
+import { blockFromEndEvent, type ResponseAccumulator } from "../../providers/response-accumulator.js";
 import { retryErrorName } from "./error-codes.js";
 import { messageUsage } from "./wire-usage.js";
-import { wireStopReason } from "../providers/types.js";
+import { wireStopReason } from "../../providers/types.js";
 
 /**
  * Pure translation of internal agent events into Claude Code stream-json lines. No I/O: ids and
