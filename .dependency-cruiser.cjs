@@ -75,6 +75,9 @@ const innerWalls = {
   "src/tools/edit/": ["^src/tools/(define-tool|paths|redact-secrets)\\.ts$"],
   // Shell analysis reads commands; the policy above it decides. Its only look up is the protected names.
   "src/permissions/shell/": ["^src/permissions/protected-paths\\.ts$"],
+  // Wire translation (agent events to Claude Code's lines, the flat dialect, results, system/init): it
+  // knows the session only through the usage it reports, so either side changes without the other.
+  "src/session/wire/": ["^src/session/turn-accounting\\.ts$"],
 };
 
 const wallRules = Object.entries(innerWalls).map(([inner, allowed]) => {

@@ -3,7 +3,7 @@ import { PermissionModeSchema } from "../../protocol/commands.js";
 import type { OutputEvent } from "../../protocol/events.js";
 import type { PermissionMode } from "../permissions/policy.js";
 import { resolveModelAlias } from "../providers/models.js";
-import { buildFailureResult } from "../session/result.js";
+import { buildFailureResult } from "../session/wire/result.js";
 import type { Session } from "../session/session.js";
 import { SessionSetupError } from "../session/session-options.js";
 import { TurnQueue } from "../session/turn-queue.js";

@@ -10,7 +10,7 @@ import { routeConsoleToLog } from "./route-console-to-log.js";
 import { createLoggedProgress, createTextProgress } from "./text-progress.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { toUserMessage } from "../session/user-input.js";
-import { buildFailureResult } from "../session/result.js";
+import { buildFailureResult } from "../session/wire/result.js";
 import type { Session } from "../session/session.js";
 import { initEventBeforeSession, prepareSession } from "../session/prepare-session.js";
 import { SessionSetupError, type SessionOptions } from "../session/session-options.js";
@@ -174,7 +174,7 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
         : logFormat === "json"
           ? createLoggedProgress(log, "warn")
           : await createTextProgress({ detailed: detailedProgress, stderr: process.stderr, stdoutIsTerminal: process.stdout.isTTY === true, env: process.env });
-  const flat = config.outputFormat === "stream-json" && config.eventDialect === "flat" ? (await import("../server/flat-dialect.js")).createFlatTranslator() : undefined;
+  const flat = config.outputFormat === "stream-json" && config.eventDialect === "flat" ? (await import("../session/wire/flat-dialect.js")).createFlatTranslator() : undefined;
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
     if (progress) progress(event);
@@ -386,7 +386,7 @@ async function reportStartupFailure(argv: string[], error: StartupError, started
       newUuid: randomUuid,
     });
     const flat = format === "stream-json" && optionValue(argv, "--event-dialect") === "flat";
-    createLineWriter(process.stdout)(flat ? (await import("../server/flat-dialect.js")).flatResult(result) : result);
+    createLineWriter(process.stdout)(flat ? (await import("../session/wire/flat-dialect.js")).flatResult(result) : result);
   }
   return 1;
 }

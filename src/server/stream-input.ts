@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ResultEvent } from "../../protocol/events.js";
 import { readLines } from "../../protocol/lines.js";
-import { buildFailureResult } from "../session/result.js";
+import { buildFailureResult } from "../session/wire/result.js";
 import { routeLine } from "./command-router.js";
 import { createStreamInputContext, type StreamInputOptions } from "./stream-input-context.js";
 

@@ -1,7 +1,8 @@
 import type { AgentEvent } from "../agent/events.js";
 import { conversationFromSummary, estimateTokens, stubOldToolOutputs, summarizeConversation } from "../agent/compaction.js";
 import type { Message } from "../conversation/messages.js";
-import type { Provider, ToolSpec, Usage } from "../providers/types.js";
+import type { ToolSpec, Usage } from "../providers/types.js";
+import type { ModelProfile } from "./model-profile.js";
 import { runPreCompactHooks, runSessionStartHooks, type SessionHooks } from "./hook-runners.js";
 
 /** After compacting, the conversation should take at most this share of the threshold. */
@@ -10,11 +11,9 @@ const TARGET_SHARE = 0.6;
 const MAX_BUFFER_TOKENS = 13_000;
 
 export interface ContextKeeperInput {
-  provider: Provider;
   sessionId: string;
-  model: () => string;
-  contextWindow: number;
-  maxOutputTokens: number;
+  /** Read at each use: the model the session talks to now, and its window and output reserve. */
+  profile: () => ModelProfile;
   /** `--auto-compact-threshold` / AGENTWIRE_AUTOCOMPACT_PCT: a share of the window; undefined = the default. */
   thresholdPercent: number | undefined;
   /** `--no-auto-compact`: only `/compact` compacts. */
@@ -29,19 +28,27 @@ export interface ContextKeeperInput {
 }
 
 /**
- * The session's side of compaction: when the conversation is compacted (over the threshold —
- * the window minus the output reserve minus a safety margin — or after an overflow), the events
- * and hooks around it, and the two phases of src/agent/compaction.ts.
+ * Estimated tokens above which a request triggers compaction: `thresholdPercent` of the window,
+ * else the window minus the output reserve minus a safety margin.
+ */
+export function compactionThreshold(profile: Pick<ModelProfile, "contextWindow" | "maxOutputTokens">, thresholdPercent: number | undefined): number {
+  const window = profile.contextWindow;
+  if (thresholdPercent !== undefined) return Math.floor((window * thresholdPercent) / 100);
+  const reserve = Math.min(profile.maxOutputTokens, Math.floor(window * 0.2));
+  const buffer = Math.min(MAX_BUFFER_TOKENS, Math.floor(window * 0.1));
+  return window - reserve - buffer;
+}
+
+/**
+ * The session's side of compaction: when the conversation is compacted (over the threshold of
+ * the model in use, or after an overflow), the events and hooks around it, and the two phases of
+ * src/agent/compaction.ts.
  */
 export class ContextKeeper {
-  /** Estimated tokens above which a request triggers compaction. */
-  readonly threshold: number;
+  constructor(private readonly input: ContextKeeperInput) {}
 
-  constructor(private readonly input: ContextKeeperInput) {
-    const window = input.contextWindow;
-    const reserve = Math.min(input.maxOutputTokens, Math.floor(window * 0.2));
-    const buffer = Math.min(MAX_BUFFER_TOKENS, Math.floor(window * 0.1));
-    this.threshold = input.thresholdPercent !== undefined ? Math.floor((window * input.thresholdPercent) / 100) : window - reserve - buffer;
+  private get threshold(): number {
+    return compactionThreshold(this.input.profile(), this.input.thresholdPercent);
   }
 
   /** The loop's hook (LoopDependencies.maintainContext). */
@@ -76,7 +83,8 @@ export class ContextKeeper {
       const preCompact = await runPreCompactHooks(this.input.hooks(), this.input.hookBase(), { trigger: options.trigger, instructions: options.instructions }, signal);
       if ("blocked" in preCompact) return end(undefined, `A PreCompact hook blocked the compaction: ${preCompact.blocked}`);
       const instructions = [options.instructions, ...preCompact.instructions].filter((text) => text !== undefined && text !== "").join("\n\n") || undefined;
-      const target = Math.floor(this.threshold * TARGET_SHARE);
+      const profile = this.input.profile();
+      const target = Math.floor(compactionThreshold(profile, this.input.thresholdPercent) * TARGET_SHARE);
       const stubbed = stubOldToolOutputs(history);
       let next: Message[];
       let summaryText = "";
@@ -85,10 +93,10 @@ export class ContextKeeper {
         summaryText = "Old tool outputs were replaced by stubs; the conversation is otherwise unchanged.";
       } else {
         const summary = await summarizeConversation(stubbed ?? history, {
-          provider: this.input.provider,
-          model: this.input.model(),
+          provider: profile.provider,
+          model: profile.model,
           sessionId: this.input.sessionId,
-          contextWindow: this.input.contextWindow,
+          contextWindow: profile.contextWindow,
           instructions,
           signal,
           onUsage: this.input.onUsage,
@@ -97,7 +105,7 @@ export class ContextKeeper {
         summaryText = summary.summary;
         // A summary starts the conversation over: SessionStart hooks (source "compact") may add context to it.
         // Their `continue: false` is not honoured here: the compaction is done, and the turn it serves goes on.
-        const started = await runSessionStartHooks(this.input.hooks(), this.input.hookBase(), "compact", this.input.model(), signal);
+        const started = await runSessionStartHooks(this.input.hooks(), this.input.hookBase(), "compact", profile.model, signal);
         next = conversationFromSummary(stubbed ?? history, summary.summary, [...(await this.input.extraContext()), ...started.context], target);
       }
       history.splice(0, history.length, ...next);

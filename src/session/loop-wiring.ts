@@ -1,130 +1,124 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentEvent } from "../agent/events.js";
 import type { LoopDependencies, ToolApproval, TurnSettings } from "../agent/loop.js";
-import type { DebugLog } from "../agent/model-call.js";
 import { exponentialBackoff } from "../agent/retry-policy.js";
 import { rejectMalformedToolCall, runToolCall } from "../agent/tool-runner.js";
-import type { SessionAccounting } from "../agent/turn-accounting.js";
 import type { ToolUseBlock } from "../conversation/messages.js";
-import type { ToolResult } from "../conversation/tool-result.js";
 import { isSameOrInside } from "../paths/real-path.js";
-import { hasKnownPrice, modelLimits } from "../providers/models.js";
-import type { Provider, ProviderRequest } from "../providers/types.js";
 import { targetPath } from "../permissions/rules.js";
-import type { PermissionState } from "../permissions/permission-updates.js";
-import type { ToolContext, ToolDefinition, ToolLog } from "../tools/define-tool.js";
+import { hasKnownPrice } from "../providers/models.js";
+import type { ProviderRequest } from "../providers/types.js";
+import { shellStartDirectory } from "../tools/bash.js";
+import type { ToolContext, ToolDefinition } from "../tools/define-tool.js";
 import { findTool, toolInputJsonSchema } from "../tools/registry.js";
-import type { ReadOnlyConfinement } from "../tools/sandbox/confinement.js";
-import type { SandboxSettings } from "../tools/sandbox/sandbox-settings.js";
+import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output-limits.js";
+import { runPostToolUseHooks, runStopHooks, type HookStop } from "./hook-runners.js";
+import type { ModelProfile } from "./model-profile.js";
+import { DEFAULT_MAX_TURNS, type CheckedSessionSettings } from "./session-options.js";
+import type { SessionParts } from "./session-parts.js";
+import { createToolAuthorizer } from "./tool-authorizer.js";
 
-/**
- * The most output tokens agentwire asks for in one response, whatever more the model allows:
- * Claude Code's own default cap. Longer answers continue automatically (see OUTPUT_LIMIT_NUDGE).
- */
-export const MAX_OUTPUT_TOKENS_CAP = 32_000;
-
-/** What one turn of the loop is set up from: the session's state at the start of the turn. */
-export interface TurnWiring {
-  sessionId: string;
-  cwd: string;
-  model: string;
-  systemPrompt: string;
-  maxTurns: number | undefined;
+/** One turn's own part of the wiring: the rest is the session's (`SessionParts`). */
+export interface TurnScope {
+  /** The model's profile at the start of the turn. */
+  profile: ModelProfile;
   maxThinkingTokens: number | undefined;
-  maxRetries: number;
-  streamIdleTimeoutMs: number;
-  provider: Provider;
-  /** Read at each use: the session's tools as they are now (MCP servers may join mid-turn). */
-  tools: () => readonly ToolDefinition[];
-  accounting: SessionAccounting;
-  /** Read per call: the mode, rules and roots can change mid-turn. */
-  permissions: () => PermissionState;
-  toolOutputDirectory: string;
-  /** Bash's sandbox, when the session has one. */
-  sandbox: SandboxSettings | undefined;
-  /** Credential variables passed to tools' child processes on purpose (`--pass-env`). */
-  passEnv: readonly string[];
-  /** The settings files' `env`, for the processes tools start. */
-  settingsEnv: Readonly<Record<string, string>>;
-  /** How commands approved only by the read-only judgement are confined. */
-  confinement: ReadOnlyConfinement;
-  /** Per-session state tools keep between calls (Bash's working directory). */
-  toolState: Map<string, unknown>;
-  log: ToolLog;
-  /** Debug diagnostics: requests, responses, tool calls, permission decisions. */
-  debugLog: DebugLog;
+  /** `--json-schema`: the StructuredOutput tool, offered beside the session's. */
+  outputTool: ToolDefinition | undefined;
   emit: (event: AgentEvent) => void;
-  authorizeToolCall: LoopDependencies["authorizeToolCall"];
-  /** Runs after each tool call (PostToolUse hooks); may add to the result. */
-  afterToolCall: (call: ToolUseBlock, result: ToolResult, signal: AbortSignal) => Promise<ToolResult>;
-  beforeStop: LoopDependencies["beforeStop"];
-  hookStopped: LoopDependencies["hookStopped"];
-  /** Once per session and model: a model without a list price is counted as 0 USD. */
-  onUnpricedModel: (model: string) => void;
-  /** `--max-budget-usd`: whether the budget is spent. */
-  budgetSpent: (() => boolean) | undefined;
-  maintainContext: LoopDependencies["maintainContext"];
-  structuredOutput: LoopDependencies["structuredOutput"];
-  /** For a local model with a small known window: the warning for a request that will not fit. */
-  contextFit: ((request: ProviderRequest) => string | undefined) | undefined;
+  signal: AbortSignal;
+  /** A hook's `continue: false` during the turn: noted once, and whether one was. */
+  hookStop: { note: (stop: HookStop | undefined) => void; stopped: () => boolean };
+  interrupt: () => void;
 }
 
-export function turnSettings(wiring: TurnWiring): TurnSettings {
+/** Read at each use: the session's tools as they are now (MCP servers may join mid-turn). */
+function turnTools(parts: SessionParts, turn: TurnScope): ToolDefinition[] {
+  const offered = parts.tools.offered();
+  return turn.outputTool ? [...offered, turn.outputTool] : offered;
+}
+
+/** A model looping on tool calls must not make thousands of requests; --max-turns overrides. */
+export function maxTurnsOf(settings: Pick<CheckedSessionSettings, "maxTurns">): number {
+  return settings.maxTurns ?? DEFAULT_MAX_TURNS;
+}
+
+export function turnSettings(parts: SessionParts, turn: TurnScope): TurnSettings {
   return {
-    model: wiring.model,
-    system: wiring.systemPrompt,
-    maxTurns: wiring.maxTurns,
-    maxOutputTokens: Math.min(modelLimits(wiring.model).maxOutputTokens, MAX_OUTPUT_TOKENS_CAP),
-    thinkingBudgetTokens: wiring.maxThinkingTokens,
-    sessionId: wiring.sessionId,
-    toolSpecs: () => wiring.tools().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
+    model: turn.profile.model,
+    system: parts.systemPrompt,
+    maxTurns: maxTurnsOf(parts.settings),
+    maxOutputTokens: turn.profile.maxOutputTokens,
+    thinkingBudgetTokens: turn.maxThinkingTokens,
+    sessionId: parts.sessionId,
+    toolSpecs: () => turnTools(parts, turn).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
   };
 }
 
-export function loopDependencies(wiring: TurnWiring): LoopDependencies {
-  const { accounting, tools, provider, debugLog } = wiring;
-  const isReadOnlyTool = (name: string): boolean => findTool(tools(), name)?.kind === "read";
+export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDependencies {
+  const { accounting, log, hooks } = parts;
+  const { provider } = turn.profile;
+  const tools = (): ToolDefinition[] => turnTools(parts, turn);
+  const authorize = createToolAuthorizer({
+    permissions: () => parts.permissions.effective(),
+    traitsOf: (name) => findTool(tools(), name) ?? { kind: "other" },
+    askHost: parts.permissions.hostApproval(parts.approve, { notify: (message) => hooks.notify(message), interrupt: turn.interrupt }),
+    hooks: hooks.current,
+    hookBase: () => hooks.base(),
+    onHookStop: turn.hookStop.note,
+    commandDirectory: () => shellStartDirectory(parts.state, parts.cwd),
+    projectVouched: parts.settings.trustProject,
+  });
+  const budgetSpent = parts.budget.spent();
+  const contextFit = parts.contextFit;
   return {
     provider,
-    retryPolicy: exponentialBackoff(wiring.maxRetries),
-    streamIdleTimeoutMs: wiring.streamIdleTimeoutMs,
-    ...(wiring.budgetSpent ? { budgetSpent: wiring.budgetSpent } : {}),
-    ...(wiring.maintainContext ? { maintainContext: wiring.maintainContext } : {}),
-    ...(wiring.structuredOutput ? { structuredOutput: wiring.structuredOutput } : {}),
-    ...(wiring.contextFit
+    retryPolicy: exponentialBackoff(parts.settings.maxRetries),
+    streamIdleTimeoutMs: parts.settings.streamIdleTimeoutMs,
+    ...(budgetSpent ? { budgetSpent } : {}),
+    maintainContext: (history, cause, signal) => parts.contextKeeper.maintain(history, cause, signal, turn.emit),
+    ...(turn.outputTool ? { structuredOutput: { toolName: STRUCTURED_OUTPUT_TOOL, maxRetries: MAX_STRUCTURED_OUTPUT_RETRIES } } : {}),
+    ...(contextFit
       ? {
           beforeRequest: (request: ProviderRequest) => {
-            const warning = wiring.contextFit!(request);
-            if (warning) wiring.emit({ type: "warning", code: "context_window_exceeded", message: warning });
+            const warning = contextFit(request);
+            if (warning) turn.emit({ type: "warning", code: "context_window_exceeded", message: warning });
           },
         }
       : {}),
-    emit: wiring.emit,
+    emit: turn.emit,
     // An interrupt ends the wait early; the loop then sees the aborted signal.
     sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
     now: Date.now,
     onUsage: (usage, model) => {
       accounting.addUsage(usage, model);
-      if (provider.capabilities?.meteredBilling && !hasKnownPrice(model)) wiring.onUnpricedModel(model);
+      if (provider.capabilities?.meteredBilling && !hasKnownPrice(model)) parts.budget.noteUnpriced(model, turn.emit);
     },
     onApiTime: (ms) => accounting.addApiTime(ms),
     runTool: async (call, signal, approval) => {
       const startedAt = Date.now();
-      debugLog.debug({ tool: call.name, toolUseId: call.id, judgedReadOnly: approval.judgedReadOnly }, "tool start");
-      const result = await wiring.afterToolCall(call, await runToolCall(call, tools(), toolContext(wiring, call, signal, approval)), signal);
-      debugLog.debug({ tool: call.name, toolUseId: call.id, ms: Date.now() - startedAt, isError: result.isError, code: result.code }, "tool end");
+      log.debug({ tool: call.name, toolUseId: call.id, judgedReadOnly: approval.judgedReadOnly }, "tool start");
+      const ran = await runToolCall(call, tools(), toolContext(parts, turn, call, signal, approval));
+      const after = await runPostToolUseHooks(hooks.current, hooks.base(), call, ran, signal);
+      turn.hookStop.note(after.stop);
+      const result = after.result;
+      log.debug({ tool: call.name, toolUseId: call.id, ms: Date.now() - startedAt, isError: result.isError, code: result.code }, "tool end");
       return result;
     },
-    beforeStop: wiring.beforeStop,
-    ...(wiring.hookStopped ? { hookStopped: wiring.hookStopped } : {}),
+    beforeStop: async (resultText, alreadyContinued) => {
+      const answer = await runStopHooks(hooks.current, hooks.base(), resultText, alreadyContinued, turn.signal);
+      turn.hookStop.note(answer.stop);
+      return answer.feedback;
+    },
+    hookStopped: turn.hookStop.stopped,
     rejectMalformedCall: (call) => rejectMalformedToolCall(call, tools()),
     authorizeToolCall: async (call, signal) => {
-      const decision = await wiring.authorizeToolCall(call, signal);
-      debugLog.debug({ tool: call.name, toolUseId: call.id, allow: decision.allow, ...(decision.allow ? {} : { reason: decision.message }) }, "permission decision");
+      const decision = await authorize(call, signal);
+      log.debug({ tool: call.name, toolUseId: call.id, allow: decision.allow, ...(decision.allow ? {} : { reason: decision.message }) }, "permission decision");
       return decision;
     },
-    log: debugLog,
-    isReadOnlyTool,
+    log,
+    isReadOnlyTool: (name) => findTool(tools(), name)?.kind === "read",
   };
 }
 
@@ -136,22 +130,24 @@ export function loopDependencies(wiring: TurnWiring): LoopDependencies {
  * path that merely resolves outside (through a symlink) is still refused. Files with several
  * hard links may be changed only when the call itself was approved (see WorkspacePolicy).
  */
-function toolContext(wiring: TurnWiring, call: ToolUseBlock, signal: AbortSignal, approval: ToolApproval): ToolContext {
-  const { mode, roots } = wiring.permissions();
-  const target = targetPath({ toolName: call.name, input: call.input, cwd: wiring.cwd, traits: findTool(wiring.tools(), call.name) ?? { kind: "other" } });
+function toolContext(parts: SessionParts, turn: TurnScope, call: ToolUseBlock, signal: AbortSignal, approval: ToolApproval): ToolContext {
+  const { mode, roots } = parts.permissions.effective();
+  const target = targetPath({ toolName: call.name, input: call.input, cwd: parts.cwd, traits: findTool(turnTools(parts, turn), call.name) ?? { kind: "other" } });
   const namesOutsidePath = target !== undefined && !roots.some((root) => isSameOrInside(target, root));
   return {
-    cwd: wiring.cwd,
+    cwd: parts.cwd,
     signal,
-    sessionState: wiring.toolState,
+    sessionState: parts.state,
     workspace: { roots, allowOutside: mode === "bypassPermissions" || namesOutsidePath, allowLinkedFiles: mode === "bypassPermissions" || approval.approvedExplicitly },
-    outputDirectory: wiring.toolOutputDirectory,
-    ...(wiring.sandbox ? { sandbox: wiring.sandbox } : {}),
-    passEnv: wiring.passEnv,
-    ...(Object.keys(wiring.settingsEnv).length > 0 ? { settingsEnv: wiring.settingsEnv } : {}),
-    ...(approval.judgedReadOnly ? { confinement: wiring.confinement } : {}),
-    imageInput: wiring.provider.capabilities?.imagesInToolResults === true,
-    log: wiring.log,
-    onProgress: (progress) => wiring.emit({ type: "tool_progress", toolUseId: call.id, toolName: call.name, ...progress }),
+    outputDirectory: parts.outputDirectory,
+    ...(parts.sandbox ? { sandbox: parts.sandbox } : {}),
+    passEnv: parts.settings.passEnv,
+    ...(Object.keys(parts.settingsEnv).length > 0 ? { settingsEnv: parts.settingsEnv } : {}),
+    ...(approval.judgedReadOnly ? { confinement: parts.confinement } : {}),
+    imageInput: turn.profile.provider.capabilities?.imagesInToolResults === true,
+    // A redaction is news for the user, told the way every other notice is (a system/warning
+    // line, or stderr in text mode), never as a log record of its own beside them.
+    log: { warn: (message) => parts.notices.warn({ type: "warning", code: "secrets_redacted", message }) },
+    onProgress: (progress) => turn.emit({ type: "tool_progress", toolUseId: call.id, toolName: call.name, ...progress }),
   };
 }

@@ -1,4 +1,4 @@
-import { SessionAccounting } from "../agent/turn-accounting.js";
+import { SessionAccounting } from "./turn-accounting.js";
 import type { Message } from "../conversation/messages.js";
 import { loadSession, SessionNotFoundError, SessionUnreadableError } from "../sessions/load-session.js";
 import { hostname } from "node:os";

@@ -9,7 +9,7 @@ import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 import { sandboxProblem } from "../tools/sandbox/sandbox-probe.js";
 import type { SandboxSettings } from "../tools/sandbox/sandbox-settings.js";
 import type { ProjectTrust } from "../trust/project-trust.js";
-import { buildInitEvent } from "./init-event.js";
+import { buildInitEvent } from "./wire/init-event.js";
 import { sessionProjectTrust, skillGrantPolicy, usesProjectSettings } from "./project-trust-policy.js";
 import { openSession, type OpenedSession } from "./open-session.js";
 import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";

@@ -3,6 +3,7 @@ import { lastSkillsListing } from "../conversation/reminders.js";
 import type { Skill, SkillCatalog } from "../skills/catalog.js";
 import { listingFits, skillListing } from "../skills/listing.js";
 import { loadSkill } from "../skills/skill-tool.js";
+import type { SessionState } from "../tools/session-state.js";
 
 /** How many of the best BM25 matches the model may re-order (`--skill-ranking llm`). */
 export const RERANK_CANDIDATES = 20;
@@ -13,7 +14,7 @@ export interface SkillTurnInput {
   /** The conversation so far: the listing it last carried is not repeated (also after a resume). */
   history: readonly Message[];
   /** The session's tool state, shared with the Skill tool (loaded skills, the turn's rules). */
-  sessionState: Map<string, unknown>;
+  sessionState: SessionState;
   budgetChars: number;
   /** `--skill-ranking llm`: re-orders the best matches; absent = BM25 alone. */
   rerank?: (promptText: string, candidates: Skill[]) => Promise<Skill[]>;

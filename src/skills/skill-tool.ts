@@ -6,6 +6,7 @@ import type { Skill, SkillCatalog } from "./catalog.js";
 import { skillInstructions } from "./instructions.js";
 import { withheldGrantsNote } from "./skill-grants.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
+import { sessionSlot } from "../tools/session-state.js";
 
 /** Claude Code's Skill tool (2.1.330: the same input, described in agentwire's words), with agentwire's `query` for finding a skill by need. */
 const description = `Loads a skill: instructions someone wrote for one kind of task, such as a release procedure, a review checklist or the way this repository does things.
@@ -27,15 +28,15 @@ const inputSchema = z
   .strict()
   .refine((input) => (input.skill === undefined) !== (input.query === undefined), { message: "give exactly one of skill and query" });
 
-/** ToolContext.sessionState key: names of the skills whose instructions this session has loaded. */
-export const LOADED_SKILLS_KEY = "skills.loaded";
-/** ToolContext.sessionState key: `allowed-tools` rules of the skills loaded during the running turn. */
-export const TURN_SKILL_RULES_KEY = "skills.turnRules";
+/** Names of the skills whose instructions this session has loaded. */
+export const LOADED_SKILLS = sessionSlot<ReadonlySet<string>>("skills.loaded", () => new Set());
+/** `allowed-tools` rules of the skills loaded during the running turn (the session clears it after). */
+export const TURN_SKILL_RULES = sessionSlot<readonly string[]>("skills.turnRules", () => []);
 /**
- * ToolContext.sessionState key: rules that let Read, Grep, Glob and LS into the folders of the
- * skills loaded this session (a user's skills live outside the workspace), for the session.
+ * Rules that let Read, Grep, Glob and LS into the folders of the skills loaded this session (a
+ * user's skills live outside the workspace), for the session.
  */
-export const SKILL_READ_RULES_KEY = "skills.readRules";
+export const SKILL_READ_RULES = sessionSlot<readonly string[]>("skills.readRules", () => []);
 const QUERY_RESULTS = 5;
 
 /** The compact tool profile's wording: the same tool, for a small model's small context. */
@@ -64,14 +65,13 @@ export const createSkillTool = (catalog: SkillCatalog, options: { compact?: bool
  * and `/name` prompts.
  */
 export async function loadSkill(skill: Skill, args: string | undefined, context: Pick<ToolContext, "sessionState">): Promise<ToolResult> {
-  const loaded = (context.sessionState.get(LOADED_SKILLS_KEY) as Set<string> | undefined) ?? new Set<string>();
-  context.sessionState.set(LOADED_SKILLS_KEY, loaded);
-  const rules = (context.sessionState.get(TURN_SKILL_RULES_KEY) as string[] | undefined) ?? [];
-  context.sessionState.set(TURN_SKILL_RULES_KEY, [...rules, ...skill.allowedTools]);
-  const readRules = (context.sessionState.get(SKILL_READ_RULES_KEY) as string[] | undefined) ?? [];
+  const state = context.sessionState;
+  const loaded = state.get(LOADED_SKILLS);
+  state.set(TURN_SKILL_RULES, [...state.get(TURN_SKILL_RULES), ...skill.allowedTools]);
+  const readRules = state.get(SKILL_READ_RULES);
   // `//` marks an absolute path in Claude Code's rule syntax; `Read(…)` covers the read-only tools.
   const readRule = `Read(/${skill.directory}/**)`;
-  if (!readRules.includes(readRule)) context.sessionState.set(SKILL_READ_RULES_KEY, [...readRules, readRule]);
+  if (!readRules.includes(readRule)) state.set(SKILL_READ_RULES, [...readRules, readRule]);
   if (loaded.has(skill.name)) {
     const again = args ? ` Apply them to: ${args}` : "";
     return { content: `The ${skill.name} skill is already loaded in this conversation; follow its instructions above.${again}`, isError: false, details: { skill: skill.name, alreadyLoaded: true } };
@@ -82,7 +82,7 @@ export async function loadSkill(skill: Skill, args: string | undefined, context:
   } catch (error) {
     return toolError("io_error", `The ${skill.name} skill could not be loaded: ${(error as Error).message}`);
   }
-  loaded.add(skill.name);
+  state.set(LOADED_SKILLS, new Set([...loaded, skill.name]));
   const withheld = skill.withheldGrants;
   // Said to the model, so it expects its calls to be asked rather than retrying or working around them.
   const content = withheld ? `${text}\n\n${withheldGrantsNote(withheld.rules, withheld.reason)}` : text;

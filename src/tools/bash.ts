@@ -21,6 +21,7 @@ import { confinementArguments } from "./sandbox/confinement-arguments.js";
 import { LOCAL_PATH_FACTS } from "./sandbox/confinement.js";
 import { hardenedGitEnvironment } from "./sandbox/git-hardening.js";
 import { sandboxNote } from "./sandbox/sandbox-settings.js";
+import { sessionSlot, type SessionState } from "./session-state.js";
 
 const description = `Runs a shell command and returns what it printed (stdout, then stderr).
 
@@ -36,8 +37,8 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
 /** How often a running command reports progress. */
 const PROGRESS_INTERVAL_MS = 1_000;
-/** ToolContext.sessionState key holding the directory the previous command ended in. */
-const WORKING_DIRECTORY_STATE_KEY = "bash.cwd";
+/** The directory the previous command ended in; undefined: the session's working directory. */
+export const SHELL_DIRECTORY = sessionSlot<string | undefined>("bash.cwd", () => undefined);
 /** Name prefix of the full-output files in the session's output directory. */
 const OUTPUT_FILE_PREFIX = "bash";
 const NO_OUTPUT_TEXT = "(Bash completed with no output)";
@@ -278,10 +279,10 @@ async function rememberFinalDirectory(context: ToolContext, finalDirectory: stri
   if (finalDirectory === undefined) return "";
   const allowed = context.workspace.allowOutside || (await isInsideRoots(finalDirectory, context.workspace.roots));
   if (allowed) {
-    context.sessionState.set(WORKING_DIRECTORY_STATE_KEY, finalDirectory);
+    context.sessionState.set(SHELL_DIRECTORY, finalDirectory);
     return "";
   }
-  context.sessionState.delete(WORKING_DIRECTORY_STATE_KEY);
+  context.sessionState.clear(SHELL_DIRECTORY);
   return `Shell cwd was reset to ${context.cwd}`;
 }
 
@@ -320,9 +321,9 @@ async function sandboxTempDirectory(context: ToolContext): Promise<string> {
  * directory has gone since, else the session's directory. Exported for the permission checks
  * that depend on it (git's configuration is the repository's around this directory).
  */
-export function shellStartDirectory(sessionState: ReadonlyMap<string, unknown>, cwd: string): string {
-  const previous = sessionState.get(WORKING_DIRECTORY_STATE_KEY);
-  if (typeof previous === "string") {
+export function shellStartDirectory(sessionState: SessionState, cwd: string): string {
+  const previous = sessionState.get(SHELL_DIRECTORY);
+  if (previous !== undefined) {
     try {
       if (statSync(previous).isDirectory()) return previous;
     } catch {

@@ -3,6 +3,7 @@ import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
 import type { ReadOnlyConfinement } from "./sandbox/confinement.js";
 import type { SandboxSettings } from "./sandbox/sandbox-settings.js";
+import type { SessionState } from "./session-state.js";
 
 export interface ToolContext {
   /** Absolute session working directory; relative paths resolve against it. */
@@ -14,8 +15,8 @@ export interface ToolContext {
    * reach stdout as `tool_progress` lines.
    */
   onProgress?: (progress: ToolProgress) => void;
-  /** Per-session mutable state a tool may keep between calls (e.g. Bash's working directory). */
-  sessionState: Map<string, unknown>;
+  /** Per-session state a tool may keep between calls (e.g. Bash's working directory), by typed slot. */
+  sessionState: SessionState;
   /** Where file paths may point (see `resolveWorkspacePath` in paths.ts). */
   workspace: WorkspacePolicy;
   /**

@@ -2,6 +2,7 @@ import * as z from "zod";
 import { defineTool } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
+import { sessionSlot } from "./session-state.js";
 
 const description = `Keeps a task list for the current session, which the user sees (GUIs render it). Send the whole list every time; it replaces the previous one.
 
@@ -28,8 +29,8 @@ const inputSchema = z
 
 type Todo = z.infer<typeof todoSchema>;
 
-/** ToolContext.sessionState key holding the current list, so the next call can report the change. */
-const TODOS_STATE_KEY = "todos";
+/** The current list, so the next call can report the change. */
+const TODOS = sessionSlot<readonly Todo[]>("todos", () => []);
 
 export const createTodoWriteTool = () =>
   defineTool({
@@ -38,9 +39,8 @@ export const createTodoWriteTool = () =>
   inputSchema,
   ...BUILTIN_TOOL_TRAITS.TodoWrite,
   async execute(input, context): Promise<ToolResult> {
-    const previous = context.sessionState.get(TODOS_STATE_KEY);
-    const oldTodos = Array.isArray(previous) ? (previous as Todo[]) : [];
-    context.sessionState.set(TODOS_STATE_KEY, input.todos);
+    const oldTodos = context.sessionState.get(TODOS);
+    context.sessionState.set(TODOS, input.todos);
     const count = (status: Todo["status"]): number => input.todos.filter((todo) => todo.status === status).length;
     const inProgress = count("in_progress");
     const summary = `${count("pending")} pending, ${inProgress} in progress, ${count("completed")} completed`;

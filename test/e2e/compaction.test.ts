@@ -85,6 +85,25 @@ describe("automatic compaction", () => {
     expect(results(run.events)[0]).toMatchObject({ is_error: true, error_code: "context_length_exceeded" });
     expect(boundaries(run.events)).toEqual([]);
   });
+
+  it("follows set_model: the threshold is the new model's window, so a conversation that fit the first model is compacted after the switch", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ text: "One." }, { text: SUMMARY }, { text: "Two." }] });
+    // About 7,500 tokens: under 2 % of claude-opus-5-5's 1,000,000-token window, over 2 % of haiku's 200,000.
+    const longPrompt = `Here are my notes. ${"Notes about the fruit harvest and the weather this season. ".repeat(500)}`;
+    const line = (text: string) => `${JSON.stringify({ type: "user", content: text })}\n`;
+    const setModel = `${JSON.stringify({ type: "control_request", request_id: "m1", request: { subtype: "set_model", model: "haiku" } })}\n`;
+    const args = ["--input-format", "stream-json", ...STREAM, "--model", "claude-opus-5-5", "--auto-compact-threshold", "2", "--tool-profile", "compact"];
+    const run = await runAgentwire(args, { workspace, stdin: line("First?") + setModel + line(longPrompt) });
+    expectWellFormedRun(run, 2);
+    const [boundary] = boundaries(run.events);
+    expect(boundary?.compact_metadata.trigger).toBe("auto");
+    expect(boundary!.compact_metadata.pre_tokens).toBeGreaterThan(4_000);
+    expect(boundary!.compact_metadata.pre_tokens).toBeLessThan(20_000);
+    // The summary was asked of the new model, and the answer after it too.
+    expect(workspace.server.requests.slice(1).map((request) => (request.body as { model: string }).model)).toEqual(["claude-haiku-4-5", "claude-haiku-4-5"]);
+    expect(results(run.events).map((result) => result.result)).toEqual(["One.", "Two."]);
+  });
 });
 
 describe("/compact, /clear and resuming", () => {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { ToolContext } from "../../src/tools/define-tool.js";
+import { SessionState } from "../../src/tools/session-state.js";
 
 /**
  * A ToolContext for calling a tool directly: the workspace is `cwd` alone, paths outside it are
@@ -9,7 +10,7 @@ export function makeToolContext(cwd: string, overrides: Partial<ToolContext> = {
   return {
     cwd,
     signal: new AbortController().signal,
-    sessionState: new Map(),
+    sessionState: new SessionState(),
     workspace: { roots: [cwd], allowOutside: false },
     outputDirectory: path.join(cwd, ".agentwire-output"),
     imageInput: true,

@@ -6,7 +6,8 @@ import { projectSkillLocations, SkillCatalog, skillLocations } from "../../src/s
 import { upgradeRetiredDefaultSkills } from "../../src/skills/default-skills.js";
 import { skillInstructions } from "../../src/skills/instructions.js";
 import { expandSkillDirectory, GRANT_ALL } from "../../src/skills/skill-grants.js";
-import { loadSkill } from "../../src/skills/skill-tool.js";
+import { loadSkill, TURN_SKILL_RULES } from "../../src/skills/skill-tool.js";
+import { SessionState } from "../../src/tools/session-state.js";
 import { skillGrantPolicy, untrustedProjectWarning } from "../../src/session/project-trust-policy.js";
 import { folderFingerprint } from "../../src/trust/fingerprint.js";
 import { projectFileKey, recordedProjectTrust } from "../../src/trust/project-trust.js";
@@ -64,10 +65,10 @@ describe("whose allowed-tools take effect", () => {
     expect(untrusted.skills.find((skill) => skill.name === "mine")!.allowedTools).toEqual(["Bash(touch:*)"]);
 
     // The Skill tool says so, so the model expects its calls to be asked.
-    const state = new Map<string, unknown>();
+    const state = new SessionState();
     const loaded = await loadSkill(deploy, undefined, { sessionState: state });
     expect(loaded.content).toMatch(/allowed-tools \(Bash, Write\(\/\*\*\), Read\(\/\/\*\*\)\) are not in effect because it comes from a project that is not trusted/);
-    expect(state.get("skills.turnRules")).toEqual([]);
+    expect(state.get(TURN_SKILL_RULES)).toEqual([]);
 
     writeTrustStore(home, withTrusted(emptyTrustStore(), repo, { [projectFileKey(repo, `${project}/`)]: folderFingerprint(project)! }, new Date()));
     const trusted = await SkillCatalog.discover(locations, policy()).load();

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createBashTool } from "../../src/tools/bash.js";
+import { createBashTool, SHELL_DIRECTORY } from "../../src/tools/bash.js";
 import { createReadTool } from "../../src/tools/read.js";
 import type { ToolContext } from "../../src/tools/define-tool.js";
 import { makeToolContext } from "../helpers/tool-context.js";
@@ -144,7 +144,7 @@ describe("createBashTool()", () => {
     await mkdir(path.join(directory, "sub"));
     const first = await createBashTool().execute({ command: "cd sub" }, context);
     expect(first.isError).toBe(false);
-    expect(context.sessionState.get("bash.cwd")).toBe(path.join(directory, "sub"));
+    expect(context.sessionState.get(SHELL_DIRECTORY)).toBe(path.join(directory, "sub"));
     const second = await createBashTool().execute({ command: "pwd" }, context);
     expect(second.content).toBe(path.join(directory, "sub"));
   });

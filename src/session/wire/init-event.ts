@@ -1,8 +1,8 @@
-import type { SystemInitEvent } from "../../protocol/events.js";
-import type { Skill } from "../skills/catalog.js";
-import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../protocol/version.js";
-import { randomUuid } from "../text/random-uuid.js";
-import { AGENTWIRE_VERSION } from "../version.js";
+import type { SystemInitEvent } from "../../../protocol/events.js";
+import type { Skill } from "../../skills/catalog.js";
+import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../../protocol/version.js";
+import { randomUuid } from "../../text/random-uuid.js";
+import { AGENTWIRE_VERSION } from "../../version.js";
 
 export interface SessionFacts {
   cwd: string;

@@ -1,5 +1,5 @@
-import type { ApiErrorCode, ApiRetryEvent } from "../../protocol/events.js";
-import type { ProviderErrorKind } from "../providers/types.js";
+import type { ApiErrorCode, ApiRetryEvent } from "../../../protocol/events.js";
+import type { ProviderErrorKind } from "../../providers/types.js";
 
 /**
  * The one mapping from provider failure kinds to protocol codes: `result.error_code` and the

@@ -1,9 +1,9 @@
-import type { AssistantEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
+import type { AssistantEvent, ResultEvent, TerminalReason } from "../../../protocol/events.js";
 import { apiErrorCode } from "./error-codes.js";
-import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output-limits.js";
+import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../../tools/structured-output-limits.js";
 import { messageUsage, resultUsage } from "./wire-usage.js";
-import type { TurnOutcome } from "../agent/loop.js";
-import type { SessionAccounting } from "../agent/turn-accounting.js";
+import type { TurnOutcome } from "../../agent/loop.js";
+import type { SessionAccounting } from "../turn-accounting.js";
 
 export interface ResultContext {
   sessionId: string;

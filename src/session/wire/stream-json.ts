@@ -1,15 +1,12 @@
-import type {
-  AssistantEvent,
-  OutputEvent,
-  StreamEvent,
-  UserEvent,
-} from "../../protocol/events.js";
-import type { AgentEvent } from "../agent/events.js";
-import type { AssistantContentBlock, ImageBlock, TextBlock } from "../conversation/messages.js";
-import { blockFromEndEvent, type ResponseAccumulator } from "../providers/response-accumulator.js";
+import type { OutputEvent } from "../../../protocol/events.js";
+import type { AgentEvent } from "../../agent/events.js";
+import { blockFromEndEvent } from "../../providers/response-accumulator.js";
 import { retryErrorName } from "./error-codes.js";
+import { assistantLine, closingStreamLines, streamLine, toolResultLine, userLine, warningLine, type Response, type TranslationContext } from "./stream-lines.js";
 import { messageUsage } from "./wire-usage.js";
-import { wireStopReason } from "../providers/types.js";
+import { wireStopReason } from "../../providers/types.js";
+
+export type { TranslationContext } from "./stream-lines.js";
 
 /**
  * Pure translation of internal agent events into Claude Code stream-json lines. No I/O: ids and
@@ -17,23 +14,13 @@ import { wireStopReason } from "../providers/types.js";
  * usage) comes with each event from the loop's one ResponseAccumulator, and the little that is
  * the translator's own (request timing, the thinking-token estimate) lives in the explicit
  * `TranslationState`. `system/init` and `result` are built by the session, which owns the turn's
- * accounting.
+ * accounting. The line builders are in stream-lines.ts.
  */
-export interface TranslationContext {
-  sessionId: string;
-  includePartialMessages: boolean;
-  newUuid: () => string;
-  now: () => number;
-}
-
 export interface TranslationState {
   requestStartedAt: number;
   /** Claude Code's running estimate of thinking tokens in the current response. */
   thinkingTokens: number;
 }
-
-/** The parts of the loop's response record the translator reads. */
-type Response = Pick<Readonly<ResponseAccumulator>, "messageId" | "model" | "requestId" | "startUsage" | "usage" | "openIndices">;
 
 export function createTranslationState(): TranslationState {
   return { requestStartedAt: 0, thinkingTokens: 0 };
@@ -227,89 +214,4 @@ function translateProviderEvent(
     case "error":
       return [];
   }
-}
-
-function warningLine(warning: { code: string; message: string; path?: string }, context: TranslationContext): OutputEvent {
-  return { type: "system", subtype: "warning", code: warning.code, message: warning.message, ...(warning.path ? { path: warning.path } : {}), session_id: context.sessionId, uuid: context.newUuid() };
-}
-
-/** Ends a response that stopped early: content_block_stop per open block, message_delta, message_stop. */
-function closingStreamLines(response: Response, context: TranslationContext): OutputEvent[] {
-  if (!response.messageId) return [];
-  return [
-    ...response.openIndices().map((index) => streamLine({ type: "content_block_stop", index }, response, context)),
-    streamLine({ type: "message_delta", delta: { stop_reason: null, stop_sequence: null }, usage: { output_tokens: 0 } }, response, context),
-    streamLine({ type: "message_stop" }, response, context),
-  ];
-}
-
-function assistantLine(block: AssistantContentBlock, response: Response, context: TranslationContext): AssistantEvent {
-  return {
-    type: "assistant",
-    message: {
-      id: response.messageId,
-      type: "message",
-      role: "assistant",
-      model: response.model,
-      content: [toWireAssistantBlock(block)],
-      stop_reason: null,
-      stop_sequence: null,
-      usage: messageUsage(response.startUsage),
-      context_management: null,
-    },
-    parent_tool_use_id: null,
-    session_id: context.sessionId,
-    uuid: context.newUuid(),
-    timestamp: new Date(context.now()).toISOString(),
-    ...(response.requestId ? { request_id: response.requestId } : {}),
-  };
-}
-
-function toWireAssistantBlock(block: AssistantContentBlock): AssistantEvent["message"]["content"][0] {
-  switch (block.type) {
-    case "text":
-      return { type: "text", text: block.text };
-    case "thinking":
-      return { type: "thinking", thinking: block.thinking, signature: block.signature ?? "" };
-    case "tool_use":
-      return { type: "tool_use", id: block.id, name: block.name, input: block.input };
-  }
-}
-
-function toolResultLine(event: Extract<AgentEvent, { type: "tool_result" }>, context: TranslationContext): UserEvent {
-  const { result } = event;
-  const content = typeof result.content === "string" ? result.content : result.content.map(toWireContentPart);
-  return {
-    ...userLine([{ type: "tool_result", tool_use_id: event.toolUseId, content, ...(result.isError ? { is_error: true } : {}) }], context),
-    ...(result.details === undefined ? {} : { tool_use_result: result.details }),
-    ...(result.code ? { tool_error_code: result.code } : {}),
-  };
-}
-
-function toWireContentPart(part: TextBlock | ImageBlock) {
-  return part.type === "text"
-    ? { type: "text" as const, text: part.text }
-    : { type: "image" as const, source: { type: "base64" as const, media_type: part.mediaType, data: part.data } };
-}
-
-function userLine(content: UserEvent["message"]["content"], context: TranslationContext): UserEvent {
-  return {
-    type: "user",
-    message: { role: "user", content },
-    parent_tool_use_id: null,
-    session_id: context.sessionId,
-    uuid: context.newUuid(),
-    timestamp: new Date(context.now()).toISOString(),
-  };
-}
-
-function streamLine(raw: Record<string, unknown>, response: Response, context: TranslationContext): StreamEvent {
-  return {
-    type: "stream_event",
-    event: raw as StreamEvent["event"],
-    session_id: context.sessionId,
-    parent_tool_use_id: null,
-    uuid: context.newUuid(),
-    api_message_id: response.messageId,
-  };
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { OutputEventSchema, type OutputEvent } from "../../protocol/events.js";
-import type { AgentEvent } from "../../src/agent/events.js";
-import { runTurn } from "../../src/agent/loop.js";
-import { exponentialBackoff } from "../../src/agent/retry-policy.js";
-import { ResponseAccumulator } from "../../src/providers/response-accumulator.js";
-import type { ProviderErrorKind, ProviderEvent } from "../../src/providers/types.js";
-import { createTranslationState, toStreamJson, type TranslationContext } from "../../src/session/stream-json.js";
-import { FakeProvider, hangingTurn, messageStart, toolCallBlock } from "../helpers/fake-provider.js";
+import { OutputEventSchema, type OutputEvent } from "../../../protocol/events.js";
+import type { AgentEvent } from "../../../src/agent/events.js";
+import { runTurn } from "../../../src/agent/loop.js";
+import { exponentialBackoff } from "../../../src/agent/retry-policy.js";
+import { ResponseAccumulator } from "../../../src/providers/response-accumulator.js";
+import type { ProviderErrorKind, ProviderEvent } from "../../../src/providers/types.js";
+import { createTranslationState, toStreamJson, type TranslationContext } from "../../../src/session/wire/stream-json.js";
+import { FakeProvider, hangingTurn, messageStart, toolCallBlock } from "../../helpers/fake-provider.js";
 
 // ---------------------------------------------------------------------------------------------
 // Deterministic translation: counter uuids and a clock that only moves when told.

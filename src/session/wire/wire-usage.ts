@@ -1,5 +1,5 @@
-import type { MessageUsage, ResultUsage } from "../../protocol/events.js";
-import type { Usage } from "../providers/types.js";
+import type { MessageUsage, ResultUsage } from "../../../protocol/events.js";
+import type { Usage } from "../../providers/types.js";
 
 type TokenCounts = Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadInputTokens" | "cacheCreationInputTokens">;
 

@@ -1,5 +1,5 @@
-import type { FlatEvent, FlatResultEvent } from "../../protocol/flat-events.js";
-import type { OutputEvent, ResultEvent } from "../../protocol/events.js";
+import type { FlatEvent, FlatResultEvent } from "../../../protocol/flat-events.js";
+import type { OutputEvent, ResultEvent } from "../../../protocol/events.js";
 
 /**
  * Translates Claude Code–dialect events into the flat dialect (protocol/flat-events.ts), line by
