@@ -3,8 +3,8 @@
 // Dependencies point one way: consumers (cli, chat, the library API in api/, mock-server) on top, then the
 // stdin/stdout adapter (server), the session core (session), the loop (agent), the parts the
 // loop drives (providers, tools, permissions, skills, sessions), and at the bottom the data every
-// layer shares (conversation), small leaf utilities (paths, text, version, process: what a child
-// process may inherit) and the public wire
+// layer shares (conversation), small leaf utilities (paths, text, version, process: how a child
+// process is started, supervised and captured, and what it may inherit) and the public wire
 // contract (protocol/, which imports nothing from src/). validation/ (how zod is set up: its
 // English messages, one-shot parse options) is open to every folder, like protocol/.
 //
@@ -18,7 +18,8 @@ const layers = {
   text: [],
   version: [],
   validation: [],
-  // The environment every child process gets (credentials removed), for each layer that starts one.
+  // A leaf: starting, supervising and capturing child processes for the layers that run others' code
+  // (tools for Bash, hooks, mcp for stdio servers), and the credential-free environment every child gets.
   process: ["text"],
   providers: ["conversation", "version"],
   // text: the credential formats that redaction and the children's environment share.
@@ -26,7 +27,7 @@ const layers = {
   permissions: ["conversation", "paths"],
   // Skills build on the tools: the Skill tool is one, and skill scripts run through Bash.
   skills: ["conversation", "paths", "text", "tools"],
-  // MCP servers' tools are tools like the built-ins; stdio servers join the process supervisor.
+  // MCP servers' tools are tools like the built-ins; stdio servers start through process/, supervised like Bash.
   mcp: ["conversation", "process", "tools", "version"],
   sessions: ["conversation", "text", "version"],
   // Consent for what a repository brings: the trust store and the fingerprints it compares.
@@ -34,7 +35,7 @@ const layers = {
   trust: ["paths", "permissions", "text"],
   // Claude Code's settings files: read, merged, and the project's trusted only as recorded.
   settings: ["paths", "trust"],
-  // Shell-command hooks: each a supervised child process without agentwire's credentials.
+  // Shell-command hooks: each a supervised child process (process/), nothing else of agentwire's.
   hooks: ["process"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
   session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "process", "text", "trust", "settings", "hooks", "version"],

@@ -1,8 +1,6 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { constants } from "node:os";
-import { childEnvironment } from "../process/child-environment.js";
-import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "../process/process-supervisor.js";
+import { captureCappedOutput } from "../process/capped-output.js";
+import { exitStatusOf, startSupervisedProcess } from "../process/supervised-process.js";
 
 /** More of either stream than a hook has any reason to write; the rest is read and dropped. */
 const MAX_CAPTURED_BYTES = 1024 * 1024;
@@ -38,76 +36,28 @@ export type HookProcessResult =
  * each). The shell leads a process group of its own, supervised like Bash's, so a timeout or an
  * abort stops the hook with every process it started, and nothing it leaves behind outlives
  * agentwire. Its environment is agentwire's without credentials (src/process/child-environment.ts).
- * Contract: never rejects.
+ * Contract: never rejects (spawn failures become `not_started`).
  */
-export function runHookProcess(request: HookProcessRequest): Promise<HookProcessResult> {
-  if (request.signal?.aborted) return Promise.resolve({ outcome: "aborted", stdout: "", stderr: "" });
-  return new Promise((resolve) => {
-    let child;
-    try {
-      child = spawn(shell(), ["-c", request.command], {
-        cwd: request.cwd,
-        detached: true,
-        stdio: ["pipe", "pipe", "pipe"],
-        env: { ...childEnvironment({ ...process.env, ...request.settingsEnv }, request.passEnv), ...request.hookEnv },
-      });
-    } catch (error) {
-      resolve({ outcome: "not_started", error: (error as Error).message });
-      return;
-    }
-    const stdout = new CappedText();
-    const stderr = new CappedText();
-    child.stdout.on("data", (chunk: Buffer) => stdout.append(chunk));
-    child.stderr.on("data", (chunk: Buffer) => stderr.append(chunk));
-    // A hook that exits without reading its input closes the pipe under the write: not an error.
-    child.stdin.on("error", () => undefined);
-    child.stdin.end(request.input);
-    const processGroup = child.pid;
-    if (processGroup !== undefined) superviseProcessGroup(processGroup);
-    let stopped: "timed_out" | "aborted" | undefined;
-    const stop = (reason: "timed_out" | "aborted"): void => {
-      if (stopped !== undefined || processGroup === undefined) return;
-      stopped = reason;
-      stopProcessGroup(processGroup);
-    };
-    const timer = setTimeout(() => stop("timed_out"), request.timeoutMs);
-    const onAbort = (): void => stop("aborted");
-    request.signal?.addEventListener("abort", onAbort, { once: true });
-    const finish = (result: HookProcessResult): void => {
-      clearTimeout(timer);
-      request.signal?.removeEventListener("abort", onAbort);
-      if (processGroup !== undefined) releaseProcessGroupIfEmpty(processGroup);
-      resolve(result);
-    };
-    child.once("error", (error) => {
-      if (child.pid === undefined) finish({ outcome: "not_started", error: error.message });
-    });
-    child.once("close", (code, signal) => {
-      if (stopped) finish({ outcome: stopped, stdout: stdout.text(), stderr: stderr.text() });
-      else finish({ outcome: "exited", exitCode: exitCodeOf(code, signal), stdout: stdout.text(), stderr: stderr.text() });
-    });
+export async function runHookProcess(request: HookProcessRequest): Promise<HookProcessResult> {
+  if (request.signal?.aborted) return { outcome: "aborted", stdout: "", stderr: "" };
+  const hook = startSupervisedProcess({
+    file: shell(),
+    args: ["-c", request.command],
+    cwd: request.cwd,
+    environment: { inherited: { ...process.env, ...request.settingsEnv }, pass: request.passEnv, added: request.hookEnv },
+    stdin: "pipe",
+    timeoutMs: request.timeoutMs,
+    ...(request.signal ? { signal: request.signal } : {}),
   });
-}
-
-/** Collects a stream's bytes up to MAX_CAPTURED_BYTES. */
-class CappedText {
-  private readonly chunks: Buffer[] = [];
-  private size = 0;
-
-  append(chunk: Buffer): void {
-    if (this.size >= MAX_CAPTURED_BYTES) return;
-    const kept = chunk.subarray(0, MAX_CAPTURED_BYTES - this.size);
-    this.chunks.push(kept);
-    this.size += kept.length;
-  }
-
-  text(): string {
-    return Buffer.concat(this.chunks).toString("utf8");
-  }
-}
-
-/** A shell killed by a signal exits, as a shell reports it, with 128 + the signal's number. */
-function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
-  if (code !== null) return code;
-  return signal === null ? 1 : 128 + (constants.signals[signal] ?? 0);
+  if ("startError" in hook) return { outcome: "not_started", error: hook.startError.message };
+  const { stdout, stderr } = captureCappedOutput(hook, MAX_CAPTURED_BYTES);
+  // A hook that exits without reading its input closes the pipe under the write: not an error.
+  hook.stdin?.on("error", () => undefined);
+  hook.stdin?.end(request.input);
+  const end = await hook.ended;
+  hook.release();
+  if (end.error) return { outcome: "not_started", error: end.error.message };
+  const stopped = hook.stopReason === "timeout" ? "timed_out" : hook.stopReason;
+  if (stopped) return { outcome: stopped, stdout: stdout.text(), stderr: stderr.text() };
+  return { outcome: "exited", exitCode: exitStatusOf(end), stdout: stdout.text(), stderr: stderr.text() };
 }

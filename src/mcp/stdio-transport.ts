@@ -1,17 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
-import { childEnvironment } from "../process/child-environment.js";
-import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "../process/process-supervisor.js";
+import { startSupervisedProcess, type SupervisedProcess } from "../process/supervised-process.js";
 import type { StdioServerConfig } from "./mcp-config.js";
 
 /** The end of a server's stderr kept for the error message when it fails. */
 const STDERR_TAIL_CHARACTERS = 2_000;
 
 /**
- * A stdio MCP server as a child in agentwire's process tree, under the same guarantee as Bash:
- * it leads its own process group, registered with the process supervisor, so the server and
+ * A stdio MCP server as a child in agentwire's process tree, under the same guarantee as Bash
+ * (src/process/supervised-process.ts): it leads its own process group, so the server and
  * whatever it starts die with agentwire even when agentwire is SIGKILLed. (The SDK's own stdio
  * transport spawns the server in agentwire's group, where nothing stops it on a hard kill.)
  */
@@ -19,7 +17,7 @@ export class SupervisedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private child: ChildProcess | undefined;
+  private server: SupervisedProcess | undefined;
   private readonly readBuffer = new ReadBuffer();
   private stderrTail = "";
 
@@ -34,42 +32,41 @@ export class SupervisedStdioTransport implements Transport {
   }
 
   start(): Promise<void> {
+    const server = startSupervisedProcess({
+      file: this.config.command,
+      args: this.config.args,
+      cwd: this.config.cwd ?? this.options.cwd,
+      // The server's own `env` block is explicit, so it is added after the credentials are gone:
+      // a configuration hands a server exactly the keys it names.
+      environment: { inherited: this.options.env, pass: this.options.passEnv, added: this.config.env },
+      stdin: "pipe",
+    });
+    if ("startError" in server) return Promise.reject(server.startError);
+    this.server = server;
+    server.stdout.on("data", (chunk: Buffer) => {
+      this.readBuffer.append(chunk);
+      this.deliver();
+    });
+    server.stderr.setEncoding("utf8").on("data", (text: string) => {
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARACTERS);
+    });
+    server.stdin?.on("error", (error) => this.onerror?.(error));
+    server.child.once("close", () => {
+      server.release();
+      this.server = undefined;
+      this.onclose?.();
+    });
     return new Promise((resolve, reject) => {
-      const child = spawn(this.config.command, this.config.args, {
-        cwd: this.config.cwd ?? this.options.cwd,
-        // The server's own `env` block is explicit, so it is added after the credentials are gone:
-        // a configuration hands a server exactly the keys it names.
-        env: { ...childEnvironment(this.options.env, this.options.passEnv), ...this.config.env },
-        stdio: ["pipe", "pipe", "pipe"],
-        detached: true,
-      });
-      this.child = child;
-      child.once("error", (error) => {
+      server.child.once("error", (error) => {
         reject(error);
         this.onerror?.(error);
       });
-      child.once("spawn", () => {
-        if (child.pid !== undefined) superviseProcessGroup(child.pid);
-        resolve();
-      });
-      child.once("close", () => {
-        if (child.pid !== undefined) releaseProcessGroupIfEmpty(child.pid);
-        this.child = undefined;
-        this.onclose?.();
-      });
-      child.stdout?.on("data", (chunk: Buffer) => {
-        this.readBuffer.append(chunk);
-        this.deliver();
-      });
-      child.stderr?.setEncoding("utf8").on("data", (text: string) => {
-        this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARACTERS);
-      });
-      child.stdin?.on("error", (error) => this.onerror?.(error));
+      server.child.once("spawn", () => resolve());
     });
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.child?.stdin;
+    const stdin = this.server?.stdin;
     if (!stdin?.writable) return Promise.reject(new Error("the server is not running"));
     return new Promise((resolve) => {
       if (stdin.write(serializeMessage(message))) resolve();
@@ -78,10 +75,10 @@ export class SupervisedStdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    const child = this.child;
-    if (child?.pid === undefined) return;
-    child.stdin?.end();
-    stopProcessGroup(child.pid);
+    const server = this.server;
+    if (server?.child.pid === undefined) return;
+    server.stdin?.end();
+    server.stop("aborted");
   }
 
   private deliver(): void {

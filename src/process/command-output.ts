@@ -1,6 +1,7 @@
 import { createWriteStream, lstatSync, mkdirSync, openSync } from "node:fs";
 import type { WriteStream } from "node:fs";
 import path from "node:path";
+import type { SupervisedProcess } from "./supervised-process.js";
 
 /** The model sees at most this many lines from the start and from the end of each stream. */
 export const HEAD_LINES = 50;
@@ -241,4 +242,25 @@ function lastLines(bytes: Buffer, count: number, startsOnLineBoundary: boolean):
     position = newline;
   }
   return bytes.subarray(position + 1);
+}
+
+/**
+ * Captures a supervised child's stdout and stderr into a CommandOutput whose spool, once the
+ * output is too long to show, is created by `createSpool`; the child's pipes are paused while the
+ * spool file is behind.
+ */
+export function captureCommandOutput(child: Pick<SupervisedProcess, "stdout" | "stderr">, createSpool: () => SpoolFile): CommandOutput {
+  const output = new CommandOutput(createSpool, {
+    pause: () => {
+      child.stdout.pause();
+      child.stderr.pause();
+    },
+    resume: () => {
+      child.stdout.resume();
+      child.stderr.resume();
+    },
+  });
+  child.stdout.on("data", (chunk: Buffer) => output.append("stdout", chunk));
+  child.stderr.on("data", (chunk: Buffer) => output.append("stderr", chunk));
+  return output;
 }

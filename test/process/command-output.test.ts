@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CommandOutput, StreamCapture } from "../../src/tools/command-output.js";
+import { CommandOutput, StreamCapture } from "../../src/process/command-output.js";
 
 describe("StreamCapture", () => {
   it("holds a bounded number of bytes however much is appended, and counts everything", () => {

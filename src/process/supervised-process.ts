@@ -1,0 +1,141 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { constants as osConstants } from "node:os";
+import type { Readable, Writable } from "node:stream";
+import { childEnvironment } from "./child-environment.js";
+import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
+
+/**
+ * The one way agentwire starts a child that runs someone else's code (a Bash command, a hook, an
+ * MCP stdio server): without agentwire's credentials, leading a process group of its own that the
+ * supervisor stops when agentwire exits, however it exits, and stopped with everything it started
+ * on a timeout or an abort. Callers keep only what is theirs: what to run and what its output means.
+ * Node's spawn, not execa: capture and group stopping are done here, so execa would only add its
+ * load and first-call cost.
+ */
+
+/** What the child's environment is made of. */
+export interface ChildEnvironmentRequest {
+  /** Where it starts: agentwire's environment, with the settings files' `env` over it. */
+  inherited: Readonly<Record<string, string | undefined>>;
+  /** Credential names the user hands to children on purpose (`--pass-env`). */
+  pass?: readonly string[] | undefined;
+  /** Set after the credentials are removed, because the caller names them on purpose (a hook's `CLAUDE_PROJECT_DIR`, an MCP server's `env` block). */
+  added?: Readonly<Record<string, string>>;
+  /** Applied last: overrides that must win over everything else (git hardening of read-only commands). */
+  harden?: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv;
+}
+
+export interface SupervisedProcessRequest {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  environment: ChildEnvironmentRequest;
+  /** "pipe" for a child that reads what the caller writes; "ignore" closes its stdin. */
+  stdin: "pipe" | "ignore";
+  /** A fourth descriptor read by the caller (bwrap reports the sandbox's init process there). */
+  infoPipe?: boolean;
+  /** Stops the group when it runs this long. */
+  timeoutMs?: number;
+  /** Stops the group when aborted. */
+  signal?: AbortSignal;
+}
+
+export type StopReason = "timeout" | "aborted";
+
+/** How a child ended: its exit code or signal, or why it could not start. */
+export interface ProcessEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Set when the child never started (no pid). */
+  error?: Error;
+}
+
+export interface SupervisedProcess {
+  readonly child: ChildProcess;
+  readonly stdin: Writable | null;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly info: Readable | undefined;
+  /** Resolves when the child has exited and its pipes have closed, or it failed to start. Never rejects. */
+  readonly ended: Promise<ProcessEnd>;
+  /** Why agentwire stopped it, if it did. */
+  readonly stopReason: StopReason | undefined;
+  /** Stops the whole group (SIGTERM, then SIGKILL); the first reason is kept. */
+  stop(reason: StopReason): void;
+  /**
+   * Ends this run's supervision: the timer and the abort listener go, and the group is forgotten
+   * once no member is left (background jobs keep it supervised until agentwire exits). Call it on
+   * every path once the child has ended; calling it again is harmless.
+   */
+  release(): void;
+}
+
+/**
+ * Starts `file` as the leader of a new process group, supervised. Returns the reason instead when
+ * spawn throws at once (E2BIG for an argument list over the kernel's limit, ENOTDIR); a failure
+ * reported later (ENOENT) resolves `ended` with `error` set.
+ */
+export function startSupervisedProcess(request: SupervisedProcessRequest): SupervisedProcess | { startError: Error } {
+  const environment = request.environment;
+  let child: ChildProcess;
+  try {
+    // detached: the child leads its own group, so one signal reaches its pipelines and `&` jobs.
+    child = spawn(request.file, request.args, {
+      cwd: request.cwd,
+      detached: true,
+      stdio: request.infoPipe ? [request.stdin, "pipe", "pipe", "pipe"] : [request.stdin, "pipe", "pipe"],
+      env: (environment.harden ?? same)({ ...childEnvironment(environment.inherited, environment.pass), ...environment.added }),
+    });
+  } catch (error) {
+    return { startError: error as Error };
+  }
+  return supervise(child, request);
+}
+
+function supervise(child: ChildProcess, request: SupervisedProcessRequest): SupervisedProcess {
+  const processGroup = child.pid;
+  const ended = new Promise<ProcessEnd>((resolve) => {
+    child.once("close", (code, signal) => resolve({ code, signal }));
+    // A child that could not start emits 'error' and never 'close'.
+    child.on("error", (error) => {
+      if (child.pid === undefined) resolve({ code: null, signal: null, error });
+    });
+  });
+  if (processGroup !== undefined) superviseProcessGroup(processGroup);
+  let stopReason: StopReason | undefined;
+  const stop = (reason: StopReason): void => {
+    if (stopReason !== undefined || processGroup === undefined) return;
+    stopReason = reason;
+    stopProcessGroup(processGroup);
+  };
+  const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => stop("timeout"), request.timeoutMs);
+  const onAbort = (): void => stop("aborted");
+  request.signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    child,
+    stdin: child.stdin,
+    // Both are pipes by construction above.
+    stdout: child.stdout!,
+    stderr: child.stderr!,
+    info: request.infoPipe ? (child.stdio[3] as Readable | null) ?? undefined : undefined,
+    ended,
+    get stopReason() {
+      return stopReason;
+    },
+    stop,
+    release() {
+      clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onAbort);
+      if (processGroup !== undefined) releaseProcessGroupIfEmpty(processGroup);
+    },
+  };
+}
+
+const same = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => env;
+
+/** Shell convention: a process ended by signal N reports status 128 + N (1 when nothing is known). */
+export function exitStatusOf(end: Pick<ProcessEnd, "code" | "signal">): number {
+  if (end.code !== null) return end.code;
+  const signalNumber = end.signal === null ? undefined : osConstants.signals[end.signal];
+  return signalNumber === undefined ? 1 : 128 + signalNumber;
+}
