@@ -1,5 +1,3 @@
-import { emitKeypressEvents } from "node:readline";
-import { createInterface } from "node:readline";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent, SystemInitEvent } from "../../protocol/events.js";
 import { EventQueue } from "../api/event-queue.js";
@@ -8,11 +6,13 @@ import { renderSession } from "../api/sessions.js";
 import { createStyle, type Style } from "../render/style.js";
 import { runCommand, type ChatTotals, type CommandHost } from "./commands.js";
 import { EventPrinter } from "./event-printer.js";
+import { ExitGuard } from "./exit-guard.js";
 import { ChatHistory } from "./history.js";
 import { inputArea, PROMPT, questionArea } from "./input-area.js";
 import { LineEditor, type EditorAction, type Key } from "./line-editor.js";
 import { permissionQuestion, type OpenQuestion } from "./permission-question.js";
 import { Screen } from "./screen.js";
+import { listenToKeys, listenToLines } from "./terminal-input.js";
 
 export interface ChatOptions {
   /** The session's settings (from the command line); the chat adds the prompt stream and the approver. */
@@ -26,9 +26,6 @@ export interface ChatOptions {
   /** Sent as soon as the chat starts (`agentwire chat "prompt"`). */
   firstPrompt?: string;
 }
-
-/** Two Ctrl+C within this time leave the chat. */
-const EXIT_CONFIRM_MS = 2000;
 
 type State = "idle" | "running" | "question" | "exiting";
 
@@ -49,10 +46,10 @@ export class Chat {
   private running!: { query: Query; prompts: EventQueue<string>; pump: Promise<void>; stopped: boolean };
   private init: SystemInitEvent | undefined;
   private shownSession: string | undefined;
-  /** The first Ctrl+C of a running turn: "press again" is said once the interrupted turn has ended. */
-  private exitNoticeAfterTurn = false;
   private question: OpenQuestion | undefined;
-  private exitArmedAt = 0;
+  private readonly exitGuard: ExitGuard;
+  /** Gives the terminal back (raw mode, bracketed paste) when the chat ends. */
+  private releaseTerminal = (): void => {};
   private readonly allowedInChat: string[] = [];
   private readonly totals: ChatTotals = { turns: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   private permissionMode: string;
@@ -66,6 +63,7 @@ export class Chat {
     this.history = new ChatHistory(options.historyFile);
     this.editor = new LineEditor(this.history.load(), () => this.init?.slash_commands ?? []);
     this.permissionMode = options.queryOptions.permissionMode ?? "default";
+    this.exitGuard = new ExitGuard(() => this.screen.print([this.style.dim("Press Ctrl+C again to exit.")]));
   }
 
   /** Runs until /exit, Ctrl+D, two Ctrl+C or the end of input; resolves with the exit code. */
@@ -73,7 +71,7 @@ export class Chat {
     const done = new Promise<number>((resolve) => (this.finished = resolve));
     const { queryOptions } = this.options;
     // Raw mode first: keys typed while the chat starts are not echoed by the terminal.
-    if (this.options.fancy) this.listenToKeys();
+    if (this.options.fancy) this.releaseTerminal = listenToKeys(this.options.input, this.options.output, (character, key) => this.onKey(character, key));
     else this.listenToLines();
     this.screen.print([this.style.dim(`agentwire chat · ${queryOptions.model ?? "default model"} · ${queryOptions.cwd ?? process.cwd()}`), this.style.dim("/help for commands · Esc interrupts · Ctrl+D exits")]);
     if (queryOptions.resume) await this.showStoredSession(queryOptions.resume);
@@ -134,7 +132,7 @@ export class Chat {
       this.screen.setBottom(undefined);
     }
     this.printer.print(event);
-    if (this.exitNoticeAfterTurn) this.armExit();
+    this.exitGuard.turnEnded();
     this.showInput();
     this.takeQueuedLine();
   }
@@ -184,17 +182,6 @@ export class Chat {
   // ---------------------------------------------------------------------------------------------
   // Input
 
-  private listenToKeys(): void {
-    const { input } = this.options;
-    // A lone Esc is told from the start of an escape sequence after 50 ms.
-    emitKeypressEvents(input, { escapeCodeTimeout: 50 } as never);
-    input.setRawMode(true);
-    // Bracketed paste: the terminal marks pasted text, so a paste never submits by itself.
-    this.options.output.write("\u001b[?2004h");
-    input.on("keypress", (character: string | undefined, key: Key | undefined) => this.onKey(character, key ?? { sequence: character }));
-    input.resume();
-  }
-
   private onKey(character: string | undefined, key: Key): void {
     if (this.state === "exiting") return;
     if (this.state === "question") {
@@ -205,13 +192,11 @@ export class Chat {
     if (this.state === "running") {
       if (key.name === "escape") void this.interrupt();
       else if (key.ctrl && key.name === "c") {
-        if (Date.now() - this.exitArmedAt < EXIT_CONFIRM_MS) {
+        if (this.exitGuard.confirms()) {
           void this.exit(0);
           return;
         }
-        // Said after the interrupted turn's last lines (its tool's, its result), not above them.
-        this.exitArmedAt = Date.now();
-        this.exitNoticeAfterTurn = true;
+        this.exitGuard.armDuringTurn();
         void this.interrupt();
       }
       return;
@@ -239,18 +224,19 @@ export class Chat {
 
   /** Plain mode: each input line is a message, a command, or the answer to an open question. */
   private listenToLines(): void {
-    const lines = createInterface({ input: this.options.input, terminal: false });
-    lines.on("line", (line) => {
-      this.queuedLines.push(line);
-      this.takeQueuedLine();
-    });
-    lines.on("close", () => {
-      this.inputEnded = true;
-      this.takeQueuedLine();
-    });
-    process.on("SIGINT", () => {
-      if (this.state === "running") void this.interrupt();
-      else void this.exit(130);
+    listenToLines(this.options.input, {
+      line: (line) => {
+        this.queuedLines.push(line);
+        this.takeQueuedLine();
+      },
+      end: () => {
+        this.inputEnded = true;
+        this.takeQueuedLine();
+      },
+      interrupt: () => {
+        if (this.state === "running") void this.interrupt();
+        else void this.exit(130);
+      },
     });
   }
 
@@ -268,19 +254,12 @@ export class Chat {
   }
 
   private confirmExit(): boolean {
-    if (Date.now() - this.exitArmedAt < EXIT_CONFIRM_MS) {
+    if (this.exitGuard.confirms()) {
       void this.exit(0);
       return true;
     }
-    this.armExit();
+    this.exitGuard.arm();
     return false;
-  }
-
-  /** The next Ctrl+C within EXIT_CONFIRM_MS leaves; counted from when the user is told so. */
-  private armExit(): void {
-    this.exitNoticeAfterTurn = false;
-    this.exitArmedAt = Date.now();
-    this.screen.print([this.style.dim("Press Ctrl+C again to exit.")]);
   }
 
   private async interrupt(): Promise<void> {
@@ -372,10 +351,7 @@ export class Chat {
     this.state = "exiting";
     this.screen.close();
     await this.stop();
-    if (this.options.fancy) {
-      this.options.output.write("\u001b[?2004l");
-      this.options.input.setRawMode(false);
-    }
+    this.releaseTerminal();
     this.options.input.pause();
     this.finished(code);
   }
