@@ -4,7 +4,7 @@ import { EventQueue } from "../api/event-queue.js";
 import { query, type CanUseTool, type Query, type QueryOptions } from "../api/query.js";
 import { renderSession } from "../api/sessions.js";
 import { createStyle, type Style } from "../render/style.js";
-import { runCommand, type ChatTotals, type CommandHost } from "./commands.js";
+import { parseCommand, runCommand, type ChatTotals, type CommandHost } from "./commands.js";
 import { EventPrinter } from "./event-printer.js";
 import { ExitGuard } from "./exit-guard.js";
 import { ChatHistory } from "./history.js";
@@ -295,7 +295,10 @@ export class Chat {
     }
     this.editor.remember(text);
     this.history.append(text);
-    if (!(await runCommand(text, shown, this.commandHost()))) this.send(text, shown);
+    // A prompt is sent at once: the next typed-ahead line must find the turn running.
+    const command = parseCommand(text);
+    if (command) await runCommand(command, text, shown, this.commandHost());
+    else this.send(text, shown);
   }
 
   /** The chat as its commands see it. */

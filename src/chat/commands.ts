@@ -38,16 +38,17 @@ const HELP_FOOTER = [
   "  Enter sends · \\ then Enter, Alt+Enter or Ctrl+J: a new line · Up/Down: history · Tab completes a command",
 ];
 
-/**
- * A line typed in the chat that starts with `/`: the chat's own commands, the session's
- * (/compact, /clear, skills) sent on as prompts, anything else refused. Returns false when the
- * line is no command at all.
- */
-export async function runCommand(text: string, shown: string, host: CommandHost): Promise<boolean> {
+/** A line that names a command: `/name` and what follows it. */
+export function parseCommand(text: string): { name: string; argument: string } | undefined {
   const command = /^\/([\w:-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  if (!command) return false;
-  const [, name, rawArgument = ""] = command;
-  const argument = rawArgument.trim();
+  return command ? { name: command[1]!, argument: (command[2] ?? "").trim() } : undefined;
+}
+
+/**
+ * A command typed in the chat: the chat's own, the session's (/compact, /clear, skills) sent on
+ * as prompts, anything else refused.
+ */
+export async function runCommand({ name, argument }: { name: string; argument: string }, text: string, shown: string, host: CommandHost): Promise<void> {
   const { style } = host;
   switch (`/${name}`) {
     case "/help":
@@ -90,10 +91,9 @@ export async function runCommand(text: string, shown: string, host: CommandHost)
       await resume(argument, host);
       break;
     default:
-      if (host.init?.slash_commands.includes(name!)) host.send(text.trim(), shown);
+      if (host.init?.slash_commands.includes(name)) host.send(text.trim(), shown);
       else host.print([style.red(`Unknown command /${name}; /help lists them.`)]);
   }
-  return true;
 }
 
 async function permissions(mode: string, host: CommandHost): Promise<void> {

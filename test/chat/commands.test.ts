@@ -4,8 +4,10 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SystemInitEvent } from "../../protocol/events.js";
 import type { Query } from "../../src/api/query.js";
-import { runCommand, type CommandHost } from "../../src/chat/commands.js";
+import { parseCommand, runCommand as runParsed, type CommandHost } from "../../src/chat/commands.js";
 import { createStyle } from "../../src/render/style.js";
+
+const runCommand = (text: string, shown: string, host: CommandHost) => runParsed(parseCommand(text)!, text, shown, host);
 
 /** A chat as its commands see it, recording what they did. */
 function fakeHost(init?: Partial<SystemInitEvent>) {
@@ -40,10 +42,9 @@ describe("the chat's commands", () => {
     return made;
   };
 
-  it("leaves a line that is no command to be sent as a prompt", async () => {
-    const { host, done } = make();
-    expect(await runCommand("hello /there", "hello /there", host)).toBe(false);
-    expect(done.sent).toEqual([]);
+  it("tells a command from a prompt", () => {
+    expect(parseCommand("hello /there")).toBeUndefined();
+    expect(parseCommand(" /compact  focus on tests \n")).toEqual({ name: "compact", argument: "focus on tests" });
   });
 
   it("switches the permission mode and shows the new one; refuses an unknown mode", async () => {
