@@ -111,6 +111,15 @@ module.exports = {
     ...layerRules,
     ...wallRules,
     {
+      name: "present-runs-in-the-browser",
+      // What a call, its result and an answer's markdown say, for the terminal, the chat and the page
+      // alike: a leaf, so the page's bundle carries it alone and no view's styling leaks in.
+      comment: "src/render/present/ is bundled into the web page: no Node built-ins, no packages, nothing from src/ outside it.",
+      severity: "error",
+      from: { path: "^src/render/present/" },
+      to: { pathNot: "^src/render/present/" },
+    },
+    {
       name: "library-is-not-the-cli",
       comment: "The library API (src/api) and the session core never reach into the CLI adapter.",
       severity: "error",

@@ -1,6 +1,6 @@
 // Bundles agentwire into dist/ with code splitting, so each provider SDK lands in its own chunk
 // and is only read from disk when that provider is actually used (start-up is on the critical
-// path of every GUI turn). Two builds:
+// path of every GUI turn). Two builds, and the web page's script:
 //   - the library (`agentwire`) and the protocol (`agentwire/protocol`): esbuild, into dist/ and
 //     dist/chunks/;
 //   - the CLI: esbuild, then rollup regroups esbuild's chunks by when a run loads them (before
@@ -54,6 +54,11 @@ const common = {
 };
 
 const library = await build({ ...common, entryPoints: { index: "src/api/index.ts", protocol: "protocol/index.ts" }, outdir: "dist" });
+
+// The page's script (`agentwire web`): web/app.js and what it imports, the shared presentation
+// module src/render/present/ among them, as one file for the browser. Not minified: it is small,
+// read over loopback, and readable in the browser's tools. index.html and style.css stay in web/.
+await build({ absWorkingDir: root.pathname, entryPoints: { app: "web/app.js" }, outdir: "dist/web", bundle: true, format: "esm", platform: "browser", target: "es2022", logLevel: "warning" });
 
 const STAGE = "dist/.cli-stage";
 let cliOutputs;

@@ -50,6 +50,8 @@ describe("architecture", () => {
       // An engine behind an inner wall reaching out to the tool plumbing around it.
       "src/tools/define-tool.ts": "export const defineTool = 1;\n",
       "src/tools/search/walk.ts": 'import { defineTool } from "../define-tool.js";\nexport const walk = defineTool;\n',
+      // The presentation module is bundled into the page: a Node built-in there is refused.
+      "src/render/present/paths.ts": 'import { sep } from "node:path";\nexport const separator = sep;\n',
       "protocol/events.ts": 'import { message } from "../src/conversation/messages.js";\nexport const events = message;\n',
     };
     for (const [path, text] of Object.entries(files)) {
@@ -64,6 +66,7 @@ describe("architecture", () => {
         "no-circular: src/tools/a.ts → src/tools/b.ts",
         "wall-tools-search: src/tools/search/walk.ts → src/tools/define-tool.ts",
         "protocol-is-standalone: protocol/events.ts → src/conversation/messages.ts",
+        "present-runs-in-the-browser: src/render/present/paths.ts → path",
       ]),
     );
   });

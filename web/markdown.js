@@ -1,11 +1,10 @@
 /**
- * Light markdown → HTML for model answers: headings, lists (nested by indentation), fenced code,
- * block quotes, rules, paragraphs, `inline code`, **bold**, *italic*, and [links](https://…).
- * Every piece of the source text is HTML-escaped before tags are added around it, and a link
- * keeps its href only for http(s) and mailto, so model text can never inject markup or script.
- * Not a full CommonMark parser: what a model writes in an answer. An unclosed fence (an answer
- * still streaming) renders as code to the end.
+ * Model answers as HTML, over the markdown parse every view shares (src/render/present/):
+ * paragraphs (lines joined by <br>), block quotes, lists nested by indentation, code blocks and
+ * inline markup. Every piece of text is HTML-escaped where it is written out, and the parse only
+ * makes links of http(s) and mailto targets, so model text can never inject markup or script.
  */
+import { markdownBlocks, parseInline } from "../src/render/present/index.ts";
 
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -19,8 +18,6 @@ export function renderMarkdown(text) {
   let quote = [];
   /** Open lists, outermost first: { tag: "ul" | "ol", indent }. */
   const lists = [];
-  /** @type {{ marker: string, language: string, lines: string[] } | undefined} */
-  let fence;
 
   const flushParagraph = () => {
     if (paragraph.length > 0) out.push(`<p>${paragraph.map(renderInline).join("<br>")}</p>`);
@@ -39,116 +36,93 @@ export function renderMarkdown(text) {
     closeLists();
   };
 
-  for (const line of String(text).replace(/\r\n?/g, "\n").split("\n")) {
-    if (fence) {
-      if (line.trim().startsWith(fence.marker)) {
-        out.push(codeBlock(fence));
-        fence = undefined;
-      } else {
-        fence.lines.push(line);
+  for (const block of markdownBlocks(String(text))) {
+    switch (block.type) {
+      case "code": {
+        flushAll();
+        const label = block.language ? ` data-language="${escapeHtml(block.language)}"` : "";
+        out.push(`<pre${label}><code>${escapeHtml(block.lines.join("\n"))}</code></pre>`);
+        break;
       }
-      continue;
+      case "blank":
+        // A blank line ends a paragraph or quote; a list survives it (loose lists), closed by other blocks.
+        flushParagraph();
+        flushQuote();
+        break;
+      case "heading":
+        flushAll();
+        out.push(`<h${block.level}>${renderInline(block.text)}</h${block.level}>`);
+        break;
+      case "rule":
+        flushAll();
+        out.push("<hr>");
+        break;
+      case "item":
+        flushParagraph();
+        flushQuote();
+        listItem(out, lists, block, closeLists);
+        break;
+      case "quote":
+        flushParagraph();
+        closeLists();
+        quote.push(block.text);
+        break;
+      case "line":
+        if (lists.length > 0 && /^\s+/.test(block.text) && paragraph.length === 0) {
+          // An indented line under a list item continues that item.
+          out.push(`<br>${renderInline(block.text.trim())}`);
+          break;
+        }
+        flushQuote();
+        closeLists();
+        paragraph.push(block.text);
+        break;
     }
-    const fenceStart = /^\s*(```+|~~~+)\s*([\w+-]*)/.exec(line);
-    if (fenceStart) {
-      flushAll();
-      fence = { marker: fenceStart[1], language: fenceStart[2], lines: [] };
-      continue;
-    }
-    if (line.trim() === "") {
-      // A blank line ends a paragraph or quote; a list survives it (loose lists), closed by other blocks.
-      flushParagraph();
-      flushQuote();
-      continue;
-    }
-    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading) {
-      flushAll();
-      const level = heading[1].length;
-      out.push(`<h${level}>${renderInline(heading[2])}</h${level}>`);
-      continue;
-    }
-    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) {
-      flushAll();
-      out.push("<hr>");
-      continue;
-    }
-    const item = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/.exec(line);
-    if (item) {
-      flushParagraph();
-      flushQuote();
-      const indent = item[1].replace(/\t/g, "  ").length;
-      const tag = /\d/.test(item[2]) ? "ol" : "ul";
-      closeLists(indent);
-      const current = lists.at(-1);
-      if (current && current.indent === indent && current.tag !== tag) closeLists(indent - 1);
-      const open = lists.at(-1);
-      if (open && open.indent === indent) {
-        out.push(`</li><li>${renderInline(item[3])}`);
-      } else {
-        const start = tag === "ol" && parseInt(item[2], 10) !== 1 ? ` start="${parseInt(item[2], 10)}"` : "";
-        out.push(`<${tag}${start}><li>${renderInline(item[3])}`);
-        lists.push({ tag, indent });
-      }
-      continue;
-    }
-    const quoted = /^\s*>\s?(.*)$/.exec(line);
-    if (quoted) {
-      flushParagraph();
-      closeLists();
-      quote.push(quoted[1]);
-      continue;
-    }
-    if (lists.length > 0 && /^\s+/.test(line) && paragraph.length === 0) {
-      // An indented line under a list item continues that item.
-      out.push(`<br>${renderInline(line.trim())}`);
-      continue;
-    }
-    flushQuote();
-    closeLists();
-    paragraph.push(line);
   }
-  if (fence) out.push(codeBlock(fence));
   flushAll();
   return out.join("");
 }
 
-function codeBlock({ language, lines }) {
-  const label = language ? ` data-language="${escapeHtml(language)}"` : "";
-  return `<pre${label}><code>${escapeHtml(lines.join("\n"))}</code></pre>`;
-}
-
-/** Inline markup of one line: code spans first (their text is literal), then links, then emphasis. */
-export function renderInline(text) {
-  return String(text)
-    .split(/(`[^`\n]+`)/)
-    .map((part, index) => (index % 2 === 1 ? `<code>${escapeHtml(part.slice(1, -1))}</code>` : renderLinks(part)))
-    .join("");
-}
-
-function renderLinks(text) {
-  const out = [];
-  let last = 0;
-  for (const match of text.matchAll(/\[([^\]\n]+)\]\(([^()\s]+)\)/g)) {
-    out.push(emphasis(escapeHtml(text.slice(last, match.index))));
-    const href = safeHref(match[2]);
-    out.push(href ? `<a href="${escapeHtml(href)}" target="_blank" rel="noopener noreferrer">${emphasis(escapeHtml(match[1]))}</a>` : emphasis(escapeHtml(match[0])));
-    last = match.index + match[0].length;
+/** An item opens a list deeper than the open ones, or continues the open list at its indent. */
+function listItem(out, lists, { indent, ordered, marker, text }, closeLists) {
+  const tag = ordered ? "ol" : "ul";
+  closeLists(indent);
+  const current = lists.at(-1);
+  if (current && current.indent === indent && current.tag !== tag) closeLists(indent - 1);
+  const open = lists.at(-1);
+  if (open && open.indent === indent) {
+    out.push(`</li><li>${renderInline(text)}`);
+    return;
   }
-  out.push(emphasis(escapeHtml(text.slice(last))));
-  return out.join("");
+  const number = parseInt(marker, 10);
+  const start = ordered && number !== 1 ? ` start="${number}"` : "";
+  out.push(`<${tag}${start}><li>${renderInline(text)}`);
+  lists.push({ tag, indent });
 }
 
-/** Only schemes that navigate: `javascript:`, `data:` and the like are dropped (the link shows as text). */
-function safeHref(url) {
-  return /^(https?:\/\/|mailto:)/i.test(url) ? url : undefined;
+/** One line's inline markup as HTML. */
+export function renderInline(text) {
+  return inlineHtml(parseInline(String(text)));
 }
 
-/** Bold and italic on already-escaped text (the markers are plain characters, so tags cannot leak in). */
-function emphasis(escaped) {
-  return escaped
-    .replace(/\*\*(?=\S)(.+?)(?<=\S)\*\*/g, "<strong>$1</strong>")
-    .replace(/(^|[^\w])__(?=\S)(.+?)(?<=\S)__(?!\w)/g, "$1<strong>$2</strong>")
-    .replace(/(^|[^*\w])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?!\*)/g, "$1<em>$2</em>")
-    .replace(/(^|[^\w])_(?=[^\s_])(.+?)(?<=[^\s_])_(?!\w)/g, "$1<em>$2</em>");
+/** @param {import("../src/render/present/index.ts").Inline[]} nodes */
+function inlineHtml(nodes) {
+  return nodes
+    .map((node) => {
+      switch (node.type) {
+        case "text":
+          return escapeHtml(node.text);
+        case "code":
+          return `<code>${escapeHtml(node.text)}</code>`;
+        case "strong":
+          return `<strong>${inlineHtml(node.children)}</strong>`;
+        case "emphasis":
+          return `<em>${inlineHtml(node.children)}</em>`;
+        case "link":
+          return `<a href="${escapeHtml(node.href)}" target="_blank" rel="noopener noreferrer">${inlineHtml(node.children)}</a>`;
+        default:
+          return "";
+      }
+    })
+    .join("");
 }

@@ -9,7 +9,10 @@
  * only what changed. A dropped item (the output of an abandoned attempt before a retry) gets
  * `removed: true`.
  */
-import { clip, describeResult, keyArgument, plural } from "./tool-summary.js";
+import { clip, describeResult, formatCount, keyArgument, plural } from "../src/render/present/index.ts";
+
+/** The widest a one-line result may be in a tool card's summary. */
+const SUMMARY_WIDTH = 120;
 
 /**
  * One thing on screen. `kind` is prompt | text | thinking | tool | permission | notice | result;
@@ -241,7 +244,7 @@ function user(conversation, event) {
   for (const block of blocks) {
     if (block.type === "tool_result") {
       const tool = conversation.tools.get(block.tool_use_id) ?? addTool(conversation, { id: block.tool_use_id, name: "Tool", input: {} });
-      touch(tool, { result: describeResult(tool.name, tool.input, block, event.tool_use_result, conversation.cwd), streaming: false });
+      touch(tool, { result: describeResult(tool.name, tool.input, block, event.tool_use_result, conversation.cwd, SUMMARY_WIDTH), streaming: false });
     } else if (block.type === "text") {
       userText(conversation, block.text ?? "", event.isSynthetic === true);
     }
@@ -317,8 +320,4 @@ function parseOr(json, fallback) {
   } catch {
     return fallback;
   }
-}
-
-function formatCount(value) {
-  return value.toLocaleString("en-US");
 }

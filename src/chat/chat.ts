@@ -1,17 +1,18 @@
-import { emitKeypressEvents } from "node:readline";
-import { createInterface } from "node:readline";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent, SystemInitEvent } from "../../protocol/events.js";
 import { EventQueue } from "../api/event-queue.js";
 import { query, type CanUseTool, type Query, type QueryOptions } from "../api/query.js";
-import { listSessions, renderSession } from "../api/sessions.js";
+import { renderSession } from "../api/sessions.js";
 import { createStyle, type Style } from "../render/style.js";
-import { TranscriptRenderer } from "../render/transcript-renderer.js";
+import { parseCommand, runCommand, type ChatTotals, type CommandHost } from "./commands.js";
+import { EventPrinter } from "./event-printer.js";
+import { ExitGuard } from "./exit-guard.js";
 import { ChatHistory } from "./history.js";
+import { inputArea, PROMPT, questionArea } from "./input-area.js";
 import { LineEditor, type EditorAction, type Key } from "./line-editor.js";
+import { permissionQuestion, type OpenQuestion } from "./permission-question.js";
 import { Screen } from "./screen.js";
-import { StreamedText } from "./streamed-text.js";
-import { matchingCommands, SLASH_COMMANDS } from "./slash-commands.js";
+import { listenToKeys, listenToLines } from "./terminal-input.js";
 
 export interface ChatOptions {
   /** The session's settings (from the command line); the chat adds the prompt stream and the approver. */
@@ -26,17 +27,7 @@ export interface ChatOptions {
   firstPrompt?: string;
 }
 
-/** Two Ctrl+C within this time leave the chat. */
-const EXIT_CONFIRM_MS = 2000;
-const MENU_ROWS = 10;
-const PROMPT = "> ";
-
 type State = "idle" | "running" | "question" | "exiting";
-
-interface OpenQuestion {
-  answer(key: string): boolean;
-  lines: string[];
-}
 
 /**
  * `agentwire chat`: a person at a terminal talking to one session, through the library API
@@ -51,18 +42,16 @@ export class Chat {
   private readonly style: Style;
   private readonly editor: LineEditor;
   private readonly history: ChatHistory;
-  private renderer!: TranscriptRenderer;
+  private printer!: EventPrinter;
   private running!: { query: Query; prompts: EventQueue<string>; pump: Promise<void>; stopped: boolean };
   private init: SystemInitEvent | undefined;
   private shownSession: string | undefined;
-  /** The answer streaming now, if one is. */
-  private streamed: StreamedText | undefined;
-  /** The first Ctrl+C of a running turn: "press again" is said once the interrupted turn has ended. */
-  private exitNoticeAfterTurn = false;
   private question: OpenQuestion | undefined;
-  private exitArmedAt = 0;
+  private readonly exitGuard: ExitGuard;
+  /** Gives the terminal back (raw mode, bracketed paste) when the chat ends. */
+  private releaseTerminal = (): void => {};
   private readonly allowedInChat: string[] = [];
-  private totals = { turns: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
+  private readonly totals: ChatTotals = { turns: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 };
   private permissionMode: string;
   private queuedLines: string[] = [];
   private inputEnded = false;
@@ -74,6 +63,7 @@ export class Chat {
     this.history = new ChatHistory(options.historyFile);
     this.editor = new LineEditor(this.history.load(), () => this.init?.slash_commands ?? []);
     this.permissionMode = options.queryOptions.permissionMode ?? "default";
+    this.exitGuard = new ExitGuard(() => this.screen.print([this.style.dim("Press Ctrl+C again to exit.")]));
   }
 
   /** Runs until /exit, Ctrl+D, two Ctrl+C or the end of input; resolves with the exit code. */
@@ -81,7 +71,7 @@ export class Chat {
     const done = new Promise<number>((resolve) => (this.finished = resolve));
     const { queryOptions } = this.options;
     // Raw mode first: keys typed while the chat starts are not echoed by the terminal.
-    if (this.options.fancy) this.listenToKeys();
+    if (this.options.fancy) this.releaseTerminal = listenToKeys(this.options.input, this.options.output, (character, key) => this.onKey(character, key));
     else this.listenToLines();
     this.screen.print([this.style.dim(`agentwire chat · ${queryOptions.model ?? "default model"} · ${queryOptions.cwd ?? process.cwd()}`), this.style.dim("/help for commands · Esc interrupts · Ctrl+D exits")]);
     if (queryOptions.resume) await this.showStoredSession(queryOptions.resume);
@@ -98,7 +88,7 @@ export class Chat {
     const prompts = new EventQueue<string>();
     const canUseTool: CanUseTool = (toolName, input, context) => this.ask(toolName, input, context);
     const running = query({ prompt: prompts, options: { ...queryOptions, includePartialMessages: true, canUseTool } });
-    this.renderer = new TranscriptRenderer({ width: this.width, color: this.options.color });
+    this.printer = new EventPrinter(this.screen, this.style, this.options.color, () => this.width);
     const session = { query: running, prompts, pump: Promise.resolve(), stopped: false };
     this.running = session;
     const pump = (async () => {
@@ -121,70 +111,30 @@ export class Chat {
   }
 
   private onEvent(event: OutputEvent): void {
-    switch (event.type) {
-      case "system":
-        if (event.subtype === "init") {
-          this.init = event;
-          if (this.shownSession === event.session_id) return;
-          this.shownSession = event.session_id;
-        }
-        break;
-      case "stream_event": {
-        const raw = event.event as { type: string; delta?: { type?: string; text?: string }; content_block?: { type?: string; name?: string } };
-        if (raw.type === "content_block_delta" && raw.delta?.type === "text_delta" && raw.delta.text) {
-          // One column spare: a line that fills the terminal's width would wrap on its own.
-          this.streamed ??= new StreamedText(this.width - 1, this.style);
-          const { final, preview } = this.streamed.add(raw.delta.text);
-          this.screen.print(final);
-          this.screen.preview(preview);
-        } else if (raw.type === "content_block_start" && raw.content_block?.type === "thinking") this.status("Thinking…");
-        else if (raw.type === "content_block_start" && raw.content_block?.type === "tool_use") this.status(`Preparing ${raw.content_block.name ?? "a tool call"}…`);
-        return;
-      }
-      case "assistant": {
-        const [block] = event.message.content;
-        if (block.type === "text" && this.streamed && !event.error) {
-          // Already on the screen, as it streamed, but for its last line.
-          this.finishStreamedText();
-          this.renderer.assistantShownElsewhere();
-          return;
-        }
-        this.finishStreamedText();
-        if (block.type === "tool_use") {
-          this.screen.print(this.renderer.render({ kind: "event", event }));
-          this.status(`Running ${block.name}…`);
-          return;
-        }
-        break;
-      }
-      case "result": {
-        this.finishStreamedText();
-        this.totals.turns += event.num_turns > 0 ? 1 : 0;
-        this.totals.inputTokens += event.usage.input_tokens + event.usage.cache_read_input_tokens + event.usage.cache_creation_input_tokens;
-        this.totals.outputTokens += event.usage.output_tokens;
-        this.totals.costUsd = event.total_cost_usd;
-        if (this.state === "running" || this.state === "question") {
-          this.state = "idle";
-          this.screen.setBottom(undefined);
-        }
-        this.screen.print(this.renderer.render({ kind: "event", event }).map((line) => this.style.dim(line)));
-        if (this.exitNoticeAfterTurn) this.armExit();
-        this.showInput();
-        this.takeQueuedLine();
-        return;
-      }
-      default:
-        break;
+    if (event.type === "system" && event.subtype === "init") {
+      this.init = event;
+      // A resumed session starts again: its init line was shown once already.
+      if (this.shownSession === event.session_id) return;
+      this.shownSession = event.session_id;
     }
-    this.screen.print(this.renderer.render({ kind: "event", event }));
-  }
-
-  private finishStreamedText(): void {
-    if (!this.streamed) return;
-    const rest = this.streamed.finish();
-    this.streamed = undefined;
-    this.screen.preview([]);
-    this.screen.print(rest);
+    if (event.type !== "result") {
+      const status = this.printer.print(event);
+      if (status) this.status(status);
+      return;
+    }
+    this.printer.finishStreamedText();
+    this.totals.turns += event.num_turns > 0 ? 1 : 0;
+    this.totals.inputTokens += event.usage.input_tokens + event.usage.cache_read_input_tokens + event.usage.cache_creation_input_tokens;
+    this.totals.outputTokens += event.usage.output_tokens;
+    this.totals.costUsd = event.total_cost_usd;
+    if (this.state === "running" || this.state === "question") {
+      this.state = "idle";
+      this.screen.setBottom(undefined);
+    }
+    this.printer.print(event);
+    this.exitGuard.turnEnded();
+    this.showInput();
+    this.takeQueuedLine();
   }
 
   private send(text: string, shown: string): void {
@@ -219,21 +169,10 @@ export class Chat {
         this.screen.print([note]);
         resolve(result);
       };
-      const always: PermissionUpdate[] = context.suggestions.length > 0 ? context.suggestions : [{ type: "addRules", rules: [{ toolName }], behavior: "allow" }];
       const onAbort = (): void => settle({ behavior: "deny", message: "Interrupted before approval." }, this.style.dim("  (question withdrawn: the turn was interrupted)"));
       context.signal.addEventListener("abort", onAbort, { once: true });
-      this.question = {
-        lines: [this.style.yellow(`? Allow ${this.renderer.describeCall(toolName, input)}?`), ...(context.decisionReason ? [this.style.dim(`  ${context.decisionReason}`)] : []), `  ${this.style.bold("y")} allow once · ${this.style.bold("a")} always allow ${toolName} in this chat · ${this.style.bold("n")} deny`],
-        answer: (key) => {
-          if (key === "y") settle({ behavior: "allow" }, this.style.green(`  ✓ ${toolName} allowed once`));
-          else if (key === "a") {
-            this.allowedInChat.push(toolName);
-            settle({ behavior: "allow", updatedPermissions: always }, this.style.green(`  ✓ ${toolName} allowed for the rest of this chat`));
-          } else if (key === "n" || key === "escape") settle({ behavior: "deny", message: "The user denied this call." }, this.style.red(`  ✗ ${toolName} denied`));
-          else return false;
-          return true;
-        },
-      };
+      const request = { toolName, call: this.printer.describeCall(toolName, input), decisionReason: context.decisionReason, suggestions: context.suggestions };
+      this.question = permissionQuestion(request, this.style, settle, () => this.allowedInChat.push(toolName));
       this.state = "question";
       this.showInput();
       this.takeQueuedLine();
@@ -242,17 +181,6 @@ export class Chat {
 
   // ---------------------------------------------------------------------------------------------
   // Input
-
-  private listenToKeys(): void {
-    const { input } = this.options;
-    // A lone Esc is told from the start of an escape sequence after 50 ms.
-    emitKeypressEvents(input, { escapeCodeTimeout: 50 } as never);
-    input.setRawMode(true);
-    // Bracketed paste: the terminal marks pasted text, so a paste never submits by itself.
-    this.options.output.write("\u001b[?2004h");
-    input.on("keypress", (character: string | undefined, key: Key | undefined) => this.onKey(character, key ?? { sequence: character }));
-    input.resume();
-  }
 
   private onKey(character: string | undefined, key: Key): void {
     if (this.state === "exiting") return;
@@ -264,13 +192,11 @@ export class Chat {
     if (this.state === "running") {
       if (key.name === "escape") void this.interrupt();
       else if (key.ctrl && key.name === "c") {
-        if (Date.now() - this.exitArmedAt < EXIT_CONFIRM_MS) {
+        if (this.exitGuard.confirms()) {
           void this.exit(0);
           return;
         }
-        // Said after the interrupted turn's last lines (its tool's, its result), not above them.
-        this.exitArmedAt = Date.now();
-        this.exitNoticeAfterTurn = true;
+        this.exitGuard.armDuringTurn();
         void this.interrupt();
       }
       return;
@@ -298,18 +224,19 @@ export class Chat {
 
   /** Plain mode: each input line is a message, a command, or the answer to an open question. */
   private listenToLines(): void {
-    const lines = createInterface({ input: this.options.input, terminal: false });
-    lines.on("line", (line) => {
-      this.queuedLines.push(line);
-      this.takeQueuedLine();
-    });
-    lines.on("close", () => {
-      this.inputEnded = true;
-      this.takeQueuedLine();
-    });
-    process.on("SIGINT", () => {
-      if (this.state === "running") void this.interrupt();
-      else void this.exit(130);
+    listenToLines(this.options.input, {
+      line: (line) => {
+        this.queuedLines.push(line);
+        this.takeQueuedLine();
+      },
+      end: () => {
+        this.inputEnded = true;
+        this.takeQueuedLine();
+      },
+      interrupt: () => {
+        if (this.state === "running") void this.interrupt();
+        else void this.exit(130);
+      },
     });
   }
 
@@ -327,19 +254,12 @@ export class Chat {
   }
 
   private confirmExit(): boolean {
-    if (Date.now() - this.exitArmedAt < EXIT_CONFIRM_MS) {
+    if (this.exitGuard.confirms()) {
       void this.exit(0);
       return true;
     }
-    this.armExit();
+    this.exitGuard.arm();
     return false;
-  }
-
-  /** The next Ctrl+C within EXIT_CONFIRM_MS leaves; counted from when the user is told so. */
-  private armExit(): void {
-    this.exitNoticeAfterTurn = false;
-    this.exitArmedAt = Date.now();
-    this.screen.print([this.style.dim("Press Ctrl+C again to exit.")]);
   }
 
   private async interrupt(): Promise<void> {
@@ -353,8 +273,7 @@ export class Chat {
         this.screen.print(this.question.lines);
         return;
       }
-      const lines = this.question.lines;
-      this.screen.setBottom({ kind: "input", lines, cursorRow: lines.length - 1, cursorColumn: Math.min(lines.at(-1)!.length, this.width - 1) });
+      this.screen.setBottom(questionArea(this.question.lines, this.width));
       return;
     }
     if (this.state !== "idle") return;
@@ -363,17 +282,7 @@ export class Chat {
       this.screen.setBottom(undefined);
       return;
     }
-    const textLines = this.editor.text.split("\n");
-    const before = this.editor.text.slice(0, this.editor.cursor).split("\n");
-    const menu = matchingCommands(this.editor.text, this.init?.slash_commands ?? [])
-      .slice(0, MENU_ROWS)
-      .map((name) => this.style.dim(`  ${name.padEnd(14)} ${SLASH_COMMANDS.find((command) => command.name === name)?.description ?? "skill"}`));
-    this.screen.setBottom({
-      kind: "input",
-      lines: [...textLines.map((line, index) => `${index === 0 ? PROMPT : "  "}${line}`), ...(menu.length === 1 && `${textLines[0]} ` === menu[0] ? [] : menu)],
-      cursorRow: before.length - 1,
-      cursorColumn: PROMPT.length + before.at(-1)!.length,
-    });
+    this.screen.setBottom(inputArea(this.editor.text, this.editor.cursor, this.init?.slash_commands ?? [], this.style));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -386,96 +295,41 @@ export class Chat {
     }
     this.editor.remember(text);
     this.history.append(text);
-    const command = /^\/([\w:-]+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-    if (!command) {
-      this.send(text, shown);
-      return;
-    }
-    const [, name, argument = ""] = command;
-    switch (`/${name}`) {
-      case "/help":
-        this.print([...SLASH_COMMANDS.map((entry) => `  ${entry.usage.padEnd(22)} ${entry.description}`), "", "  Esc interrupts the running turn (the session stays) · Ctrl+C twice or Ctrl+D exits", "  Enter sends · \\ then Enter, Alt+Enter or Ctrl+J: a new line · Up/Down: history · Tab completes a command"]);
-        return;
-      case "/exit":
-      case "/quit":
-        await this.exit(0);
-        return;
-      case "/model":
-        if (argument.trim() === "") this.print([`Model: ${this.init?.model ?? this.options.queryOptions.model ?? "the default"}${this.init ? ` (${this.init.provider})` : ""}. /model NAME switches from the next request.`]);
-        else {
-          await this.running.query.setModel(argument.trim());
-          this.print([`Model set to ${argument.trim()} from the next request.`]);
-        }
-        return;
-      case "/compact":
-      case "/clear":
-        this.send(text.trim(), text.trim());
-        return;
-      case "/cost": {
-        const { turns, inputTokens, outputTokens, costUsd } = this.totals;
-        this.print([`This chat: ${turns} turn${turns === 1 ? "" : "s"} · ${inputTokens.toLocaleString("en-US")} tokens in, ${outputTokens.toLocaleString("en-US")} out · session cost $${costUsd.toFixed(4)}`]);
-        return;
-      }
-      case "/skills": {
-        const skills = this.init?.skills ?? [];
-        this.print(this.init ? (skills.length > 0 ? skills.map((skill) => `  ${skill}`) : ["No skills in this session (SKILL.md folders: .agentwire/skills, ~/.agentwire/skills)."]) : ["The session lists its skills when the first turn starts; ask something first."]);
-        return;
-      }
-      case "/permissions":
-        if (argument.trim() !== "") {
-          try {
-            await this.running.query.setPermissionMode(argument.trim() as never);
-            this.permissionMode = argument.trim();
-          } catch {
-            this.print([this.style.red(`Unknown permission mode ${argument.trim()}: default, acceptEdits, plan, bypassPermissions.`)]);
-            return;
-          }
-        }
-        this.print([`Permission mode: ${this.permissionMode}`, `Always allowed in this chat: ${this.allowedInChat.length > 0 ? this.allowedInChat.join(", ") : "nothing yet (answer a with a question)"}`]);
-        return;
-      case "/sessions":
-        this.print(this.sessionLines());
-        return;
-      case "/resume":
-        await this.resume(argument.trim());
-        return;
-      default:
-        if (this.init?.slash_commands.includes(name!)) {
-          this.send(text.trim(), shown);
-          return;
-        }
-        this.print([this.style.red(`Unknown command /${name}; /help lists them.`)]);
-    }
+    // A prompt is sent at once: the next typed-ahead line must find the turn running.
+    const command = parseCommand(text);
+    if (command) await runCommand(command, text, shown, this.commandHost());
+    else this.send(text, shown);
   }
 
-  private sessionLines(): string[] {
-    const sessions = listSessions({ cwd: this.options.queryOptions.cwd ?? process.cwd(), env: this.options.queryOptions.env ?? process.env }).slice(0, 20);
-    if (sessions.length === 0) return ["No stored sessions in this directory."];
-    return sessions.map((session, index) => `${String(index + 1).padStart(3)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${String(session.turns).padStart(3)} turn${session.turns === 1 ? " " : "s"}  ${session.sessionId.slice(0, 8)}  ${session.title}`);
+  /** The chat as its commands see it. */
+  private commandHost(): CommandHost {
+    return {
+      style: this.style,
+      queryOptions: this.options.queryOptions,
+      init: this.init,
+      query: this.running.query,
+      totals: this.totals,
+      allowedInChat: this.allowedInChat,
+      permissionMode: this.permissionMode,
+      setPermissionMode: async (mode) => {
+        await this.running.query.setPermissionMode(mode as never);
+        this.permissionMode = mode;
+      },
+      print: (lines) => this.print(lines),
+      send: (text, shown) => this.send(text, shown),
+      exit: (code) => this.exit(code),
+      resume: (sessionId) => this.resume(sessionId),
+    };
   }
 
-  private async resume(target: string): Promise<void> {
-    const sessions = listSessions({ cwd: this.options.queryOptions.cwd ?? process.cwd(), env: this.options.queryOptions.env ?? process.env });
-    if (target === "") {
-      this.print([...this.sessionLines(), "", "/resume N (a number above) or /resume ID continues one."]);
-      return;
-    }
-    const byNumber = /^\d+$/.test(target) ? sessions[Number(target) - 1] : undefined;
-    const session = byNumber ?? sessions.find((candidate) => candidate.sessionId === target || candidate.sessionId.startsWith(target));
-    if (!session) {
-      this.print([this.style.red(`No session ${target} here; /sessions lists them.`)]);
-      return;
-    }
-    if (session.sessionId === this.init?.session_id) {
-      this.print(["That is this session."]);
-      return;
-    }
+  /** Leaves the current session for a stored one: its transcript, then its next turn here. */
+  private async resume(sessionId: string): Promise<void> {
     await this.stop();
     const { resume: _resume, continue: _continue, sessionId: _sessionId, forkSession: _fork, ...rest } = this.options.queryOptions;
-    await this.showStoredSession(session.sessionId);
+    await this.showStoredSession(sessionId);
     this.init = undefined;
-    this.start({ ...rest, resume: session.sessionId });
-    this.shownSession = session.sessionId;
+    this.start({ ...rest, resume: sessionId });
+    this.shownSession = sessionId;
     this.showInput();
   }
 
@@ -500,10 +354,7 @@ export class Chat {
     this.state = "exiting";
     this.screen.close();
     await this.stop();
-    if (this.options.fancy) {
-      this.options.output.write("\u001b[?2004l");
-      this.options.input.setRawMode(false);
-    }
+    this.releaseTerminal();
     this.options.input.pause();
     this.finished(code);
   }

@@ -72,17 +72,5 @@ export const PermissionRequestShape = z.looseObject({
   request: z.looseObject({ subtype: z.literal("can_use_tool"), tool_name: z.string(), input: z.record(z.string(), z.unknown()), decision_reason: z.string().optional() }),
 });
 
-/** Edit, MultiEdit and Write results: Claude Code's structured patch (unified diff hunks). */
-export const PatchResultShape = z.looseObject({
-  type: z.string().optional(),
-  filePath: z.string().optional(),
-  content: z.string().optional(),
-  structuredPatch: z.array(z.looseObject({ oldStart: z.number(), oldLines: z.number(), newStart: z.number(), newLines: z.number(), lines: z.array(z.string()) })),
-});
-
-export const BashResultShape = z.looseObject({ stdout: z.string(), stderr: z.string(), exitCode: z.number().optional(), interrupted: z.boolean().optional() });
-
-export const ReadResultShape = z.looseObject({ type: z.string(), file: z.looseObject({ numLines: z.number().optional(), totalLines: z.number().optional(), filePath: z.string().optional() }) });
-
 export type ToolUse = z.infer<typeof ToolUseBlock>;
 export type ToolResult = z.infer<typeof ToolResultBlock>;

@@ -1,6 +1,7 @@
-import { isAbsolute, relative } from "node:path";
-import { AssistantShape, BashResultShape, PatchResultShape, PermissionRequestShape, ReadResultShape, ResultShape, SystemShape, UserShape, type ToolResult, type ToolUse } from "./event-shapes.js";
+import { AssistantShape, PermissionRequestShape, ResultShape, SystemShape, UserShape, type ToolResult, type ToolUse } from "./event-shapes.js";
 import { renderMarkdown } from "./markdown.js";
+import { describeCall, describeResult, keyArgument, type DiffRow, type ToolOutcome } from "./present/index.js";
+import { clip, formatCount, plural } from "./present/text.js";
 import { createStyle, type Style } from "./style.js";
 import { wrapText } from "./wrap.js";
 
@@ -159,88 +160,60 @@ export class TranscriptRenderer {
     const call = this.calls.get(block.tool_use_id);
     // Results of parallel calls arrive after all the calls: name the call again.
     const named = call && block.tool_use_id !== this.lastCallId ? `${call.name} ${clip(this.keyArgument(call.name, call.input), 40)}: ` : "";
-    const text = resultText(block.content);
-    if (block.is_error) {
-      const bash = BashResultShape.safeParse(details);
-      if (bash.success && bash.data.exitCode !== undefined) return this.failedCommand(named, bash.data);
-      const message = text.replace(/<\/?tool_use_error>/g, "").trim();
-      const [first = "", ...rest] = message.split("\n");
-      return [
-        ...wrapText(`${named}${first}`, this.width, "  ⎿ ", "    ").map((line) => this.style.red(line)),
-        ...rest.flatMap((line) => wrapText(line, this.width, "    ")).map((line) => this.style.red(line)),
-      ];
+    const outcome = describeResult(call?.name, call?.input, block, details, this.cwd, this.width - 8);
+    switch (outcome.kind) {
+      case "exit":
+        return this.failedCommand(named, outcome);
+      case "error": {
+        const [first = "", ...rest] = outcome.output.split("\n");
+        return [
+          ...wrapText(`${named}${first}`, this.width, "  ⎿ ", "    ").map((line) => this.style.red(line)),
+          ...rest.flatMap((line) => wrapText(line, this.width, "    ")).map((line) => this.style.red(line)),
+        ];
+      }
+      case "created":
+        return this.created(named, outcome.summary, outcome.diff);
+      case "updated":
+        return this.updated(named, outcome.summary, outcome.diff);
+      case "done":
+        return [this.style.dim(`  ⎿ ${named}${outcome.summary}`)];
     }
-    const patch = PatchResultShape.safeParse(details);
-    if (patch.success) return this.diff(named, call, patch.data);
-    if (call && (call.name === "Edit" || call.name === "MultiEdit") && details === undefined) return this.editFromInput(named, call);
-    return [this.style.dim(`  ⎿ ${named}${this.summary(call?.name, text, details)}`)];
   }
 
   /** A command that failed: its exit code, then the end of its output, where the error usually is. */
-  private failedCommand(named: string, result: ReturnType<typeof BashResultShape.parse>): string[] {
-    const output = [result.stdout, result.stderr].filter((part) => part.trim() !== "").join("\n").replace(/\n+$/, "");
-    const lines = output === "" ? [] : output.split("\n");
+  private failedCommand(named: string, outcome: ToolOutcome & { failed: true }): string[] {
+    const lines = outcome.output === "" ? [] : outcome.output.split("\n");
     const shown = lines.slice(-FAILED_OUTPUT_LINES);
     return [
-      this.style.red(`  ⎿ ${named}exit ${result.exitCode}${result.interrupted ? " (interrupted)" : ""}`),
+      this.style.red(`  ⎿ ${named}${outcome.summary}`),
       ...(lines.length > shown.length ? [this.style.dim(`    … ${lines.length - shown.length} earlier lines`)] : []),
       ...shown.flatMap((line) => wrapText(line, this.width, "    ")).map((line) => this.style.red(line)),
     ];
   }
 
-  private summary(toolName: string | undefined, text: string, details: unknown): string {
-    const bash = BashResultShape.safeParse(details);
-    if (bash.success) {
-      const output = [bash.data.stdout, bash.data.stderr].filter((part) => part !== "").join("\n");
-      const exit = bash.data.exitCode !== undefined && bash.data.exitCode !== 0 ? `exit ${bash.data.exitCode}, ` : "";
-      return output === "" ? `${exit}no output` : `${exit}${plural(countLines(output), "line")} of output`;
-    }
-    const read = ReadResultShape.safeParse(details);
-    if (read.success) return read.data.type === "image" ? "read an image" : `read ${plural(read.data.file.numLines ?? countLines(text), "line")}`;
-    if (text === "") return "done";
-    if (toolName === "Read") return `read ${plural(countLines(text), "line")}`;
-    const lines = countLines(text);
-    return lines === 1 ? clip(text, this.width - 8) : `${plural(lines, "line")}`;
+  /** A new file: its first lines, all added. */
+  private created(named: string, summary: string, rows: DiffRow[]): string[] {
+    return [
+      this.style.dim(`  ⎿ ${named}${summary}`),
+      ...rows.slice(0, CREATED_LINES).map((row) => this.style.green(`    ${row.text}`)),
+      ...(rows.length > CREATED_LINES ? [this.style.dim(`    … ${rows.length - CREATED_LINES} more lines`)] : []),
+    ];
   }
 
-  private diff(named: string, call: ToolUse | undefined, patch: ReturnType<typeof PatchResultShape.parse>): string[] {
-    const path = this.displayPath(patch.filePath ?? String(call?.input.file_path ?? ""));
-    if (patch.structuredPatch.length === 0 && patch.content !== undefined) {
-      // A new file: its first lines, all added.
-      const lines = patch.content.replace(/\n$/, "").split("\n");
-      return [
-        this.style.dim(`  ⎿ ${named}created ${path} (${plural(lines.length, "line")})`),
-        ...lines.slice(0, CREATED_LINES).map((line) => this.style.green(`    +${line}`)),
-        ...(lines.length > CREATED_LINES ? [this.style.dim(`    … ${lines.length - CREATED_LINES} more lines`)] : []),
-      ];
-    }
-    const added = patch.structuredPatch.reduce((sum, hunk) => sum + hunk.lines.filter((line) => line.startsWith("+")).length, 0);
-    const removed = patch.structuredPatch.reduce((sum, hunk) => sum + hunk.lines.filter((line) => line.startsWith("-")).length, 0);
-    const body = patch.structuredPatch.flatMap((hunk) => [
-      this.style.cyan(`    @@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`),
-      ...hunk.lines.map((line) => this.diffLine(line)),
-    ]);
+  private updated(named: string, summary: string, rows: DiffRow[]): string[] {
+    const body = rows.map((row) => this.diffLine(row));
     return [
-      this.style.dim(`  ⎿ ${named}updated ${path}: +${added} -${removed}`),
+      this.style.dim(`  ⎿ ${named}${summary}`),
       ...body.slice(0, DIFF_LINES),
       ...(body.length > DIFF_LINES ? [this.style.dim(`    … ${body.length - DIFF_LINES} more diff lines`)] : []),
     ];
   }
 
-  /** A session file keeps no structured patch: the edit's own old and new text. */
-  private editFromInput(named: string, call: ToolUse): string[] {
-    const edits = Array.isArray(call.input.edits) ? (call.input.edits as Array<Record<string, unknown>>) : [call.input];
-    const body = edits.flatMap((edit) => [
-      ...String(edit.old_string ?? "").split("\n").map((line) => this.diffLine(`-${line}`)),
-      ...String(edit.new_string ?? "").split("\n").map((line) => this.diffLine(`+${line}`)),
-    ]);
-    return [this.style.dim(`  ⎿ ${named}updated ${this.displayPath(String(call.input.file_path ?? ""))}`), ...body.slice(0, DIFF_LINES), ...(body.length > DIFF_LINES ? [this.style.dim(`    … ${body.length - DIFF_LINES} more diff lines`)] : [])];
-  }
-
-  private diffLine(line: string): string {
-    const shown = `    ${clip(line, this.width - 4)}`;
-    if (line.startsWith("+")) return this.style.green(shown);
-    if (line.startsWith("-")) return this.style.red(shown);
+  private diffLine(row: DiffRow): string {
+    if (row.kind === "hunk") return this.style.cyan(`    ${row.text}`);
+    const shown = `    ${clip(row.text, this.width - 4)}`;
+    if (row.kind === "add") return this.style.green(shown);
+    if (row.kind === "del") return this.style.red(shown);
     return this.style.dim(shown);
   }
 
@@ -297,52 +270,13 @@ export class TranscriptRenderer {
 
   /** A call in a few words: the tool and its key argument ("Write notes.txt", "Bash npm test"). */
   describeCall(toolName: string, input: Record<string, unknown>): string {
-    return `${toolName} ${clip(this.keyArgument(toolName, input), this.width - toolName.length - 10)}`;
+    return describeCall(toolName, input, this.cwd, this.width);
   }
 
-  /** The one argument that says what a call does: its path, command, pattern, URL… */
+  /** The one argument that says what a call does, paths relative to the session's folder. */
   private keyArgument(toolName: string, input: Record<string, unknown>): string {
-    const string = (key: string) => (typeof input[key] === "string" ? (input[key] as string) : undefined);
-    const path = string("file_path") ?? string("notebook_path");
-    if (path) return this.displayPath(path);
-    const command = string("command");
-    if (command) return command.split("\n")[0]! + (command.includes("\n") ? " …" : "");
-    const pattern = string("pattern");
-    if (pattern) return `${pattern}${string("path") ? ` in ${this.displayPath(string("path")!)}` : ""}`;
-    const named = string("path") ?? string("url") ?? string("query") ?? string("skill") ?? string("description");
-    if (named) return toolName === "LS" || toolName === "Glob" ? this.displayPath(named) : named;
-    if (toolName === "TodoWrite" && Array.isArray(input.todos)) return plural(input.todos.length, "item");
-    return clip(JSON.stringify(input), 80);
+    return keyArgument(toolName, input, this.cwd);
   }
-
-  private displayPath(path: string): string {
-    if (!this.cwd || !isAbsolute(path)) return path;
-    const inside = relative(this.cwd, path);
-    return inside === "" ? "." : inside.startsWith("..") ? path : inside;
-  }
-}
-
-function resultText(content: ToolResult["content"]): string {
-  if (content === undefined) return "";
-  if (typeof content === "string") return content;
-  return content.map((block) => (block.type === "text" ? (block.text ?? "") : `[${block.type}]`)).join("\n");
-}
-
-function countLines(text: string): number {
-  return text.replace(/\n$/, "").split("\n").length;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
-
-function formatCount(value: number): string {
-  return value.toLocaleString("en-US");
-}
-
-function clip(text: string, max: number): string {
-  const oneLine = text.replace(/\s*\n\s*/g, " ");
-  return oneLine.length > max ? `${oneLine.slice(0, Math.max(1, max - 1))}…` : oneLine;
 }
 
 /** Every line of a whole transcript (tests, `agentwire render` of a file). */

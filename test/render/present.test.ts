@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { describeCall, describeResult, diffRows, keyArgument, markdownBlocks, parseInline, permissionDescription } from "../../src/render/present/index.js";
+import { renderMarkdown } from "../../src/render/markdown.js";
+import { createStyle } from "../../src/render/style.js";
+
+/**
+ * The presentation every view shares (terminal, chat, web page): what a call, its result and an
+ * answer's markdown say, before any styling.
+ */
+describe("presenting tool calls", () => {
+  it("names each call by its key argument, paths relative to the session's folder", () => {
+    expect(keyArgument("Write", { file_path: "/repo/out/new.txt", content: "x" }, "/repo")).toBe("out/new.txt");
+    expect(keyArgument("Bash", { command: "npm test\nnpm run lint" }, "/repo")).toBe("npm test …");
+    expect(keyArgument("Grep", { pattern: "TODO", path: "/repo/src" }, "/repo")).toBe("TODO in src");
+    expect(keyArgument("Glob", { path: "/repo" }, "/repo")).toBe(".");
+    expect(keyArgument("TodoWrite", { todos: [{}, {}] }, "/repo")).toBe("2 items");
+    expect(keyArgument("Read", { file_path: "/elsewhere/a.txt" }, "/repo")).toBe("/elsewhere/a.txt");
+    expect(keyArgument("Read", { file_path: "/repository/a.txt" }, "/repo")).toBe("/repository/a.txt");
+    expect(keyArgument("Odd", { limit: 3 }, "/repo")).toBe('{"limit":3}');
+    expect(keyArgument("Odd", {}, "/repo")).toBe("");
+  });
+
+  it("describes a call within a width", () => {
+    expect(describeCall("Bash", { command: "echo hello" }, "/repo", 80)).toBe("Bash echo hello");
+    expect(describeCall("Bash", { command: "x".repeat(100) }, "/repo", 40)).toBe(`Bash ${"x".repeat(25)}…`);
+  });
+
+  it("gives the host Claude Code's unabridged subject as a permission request's description", () => {
+    expect(permissionDescription({ name: "Read", input: { file_path: "/tmp/outside/o.txt" } })).toBe("/tmp/outside/o.txt");
+    expect(permissionDescription({ name: "Bash", input: { command: "npm test\nnpm run lint", description: "tests" } })).toBe("npm test\nnpm run lint");
+    expect(permissionDescription({ name: "Grep", input: { pattern: "TODO" } })).toBe("TODO");
+    expect(permissionDescription({ name: "WebFetch", input: { url: "https://example.com" } })).toBe("WebFetch");
+    expect(permissionDescription({ name: "Bash", input: { command: 3 } })).toBe("Bash");
+  });
+
+  it("summarizes results: line counts, exit codes, errors in full", () => {
+    expect(describeResult("Read", { file_path: "a" }, { content: "1\ta\n2\tb\n" }, { type: "text", file: { numLines: 2 } }, "/repo", 120).summary).toBe("read 2 lines");
+    expect(describeResult("Read", {}, { content: [{ type: "image" }] }, { type: "image", file: {} }, "/repo", 120).summary).toBe("read an image");
+    expect(describeResult("Bash", { command: "ls" }, { content: "a\nb\nc" }, { stdout: "a\nb\nc", stderr: "", exitCode: 0 }, "/repo", 120).summary).toBe("3 lines of output");
+    expect(describeResult("Bash", { command: "ls" }, { content: "" }, { stdout: "", stderr: "", exitCode: 1 }, "/repo", 120).summary).toBe("exit 1, no output");
+    expect(describeResult("Skill", {}, { content: "x".repeat(50) }, undefined, "/repo", 20).summary).toBe(`${"x".repeat(19)}…`);
+    expect(describeResult("Skill", {}, {}, undefined, "/repo", 20).summary).toBe("done");
+    const failed = describeResult("Bash", { command: "false" }, { content: "boom", is_error: true }, { stdout: "", stderr: "boom\n", exitCode: 2, interrupted: false }, "/repo", 120);
+    expect(failed).toEqual({ kind: "exit", failed: true, summary: "exit 2", output: "boom" });
+    const error = describeResult("Read", {}, { content: "<tool_use_error>File does not exist.\nDid you mean a.txt?</tool_use_error>", is_error: true }, "Error: File does not exist.", "/repo", 120);
+    expect(error).toEqual({ kind: "error", failed: true, summary: "File does not exist.", output: "File does not exist.\nDid you mean a.txt?" });
+  });
+
+  it("ignores details of the wrong shape", () => {
+    // An exit code that is not a number is no command result: the text speaks.
+    expect(describeResult("Bash", {}, { content: "one line" }, { stdout: "", stderr: "", exitCode: "1" }, "/repo", 120).summary).toBe("one line");
+    expect(describeResult("Edit", {}, { content: "ok" }, { structuredPatch: [{ oldStart: 1 }] }, "/repo", 120).summary).toBe("ok");
+  });
+
+  it("turns a structured patch, a new file or a stored edit into diff rows", () => {
+    const hunks = [{ oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [" keep", "-old", "+new"] }];
+    expect(diffRows(hunks)).toEqual([
+      { kind: "hunk", text: "@@ -1,2 +1,2 @@" },
+      { kind: "context", text: " keep" },
+      { kind: "del", text: "-old" },
+      { kind: "add", text: "+new" },
+    ]);
+    const edit = describeResult("Edit", { file_path: "/repo/a.txt" }, { content: "ok" }, { filePath: "/repo/a.txt", structuredPatch: hunks }, "/repo", 120);
+    expect(edit.summary).toBe("updated a.txt: +1 -1");
+    const created = describeResult("Write", { file_path: "/repo/n.txt" }, { content: "ok" }, { type: "create", filePath: "/repo/n.txt", content: "one\ntwo\n", structuredPatch: [] }, "/repo", 120);
+    expect(created).toEqual({ kind: "created", failed: false, summary: "created n.txt (2 lines)", diff: [{ kind: "add", text: "+one" }, { kind: "add", text: "+two" }] });
+    const stored = describeResult("MultiEdit", { file_path: "/repo/a.txt", edits: [{ old_string: "a", new_string: "b" }] }, { content: "ok" }, undefined, "/repo", 120);
+    expect(stored).toEqual({ kind: "updated", failed: false, summary: "updated a.txt", diff: [{ kind: "del", text: "-a" }, { kind: "add", text: "+b" }] });
+  });
+});
+
+describe("parsing markdown", () => {
+  it("classifies lines and keeps fenced code whole", () => {
+    expect(markdownBlocks("# Title ##\n\n- one\n  2) two\n> quoted\n---\n```ts\nconst a = 1;\n~~~\n```\ntext")).toEqual([
+      { type: "heading", level: 1, text: "Title" },
+      { type: "blank" },
+      { type: "item", indent: 0, marker: "-", ordered: false, text: "one" },
+      { type: "item", indent: 2, marker: "2)", ordered: true, text: "two" },
+      { type: "quote", text: "quoted" },
+      { type: "rule", text: "---" },
+      { type: "code", language: "ts", lines: ["const a = 1;", "~~~"] },
+      { type: "line", text: "text" },
+    ]);
+    expect(markdownBlocks("# C#")).toEqual([{ type: "heading", level: 1, text: "C#" }]);
+    expect(markdownBlocks("a\r\n```\nstill streaming")).toEqual([{ type: "line", text: "a" }, { type: "code", language: "", lines: ["still streaming"] }]);
+  });
+
+  it("parses inline markup: code is literal, links only to safe targets, emphasis may span code", () => {
+    expect(parseInline("Some **bold**, *it* and `a **b**`.")).toEqual([
+      { type: "text", text: "Some " },
+      { type: "strong", marker: "**", children: [{ type: "text", text: "bold" }] },
+      { type: "text", text: ", " },
+      { type: "emphasis", marker: "*", children: [{ type: "text", text: "it" }] },
+      { type: "text", text: " and " },
+      { type: "code", text: "a **b**" },
+      { type: "text", text: "." },
+    ]);
+    expect(parseInline("**see `x`**")).toEqual([{ type: "strong", marker: "**", children: [{ type: "text", text: "see " }, { type: "code", text: "x" }] }]);
+    expect(parseInline("[docs](https://example.com) [x](javascript:alert(1))")).toEqual([
+      { type: "link", href: "https://example.com", children: [{ type: "text", text: "docs" }] },
+      { type: "text", text: " [x](javascript:alert(1))" },
+    ]);
+    expect(parseInline("*a **b** c*")).toEqual([
+      { type: "emphasis", marker: "*", children: [{ type: "text", text: "a " }, { type: "strong", marker: "**", children: [{ type: "text", text: "b" }] }, { type: "text", text: " c" }] },
+    ]);
+    expect(parseInline("read_file_now and 2*3*4")).toEqual([{ type: "text", text: "read_file_now and 2*3*4" }]);
+    // The placeholders' characters in the text itself cannot stand for code or links.
+    expect(parseInline("\uE0000\uE001 `x`")).toEqual([{ type: "text", text: "\uFFFD0\uFFFD " }, { type: "code", text: "x" }]);
+  });
+
+  it("is styled by the terminal per wrapped line", () => {
+    const style = createStyle(true);
+    expect(renderMarkdown("**bold** and `code` and *it* and [a](https://x.example)", 80, style)).toEqual([
+      "\u001b[1mbold\u001b[22m and \u001b[36mcode\u001b[39m and *it* and [a](https://x.example)",
+    ]);
+    expect(renderMarkdown("- one\n   - two\n3. three", 80, createStyle(false))).toEqual(["• one", "   • two", "3. three"]);
+  });
+});
