@@ -38,7 +38,8 @@ const layers = {
   // Shell-command hooks: each a supervised child process (process/), nothing else of agentwire's.
   hooks: ["process"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
-  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "process", "text", "trust", "settings", "hooks", "version"],
+  // render/present: how a call reads in one line, the same words a permission question carries to the host.
+  session: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "mcp", "paths", "process", "text", "trust", "settings", "hooks", "version", "render/present"],
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],
   // People-facing views of the event stream (render, sessions show, -p progress, chat).
   render: ["conversation", "sessions"],

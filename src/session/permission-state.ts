@@ -5,7 +5,7 @@ import type { PermissionMode } from "../permissions/policy.js";
 import { parseRuleList } from "../permissions/rule-syntax.js";
 import { SKILL_READ_RULES, TURN_SKILL_RULES } from "../skills/skill-tool.js";
 import type { SessionState } from "../tools/session-state.js";
-import { describeCall } from "./describe-call.js";
+import { permissionDescription } from "../render/present/tool-call.js";
 import type { ToolApprover } from "./session-options.js";
 import type { HostApproval } from "./tool-authorizer.js";
 
@@ -63,7 +63,7 @@ export class SessionPermissions {
           toolName: call.name,
           toolUseId: call.id,
           input: call.input,
-          description: describeCall(call),
+          description: permissionDescription(call),
           reason: verdict.reason,
           reasonType: verdict.reasonType,
           suggestions: [{ type: "addRules", rules: [{ toolName: call.name }], behavior: "allow", destination: "session" }],
