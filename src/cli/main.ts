@@ -13,12 +13,10 @@ import { toUserMessage } from "../session/user-input.js";
 import { buildFailureResult } from "../session/result.js";
 import type { Session } from "../session/session.js";
 import { initEventBeforeSession, prepareSession } from "../session/prepare-session.js";
-import { SessionSetupError, type SessionOptions } from "../session/session-options.js";
+import { DEFAULT_MAX_RETRIES, SessionSetupError, type SessionOptions } from "../session/session-options.js";
 import { installDefaultSkills, upgradeRetiredDefaultSkills } from "../skills/default-skills.js";
 import { randomUuid } from "../text/random-uuid.js";
 import { versionLine } from "../version.js";
-
-const DEFAULT_MAX_RETRIES = 10;
 
 /**
  * Exit codes besides 0 (success) and 1 (the last turn ended in an error): a signal ends the run

@@ -25,6 +25,9 @@ export const SessionIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-][A-Za-z0-
  */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
 
+/** Retries of a failed model request when neither the caller nor AGENTWIRE_MAX_RETRIES says. */
+export const DEFAULT_MAX_RETRIES = 10;
+
 /** Model requests per user turn when `--max-turns` is not given: a looping model stops here. */
 export const DEFAULT_MAX_TURNS = 200;
 
@@ -53,7 +56,7 @@ export const SessionSettingsSchema = z.object({
   maxBudgetUsd: z.optional(z.number().check(z.positive())),
   maxThinkingTokens: z.optional(positiveInt()),
   /** Retries of a failed model request (rate limits, overload, dropped connections). */
-  maxRetries: z._default(z.int().check(z.nonnegative()), 10),
+  maxRetries: z._default(z.int().check(z.nonnegative()), DEFAULT_MAX_RETRIES),
   /** Longest silence of a model stream before the attempt is abandoned and retried (AGENTWIRE_STREAM_IDLE_TIMEOUT_MS). */
   streamIdleTimeoutMs: z._default(positiveInt(), DEFAULT_STREAM_IDLE_TIMEOUT_MS),
   includePartialMessages: flag(false),
