@@ -17,6 +17,7 @@ import { DEFAULT_MAX_RETRIES, SessionSetupError, type SessionOptions } from "../
 import { installDefaultSkills, upgradeRetiredDefaultSkills } from "../skills/default-skills.js";
 import { randomUuid } from "../text/random-uuid.js";
 import { versionLine } from "../version.js";
+import { noticeLine } from "./log-records.js";
 
 /**
  * Exit codes besides 0 (success) and 1 (the last turn ended in an error): a signal ends the run
@@ -87,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       } catch (error) {
         if (!(error instanceof MockServerSetupError)) throw error;
-        process.stderr.write(`agentwire mock-server: ${error.message}\n`);
+        process.stderr.write(noticeLine("error", error.message, "agentwire mock-server"));
         return 1;
       }
     }

@@ -9,6 +9,7 @@ import { describeFlagError, parseFlags } from "./flag-parser.js";
 import { childEnvironment } from "../process/child-environment.js";
 import { chooseModel } from "../providers/model-choice.js";
 import { AGENTWIRE_VERSION } from "../version.js";
+import { noticeLine } from "./log-records.js";
 
 const USAGE = `agentwire web [--port N] [--host H] [--open] [--cwd DIR] [--add-dir DIR…] [--provider P] [--model M] [--permission-mode MODE]
 
@@ -93,7 +94,7 @@ export async function runWebCommand(argv: string[], processCwd: string, env: Nod
     return 1;
   }
   process.stderr.write(`agentwire web: ${server.url}\n`);
-  if (!isLoopbackHost(host)) process.stderr.write(`agentwire web: listening on ${host}, reachable from the network: every request needs the token, and anyone who has the URL can run commands as you.\n`);
+  if (!isLoopbackHost(host)) process.stderr.write(noticeLine("warn", `listening on ${host}, reachable from the network: every request needs the token, and anyone who has the URL can run commands as you.`, "agentwire web"));
   if (values.open) openInBrowser(server.url);
   const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once("SIGINT", () => done("SIGINT"));
@@ -112,6 +113,6 @@ async function listModels(env: NodeJS.ProcessEnv): Promise<ListedModel[]> {
 function openInBrowser(url: string): void {
   const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
   const child = spawn(command, [url], { detached: true, stdio: "ignore", env: childEnvironment(process.env) });
-  child.on("error", () => process.stderr.write(`agentwire web: could not open a browser (${command}); open the URL above.\n`));
+  child.on("error", () => process.stderr.write(noticeLine("warn", `could not open a browser (${command}); open the URL above.`, "agentwire web")));
   child.unref();
 }
