@@ -1,6 +1,7 @@
 import { APIError } from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import * as z from "zod";
+import { randomUuid } from "../text/random-uuid.js";
 
 /**
  * Ollama's native chat API (`POST /api/chat`, newline-delimited JSON). Its OpenAI-compatible
@@ -102,7 +103,7 @@ const OllamaChunkSchema = z.object({
 
 /** NDJSON lines → Chat Completions chunks, numbering whole tool calls as the Chat stream would. */
 async function* toChunks(body: ReadableStream<Uint8Array>, requestedModel: string): AsyncGenerator<ChatCompletionChunk> {
-  const id = `ollama-${crypto.randomUUID()}`;
+  const id = `ollama-${randomUuid()}`;
   let toolCalls = 0;
   for await (const line of ndjsonLines(body)) {
     const parsed = OllamaChunkSchema.safeParse(safeJson(line));

@@ -4,6 +4,7 @@ import { openAIUsage } from "./openai-client.js";
 import { TextToolCallScanner } from "./text-tool-calls.js";
 import { ToolCallAssembler } from "./tool-call-assembler.js";
 import { emptyUsage, type ProviderEvent, type StopReason, type Usage } from "./types.js";
+import { randomUuid } from "../text/random-uuid.js";
 
 /** Fields compatible servers add to `delta` for a reasoning model's thinking. */
 interface ReasoningDelta {
@@ -53,7 +54,7 @@ export class ChatStreamTranslator {
       yield {
         type: "message_start",
         // Some local servers send no id; the message still needs one for stdout.
-        messageId: chunk.id || `chatcmpl-${crypto.randomUUID()}`,
+        messageId: chunk.id || `chatcmpl-${randomUuid()}`,
         model: chunk.model || this.options.requestedModel,
         usage: emptyUsage(),
         ...(this.options.requestId ? { requestId: this.options.requestId } : {}),
