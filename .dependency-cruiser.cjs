@@ -20,7 +20,8 @@ const layers = {
   validation: [],
   // The environment every child process gets (credentials removed), for each layer that starts one.
   process: ["text"],
-  providers: ["conversation", "version"],
+  // text: randomUuid, agentwire's one way to make a UUID (ids for messages a server left unnamed).
+  providers: ["conversation", "text", "version"],
   // text: the credential formats that redaction and the children's environment share.
   tools: ["conversation", "paths", "process", "text", "version"],
   permissions: ["conversation", "paths"],
@@ -41,11 +42,12 @@ const layers = {
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],
   // People-facing views of the event stream (render, sessions show, -p progress, chat).
   render: ["conversation", "sessions"],
-  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "trust", "render", "paths", "version"],
+  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "trust", "render", "paths", "text", "version"],
   // The interactive chat: a consumer of the library API and the renderer, nothing below them.
   chat: ["api", "render"],
-  // The browser UI's server: a consumer of the library API, like the chat (and of the path helpers).
-  web: ["api", "paths"],
+  // The browser UI's server: a consumer of the library API, like the chat (and of the path and
+  // text helpers: randomUuid for its ids).
+  web: ["api", "paths", "text"],
   "mock-server": [],
 };
 
