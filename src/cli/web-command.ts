@@ -27,7 +27,7 @@ the --add-dir folders; they are the same stored sessions as the CLI's (agentwire
   --add-dir DIR       another folder sessions may work in (repeatable)
   --provider, --model, --permission-mode   defaults for new sessions (as for agentwire -p)`;
 
-const OPTIONS = {
+export const WEB_OPTIONS = {
   port: { type: "number", default: 0 },
   host: { type: "string", default: "127.0.0.1" },
   open: { type: "boolean", default: false },
@@ -56,9 +56,9 @@ function sessionDefaults(provider: string | undefined, model: string | undefined
 export async function runWebCommand(argv: string[], processCwd: string, env: NodeJS.ProcessEnv, packageRoot: string): Promise<number> {
   let values: Record<string, unknown>;
   try {
-    values = parseFlags(argv, OPTIONS).values;
+    values = parseFlags(argv, WEB_OPTIONS).values;
   } catch (error) {
-    process.stderr.write(`Error: ${describeFlagError(error, Object.keys(OPTIONS), "agentwire web")}\n\n${USAGE}\n`);
+    process.stderr.write(`Error: ${describeFlagError(error, Object.keys(WEB_OPTIONS), "agentwire web")}\n\n${USAGE}\n`);
     return 1;
   }
   if (values.help) {
