@@ -1,4 +1,4 @@
-import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema, OutputFormatSchema, PermissionModeSchema } from "./config.js";
+import { DEFAULT_APPROVAL_TIMEOUT_SECONDS, EventDialectSchema, InputFormatSchema, OutputFormatSchema, PERMISSION_MODES } from "./config.js";
 import type { FlagOptions } from "./flag-parser.js";
 import { PROVIDER_IDS } from "../providers/registry.js";
 import { SANDBOX_MODES } from "../tools/sandbox/sandbox-settings.js";
@@ -38,7 +38,7 @@ export const RUN_OPTIONS = {
   "session-persistence": { type: "boolean", default: true, description: "Write the session to disk (--no-session-persistence to disable)" },
   "permission-mode": {
     type: "string",
-    choices: PermissionModeSchema.options,
+    choices: PERMISSION_MODES,
     description: "Permission mode (default: the settings files' permissions.defaultMode, else default)",
   },
   "dangerously-skip-permissions": { type: "boolean", default: false, description: "Run every tool without asking" },

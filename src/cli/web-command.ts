@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import type { Options } from "yargs";
-import { PermissionModeSchema } from "../../protocol/permission-mode.js";
+import { PERMISSION_MODES } from "../../protocol/permission-mode.js";
 import { startWebServer, type ListedModel } from "../web/server.js";
 import { isLoopbackHost } from "../web/access.js";
 import { describeFlagError, parseFlags } from "./flag-parser.js";
@@ -35,7 +35,7 @@ export const WEB_OPTIONS = {
   "add-dir": { type: "string", array: true },
   provider: { type: "string" },
   model: { type: "string" },
-  "permission-mode": { type: "string", choices: PermissionModeSchema.options, default: "default" },
+  "permission-mode": { type: "string", choices: PERMISSION_MODES, default: "default" },
   help: { alias: "h", type: "boolean", default: false },
 } as const satisfies Record<string, Options>;
 

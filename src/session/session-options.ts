@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
-import { PermissionModeSchema } from "../../protocol/permission-mode.js";
+import { PERMISSION_MODES } from "../../protocol/permission-mode.js";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent, TerminalReason } from "../../protocol/events.js";
 import { McpServerNameSchema, McpServersSchema } from "../mcp/mcp-config.js";
@@ -64,7 +64,7 @@ export const SessionSettingsSchema = z.object({
   systemPrompt: z.optional(z.string()),
   /** Appended to the system prompt (default or replaced). */
   appendSystemPrompt: z.optional(z.string()),
-  permissionMode: z._default(PermissionModeSchema, "default"),
+  permissionMode: z._default(z.enum(PERMISSION_MODES), "default"),
   /** Claude Code permission rules: calls allowed without asking / always refused. */
   allowedTools: z._default(z.array(z.string()), []),
   disallowedTools: z._default(z.array(z.string()), []),

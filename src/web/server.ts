@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type * as z from "zod";
-import type { PermissionModeSchema } from "../../protocol/permission-mode.js";
+import type { PermissionModeName } from "../../protocol/permission-mode.js";
 import { deleteSession, findSession, listSessions, sessionHistory } from "../api/sessions.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { checkAccess, isWildcardHost, type AccessPolicy } from "./access.js";
@@ -27,7 +27,7 @@ export interface WebServerOptions {
   /** The default working directory of new sessions; with `roots`, where sessions may work. */
   cwd: string;
   roots: string[];
-  defaults: { provider?: string | undefined; model?: string | undefined; permissionMode: z.infer<typeof PermissionModeSchema> };
+  defaults: { provider?: string | undefined; model?: string | undefined; permissionMode: PermissionModeName };
   env: Readonly<Record<string, string | undefined>>;
   /** The package's `web/` folder: the page. */
   pageRoot: string;
