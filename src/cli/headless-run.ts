@@ -79,7 +79,8 @@ export async function runHeadless(command: RunCommand, packageRoot: URL): Promis
   };
 
   await serve({ config, session, output: events.output, host, log, prompt, announcedEarly });
-  return finish({ config, session, signals, log, logFormat, results: events.results, errorShown: events.detailedProgress && logFormat === "text" });
+  const errorShown = events.detailedProgress && logFormat === "text";
+  return finish({ config, session, signals, log, logFormat, results: events.results, errorShown });
 }
 
 /** The prompt's one turn, or the stdin commands until stdin closes. */
@@ -185,7 +186,12 @@ async function hostSide(config: RunConfig, isStart: boolean, output: (event: Out
 }
 
 /** The session itself, once its code has loaded, with what the command line could not start. */
-async function startSession(config: RunConfig, options: SessionOptions, prepared: ReturnType<typeof prepareSession>, streamInput: StreamInput | undefined): Promise<Session> {
+async function startSession(
+  config: RunConfig,
+  options: SessionOptions,
+  prepared: ReturnType<typeof prepareSession>,
+  streamInput: StreamInput | undefined,
+): Promise<Session> {
   await tuneV8ForSessions({ persistent: config.inputFormat === "stream-json" });
   const { createSession } = await import("../session/session.js");
   const session = createSession(options, prepared);

@@ -58,7 +58,10 @@ export async function buildRunCommand(run: RunArguments, processCwd: string, env
   if (!(approvalTimeout > 0)) return { kind: "error", message: "--approval-timeout must be a positive number of seconds (a question nobody answers is then denied)." };
   const mcp = gatherMcpServers({
     values: (parsed["mcp-config"] ?? []) as string[],
-    project: { read: parsed["strict-mcp-config"] !== true && usesProjectSettings(settings.sources), trust: settings.trust },
+    project: {
+      read: parsed["strict-mcp-config"] !== true && usesProjectSettings(settings.sources),
+      trust: settings.trust,
+    },
     cwd: resolve(processCwd, settings.cwd),
     processCwd,
     env: runEnv,
@@ -114,7 +117,13 @@ async function commandFor(run: RunArguments, config: z.infer<typeof RunConfigSch
   };
 }
 
-type SettingsRead = { fileSettings: FileSettings; runEnv: NodeJS.ProcessEnv; cwd: string; sources: SettingSource[] | undefined; trust: ProjectTrust };
+interface SettingsRead {
+  fileSettings: FileSettings;
+  runEnv: NodeJS.ProcessEnv;
+  cwd: string;
+  sources: SettingSource[] | undefined;
+  trust: ProjectTrust;
+}
 
 /** The settings files the flags ask for (`--setting-sources`, `--settings`), read with the project's trust. */
 async function readSettings(parsed: Flags, processCwd: string, env: NodeJS.ProcessEnv): Promise<SettingsRead | { error: string }> {

@@ -50,9 +50,13 @@ function sample(options: FlagOptions, index = 0): string {
   return options.type === "number" ? String(7 + index) : `value${index}`;
 }
 
-/** Every way to write the flag (its name, its other spelling, its aliases; `--x v`, `--x=v`, `--no-x`, lists) as argv, each with a prompt word. */
+/**
+ * Every way to write the flag (its name, its other spelling, its aliases; `--x v`, `--x=v`,
+ * `--no-x`, lists) as argv, each with a prompt word.
+ */
 function forms(name: string, options: FlagOptions): Array<{ argv: string[]; greedy: boolean }> {
-  const spellings = [...new Set([`--${name}`, `--${camel(name)}`, `--${kebab(name)}`]), ...aliases(options).map((alias) => (alias.length === 1 ? `-${alias}` : `--${alias}`))];
+  const names = new Set([`--${name}`, `--${camel(name)}`, `--${kebab(name)}`]);
+  const spellings = [...names, ...aliases(options).map((alias) => (alias.length === 1 ? `-${alias}` : `--${alias}`))];
   const result: Array<{ argv: string[]; greedy: boolean }> = [];
   for (const flag of spellings) {
     if (options.type === "boolean") {
@@ -89,7 +93,14 @@ describe("every flag of the CLI's tables, parsed by the fast parser and by yargs
 
   it("reads defaults alone, and flags mixed with prompt words, the same way", async () => {
     const { run } = TABLES;
-    for (const argv of [[], ["fix", "the", "test"], ["-p", "hi", "--output-format", "json", "--verbose", "--max-turns", "3"], ["-c", "-r", "abc", "--model", "opus", "say"], ["--allowedTools", "Read", "--disallowedTools", "Bash", "--", "go"]]) {
+    const lines = [
+      [],
+      ["fix", "the", "test"],
+      ["-p", "hi", "--output-format", "json", "--verbose", "--max-turns", "3"],
+      ["-c", "-r", "abc", "--model", "opus", "say"],
+      ["--allowedTools", "Read", "--disallowedTools", "Bash", "--", "go"],
+    ];
+    for (const argv of lines) {
       expect(parseFlags(argv, run!).values, argv.join(" ")).toEqual(await viaYargs(argv, run!, false));
     }
   });

@@ -42,7 +42,9 @@ function verrorStyle(): Error {
   return errorWithStack("write failed: disk full", { cause: () => cause });
 }
 
-const aggregate = Object.assign(new AggregateError([errorWithStack("first"), errorWithStack("second")], "both failed"), { stack: "AggregateError: both failed" });
+const aggregate = Object.assign(new AggregateError([errorWithStack("first"), errorWithStack("second")], "both failed"), {
+  stack: "AggregateError: both failed",
+});
 class SetupError extends Error {}
 const cycle: Record<string, unknown> = { name: "loop" };
 cycle.self = cycle;
@@ -62,7 +64,7 @@ const RECORDS: Array<[string, "debug" | "info" | "warn" | "error", unknown, stri
   ["an AggregateError", "error", { err: aggregate }, "m"],
   ["an error under another key", "warn", { failure: errorWithStack("x") }, "m"],
   ["err that is not an error", "warn", { err: "just text" }, "m"],
-  ["values JSON lacks", "info", { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, gone: undefined, fn: () => 1, big: [1, "two", { three: null }] }, "values"],
+  ["values JSON lacks", "info", { nan: Number.NaN, inf: Infinity, gone: undefined, fn: () => 1, big: [1, "two", { three: null }] }, "values"],
   ["a msg field of its own", "info", { msg: "from the fields", other: true }, undefined],
   ["quotes and control characters", "info", { path: 'a "b"\n\tc' }, 'said "hi"\u0001\u2028'],
   ["a cycle in a field", "debug", { cycle }, "cyclic"],
@@ -79,7 +81,8 @@ describe("the text records and notices", () => {
     expect(noticeLine("warn", "careful")).toBe("agentwire: warning: careful\n");
     expect(noticeLine("error", "down", "agentwire mock-server")).toBe("agentwire mock-server: error: down\n");
     expect(textRecord("info", { count: 2, label: "two words" }, "done")).toBe('agentwire: info: done count=2 label="two words"\n');
-    expect(textRecord("error", errorWithStack("boom"), undefined)).toBe("agentwire: error: boom\n    Error: boom\n        at somewhere (file.ts:1:1)\n");
+    const withStack = "agentwire: error: boom\n    Error: boom\n        at somewhere (file.ts:1:1)\n";
+    expect(textRecord("error", errorWithStack("boom"), undefined)).toBe(withStack);
   });
 });
 

@@ -7,7 +7,13 @@ describe("ids for tool calls a server sent without one", () => {
   it("number on after the calls already in the conversation", () => {
     const history: Message[] = [
       { role: "user", content: [{ type: "text", text: "go" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "call_1", name: "Read", input: {} }, { type: "tool_use", id: "x", name: "Ls", input: {} }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "call_1", name: "Read", input: {} },
+          { type: "tool_use", id: "x", name: "Ls", input: {} },
+        ],
+      },
     ];
     const next = fallbackCallIds(history);
     expect([next(), next()]).toEqual(["call_3", "call_4"]);

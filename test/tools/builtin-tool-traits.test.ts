@@ -23,7 +23,9 @@ describe("the built-in tools' trait table against the tools", () => {
 
   it("gives each tool exactly the traits its definition has (kind, path and command fields, read-only-ness)", () => {
     for (const tool of tools) expect(traitsOf(tool), tool.name).toEqual(BUILTIN_TOOL_TRAITS[tool.name as keyof typeof BUILTIN_TOOL_TRAITS]);
-    for (const { name, traits } of builtinToolDescriptors()) expect(traits, name).toEqual(traitsOf(tools.find((tool) => tool.name === name)!));
+    for (const { name, traits } of builtinToolDescriptors()) {
+      expect(traits, name).toEqual(traitsOf(tools.find((tool) => tool.name === name)!));
+    }
   });
 
   it("names input fields the tools have, in the full and the compact profile", () => {

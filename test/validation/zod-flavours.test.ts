@@ -77,7 +77,11 @@ describe("one zod flavour per load phase", () => {
     const mini = new Set(files.filter((file) => flavourOf(file) === "mini"));
     const embedded = files
       .filter((file) => flavourOf(file) === "classic" && !PENDING.has(file))
-      .flatMap((file) => valueImports(file).flatMap(({ names, target }) => (mini.has(target) ? names.filter((name) => name.endsWith("Schema")).map((name) => `${file}: ${name} from ${target}`) : [])));
+      .flatMap((file) =>
+        valueImports(file)
+          .filter(({ target }) => mini.has(target))
+          .flatMap(({ names, target }) => names.filter((name) => name.endsWith("Schema")).map((name) => `${file}: ${name} from ${target}`)),
+      );
     expect(embedded).toEqual([]);
   });
 });
