@@ -20,8 +20,7 @@ const layers = {
   validation: [],
   // The environment every child process gets (credentials removed), for each layer that starts one.
   process: ["text"],
-  // text: randomUuid, agentwire's one way to make a UUID (ids for messages a server left unnamed).
-  providers: ["conversation", "text", "version"],
+  providers: ["conversation", "version"],
   // text: the credential formats that redaction and the children's environment share.
   tools: ["conversation", "paths", "process", "text", "version"],
   permissions: ["conversation", "paths"],
@@ -42,12 +41,11 @@ const layers = {
   server: ["conversation", "providers", "tools", "permissions", "skills", "sessions", "agent", "session", "mcp", "paths", "text", "version"],
   // People-facing views of the event stream (render, sessions show, -p progress, chat).
   render: ["conversation", "sessions"],
-  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "trust", "render", "paths", "text", "version"],
+  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "trust", "render", "paths", "version"],
   // The interactive chat: a consumer of the library API and the renderer, nothing below them.
   chat: ["api", "render"],
-  // The browser UI's server: a consumer of the library API, like the chat (and of the path and
-  // text helpers: randomUuid for its ids).
-  web: ["api", "paths", "text"],
+  // The browser UI's server: a consumer of the library API, like the chat (and of the path helpers).
+  web: ["api", "paths"],
   "mock-server": [],
 };
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import path from "node:path";
 import * as z from "zod";
 import { PermissionModeSchema, SimpleUserCommandSchema, UserMessageCommandSchema } from "../../protocol/commands.js";
@@ -18,7 +19,6 @@ import { loadSettings } from "../settings/load-settings.js";
 import { settingsFingerprint } from "../trust/settings-fingerprint.js";
 import { agentwireHomeDirectory } from "./sessions.js";
 import { EventQueue } from "./event-queue.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 /**
  * Decides a permission question the session's rules leave open, as the Claude Agent SDK's
@@ -148,7 +148,7 @@ export function query(input: { prompt: string | AsyncIterable<QueryUserMessage>;
   const abortSignal = options.abortSignal ?? options.abortController?.signal;
 
   const endWithError = (message: string, terminalReason: "invalid_arguments" | "session_not_found" | "session_unreadable" | "internal_error"): void => {
-    queue.push(buildFailureResult({ sessionId: session?.sessionId ?? randomUuid(), terminalReason, message, durationMs: Date.now() - startedAt, newUuid: randomUuid }));
+    queue.push(buildFailureResult({ sessionId: session?.sessionId ?? randomUUID(), terminalReason, message, durationMs: Date.now() - startedAt, newUuid: randomUUID }));
   };
   const close = (): void => {
     if (closed) return;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -17,7 +18,6 @@ import { initEventBeforeSession, prepareSession } from "../session/prepare-sessi
 import type { Session } from "../session/session.js";
 import { DEFAULT_MAX_RETRIES, SessionSetupError, type SessionOptions } from "../session/session-options.js";
 import { toUserMessage } from "../session/user-input.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 type RunCommand = Extract<ParsedCommand, { kind: "run" }>;
 type StreamInput = Awaited<ReturnType<typeof loadStreamInput>>;
@@ -36,7 +36,7 @@ export async function runHeadless(command: RunCommand, packageRoot: URL): Promis
   const started: { session?: Session } = {};
   const host = await hostSide(config, command.isStart, events.output, () => started.session?.sessionId ?? "");
   // Bash's full outputs live in a folder of this process, removed at exit whatever the exit path.
-  const toolOutputDirectory = join(tmpdir(), `agentwire-${randomUuid().slice(0, 8)}-${process.pid}`);
+  const toolOutputDirectory = join(tmpdir(), `agentwire-${randomUUID().slice(0, 8)}-${process.pid}`);
   process.once("exit", () => rmSync(toolOutputDirectory, { recursive: true, force: true }));
   const sessionOptions: SessionOptions = {
     ...config,

@@ -1,7 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { TerminalReason } from "../../protocol/events.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { buildFailureResult } from "../session/result.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 /** A failure before any turn could run: reported on stderr and, in stream-json, as a `result`. */
 export class StartupError extends Error {
@@ -18,11 +18,11 @@ export async function reportStartupFailure(argv: string[], error: StartupError, 
   const format = requestedOutputFormat(argv);
   if (format === "stream-json" || format === "json") {
     const result = buildFailureResult({
-      sessionId: randomUuid(),
+      sessionId: randomUUID(),
       terminalReason: error.terminalReason,
       message: error.message,
       durationMs: Date.now() - startedAt,
-      newUuid: randomUuid,
+      newUuid: randomUUID,
     });
     const flat = format === "stream-json" && optionValue(argv, "--event-dialect") === "flat";
     createLineWriter(process.stdout)(flat ? (await import("../server/flat-dialect.js")).flatResult(result) : result);

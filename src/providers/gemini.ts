@@ -1,10 +1,10 @@
 import { VENDOR_BASE_URLS } from "./vendor-urls.js";
+import { randomUUID } from "node:crypto";
 import { ApiError, GoogleGenAI, type GenerateContentResponse, type GenerateContentResponseUsageMetadata, type Part } from "@google/genai";
 import { toGeminiRequest } from "./gemini-request.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
 import { abortedEvent, disconnectEvent, vendorErrorEvent } from "./http-errors.js";
 import { emptyUsage, type Provider, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from "./types.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 export interface GeminiProviderOptions {
   /** GEMINI_API_KEY or GOOGLE_API_KEY; without one, requests carry a bearer token instead. */
@@ -119,7 +119,7 @@ class GeminiStreamTranslator {
       this.started = true;
       yield {
         type: "message_start",
-        messageId: chunk.responseId || `gemini_${randomUuid()}`,
+        messageId: chunk.responseId || `gemini_${randomUUID()}`,
         model: chunk.modelVersion || this.requestedModel,
         usage: this.usage,
       };
@@ -154,7 +154,7 @@ class GeminiStreamTranslator {
       const index = this.nextIndex++;
       // Gemini 2.x sends no call ids; generated ones are random so they stay unique in a
       // session that is resumed by another process.
-      const id = part.functionCall.id || `call_${randomUuid().replaceAll("-", "").slice(0, 24)}`;
+      const id = part.functionCall.id || `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`;
       const name = part.functionCall.name ?? "";
       const input = part.functionCall.args ?? {};
       this.calledFunctions = true;

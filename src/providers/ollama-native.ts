@@ -1,7 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { APIError } from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import * as z from "zod";
-import { randomUuid } from "../text/random-uuid.js";
 
 /**
  * Ollama's native chat API (`POST /api/chat`, newline-delimited JSON). Its OpenAI-compatible
@@ -103,7 +103,7 @@ const OllamaChunkSchema = z.object({
 
 /** NDJSON lines → Chat Completions chunks, numbering whole tool calls as the Chat stream would. */
 async function* toChunks(body: ReadableStream<Uint8Array>, requestedModel: string): AsyncGenerator<ChatCompletionChunk> {
-  const id = `ollama-${randomUuid()}`;
+  const id = `ollama-${randomUUID()}`;
   let toolCalls = 0;
   for await (const line of ndjsonLines(body)) {
     const parsed = OllamaChunkSchema.safeParse(safeJson(line));

@@ -1,10 +1,10 @@
+import { randomUUID } from "node:crypto";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import { openAIUsage } from "./openai-client.js";
 import { TextToolCallScanner } from "./text-tool-calls.js";
 import { ToolCallAssembler } from "./tool-call-assembler.js";
 import { emptyUsage, type ProviderEvent, type StopReason, type Usage } from "./types.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 /** Fields compatible servers add to `delta` for a reasoning model's thinking. */
 interface ReasoningDelta {
@@ -54,7 +54,7 @@ export class ChatStreamTranslator {
       yield {
         type: "message_start",
         // Some local servers send no id; the message still needs one for stdout.
-        messageId: chunk.id || `chatcmpl-${randomUuid()}`,
+        messageId: chunk.id || `chatcmpl-${randomUUID()}`,
         model: chunk.model || this.options.requestedModel,
         usage: emptyUsage(),
         ...(this.options.requestId ? { requestId: this.options.requestId } : {}),

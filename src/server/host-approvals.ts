@@ -1,9 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { PermissionResultSchema, type CanUseToolRequest, type PermissionResult } from "../../protocol/control.js";
 import type { OutputEvent } from "../../protocol/events.js";
 import type { ApprovalRequest, ToolApprover } from "../session/session-options.js";
 import type { HostChannel } from "./host-channel.js";
 import { PendingAnswers, UnansweredError } from "./pending-answers.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 /**
  * Permission questions as Claude Code asks its host: a `can_use_tool` control request (what the
@@ -56,7 +56,7 @@ export class FrameApprovals {
         input: request.input,
         reason: request.reason,
         session_id: this.sessionId(),
-        uuid: randomUuid(),
+        uuid: randomUUID(),
       });
     }
     return answer.catch((error: unknown): PermissionResult => {

@@ -1,6 +1,6 @@
+import { randomUUID } from "node:crypto";
 import type { OutputEvent } from "../../protocol/events.js";
 import { PendingAnswers } from "./pending-answers.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 /**
  * Control requests from agentwire to the host (`can_use_tool`, `hook_callback`, `mcp_message`),
@@ -16,7 +16,7 @@ export class HostChannel {
 
   /** Rejects with an `UnansweredError` when cancelled, when the host answers with an error, or when it is gone. */
   request(subtype: string, payload: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown>> {
-    const requestId = randomUuid();
+    const requestId = randomUUID();
     const answer = this.pending.wait(requestId, signal, () => this.output({ type: "control_cancel_request", request_id: requestId }));
     // Asked only once the answer is awaited: an answer can never arrive before its question.
     if (!this.pending.isClosed && !signal?.aborted) this.output({ type: "control_request", request_id: requestId, request: { subtype, ...payload } });

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { randomUUID } from "node:crypto";
 import {
   ControlRequestCommandSchema,
   InputCommandSchema,
@@ -28,7 +29,6 @@ import { loadSdkMcpServers } from "./sdk-mcp-tools.js";
 import { mcpStartupTimeoutMs } from "../mcp/mcp-servers.js";
 import { toUserMessage } from "../session/user-input.js";
 import { buildFailureResult } from "../session/result.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 type Answer = { response: OutputEvent; afterwards?: () => void };
 
@@ -108,7 +108,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   const announceState = (next: "idle" | "running"): void => {
     if (!options.announceSessionState || state === next) return;
     state = next;
-    output({ type: "system", subtype: "session_state_changed", state: next, sdk_host_only: true, session_id: session.sessionId, uuid: randomUuid() });
+    output({ type: "system", subtype: "session_state_changed", state: next, sdk_host_only: true, session_id: session.sessionId, uuid: randomUUID() });
   };
   const enqueue = (message: UserMessage): void => {
     queue.push(message);
@@ -118,7 +118,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
   const invalidLines: string[] = [];
   const inputError = (line: number, code: InputErrorEvent["error"]["code"], message: string): void => {
     invalidLines.push(message);
-    output({ type: "system", subtype: "input_error", error: { code, message }, line, session_id: session.sessionId, uuid: randomUuid() });
+    output({ type: "system", subtype: "input_error", error: { code, message }, line, session_id: session.sessionId, uuid: randomUUID() });
   };
 
   try {
@@ -141,7 +141,7 @@ export async function serveStreamInput(options: StreamInputOptions): Promise<Res
       terminalReason: "invalid_input",
       message: `stdin ended before any turn ran, and ${invalidLines.length} line${invalidLines.length === 1 ? " was" : "s were"} not usable; the first: ${invalidLines[0]}`,
       durationMs: performance.now() - startedAt,
-      newUuid: randomUuid,
+      newUuid: randomUUID,
     });
     output(lastResult);
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { platform, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,7 +59,6 @@ import { ContextKeeper } from "./context-keeper.js";
 import { rerankWithModel } from "./skill-rerank.js";
 import { skillPrompt } from "./skill-turn.js";
 import { modelLimits } from "../providers/models.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 /** One of the host's in-process MCP servers, once its tools were listed, or why they could not be. */
 export type HostMcpServer = { name: string; tools: ToolDefinition[]; serverInfo?: { name: string; version: string } } | { name: string; error: string };
@@ -145,7 +145,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   // Bash's full outputs: disposable and possibly gigabytes, so in the OS temp folder rather than
   // the agentwire home (which keeps sessions), and private to this session object.
   const ownsOutputDirectory = options.toolOutputDirectory === undefined;
-  const toolOutputDirectory = options.toolOutputDirectory ?? join(tmpdir(), `agentwire-${opened.sessionId}-${randomUuid().slice(0, 8)}`);
+  const toolOutputDirectory = options.toolOutputDirectory ?? join(tmpdir(), `agentwire-${opened.sessionId}-${randomUUID().slice(0, 8)}`);
   const memory = settings.memoryFiles && !replacesDefaultPrompt(settings.systemPrompt) ? loadMemoryFiles({ cwd, agentwireHome: home }) : undefined;
   const systemPrompt = composeSystemPrompt(
     composeSystemPrompt(baseSystemPrompt(settings.systemPrompt, { cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }), memory?.section || undefined),
@@ -400,7 +400,7 @@ class SessionCore implements Session {
 
   setPermissionMode(mode: PermissionMode): void {
     this.permissions = { ...this.permissions, mode };
-    this.input.onEvent({ type: "system", subtype: "status", status: null, permissionMode: mode, session_id: this.sessionId, uuid: randomUuid() });
+    this.input.onEvent({ type: "system", subtype: "status", status: null, permissionMode: mode, session_id: this.sessionId, uuid: randomUUID() });
   }
 
   setMaxThinkingTokens(tokens: number | undefined): void {
@@ -519,7 +519,7 @@ class SessionCore implements Session {
     const startedAt = Date.now();
     accounting.startTurn();
     const translationState = createTranslationState();
-    const translationContext = { sessionId: this.sessionId, includePartialMessages: this.input.includePartialMessages, newUuid: randomUuid, now: Date.now };
+    const translationContext = { sessionId: this.sessionId, includePartialMessages: this.input.includePartialMessages, newUuid: randomUUID, now: Date.now };
     const permissionDenials: ResultEvent["permission_denials"] = [];
     const emit = (event: AgentEvent): void => {
       if (event.type === "tool_result" && event.result.details !== undefined) this.input.store?.noteToolDetails(event.toolUseId, event.result.details);
@@ -533,7 +533,7 @@ class SessionCore implements Session {
     };
     this.turnEmit = emit;
     const failure = (terminalReason: "hook_blocked" | "internal_error" | "invalid_arguments", message: string): ResultEvent => {
-      const result = this.withPersistence(buildFailureResult({ sessionId: this.sessionId, terminalReason, message, durationMs: Date.now() - startedAt, newUuid: randomUuid }));
+      const result = this.withPersistence(buildFailureResult({ sessionId: this.sessionId, terminalReason, message, durationMs: Date.now() - startedAt, newUuid: randomUUID }));
       onEvent(result);
       return result;
     };
@@ -572,7 +572,7 @@ class SessionCore implements Session {
         return undefined;
       });
       if (!outcome) return failure("internal_error", "agentwire hit an internal error during this turn; see stderr.");
-      if (outcome.terminalReason === "api_error") onEvent(buildApiErrorAssistantEvent(outcome, { sessionId: this.sessionId, newUuid: randomUuid, now: Date.now }));
+      if (outcome.terminalReason === "api_error") onEvent(buildApiErrorAssistantEvent(outcome, { sessionId: this.sessionId, newUuid: randomUUID, now: Date.now }));
       return this.finishTurn(outcome, emit, startedAt, permissionDenials);
     } finally {
       // A skill's allowed-tools last only as long as the turn that loaded it.
@@ -594,7 +594,7 @@ class SessionCore implements Session {
         maxTurns: this.input.maxTurns,
         maxBudgetUsd: this.input.maxBudgetUsd,
         permissionDenials,
-        newUuid: randomUuid,
+        newUuid: randomUUID,
       }),
     );
     this.input.onEvent(result);
@@ -760,7 +760,7 @@ class SessionCore implements Session {
     // result with zero usage for a finished compaction and resets its context meter.
     this.input.accounting.startTurn();
     const result = this.withPersistence(
-      buildResultEvent(outcome, { sessionId: this.sessionId, durationMs: Date.now() - startedAt, accounting: this.input.accounting, maxTurns: this.input.maxTurns, maxBudgetUsd: this.input.maxBudgetUsd, permissionDenials, newUuid: randomUuid }),
+      buildResultEvent(outcome, { sessionId: this.sessionId, durationMs: Date.now() - startedAt, accounting: this.input.accounting, maxTurns: this.input.maxTurns, maxBudgetUsd: this.input.maxBudgetUsd, permissionDenials, newUuid: randomUUID }),
     );
     this.input.onEvent(result);
     return result;

@@ -1,9 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { createReadStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
 import { EntrySchema, ExportedSessionSchema, HeaderSchema, SESSION_FILE_VERSION, sessionFile, type SessionHeader } from "./session-file.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 /**
  * A session file as one JSON document: `{"session": header, "entries": [...]}`, every entry
@@ -41,7 +41,7 @@ export class SessionImportError extends Error {}
  */
 export function importSession(input: { home: string; source: string; keepId: boolean; cwd?: string }): { sessionId: string; file: string; entries: number } {
   const { header, entries } = parseExport(readFileSync(input.source, "utf8"));
-  const sessionId = input.keepId ? header.session_id : randomUuid();
+  const sessionId = input.keepId ? header.session_id : randomUUID();
   const cwd = input.cwd ?? header.cwd;
   const file = sessionFile(input.home, cwd, sessionId);
   const storedHeader: SessionHeader = { ...header, session_id: sessionId, cwd, version: Math.max(header.version, SESSION_FILE_VERSION) };

@@ -1,9 +1,9 @@
+import { randomUUID } from "node:crypto";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent } from "../../protocol/events.js";
 import { query, type CanUseTool, type Query, type QueryOptions } from "../api/query.js";
 import { EventLog } from "./event-log.js";
 import { grantedOptions } from "./granted-permissions.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 interface OpenQuestion {
   suggestions: PermissionUpdate[];
@@ -145,7 +145,7 @@ export class LiveSession {
     if (event.type === "system" && event.subtype === "init") {
       // The user's own message, as Claude Code echoes it (--replay-user-messages): a browser
       // that reloads mid-turn replays the log and must see what was asked, not only the answer.
-      this.log.append({ type: "user", message: { role: "user", content: [{ type: "text", text: prompt }] }, parent_tool_use_id: null, session_id: event.session_id, uuid: randomUuid(), timestamp: new Date().toISOString() });
+      this.log.append({ type: "user", message: { role: "user", content: [{ type: "text", text: prompt }] }, parent_tool_use_id: null, session_id: event.session_id, uuid: randomUUID(), timestamp: new Date().toISOString() });
     }
   }
 }

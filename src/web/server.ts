@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,7 +12,6 @@ import { LiveSession } from "./live-session.js";
 import { CreateSessionSchema, MessageSchema, PermissionAnswerSchema, SessionIdSchema } from "./request-schemas.js";
 import { streamEvents } from "./event-stream.js";
 import { StaticFiles } from "./static-files.js";
-import { randomUuid } from "../text/random-uuid.js";
 
 export interface ListedModel {
   provider: string;
@@ -150,7 +150,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     if (body.resume && !stored) throw new HttpError(404, `No stored session ${body.resume} in the folders this server may use.`);
     const history = stored ?? [];
     const cwd = allowedDirectory(body.cwd ?? storedFolder ?? options.cwd);
-    const id = body.resume ?? randomUuid();
+    const id = body.resume ?? randomUUID();
     const provider = body.provider ?? options.defaults.provider;
     const model = body.model ?? options.defaults.model;
     const session = new LiveSession(id, cwd, {
