@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { absentOrNull } from "./absent-or-null.js";
-import { PermissionModeSchema } from "./permission-mode.js";
+import { PERMISSION_MODES } from "./permission-mode.js";
 
 /**
  * Every line agentwire accepts on stdin with `--input-format stream-json`. The lines of Claude
@@ -65,7 +65,8 @@ export const ToolApprovalCommandSchema = z.strictObject({
   updated_input: z.record(z.string(), z.unknown()).optional(),
 });
 
-export { PermissionModeSchema } from "./permission-mode.js";
+/** Claude Code's permission modes plus agentwire's simple names (`interactive`, `auto`, `deny`). */
+export const PermissionModeSchema = z.enum(PERMISSION_MODES);
 
 /** Simple frame: change the permission mode for the next tool calls. */
 export const SetPermissionModeCommandSchema = z.strictObject({

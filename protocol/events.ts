@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { ModelUsageEntrySchema } from "./model-usage.js";
+import { modelUsageFields } from "./model-usage.js";
 
 /**
  * Every line agentwire writes to stdout, as zod schemas. Shapes follow what Claude Code 2.1.330
@@ -306,7 +306,8 @@ export const ResultUsageSchema = z.strictObject({
   fallback_credit: z.unknown().nullable(),
 });
 
-export { ModelUsageEntrySchema } from "./model-usage.js";
+/** One model's usage in `result.modelUsage`. */
+export const ModelUsageEntrySchema = z.strictObject(modelUsageFields(() => z.number().int().nonnegative(), () => z.number().nonnegative()));
 
 export const PermissionDenialSchema = z.strictObject({
   tool_name: z.string(),

@@ -1,8 +1,8 @@
-import * as z from "zod/mini";
-
 /**
  * Claude Code's permission modes plus agentwire's simple names (`interactive`, `auto`, `deny`).
- * In a file of its own so that the session core can use it without building every stdin command
- * schema at start-up; a `zod/mini` schema, as the CLI's start-up path builds it.
+ * Data, not a schema: the stdin commands build theirs with classic zod (commands.ts), the CLI's
+ * start-up path with `zod/mini`, each from this one list (the rule: src/validation/english-issues.ts).
  */
-export const PermissionModeSchema = z.enum(["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"]);
+export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto", "interactive", "deny"] as const;
+
+export type PermissionModeName = (typeof PERMISSION_MODES)[number];

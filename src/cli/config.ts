@@ -9,7 +9,7 @@ export const EventDialectSchema = z.enum(["claude", "flat"]);
 /** Five minutes: long enough for a person to read the question, short enough that CI does not hang. */
 export const DEFAULT_APPROVAL_TIMEOUT_SECONDS = 300;
 
-export { PermissionModeSchema } from "../../protocol/permission-mode.js";
+export { PERMISSION_MODES } from "../../protocol/permission-mode.js";
 
 /**
  * A validated run configuration, from argv: the session's settings (the same schema the library

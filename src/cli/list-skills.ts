@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { discoverSkills } from "../skills/catalog.js";
 import { sessionProjectTrust, skillGrantPolicy, usesProjectSettings } from "../session/project-trust-policy.js";
 import type { RunConfig } from "./config.js";
+import { noticeLine } from "./log-records.js";
 
 /**
  * `--list-skills`: the skills a run in this directory would use, after precedence. Text: a table
@@ -39,7 +40,7 @@ export async function listSkills(config: RunConfig, env: NodeJS.ProcessEnv): Pro
     };
     return { stdout: `${JSON.stringify(document)}\n`, stderr: "" };
   }
-  const stderr = problems.map((problem) => `agentwire: warning: ${problem.path}: ${problem.reason}\n`).join("");
+  const stderr = problems.map((problem) => noticeLine("warn", `${problem.path}: ${problem.reason}`)).join("");
   if (skills.length === 0) return { stdout: "No skills found.\n", stderr };
   const nameWidth = Math.max(4, ...skills.map((skill) => skill.name.length));
   const sourceWidth = Math.max(6, ...skills.map((skill) => skill.source.length));

@@ -8,6 +8,7 @@ import { agentwireHome } from "../sessions/session-file.js";
 import { exportSessionJson, importSession, SessionImportError } from "../sessions/session-transfer.js";
 import { writeRendered } from "../render/render-stream.js";
 import { outputWidth, wantsColor } from "../render/style.js";
+import { noticeLine } from "./log-records.js";
 
 const USAGE = `agentwire sessions <command>
 
@@ -93,7 +94,7 @@ export async function runSessionsCommand(argv: string[], processCwd: string, env
       try {
         if (parsed.format === "json") {
           const { skippedLines } = await exportSessionJson(file, output);
-          if (skippedLines > 0) process.stderr.write(`agentwire: left out ${skippedLines} unreadable line(s) of ${file}.\n`);
+          if (skippedLines > 0) process.stderr.write(noticeLine("warn", `left out ${skippedLines} unreadable line(s) of ${file}.`));
           if (output !== process.stdout) await new Promise((done) => output.end(done));
         } else {
           await pipeline(createReadStream(file), output, { end: output !== process.stdout });

@@ -22,7 +22,7 @@ allowed-tools approve nothing, until the user trusts them. Trust is kept per rep
 file or skill folder: a file that changes, or a new one, needs trust again.
 --trust-project trusts a project for one run instead (CI checkouts).`;
 
-const OPTIONS = {
+export const TRUST_OPTIONS = {
   yes: { alias: "y", type: "boolean", default: false },
   list: { type: "boolean", default: false },
   revoke: { type: "boolean", default: false },
@@ -33,7 +33,7 @@ const OPTIONS = {
 export async function runTrustCommand(argv: string[], processCwd: string, env: NodeJS.ProcessEnv): Promise<number> {
   let flags: Record<string, unknown> & { _: string[] };
   try {
-    flags = parseFlags(argv, OPTIONS).values;
+    flags = parseFlags(argv, TRUST_OPTIONS).values;
   } catch (error) {
     return fail(`${error instanceof FlagError ? error.message : String(error)}\n\n${USAGE}`);
   }

@@ -2,13 +2,14 @@ import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import type { Options } from "yargs";
-import { PermissionModeSchema } from "../../protocol/permission-mode.js";
+import { PERMISSION_MODES } from "../../protocol/permission-mode.js";
 import { startWebServer, type ListedModel } from "../web/server.js";
 import { isLoopbackHost } from "../web/access.js";
 import { describeFlagError, parseFlags } from "./flag-parser.js";
 import { childEnvironment } from "../process/child-environment.js";
 import { chooseModel } from "../providers/model-choice.js";
 import { AGENTWIRE_VERSION } from "../version.js";
+import { noticeLine } from "./log-records.js";
 
 const USAGE = `agentwire web [--port N] [--host H] [--open] [--cwd DIR] [--add-dir DIR…] [--provider P] [--model M] [--permission-mode MODE]
 
@@ -26,7 +27,7 @@ the --add-dir folders; they are the same stored sessions as the CLI's (agentwire
   --add-dir DIR       another folder sessions may work in (repeatable)
   --provider, --model, --permission-mode   defaults for new sessions (as for agentwire -p)`;
 
-const OPTIONS = {
+export const WEB_OPTIONS = {
   port: { type: "number", default: 0 },
   host: { type: "string", default: "127.0.0.1" },
   open: { type: "boolean", default: false },
@@ -34,7 +35,7 @@ const OPTIONS = {
   "add-dir": { type: "string", array: true },
   provider: { type: "string" },
   model: { type: "string" },
-  "permission-mode": { type: "string", choices: PermissionModeSchema.options, default: "default" },
+  "permission-mode": { type: "string", choices: PERMISSION_MODES, default: "default" },
   help: { alias: "h", type: "boolean", default: false },
 } as const satisfies Record<string, Options>;
 
@@ -55,9 +56,9 @@ function sessionDefaults(provider: string | undefined, model: string | undefined
 export async function runWebCommand(argv: string[], processCwd: string, env: NodeJS.ProcessEnv, packageRoot: string): Promise<number> {
   let values: Record<string, unknown>;
   try {
-    values = parseFlags(argv, OPTIONS).values;
+    values = parseFlags(argv, WEB_OPTIONS).values;
   } catch (error) {
-    process.stderr.write(`Error: ${describeFlagError(error, Object.keys(OPTIONS), "agentwire web")}\n\n${USAGE}\n`);
+    process.stderr.write(`Error: ${describeFlagError(error, Object.keys(WEB_OPTIONS), "agentwire web")}\n\n${USAGE}\n`);
     return 1;
   }
   if (values.help) {
@@ -93,7 +94,7 @@ export async function runWebCommand(argv: string[], processCwd: string, env: Nod
     return 1;
   }
   process.stderr.write(`agentwire web: ${server.url}\n`);
-  if (!isLoopbackHost(host)) process.stderr.write(`agentwire web: listening on ${host}, reachable from the network: every request needs the token, and anyone who has the URL can run commands as you.\n`);
+  if (!isLoopbackHost(host)) process.stderr.write(noticeLine("warn", `listening on ${host}, reachable from the network: every request needs the token, and anyone who has the URL can run commands as you.`, "agentwire web"));
   if (values.open) openInBrowser(server.url);
   const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once("SIGINT", () => done("SIGINT"));
@@ -112,6 +113,6 @@ async function listModels(env: NodeJS.ProcessEnv): Promise<ListedModel[]> {
 function openInBrowser(url: string): void {
   const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
   const child = spawn(command, [url], { detached: true, stdio: "ignore", env: childEnvironment(process.env) });
-  child.on("error", () => process.stderr.write(`agentwire web: could not open a browser (${command}); open the URL above.\n`));
+  child.on("error", () => process.stderr.write(noticeLine("warn", `could not open a browser (${command}); open the URL above.`, "agentwire web")));
   child.unref();
 }

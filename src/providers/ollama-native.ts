@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { APIError } from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import * as z from "zod";
@@ -102,7 +103,7 @@ const OllamaChunkSchema = z.object({
 
 /** NDJSON lines → Chat Completions chunks, numbering whole tool calls as the Chat stream would. */
 async function* toChunks(body: ReadableStream<Uint8Array>, requestedModel: string): AsyncGenerator<ChatCompletionChunk> {
-  const id = `ollama-${crypto.randomUUID()}`;
+  const id = `ollama-${randomUUID()}`;
   let toolCalls = 0;
   for await (const line of ndjsonLines(body)) {
     const parsed = OllamaChunkSchema.safeParse(safeJson(line));

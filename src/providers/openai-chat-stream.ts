@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import { openAIUsage } from "./openai-client.js";
@@ -53,7 +54,7 @@ export class ChatStreamTranslator {
       yield {
         type: "message_start",
         // Some local servers send no id; the message still needs one for stdout.
-        messageId: chunk.id || `chatcmpl-${crypto.randomUUID()}`,
+        messageId: chunk.id || `chatcmpl-${randomUUID()}`,
         model: chunk.model || this.options.requestedModel,
         usage: emptyUsage(),
         ...(this.options.requestId ? { requestId: this.options.requestId } : {}),

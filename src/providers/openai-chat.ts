@@ -12,6 +12,7 @@ import { ChatStreamTranslator } from "./openai-chat-stream.js";
 import { ollamaChat, OllamaContextSizer, type OllamaNativeSettings } from "./ollama-native.js";
 import { createOpenAIClient, toOpenAIErrorEvent, type OpenAIConnection } from "./openai-client.js";
 import { isOpenAIReasoningModel, reasoningEffort } from "./openai-settings.js";
+import { fallbackCallIds } from "./fallback-call-ids.js";
 import { isToolsUnsupportedMessage, ToolSupportTracker, type ToolSupportProbe } from "./tool-support.js";
 import type { Provider, ProviderEvent, ProviderRequest } from "./types.js";
 
@@ -81,7 +82,7 @@ async function* streamChat(
       requestId: response.request_id ?? undefined,
       toolNames: new Set(request.tools.map((tool) => tool.name)),
       parseTextToolCalls: options.flavor === "compatible",
-      newCallId: callIdSequence(request.messages),
+      newCallId: fallbackCallIds(request.messages),
     });
     for await (const chunk of response.data) yield* translator.translate(chunk);
     // The SDK ends the iteration quietly when the request is aborted.
@@ -98,15 +99,6 @@ async function* streamChat(
 function* toolsUnsupportedWarning(toolSupport: ToolSupportTracker, model: string): Generator<ProviderEvent> {
   const message = toolSupport.takeWarning(model);
   if (message) yield { type: "warning", code: "tools_unsupported", message };
-}
-
-/**
- * Ids for calls a server sent without one: `call_<n>`, numbered after the calls already in the
- * conversation, so they stay unique within it (also across --resume).
- */
-function callIdSequence(history: Message[]): () => string {
-  let count = history.reduce((total, message) => total + message.content.filter((block) => block.type === "tool_use").length, 0);
-  return () => `call_${++count}`;
 }
 
 function toChatParams(request: ProviderRequest, flavor: OpenAIChatProviderOptions["flavor"], withTools: boolean): ChatCompletionCreateParamsStreaming {

@@ -1,6 +1,7 @@
 import type OpenAI from "openai";
 import type { ResponseCreateParamsStreaming, ResponseInputContent, ResponseInputItem } from "openai/resources/responses/responses";
 import type { Message, UserContentBlock } from "../conversation/messages.js";
+import { fallbackCallIds } from "./fallback-call-ids.js";
 import { createOpenAIClient, toOpenAIErrorEvent, type OpenAIConnection } from "./openai-client.js";
 import { decodeReasoningSignature, ResponsesStreamTranslator } from "./openai-responses-stream.js";
 import { isOpenAIReasoningModel, reasoningEffort } from "./openai-settings.js";
@@ -26,8 +27,7 @@ async function* streamResponses(client: OpenAI, request: ProviderRequest, signal
     const { data: stream, request_id: requestId } = await client.responses
       .create(toResponsesParams(request), { signal, headers: { "x-agentwire-session-id": request.sessionId } })
       .withResponse();
-    let calls = 0;
-    const translator = new ResponsesStreamTranslator({ requestId: requestId ?? undefined, newCallId: () => `call_${++calls}` });
+    const translator = new ResponsesStreamTranslator({ requestId: requestId ?? undefined, newCallId: fallbackCallIds(request.messages) });
     for await (const event of stream) {
       yield* translator.translate(event);
       if (translator.finished) break;

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
-import { PermissionModeSchema } from "../../protocol/permission-mode.js";
+import { PERMISSION_MODES } from "../../protocol/permission-mode.js";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent, TerminalReason } from "../../protocol/events.js";
 import { McpServerNameSchema, McpServersSchema } from "../mcp/mcp-config.js";
@@ -24,6 +24,9 @@ export const SessionIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-][A-Za-z0-
  * short enough that a stalled stream is noticed in minutes, not at the HTTP client's 5-10 min.
  */
 export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 120_000;
+
+/** Retries of a failed model request when neither the caller nor AGENTWIRE_MAX_RETRIES says. */
+export const DEFAULT_MAX_RETRIES = 10;
 
 /** Model requests per user turn when `--max-turns` is not given: a looping model stops here. */
 export const DEFAULT_MAX_TURNS = 200;
@@ -53,7 +56,7 @@ export const SessionSettingsSchema = z.object({
   maxBudgetUsd: z.optional(z.number().check(z.positive())),
   maxThinkingTokens: z.optional(positiveInt()),
   /** Retries of a failed model request (rate limits, overload, dropped connections). */
-  maxRetries: z._default(z.int().check(z.nonnegative()), 10),
+  maxRetries: z._default(z.int().check(z.nonnegative()), DEFAULT_MAX_RETRIES),
   /** Longest silence of a model stream before the attempt is abandoned and retried (AGENTWIRE_STREAM_IDLE_TIMEOUT_MS). */
   streamIdleTimeoutMs: z._default(positiveInt(), DEFAULT_STREAM_IDLE_TIMEOUT_MS),
   includePartialMessages: flag(false),
@@ -61,7 +64,7 @@ export const SessionSettingsSchema = z.object({
   systemPrompt: z.optional(z.string()),
   /** Appended to the system prompt (default or replaced). */
   appendSystemPrompt: z.optional(z.string()),
-  permissionMode: z._default(PermissionModeSchema, "default"),
+  permissionMode: z._default(z.enum(PERMISSION_MODES), "default"),
   /** Claude Code permission rules: calls allowed without asking / always refused. */
   allowedTools: z._default(z.array(z.string()), []),
   disallowedTools: z._default(z.array(z.string()), []),

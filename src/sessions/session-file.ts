@@ -4,7 +4,7 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
 import { MessageSchema } from "../conversation/messages.js";
-import { ModelUsageEntrySchema } from "../../protocol/model-usage.js";
+import { modelUsageFields } from "../../protocol/model-usage.js";
 
 /**
  * Sessions are append-only JSONL files: a header line, then one line per committed message, one
@@ -39,6 +39,9 @@ const MessageEntrySchema = z.object({
    */
   tool_use_results: z.optional(z.record(z.string(), z.unknown())),
 });
+/** One model's usage, as the result event has it (protocol/model-usage.ts). */
+const ModelUsageEntrySchema = z.strictObject(modelUsageFields(() => z.int().check(z.nonnegative()), () => z.number().check(z.nonnegative())));
+
 export const TurnEndEntrySchema = z.object({
   type: z.literal("turn_end"),
   total_cost_usd: z.number(),
@@ -55,6 +58,9 @@ const CompactionEntrySchema = z.object({
   timestamp: z.string(),
 });
 export const EntrySchema = z.discriminatedUnion("type", [MessageEntrySchema, TurnEndEntrySchema, CompactionEntrySchema]);
+
+/** The one JSON document `agentwire sessions export --format json` writes: the header, then every entry (each checked on import). */
+export const ExportedSessionSchema = z.object({ session: HeaderSchema, entries: z.array(z.unknown()) });
 
 export type SessionModelUsage = z.infer<typeof TurnEndEntrySchema>["model_usage"];
 

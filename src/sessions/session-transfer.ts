@@ -3,8 +3,7 @@ import { createReadStream, mkdirSync, readFileSync, writeFileSync } from "node:f
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
-import * as z from "zod";
-import { EntrySchema, HeaderSchema, SESSION_FILE_VERSION, sessionFile, type SessionHeader } from "./session-file.js";
+import { EntrySchema, ExportedSessionSchema, HeaderSchema, SESSION_FILE_VERSION, sessionFile, type SessionHeader } from "./session-file.js";
 
 /**
  * A session file as one JSON document: `{"session": header, "entries": [...]}`, every entry
@@ -30,8 +29,6 @@ export async function exportSessionJson(file: string, output: Writable): Promise
   output.write(first ? '{"session":null,"entries":[]}\n' : "\n]}\n");
   return { skippedLines };
 }
-
-const ExportedSessionSchema = z.object({ session: HeaderSchema, entries: z.array(z.unknown()) });
 
 /** Why an import was refused: every problem, with where it is. */
 export class SessionImportError extends Error {}

@@ -1,7 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../conversation/messages.js";
-import { randomUuid } from "../text/random-uuid.js";
 import { releaseSessionLock } from "./session-lock.js";
 import { storedToolDetails } from "./stored-tool-details.js";
 import { fileExists, projectKey, SESSION_FILE_VERSION, sessionFile, type SessionHeader, type SessionModelUsage } from "./session-file.js";
@@ -155,7 +155,7 @@ export function newestSessionId(home: string, cwd: string): string | undefined {
 }
 
 export function newSessionId(): string {
-  return randomUuid();
+  return randomUUID();
 }
 
 /** True for an empty file too: only a non-empty last line without "\n" needs one. */

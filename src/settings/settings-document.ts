@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
 import { HOOK_EVENT_NAMES } from "../../protocol/hook-events.js";
-import { PermissionModeSchema } from "../../protocol/permission-mode.js";
+import { PERMISSION_MODES, type PermissionModeName } from "../../protocol/permission-mode.js";
 import { PARSE_ONCE } from "../validation/parse-once.js";
 
 /**
@@ -20,7 +20,9 @@ export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
 export const HookEventNameSchema = z.enum(HOOK_EVENT_NAMES);
 export type HookEventName = z.infer<typeof HookEventNameSchema>;
 
-export type PermissionModeName = z.infer<typeof PermissionModeSchema>;
+export type { PermissionModeName };
+
+const PermissionModeSchema = z.enum(PERMISSION_MODES);
 
 /** A shell-command hook as a settings file declares it, before it is tied to the file it came from. */
 export interface DeclaredHook {

@@ -1,7 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import * as z from "zod/mini";
-import { randomUuid } from "../text/random-uuid.js";
 import "../validation/english-issues.js";
 
 /**
@@ -75,7 +75,7 @@ export function readTrustStore(home: string): { store: TrustStore } | { problem:
 export function writeTrustStore(home: string, store: TrustStore): void {
   mkdirSync(home, { recursive: true, mode: 0o700 });
   const file = trustFilePath(home);
-  const temporary = `${file}.${process.pid}.${randomUuid()}.tmp`;
+  const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
   const descriptor = openSync(temporary, "wx", 0o600);
   try {
     writeSync(descriptor, `${JSON.stringify(TrustStoreSchema.parse(store), null, 2)}\n`);

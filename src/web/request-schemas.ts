@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { PermissionModeSchema } from "../../protocol/permission-mode.js";
+import { PermissionModeSchema } from "../../protocol/commands.js";
 
 /** What the page (or a script) may send; anything else is a 400 naming the field. */
 export const CreateSessionSchema = z.strictObject({

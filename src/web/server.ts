@@ -1,8 +1,7 @@
 import { realpathSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type * as z from "zod";
-import type { PermissionModeSchema } from "../../protocol/permission-mode.js";
+import type { PermissionModeName } from "../../protocol/permission-mode.js";
 import { checkAccess, isWildcardHost, type AccessPolicy } from "./access.js";
 import { HttpError, sendJson } from "./http.js";
 import { dispatch, type WebServerState } from "./routes.js";
@@ -23,7 +22,7 @@ export interface WebServerOptions {
   /** The default working directory of new sessions; with `roots`, where sessions may work. */
   cwd: string;
   roots: string[];
-  defaults: { provider?: string | undefined; model?: string | undefined; permissionMode: z.infer<typeof PermissionModeSchema> };
+  defaults: { provider?: string | undefined; model?: string | undefined; permissionMode: PermissionModeName };
   env: Readonly<Record<string, string | undefined>>;
   /** The package's `web/` folder: the page. */
   pageRoot: string;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type * as z from "zod";
-import type { PermissionModeSchema } from "../../protocol/permission-mode.js";
+import type { PermissionModeName } from "../../protocol/permission-mode.js";
 import { deleteSession, findSession, listSessions, sessionHistory } from "../api/sessions.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { HttpError } from "./http.js";
@@ -16,7 +16,7 @@ export interface WebSessionSettings {
   cwd: string;
   /** Real paths of the folders sessions may work in. */
   roots: string[];
-  defaults: { provider?: string | undefined; model?: string | undefined; permissionMode: z.infer<typeof PermissionModeSchema> };
+  defaults: { provider?: string | undefined; model?: string | undefined; permissionMode: PermissionModeName };
   env: Readonly<Record<string, string | undefined>>;
 }
 

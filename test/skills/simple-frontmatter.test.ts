@@ -103,6 +103,26 @@ describe("simple SKILL.md frontmatter", () => {
   });
 });
 
+describe("the fast path against YAML on real skills", () => {
+  it("reads every SKILL.md from public collections as YAML does, or defers to YAML", () => {
+    const directory = join(ROOT, "fixtures", "skills-in-the-wild");
+    const files = readdirSync(directory, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith("SKILL.md"));
+    expect(files.length).toBeGreaterThan(30);
+    let accepted = 0;
+    for (const file of files) {
+      const { frontmatter } = splitFrontmatter(readFileSync(join(directory, file), "utf8"));
+      if (frontmatter === undefined) continue;
+      const simple = parseSimpleFrontmatter(frontmatter);
+      if (simple === undefined) continue;
+      accepted++;
+      expect(simple, file).toEqual(parse(frontmatter));
+    }
+    // Both ways taken: many read directly, the others left to YAML (several are not valid YAML at all).
+    expect(accepted).toBeGreaterThan(10);
+    expect(accepted).toBeLessThan(files.length);
+  });
+});
+
 describe("a hostile SKILL.md cannot stall the fast path", () => {
   it("a value with a long run of spaces inside is read in linear time", () => {
     const started = performance.now();

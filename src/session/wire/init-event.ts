@@ -1,7 +1,7 @@
+import { randomUUID } from "node:crypto";
 import type { SystemInitEvent } from "../../../protocol/events.js";
 import type { Skill } from "../../skills/catalog.js";
 import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../../protocol/version.js";
-import { randomUuid } from "../../text/random-uuid.js";
 import { AGENTWIRE_VERSION } from "../../version.js";
 
 export interface SessionFacts {
@@ -38,6 +38,6 @@ export function buildInitEvent(facts: SessionFacts): SystemInitEvent {
     claude_code_version: CLAUDE_CODE_VERSION,
     protocol_version: PROTOCOL_VERSION,
     agentwire_version: AGENTWIRE_VERSION,
-    uuid: randomUuid(),
+    uuid: randomUUID(),
   };
 }
