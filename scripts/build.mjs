@@ -32,6 +32,30 @@ const onlyEnglishZodLocales = {
   },
 };
 
+/**
+ * The provider SDKs touch the globals `Headers`, `FormData` and `ReadableStream` on every
+ * request, and Node defines them lazily: the first touch of either of the first two compiles
+ * undici and everything it requires (~28 ms of CPU), though agentwire sends the SDKs' requests
+ * over node:http (src/providers/node-http-fetch.ts). In the SDKs' files these names are bound to
+ * src/providers/sdk-globals.ts instead, which does not load undici.
+ */
+const sdkGlobalsFile = new URL("../src/providers/sdk-globals.ts", import.meta.url).pathname;
+const SDK_GLOBALS = ["Headers", "FormData", "ReadableStream"];
+const sdkGlobals = {
+  name: "sdk-globals",
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]node_modules[\\/](@anthropic-ai[\\/]sdk|openai)[\\/].*\.mjs$/ }, async ({ path }) => {
+      let contents = await readFile(path, "utf8");
+      const used = SDK_GLOBALS.filter((name) => new RegExp(`\\b${name}\\b`).test(contents));
+      if (used.length === 0) return undefined;
+      // `globalThis.X` gets its own alias: a file may declare a local `X = globalThis.X`.
+      for (const name of used) contents = contents.replaceAll(`globalThis.${name}`, `agentwire_${name}`);
+      const bindings = used.flatMap((name) => [name, `${name} as agentwire_${name}`]).join(", ");
+      return { contents: `import { ${bindings} } from ${JSON.stringify(sdkGlobalsFile)};\n${contents}`, loader: "js" };
+    });
+  },
+};
+
 /** esbuild settings both builds share. */
 const common = {
   absWorkingDir: root.pathname,
@@ -49,7 +73,7 @@ const common = {
   define: { __AGENTWIRE_VERSION__: JSON.stringify(packageJson.version) },
   // Which outputs load which inputs, statically or on demand (test/api/package.test.ts reads it).
   metafile: true,
-  plugins: [onlyEnglishZodLocales],
+  plugins: [onlyEnglishZodLocales, sdkGlobals],
   logLevel: "warning",
 };
 
