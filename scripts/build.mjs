@@ -4,8 +4,8 @@
 //   - the library (`agentwire`) and the protocol (`agentwire/protocol`): esbuild, into dist/ and
 //     dist/chunks/;
 //   - the CLI: esbuild, then rollup regroups esbuild's chunks by when a run loads them (before
-//     system/init, the session core, the stream-json input side, each provider), into dist/cli.js
-//     and dist/cli-chunks/. esbuild splits code by which entry points reach it, and the CLI's many
+//     system/init, the session core, the stream-json input side, each provider), into dist/cli.cjs
+//     and dist/cli-chunks/, as CommonJS that dist/code-cache.js runs with V8's code cache. esbuild splits code by which entry points reach it, and the CLI's many
 //     on-demand imports left a single answer loading 43 files, most under 2 KB; each ESM file
 //     costs ~0.4 ms to resolve, read, link and run, so the regrouped CLI (4 files for that run)
 //     prints its first line ~8 ms sooner and exits ~18 ms sooner.
@@ -14,6 +14,7 @@ import { rollup } from "rollup";
 import { execFile } from "node:child_process";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
+import { createHash } from "node:crypto";
 
 const run = promisify(execFile);
 
@@ -81,12 +82,22 @@ const library = await build({ ...common, entryPoints: { index: "src/api/index.ts
 
 const STAGE = "dist/.cli-stage";
 let cliOutputs;
+let cliBuild;
 try {
   const cli = await build({ ...common, entryPoints: { cli: "src/cli/main.ts" }, outdir: STAGE });
-  cliOutputs = await regroupCli(cli.metafile.outputs);
+  ({ described: cliOutputs, build: cliBuild } = await regroupCli(cli.metafile.outputs));
 } finally {
   await rm(new URL(STAGE, root), { recursive: true, force: true });
 }
+// bin/agentwire's loader of the CLI bundle, with the hash that names this build's code cache.
+await build({
+  ...common,
+  splitting: false,
+  metafile: false,
+  entryPoints: { "code-cache": "src/cli/code-cache.ts" },
+  outdir: "dist",
+  define: { __AGENTWIRE_CLI_BUILD__: JSON.stringify(cliBuild) },
+});
 await writeFile(new URL("dist/metafile.json", root), JSON.stringify({ outputs: { ...library.metafile.outputs, ...cliOutputs } }));
 
 /**
@@ -153,10 +164,13 @@ async function regroupCli(outputs) {
   });
   const { output } = await bundle.write({
     dir: new URL("dist/", root).pathname,
-    format: "es",
-    entryFileNames: "[name].js",
+    // CommonJS, so that src/cli/code-cache.ts can hand V8 its cached code (Node 20 caches none
+    // for ES modules); its on-demand imports become on-demand requires.
+    format: "cjs",
+    dynamicImportInCjs: false,
+    entryFileNames: "[name].cjs",
     // esbuild's names carry its own hash; rollup adds one for the regrouped content.
-    chunkFileNames: (chunk) => `cli-chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].js`,
+    chunkFileNames: (chunk) => `cli-chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].cjs`,
     sourcemap: true,
     manualChunks: (id) => phases.find(([, files]) => files.has(relative(id)))?.[0],
   });
@@ -171,16 +185,16 @@ async function regroupCli(outputs) {
       bytes: Buffer.byteLength(chunk.code),
       inputs,
       imports: [...chunk.imports.map((path) => ({ path, kind: "import-statement" })), ...chunk.dynamicImports.map((path) => ({ path, kind: "dynamic-import" }))].map(({ path, kind }) =>
-        path.startsWith("node:") || !path.endsWith(".js") ? { path, kind, external: true } : { path: `dist/${path}`, kind },
+        path.startsWith("node:") || !path.endsWith(".cjs") ? { path, kind, external: true } : { path: `dist/${path}`, kind },
       ),
       ...(chunk.isEntry ? { entryPoint: "src/cli/main.ts" } : {}),
     };
   }
-  return described;
+  return { described, build: createHash("sha256").update(output.map((chunk) => (chunk.type === "chunk" ? chunk.code : "")).join("\0")).digest("hex").slice(0, 16) };
 }
 
 // The help and version texts bin/agentwire prints without loading the bundle, from the CLI itself.
 for (const [file, args] of [["help.txt", ["--help"]], ["help-start.txt", ["start", "--help"]], ["version.txt", ["--version"]]]) {
-  const { stdout } = await run(process.execPath, [new URL("dist/cli.js", root).pathname, ...args]);
+  const { stdout } = await run(process.execPath, [new URL("dist/cli.cjs", root).pathname, ...args]);
   await writeFile(new URL(`dist/${file}`, root), stdout);
 }

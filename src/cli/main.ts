@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import type { OutputEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
 import { parseArguments, type ParsedCommand } from "./arguments.js";
 import type { RunConfig } from "./config.js";
+import { BEFORE_V8_FLAGS } from "./code-cache.js";
 import { chooseLogFormat, createLogger, type Logger } from "./log.js";
 import { routeConsoleToLog } from "./route-console-to-log.js";
 import { createLoggedProgress, createTextProgress } from "./text-progress.js";
@@ -524,7 +525,13 @@ const LONG_RUN_HEAP_BYTES = 32 * 1024 * 1024;
 
 /** V8 settings for a process that runs a session; set before its first model request. */
 async function tuneV8ForSessions(run: { persistent: boolean }): Promise<void> {
-  const { getHeapStatistics, setFlagsFromString } = await import("node:v8");
+  const v8 = await import("node:v8");
+  const { getHeapStatistics } = v8;
+  const setFlagsFromString = (flags: string): void => {
+    // The code cache keeps what was compiled under the flags so far: V8 refuses it under others.
+    (globalThis as Record<symbol, ((flags: string) => void) | undefined>)[BEFORE_V8_FLAGS]?.(flags);
+    v8.setFlagsFromString(flags);
+  };
   // Node's fetch parses HTTP with a WebAssembly module; at exit V8 waits for its background
   // optimizing compiles, which delayed every exit by ~60 ms (measured: 68 ms → 10 ms between the
   // exit handler and process end). Baseline WASM code is plenty for parsing SSE.

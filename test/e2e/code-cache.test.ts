@@ -1,0 +1,74 @@
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { cacheFileName } from "../../src/cli/code-cache.js";
+import { createWorkspace, expectWellFormedRun, runAgentwire, type Workspace } from "../helpers/agentwire.js";
+
+let workspace: Workspace | undefined;
+
+afterEach(async () => {
+  await workspace?.cleanup();
+  workspace = undefined;
+});
+
+const ANSWER = ["-p", "hi", "--output-format", "stream-json", "--verbose"];
+
+/** The one build folder under <home>/cache/code and the cache files in it, with their mtimes. */
+async function cacheFiles(home: string): Promise<{ folder: string; files: Map<string, number> }> {
+  const root = join(home, ".agentwire", "cache", "code");
+  const [folder, ...others] = await readdir(root);
+  expect(others, "one build's caches").toEqual([]);
+  const files = new Map<string, number>();
+  for (const name of await readdir(join(root, folder!))) files.set(name, (await stat(join(root, folder!, name))).mtimeMs);
+  return { folder: join(root, folder!), files };
+}
+
+describe("V8's code cache for the CLI bundle", () => {
+  it("is written by the first run, read unchanged by the next, and a single answer still works", async () => {
+    workspace = await createWorkspace("text");
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    const first = await cacheFiles(workspace.home);
+    // The entry, the start-up chunk, the session core and the provider: each one's compiled code.
+    expect([...first.files.keys()].sort()).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^cli\.cjs\.v8cache$/), expect.stringMatching(/^start-.*\.cjs\.v8cache$/), expect.stringMatching(/^anthropic-.*\.v8cache$/)]),
+    );
+    const second = await runAgentwire(ANSWER, { workspace });
+    expectWellFormedRun(second, 1);
+    // V8 took every file's cache: nothing was rewritten.
+    expect((await cacheFiles(workspace.home)).files).toEqual(first.files);
+  });
+
+  it("replaces a cache V8 refuses (damaged, or from other flags) and another build's caches", async () => {
+    workspace = await createWorkspace("text");
+    // An earlier build's caches: gone once this build writes its own (cacheFiles sees one folder).
+    const earlier = join(workspace.home, ".agentwire", "cache", "code", "0000000000000000-11.3-x64");
+    await mkdir(earlier, { recursive: true });
+    await writeFile(join(earlier, "cli.cjs.v8cache"), "");
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    const { folder, files } = await cacheFiles(workspace.home);
+    const entry = join(folder, "cli.cjs.v8cache");
+    await writeFile(entry, "not V8's data");
+    const run = await runAgentwire(ANSWER, { workspace });
+    expectWellFormedRun(run, 1);
+    const after = await cacheFiles(workspace.home);
+    expect(after.files.get("cli.cjs.v8cache")).not.toBe(files.get("cli.cjs.v8cache"));
+    expect((await stat(entry)).size).toBeGreaterThan(1000);
+  });
+
+  it("runs without a cache where none can be written, or with AGENTWIRE_CODE_CACHE=0", async () => {
+    workspace = await createWorkspace("text");
+    const agentwireHome = join(workspace.home, ".agentwire");
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace, env: { AGENTWIRE_CODE_CACHE: "0" } }), 1);
+    expect(await readdir(agentwireHome)).not.toContain("cache");
+    // A file where the cache folder would go: no folder can be made there (as root too).
+    await writeFile(join(agentwireHome, "cache"), "");
+    const run = await runAgentwire(ANSWER, { workspace });
+    expectWellFormedRun(run, 1);
+    expect(run.stderr).toBe("");
+  });
+
+  it("keeps caches made under other V8 flags apart", () => {
+    expect(cacheFileName("/x/dist/cli-chunks/session-AB12.cjs", "")).toBe("session-AB12.cjs.v8cache");
+    expect(cacheFileName("/x/dist/cli-chunks/session-AB12.cjs", "--liftoff-only --optimize-for-size")).toBe("session-AB12.cjs.liftoff-only-optimize-for-size.v8cache");
+  });
+});
