@@ -5,10 +5,11 @@
 //     dist/chunks/;
 //   - the CLI: esbuild, then rollup regroups esbuild's chunks by when a run loads them (before
 //     system/init, the session core, the stream-json input side, each provider), into dist/cli.cjs
-//     and dist/cli-chunks/, as CommonJS that dist/code-cache.js runs with V8's code cache. esbuild splits code by which entry points reach it, and the CLI's many
-//     on-demand imports left a single answer loading 43 files, most under 2 KB; each ESM file
-//     costs ~0.4 ms to resolve, read, link and run, so the regrouped CLI (4 files for that run)
-//     prints its first line ~8 ms sooner and exits ~18 ms sooner.
+//     and dist/cli-chunks/, as CommonJS that dist/code-cache.js runs with V8's code cache.
+//     esbuild splits code by which entry points reach it, and the CLI's many on-demand imports
+//     left a single answer loading 43 files, most under 2 KB; each ESM file costs ~0.4 ms to
+//     resolve, read, link and run, so the regrouped CLI (4 files for that run) prints its first
+//     line ~8 ms sooner and exits ~18 ms sooner.
 import { build } from "esbuild";
 import { rollup } from "rollup";
 import { execFile } from "node:child_process";

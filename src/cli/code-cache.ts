@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -126,10 +126,18 @@ function existsAsDirectory(directory: string): boolean {
   }
 }
 
-/** Caches of other builds or other Node versions: never read again by this one. */
+/** Folders kept: this build's and the two made last before it (two installs used in turn keep theirs). */
+const KEPT_BUILDS = 3;
+
+/** Caches of older builds or other Node versions: all but the newest few go. */
 function removeOtherBuilds(directory: string): void {
   const parent = dirname(directory);
-  for (const name of readdirSync(parent)) if (join(parent, name) !== directory) rmSync(join(parent, name), { recursive: true, force: true });
+  const others = readdirSync(parent)
+    .map((name) => join(parent, name))
+    .filter((path) => path !== directory)
+    .map((path) => ({ path, made: statSync(path).mtimeMs }))
+    .sort((left, right) => right.made - left.made);
+  for (const { path } of others.slice(KEPT_BUILDS - 1)) rmSync(path, { recursive: true, force: true });
 }
 
 /** bin/agentwire's entry: the CLI bundle next to this file, cached per this build. */

@@ -1,4 +1,4 @@
-import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cacheFileName } from "../../src/cli/code-cache.js";
@@ -38,13 +38,18 @@ describe("V8's code cache for the CLI bundle", () => {
     expect((await cacheFiles(workspace.home)).files).toEqual(first.files);
   });
 
-  it("replaces a cache V8 refuses (damaged, or from other flags) and another build's caches", async () => {
+  it("replaces a cache V8 refuses (damaged, or from other flags), and keeps only the newest other builds' caches", async () => {
     workspace = await createWorkspace("text");
-    // An earlier build's caches: gone once this build writes its own (cacheFiles sees one folder).
-    const earlier = join(workspace.home, ".agentwire", "cache", "code", "0000000000000000-11.3-x64");
-    await mkdir(earlier, { recursive: true });
-    await writeFile(join(earlier, "cli.cjs.v8cache"), "");
+    // Earlier builds' caches: the two made last stay (two installs used in turn), older ones go.
+    const root = join(workspace.home, ".agentwire", "cache", "code");
+    for (const [index, name] of ["old-1", "old-2", "old-3"].entries()) {
+      await mkdir(join(root, name), { recursive: true });
+      await utimes(join(root, name), 1000 + index, 1000 + index);
+    }
     expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    const builds = await readdir(root);
+    expect(builds.filter((name) => name.startsWith("old-")).sort()).toEqual(["old-2", "old-3"]);
+    for (const name of ["old-2", "old-3"]) await rm(join(root, name), { recursive: true });
     const { folder, files } = await cacheFiles(workspace.home);
     const entry = join(folder, "cli.cjs.v8cache");
     await writeFile(entry, "not V8's data");
