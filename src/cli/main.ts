@@ -522,6 +522,7 @@ function handleSignals(session: Session, log: Logger, mode: { persistent: boolea
  * tool turns: ~1.4 ms per turn in npm run bench).
  */
 const LONG_RUN_HEAP_BYTES = 32 * 1024 * 1024;
+const HEAP_CHECK_INTERVAL_MS = 250;
 
 /** V8 settings for a process that runs a session; set before its first model request. */
 async function tuneV8ForSessions(run: { persistent: boolean }): Promise<void> {
@@ -540,13 +541,14 @@ async function tuneV8ForSessions(run: { persistent: boolean }): Promise<void> {
     setFlagsFromString("--optimize-for-size");
     return;
   }
-  const { PerformanceObserver } = await import("node:perf_hooks");
-  const afterCollections = new PerformanceObserver(() => {
+  // Looked at a few times a second rather than after each collection: watching collections takes
+  // node:perf_hooks, ~2.5 ms of CPU to load, and a single answer is over before the first look.
+  const heapCheck = setInterval(() => {
     if (getHeapStatistics().total_heap_size < LONG_RUN_HEAP_BYTES) return;
     setFlagsFromString("--optimize-for-size");
-    afterCollections.disconnect();
-  });
-  afterCollections.observe({ entryTypes: ["gc"] });
+    clearInterval(heapCheck);
+  }, HEAP_CHECK_INTERVAL_MS);
+  heapCheck.unref();
 }
 
 main(process.argv.slice(2)).then(
