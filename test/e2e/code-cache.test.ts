@@ -1,7 +1,7 @@
 import { mkdir, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cacheFileName } from "../../src/cli/code-cache.js";
+import { cacheFileName, codeCacheDirectory } from "../../src/cli/code-cache.js";
 import { createWorkspace, expectWellFormedRun, runAgentwire, type Workspace } from "../helpers/agentwire.js";
 
 let workspace: Workspace | undefined;
@@ -72,7 +72,15 @@ describe("V8's code cache for the CLI bundle", () => {
     expect(run.stderr).toBe("");
   });
 
-  it("keeps caches made under other V8 flags apart", () => {
+  it("keeps caches made under other V8 flags apart: Node's options name the folder, agentwire's own the file", () => {
+    const plain = codeCacheDirectory({ AGENTWIRE_HOME: "/h" }, "b1", []);
+    expect(plain).toBe(`/h/cache/code/b1-${process.versions.v8}-${process.arch}`);
+    const withOptions = [
+      codeCacheDirectory({ AGENTWIRE_HOME: "/h" }, "b1", ["--max-old-space-size=100"]),
+      codeCacheDirectory({ AGENTWIRE_HOME: "/h", NODE_OPTIONS: "--max-old-space-size=100" }, "b1", []),
+    ];
+    expect(new Set([plain, ...withOptions]).size).toBe(3);
+    expect(codeCacheDirectory({ AGENTWIRE_HOME: "/h", AGENTWIRE_CODE_CACHE: "0" }, "b1", [])).toBeUndefined();
     expect(cacheFileName("/x/dist/cli-chunks/session-AB12.cjs", "")).toBe("session-AB12.cjs.v8cache");
     expect(cacheFileName("/x/dist/cli-chunks/session-AB12.cjs", "--liftoff-only --optimize-for-size")).toBe("session-AB12.cjs.liftoff-only-optimize-for-size.v8cache");
   });
