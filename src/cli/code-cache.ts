@@ -36,11 +36,25 @@ interface LoadedFile {
   write: boolean;
 }
 
-/** Where one build's caches live for this Node; undefined when caching is off. */
-export function codeCacheDirectory(env: NodeJS.ProcessEnv, build: string): string | undefined {
+/**
+ * Where one build's caches live for this Node and these Node options; undefined when caching is
+ * off. V8 refuses code cached under other flags, and a host may start agentwire with its own
+ * (`node --max-old-space-size=… agentwire`, NODE_OPTIONS): each set of options gets its folder,
+ * or runs with and without them would each throw the other's cache away.
+ */
+export function codeCacheDirectory(env: NodeJS.ProcessEnv, build: string, execArgv: readonly string[]): string | undefined {
   if (env.AGENTWIRE_CODE_CACHE === "0") return undefined;
   const home = env.AGENTWIRE_HOME || join(homedir(), ".agentwire");
-  return join(home, "cache", "code", `${build}-${process.versions.v8}-${process.arch}`);
+  const options = [...execArgv, env.NODE_OPTIONS ?? ""].join("\0");
+  const optionsTag = options === "" ? "" : `-${fnv1a(options)}`;
+  return join(home, "cache", "code", `${build}-${process.versions.v8}-${process.arch}${optionsTag}`);
+}
+
+/** A short hash for a folder name (FNV-1a, 32 bits): node:crypto would cost ~4 ms to load here. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, "0");
 }
 
 /** The cache file of one bundle file, made under `flags`. */
@@ -143,5 +157,5 @@ function removeOtherBuilds(directory: string): void {
 /** bin/agentwire's entry: the CLI bundle next to this file, cached per this build. */
 export function runCli(): void {
   const entry = join(dirname(fileURLToPath(import.meta.url)), "cli.cjs");
-  runWithCodeCache(entry, codeCacheDirectory(process.env, __AGENTWIRE_CLI_BUILD__));
+  runWithCodeCache(entry, codeCacheDirectory(process.env, __AGENTWIRE_CLI_BUILD__, process.execArgv));
 }
