@@ -1,4 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer, globalAgent } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
@@ -138,6 +143,48 @@ describe("nodeHttpFetch", () => {
     } finally {
       other.closeAllConnections();
       await new Promise((resolve) => other.close(resolve));
+    }
+  });
+});
+
+/** A self-signed certificate for 127.0.0.1, made with openssl (the https tests skip without it). */
+function selfSignedCertificate(): { key: Buffer; cert: Buffer } | undefined {
+  const directory = mkdtempSync(join(tmpdir(), "agentwire-tls-"));
+  try {
+    const [key, cert] = [join(directory, "key.pem"), join(directory, "cert.pem")];
+    const subject = ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"];
+    execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert, "-days", "1", ...subject], { stdio: "ignore" });
+    return { key: readFileSync(key), cert: readFileSync(cert) };
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+describe("nodeHttpFetch over https", () => {
+  const certificate = selfSignedCertificate();
+
+  it.skipIf(!certificate)("checks the server's certificate, and streams once it is trusted", async () => {
+    const tls = createTlsServer(certificate!, (_, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end("data: over tls\n\n");
+    });
+    await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+    const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/v1/messages`;
+    try {
+      const refused = await nodeHttpFetch(url, { method: "POST", body: "{}" }).catch((caught: unknown) => caught);
+      expect(refused).toBeInstanceOf(TypeError);
+      expect(refused).toMatchObject({ message: "fetch failed", cause: { code: "DEPTH_ZERO_SELF_SIGNED_CERT" } });
+      // Trusted as NODE_EXTRA_CA_CERTS would make it: the answer comes through.
+      globalAgent.options.ca = certificate!.cert;
+      const response = await nodeHttpFetch(url, { method: "POST", body: "{}" });
+      expect(await chunks(response.body as unknown as AsyncIterable<Uint8Array>)).toEqual(["data: over tls\n\n"]);
+    } finally {
+      delete globalAgent.options.ca;
+      globalAgent.destroy();
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
     }
   });
 });
