@@ -96,7 +96,12 @@ async function startReplayServer(workdir, name, scenario) {
   const server = spawn(process.execPath, [bin, "mock-server", "--port", "0", "--scenario", file], { env, stdio: ["ignore", "pipe", "ignore"] });
   const url = await new Promise((resolve) => server.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]).url)));
   // Awaited where CPU time is measured next: a server reaped during a run would count as its CPU.
-  const close = () => new Promise((resolve) => (server.exitCode !== null || server.signalCode !== null ? resolve() : (server.once("exit", resolve), server.kill())));
+  const close = () =>
+    new Promise((resolve) => {
+      if (server.exitCode !== null || server.signalCode !== null) return resolve();
+      server.once("exit", resolve);
+      server.kill();
+    });
   return { url, close };
 }
 
@@ -477,9 +482,11 @@ async function benchSlowMachine() {
     for (let run = 0; run < runs; run++) {
       marks.node.push(await bareNode());
       marks.bare.push(await timeProcess(["-e", "0"]));
-      marks.answer.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: childEnv(single.url) }));
+      const answerArgs = [bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project];
+      marks.answer.push(await timeProcess(answerArgs, { env: childEnv(single.url) }));
       const tools = await startReplayServer(workdir, `slow-tools-${run}`, { turns: [...toolTurns, { text: "done" }] });
-      marks.tools.push(await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"], { env: childEnv(tools.url) }));
+      const toolArgs = [bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"];
+      marks.tools.push(await timeProcess(toolArgs, { env: childEnv(tools.url) }));
       await tools.close();
       if (process.env.BENCH_CODEX) marks.codex.push(await timeCodex(single.url));
     }
@@ -491,7 +498,12 @@ async function benchSlowMachine() {
   const perTurn = marks.tools.map((mark, run) => (mark.exit - marks.answer[run].exit) / 10).sort((a, b) => a - b);
   const round2 = (value) => Math.round(value * 100) / 100;
   const node = { exit_ms: of("node", "exit"), cpu_ms: mean(marks.bare.map((mark) => mark.cpuMs)) };
-  const answer = { first_line_ms: of("answer", "firstLine"), exit_ms: of("answer", "exit"), cpu_ms: mean(marks.answer.map((mark) => mark.cpuMs)), peak_rss_mib: of("answer", "peakRssMiB") };
+  const answer = {
+    first_line_ms: of("answer", "firstLine"),
+    exit_ms: of("answer", "exit"),
+    cpu_ms: mean(marks.answer.map((mark) => mark.cpuMs)),
+    peak_rss_mib: of("answer", "peakRssMiB"),
+  };
   return {
     emulation: machine.settings,
     node,
@@ -502,7 +514,9 @@ async function benchSlowMachine() {
       per_turn_min_ms: Math.round(perTurn[0] * 10) / 10,
       per_turn_max_ms: Math.round(perTurn.at(-1) * 10) / 10,
     },
-    ...(marks.codex.length > 0 ? { codex: { exit_ms: of("codex", "exit"), first_line_ms: of("codex", "firstLine"), peak_rss_mib: of("codex", "peakRssMiB") } } : {}),
+    ...(marks.codex.length > 0
+      ? { codex: { exit_ms: of("codex", "exit"), first_line_ms: of("codex", "firstLine"), peak_rss_mib: of("codex", "peakRssMiB") } }
+      : {}),
     ratios: {
       first_line_to_node: round2(answer.first_line_ms / node.exit_ms),
       exit_to_node: round2(answer.exit_ms / node.exit_ms),

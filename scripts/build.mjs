@@ -191,7 +191,9 @@ async function regroupCli(outputs) {
       ...(chunk.isEntry ? { entryPoint: "src/cli/main.ts" } : {}),
     };
   }
-  return { described, build: createHash("sha256").update(output.map((chunk) => (chunk.type === "chunk" ? chunk.code : "")).join("\0")).digest("hex").slice(0, 16) };
+  // The build's name for the code cache (src/cli/code-cache.ts): any change to the CLI changes it.
+  const code = output.map((chunk) => (chunk.type === "chunk" ? chunk.code : "")).join("\0");
+  return { described, build: createHash("sha256").update(code).digest("hex").slice(0, 16) };
 }
 
 // The help and version texts bin/agentwire prints without loading the bundle, from the CLI itself.

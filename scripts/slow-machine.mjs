@@ -23,12 +23,26 @@ export async function startSlowMachine(measureNodeExit) {
   while (nodeExitMs < TARGET_MS.low && loops.length < cores * MAX_LOOPS_PER_CORE) {
     // Each loop pinned to its core: left free, two loops sometimes shared one core and the
     // other ran Node at full speed (23 ms among the 52s).
-    for (let core = 0; core < cores; core++) loops.push(spawn("taskset", ["-c", String(core), process.execPath, "-e", "for (;;);"], { stdio: "ignore" }));
+    for (let core = 0; core < cores; core++) {
+      loops.push(spawn("taskset", ["-c", String(core), process.execPath, "-e", "for (;;);"], { stdio: "ignore" }));
+    }
     await new Promise((resolve) => setTimeout(resolve, 300));
     nodeExitMs = await measureNodeExit();
   }
   return {
-    settings: { busy_loops: loops.length, node_exit_ms: nodeExitMs, in_target: nodeExitMs >= TARGET_MS.low && nodeExitMs <= TARGET_MS.high },
-    stop: () => Promise.all(loops.map((loop) => new Promise((resolve) => (loop.exitCode !== null ? resolve() : (loop.once("exit", resolve), loop.kill()))))),
+    settings: {
+      busy_loops: loops.length,
+      node_exit_ms: nodeExitMs,
+      in_target: nodeExitMs >= TARGET_MS.low && nodeExitMs <= TARGET_MS.high,
+    },
+    stop: () => Promise.all(loops.map(stopLoop)),
   };
+}
+
+function stopLoop(loop) {
+  return new Promise((resolve) => {
+    if (loop.exitCode !== null || loop.signalCode !== null) return resolve();
+    loop.once("exit", resolve);
+    loop.kill();
+  });
 }

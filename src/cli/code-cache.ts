@@ -98,14 +98,16 @@ export function runWithCodeCache(entryFile: string, directory: string | undefine
     const cacheFile = directory === undefined ? "" : join(directory, cacheFileName(file, flags));
     const cachedData = directory === undefined ? undefined : readIfPresent(cacheFile);
     const script = new Script(wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
-    files.push({ script, cacheFile, flags, write: directory !== undefined && (cachedData === undefined || script.cachedDataRejected === true) });
+    const refused = cachedData === undefined || script.cachedDataRejected === true;
+    files.push({ script, cacheFile, flags, write: directory !== undefined && refused });
     const nodeRequire = createRequire(file);
     // The bundle's own files are required by relative path; everything else is Node's.
-    const requireFromFile = Object.assign((id: string) => (id.startsWith("./") || id.startsWith("../") ? load(resolve(dirname(file), id)) : nodeRequire(id)), {
-      resolve: nodeRequire.resolve,
-      cache: nodeRequire.cache,
-    });
-    const run = script.runInThisContext() as (exports: unknown, require: unknown, module: unknown, filename: string, dirname: string) => void;
+    const requireFromFile = Object.assign(
+      (id: string) => (id.startsWith("./") || id.startsWith("../") ? load(resolve(dirname(file), id)) : nodeRequire(id)),
+      { resolve: nodeRequire.resolve, cache: nodeRequire.cache },
+    );
+    type ModuleFunction = (exports: unknown, require: unknown, module: unknown, filename: string, dirname: string) => void;
+    const run = script.runInThisContext() as ModuleFunction;
     run.call(module.exports, module.exports, requireFromFile, module, file, dirname(file));
     return module.exports;
   };

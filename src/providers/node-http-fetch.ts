@@ -54,7 +54,8 @@ async function fetchOverNodeHttp(input: string | URL | { url: string }, init: Fe
     }
     message.destroy();
     if (init.redirect === "error" || redirects === MAX_REDIRECTS) {
-      throw new TypeError("fetch failed", { cause: new Error(init.redirect === "error" ? "unexpected redirect" : "redirect count exceeded") });
+      const reason = init.redirect === "error" ? "unexpected redirect" : "redirect count exceeded";
+      throw new TypeError("fetch failed", { cause: new Error(reason) });
     }
     request = redirected(request, message.statusCode!, new URL(location, request.url));
   }
@@ -119,7 +120,10 @@ async function send(outgoing: OutgoingRequest, signal: AbortSignal | undefined):
       return;
     }
     signal?.addEventListener("abort", onAbort, { once: true });
-    request.setTimeout(IDLE_TIMEOUT_MS, () => request.destroy(Object.assign(new Error(`no answer from ${url.origin} in ${IDLE_TIMEOUT_MS / 1000} s: timed out`), { code: "ETIMEDOUT" })));
+    request.setTimeout(IDLE_TIMEOUT_MS, () => {
+      const silence = new Error(`no answer from ${url.origin} in ${IDLE_TIMEOUT_MS / 1000} s: timed out`);
+      request.destroy(Object.assign(silence, { code: "ETIMEDOUT" }));
+    });
     request.on("error", (error) => {
       signal?.removeEventListener("abort", onAbort);
       reject(signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error }));
@@ -148,7 +152,8 @@ class NodeHttpResponse {
     this.statusText = message.statusMessage ?? "";
     this.ok = this.status >= 200 && this.status < 300;
     this.headers = new FetchHeaders();
-    for (let index = 0; index < message.rawHeaders.length; index += 2) this.headers.append(message.rawHeaders[index]!, message.rawHeaders[index + 1]!);
+    const raw = message.rawHeaders;
+    for (let index = 0; index < raw.length; index += 2) this.headers.append(raw[index]!, raw[index + 1]!);
     this.url = url.href;
     this.redirected = redirected;
     if (NULL_BODY.has(this.status)) {
@@ -232,13 +237,16 @@ async function decoded(message: IncomingMessage, encoding: string | null): Promi
   const coding = encoding?.trim().toLowerCase();
   if (!coding || coding === "identity") return message;
   const zlib = await import("node:zlib");
+  // Flushed as bytes arrive, so a compressed event stream is not held back.
+  const zlibFlush = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  const brotliFlush = { flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
   const decoder =
     coding === "gzip" || coding === "x-gzip"
-      ? zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH })
+      ? zlib.createGunzip(zlibFlush)
       : coding === "deflate"
-        ? zlib.createInflate({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH })
+        ? zlib.createInflate(zlibFlush)
         : coding === "br"
-          ? zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
+          ? zlib.createBrotliDecompress(brotliFlush)
           : undefined;
   if (!decoder) return message;
   const { pipeline } = await import("node:stream");

@@ -30,7 +30,11 @@ describe("V8's code cache for the CLI bundle", () => {
     const first = await cacheFiles(workspace.home);
     // The entry, the start-up chunk, the session core and the provider: each one's compiled code.
     expect([...first.files.keys()].sort()).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^cli\.cjs\.v8cache$/), expect.stringMatching(/^start-.*\.cjs\.v8cache$/), expect.stringMatching(/^anthropic-.*\.v8cache$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^cli\.cjs\.v8cache$/),
+        expect.stringMatching(/^start-.*\.cjs\.v8cache$/),
+        expect.stringMatching(/^anthropic-.*\.v8cache$/),
+      ]),
     );
     const second = await runAgentwire(ANSWER, { workspace });
     expectWellFormedRun(second, 1);
@@ -82,6 +86,7 @@ describe("V8's code cache for the CLI bundle", () => {
     expect(new Set([plain, ...withOptions]).size).toBe(3);
     expect(codeCacheDirectory({ AGENTWIRE_HOME: "/h", AGENTWIRE_CODE_CACHE: "0" }, "b1", [])).toBeUndefined();
     expect(cacheFileName("/x/dist/cli-chunks/session-AB12.cjs", "")).toBe("session-AB12.cjs.v8cache");
-    expect(cacheFileName("/x/dist/cli-chunks/session-AB12.cjs", "--liftoff-only --optimize-for-size")).toBe("session-AB12.cjs.liftoff-only-optimize-for-size.v8cache");
+    const underFlags = cacheFileName("/x/dist/cli-chunks/session-AB12.cjs", "--liftoff-only --optimize-for-size");
+    expect(underFlags).toBe("session-AB12.cjs.liftoff-only-optimize-for-size.v8cache");
   });
 });
