@@ -5,9 +5,9 @@ import { join, resolve } from "node:path";
 import type { OutputEvent, ResultEvent, TerminalReason } from "../../protocol/events.js";
 import { parseArguments, type ParsedCommand } from "./arguments.js";
 import type { RunConfig } from "./config.js";
-import { BEFORE_V8_FLAGS } from "./code-cache.js";
 import { chooseLogFormat, createLogger, type Logger } from "./log.js";
 import { routeConsoleToLog } from "./route-console-to-log.js";
+import { tuneV8ForSessions, usesNodeFetch } from "./v8-settings.js";
 import { createLoggedProgress, createTextProgress } from "./text-progress.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { toUserMessage } from "../session/user-input.js";
@@ -218,7 +218,8 @@ async function runHeadless(command: Extract<ParsedCommand, { kind: "run" }>): Pr
   const mcpConfigured = Object.keys(config.mcpServers).length + config.hostMcpServers.length + config.projectSdkMcpServers.length > 0;
   const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && !mcpConfigured;
   if (announcedEarly) output(await initEventBeforeSession(prepared));
-  await tuneV8ForSessions({ persistent: config.inputFormat === "stream-json" });
+  const nodeFetch = usesNodeFetch(prepared.settings.provider, config.mcpServers);
+  await tuneV8ForSessions(config.inputFormat === "stream-json" ? { persistent: true } : { persistent: false, nodeFetch });
   const { createSession } = await import("../session/session.js");
   session = createSession(sessionOptions, prepared);
   for (const name of config.projectSdkMcpServers) {
@@ -511,44 +512,6 @@ function handleSignals(session: Session, log: Logger, mode: { persistent: boolea
   }
   for (const signal of HANDLED_SIGNALS) process.on(signal, onSignal);
   return state;
-}
-
-/**
- * A one-prompt run whose V8 heap grows past this is a long one, and from then V8 favours memory.
- * A persistent session (stream-json input, chat) favours memory from the start: it is long by
- * nature, and a long session allocates a fresh request body per model call; with V8's default
- * heap growth the garbage piled up (RSS +60 MiB over 300 turns while the live heap grew 1 MiB).
- * For a short run the same setting is GC work for nothing (two incremental mark-compacts in ten
- * tool turns: ~1.4 ms per turn in npm run bench).
- */
-const LONG_RUN_HEAP_BYTES = 32 * 1024 * 1024;
-const HEAP_CHECK_INTERVAL_MS = 250;
-
-/** V8 settings for a process that runs a session; set before its first model request. */
-async function tuneV8ForSessions(run: { persistent: boolean }): Promise<void> {
-  const v8 = await import("node:v8");
-  const { getHeapStatistics } = v8;
-  const setFlagsFromString = (flags: string): void => {
-    // The code cache keeps what was compiled under the flags so far: V8 refuses it under others.
-    (globalThis as Record<symbol, ((flags: string) => void) | undefined>)[BEFORE_V8_FLAGS]?.(flags);
-    v8.setFlagsFromString(flags);
-  };
-  // Node's fetch parses HTTP with a WebAssembly module; at exit V8 waits for its background
-  // optimizing compiles, which delayed every exit by ~60 ms (measured: 68 ms → 10 ms between the
-  // exit handler and process end). Baseline WASM code is plenty for parsing SSE.
-  setFlagsFromString("--liftoff-only");
-  if (run.persistent) {
-    setFlagsFromString("--optimize-for-size");
-    return;
-  }
-  // Looked at a few times a second rather than after each collection: watching collections takes
-  // node:perf_hooks, ~2.5 ms of CPU to load, and a single answer is over before the first look.
-  const heapCheck = setInterval(() => {
-    if (getHeapStatistics().total_heap_size < LONG_RUN_HEAP_BYTES) return;
-    setFlagsFromString("--optimize-for-size");
-    clearInterval(heapCheck);
-  }, HEAP_CHECK_INTERVAL_MS);
-  heapCheck.unref();
 }
 
 main(process.argv.slice(2)).then(

@@ -36,6 +36,8 @@ describe("V8's code cache for the CLI bundle", () => {
         expect.stringMatching(/^anthropic-.*\.v8cache$/),
       ]),
     );
+    // A single answer over node:http sets no V8 flag: every file's cache is made under none.
+    expect([...first.files.keys()].filter((name) => !/^[^.]+\.cjs\.v8cache$/.test(name))).toEqual([]);
     const second = await runAgentwire(ANSWER, { workspace });
     expectWellFormedRun(second, 1);
     // V8 took every file's cache: nothing was rewritten.
