@@ -15,9 +15,9 @@
 //   slowMachine the single answer, ten tool turns and (with BENCH_CODEX) Codex again, interleaved, on
 //               an emulated slow machine where `node -e 0` takes 45-55 ms (scripts/slow-machine.mjs;
 //               BENCH_SLOW=0 skips); `machines` puts both machines' ratios side by side
-//   cpu_ms      CPU time (user + system) of a child, mean of the runs: /proc/self/stat counts it in
-//               1/100 s, so one run's figure is ±10 ms and the mean of n runs ±10/n ms; node's is a
-//               bare `node -e 0` (the other node figures are of one that prints a line)
+//   cpu_ms      CPU time (user + system) of a child, median of runs of its own beside the timed ones,
+//               as bash's `times` reports it (1 ms steps); node's is a bare `node -e 0` (the other
+//               node figures are of one that prints a line)
 //   codex       with BENCH_CODEX=/path/to/codex (the Codex CLI's native binary, e.g. from npm's
 //               @openai/codex-linux-x64): the single answer by `codex exec` and by agentwire, interleaved
 //               against the same replay server (Codex over the Responses API), and their ratio
@@ -42,16 +42,27 @@ const median = (values) => {
   return Math.round(sorted[Math.floor(sorted.length / 2)] * 10) / 10;
 };
 const mib = (kib) => Math.round((kib / 1024) * 10) / 10;
-const mean = (values) => Math.round((values.reduce((sum, value) => sum + value, 0) / values.length) * 10) / 10;
 
 /**
- * CPU time of this process's children that have exited and been reaped, in ms: cutime + cstime of
- * /proc/self/stat (fields 16 and 17, in clock ticks of 1/100 s). Read before and after one child
- * runs, nothing else being reaped meanwhile, the difference is that child's CPU time.
+ * CPU time (user + system) of one run of a process, in ms: bash runs it and reports what its
+ * children used with `times`. Node tells a parent nothing of a child's CPU time, and
+ * /proc/self/stat counts it in 1/100 s.
  */
-function childrenCpuMs() {
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-  return (Number(fields[13]) + Number(fields[14])) * 10;
+function cpuTime(args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const script = '"$@" >/dev/null 2>&1 </dev/null; times';
+    const command = [options.command ?? process.execPath, ...args];
+    const shell = spawn("bash", ["-c", script, "bash", ...command], { env: options.env ?? env, cwd: options.cwd });
+    let output = "";
+    shell.stdout.on("data", (chunk) => (output += chunk));
+    shell.on("error", reject);
+    shell.on("close", () => {
+      // Two lines: the shell's own user and system time, then its children's.
+      const times = [...output.matchAll(/(\d+)m([\d.]+)s/g)].map((match) => Number(match[1]) * 60_000 + Number(match[2]) * 1000);
+      const [, , user, system] = times;
+      resolve(user + system);
+    });
+  });
 }
 
 /** VmHWM / VmRSS of a live process, in KiB (0 once it is gone). */
@@ -67,10 +78,9 @@ function memoryOf(pid, field) {
 /** Spawns and times a process: first stdout line, the `result` line, exit; peak RSS by polling VmHWM. */
 function timeProcess(args, options = {}) {
   return new Promise((resolve, reject) => {
-    const cpuBefore = childrenCpuMs();
     const started = performance.now();
     const child = spawn(options.command ?? process.execPath, args, { env: options.env ?? env, cwd: options.cwd, stdio: ["ignore", "pipe", "ignore"] });
-    const marks = { firstLine: NaN, result: NaN, exit: NaN, peakRssMiB: 0, cpuMs: NaN };
+    const marks = { firstLine: NaN, result: NaN, exit: NaN, peakRssMiB: 0 };
     let buffer = "";
     let peak = 0;
     const poll = setInterval(() => (peak = Math.max(peak, memoryOf(child.pid, "VmHWM"))), 5);
@@ -83,7 +93,6 @@ function timeProcess(args, options = {}) {
     child.on("close", () => {
       clearInterval(poll);
       marks.exit = performance.now() - started;
-      marks.cpuMs = childrenCpuMs() - cpuBefore;
       marks.peakRssMiB = mib(peak);
       resolve(marks);
     });
@@ -117,16 +126,17 @@ const words = Array.from({ length: 200 }, (_, index) => `word${index}`).join(" "
 const single = await startReplayServer(workdir, "single", { turns: [{ text: words, repeat: true }] });
 const baseline = [];
 // CPU time is compared with a bare `node -e 0`: writing the line to a pipe costs a few ms more.
-const bare = [];
+const cpu = { node: [], answer: [] };
 const version = [];
 const help = [];
 const answer = [];
 for (let run = 0; run < runs; run++) {
   baseline.push(await timeProcess(["-e", "process.stdout.write('x\\n')"]));
-  bare.push(await timeProcess(["-e", "0"]));
+  cpu.node.push(await cpuTime(["-e", "0"]));
   version.push(await timeProcess([bin, "--version"]));
   help.push(await timeProcess([bin, "--help"]));
   answer.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: childEnv(single.url) }));
+  cpu.answer.push(await cpuTime([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: childEnv(single.url) }));
 }
 await single.close();
 const nodeExit = median(baseline.map((mark) => mark.exit));
@@ -134,7 +144,7 @@ const ratio = (value) => Math.round((value / nodeExit) * 100) / 100;
 report.node = {
   exit_ms: nodeExit,
   first_line_ms: median(baseline.map((mark) => mark.firstLine)),
-  cpu_ms: mean(bare.map((mark) => mark.cpuMs)),
+  cpu_ms: median(cpu.node),
   peak_rss_mib: median(baseline.map((mark) => mark.peakRssMiB)),
 };
 report.startup = {
@@ -143,7 +153,7 @@ report.startup = {
   first_line_ms: median(answer.map((mark) => mark.firstLine)),
   result_ms: median(answer.map((mark) => mark.result)),
   exit_ms: median(answer.map((mark) => mark.exit)),
-  cpu_ms: mean(answer.map((mark) => mark.cpuMs)),
+  cpu_ms: median(cpu.answer),
   peak_rss_mib: median(answer.map((mark) => mark.peakRssMiB)),
 };
 report.startup.ratios_to_node = {
@@ -477,13 +487,15 @@ async function benchSlowMachine() {
     return median(exits);
   });
   const single = await startReplayServer(workdir, "slow-single", { turns: [{ text: words, repeat: true }] });
-  const marks = { node: [], bare: [], answer: [], tools: [], codex: [] };
+  const marks = { node: [], answer: [], tools: [], codex: [] };
+  const cpu = { node: [], answer: [] };
   try {
     for (let run = 0; run < runs; run++) {
       marks.node.push(await bareNode());
-      marks.bare.push(await timeProcess(["-e", "0"]));
+      cpu.node.push(await cpuTime(["-e", "0"]));
       const answerArgs = [bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project];
       marks.answer.push(await timeProcess(answerArgs, { env: childEnv(single.url) }));
+      cpu.answer.push(await cpuTime(answerArgs, { env: childEnv(single.url) }));
       const tools = await startReplayServer(workdir, `slow-tools-${run}`, { turns: [...toolTurns, { text: "done" }] });
       const toolArgs = [bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"];
       marks.tools.push(await timeProcess(toolArgs, { env: childEnv(tools.url) }));
@@ -497,11 +509,11 @@ async function benchSlowMachine() {
   const of = (name, field) => median(marks[name].map((mark) => mark[field]));
   const perTurn = marks.tools.map((mark, run) => (mark.exit - marks.answer[run].exit) / 10).sort((a, b) => a - b);
   const round2 = (value) => Math.round(value * 100) / 100;
-  const node = { exit_ms: of("node", "exit"), cpu_ms: mean(marks.bare.map((mark) => mark.cpuMs)) };
+  const node = { exit_ms: of("node", "exit"), cpu_ms: median(cpu.node) };
   const answer = {
     first_line_ms: of("answer", "firstLine"),
     exit_ms: of("answer", "exit"),
-    cpu_ms: mean(marks.answer.map((mark) => mark.cpuMs)),
+    cpu_ms: median(cpu.answer),
     peak_rss_mib: of("answer", "peakRssMiB"),
   };
   return {
