@@ -63,8 +63,11 @@ export function cacheFileName(file: string, flags: string): string {
   return `${basename(file)}${suffix}.v8cache`;
 }
 
-/** Loads `entryFile` as the CLI's entry, its chunks through the cache in `directory`. */
-export function runWithCodeCache(entryFile: string, directory: string | undefined): void {
+/** Loads `entryFile` as the CLI's entry, its chunks through the cache in `cacheDirectory`. */
+export function runWithCodeCache(entryFile: string, cacheDirectory: string | undefined): void {
+  // Cached code runs as agentwire: a folder someone else could write to is not used at all.
+  const usable = cacheDirectory !== undefined && privateOrAbsent(cacheDirectory) && privateOrAbsent(dirname(cacheDirectory));
+  const directory = usable ? cacheDirectory : undefined;
   const loaded = new Map<string, { exports: unknown }>();
   const files: LoadedFile[] = [];
   let flags = "";
@@ -74,14 +77,14 @@ export function runWithCodeCache(entryFile: string, directory: string | undefine
     if (pending.length === 0 || directory === undefined) return;
     try {
       if (!existsAsDirectory(directory)) {
-        mkdirSync(directory, { recursive: true });
+        mkdirSync(directory, { recursive: true, mode: 0o700 });
         removeOtherBuilds(directory);
       }
       for (const file of pending) {
         file.write = false;
         // Written whole, then renamed: a run starting meanwhile reads the old cache or the new one.
         const temporary = `${file.cacheFile}.${process.pid}`;
-        writeFileSync(temporary, file.script.createCachedData());
+        writeFileSync(temporary, file.script.createCachedData(), { mode: 0o600 });
         renameSync(temporary, file.cacheFile);
       }
     } catch {
@@ -130,6 +133,16 @@ function readIfPresent(file: string): Buffer | undefined {
     return readFileSync(file);
   } catch {
     return undefined;
+  }
+}
+
+/** A folder only its owner, this user, can write to; or none yet (it is made so). */
+function privateOrAbsent(directory: string): boolean {
+  try {
+    const stats = statSync(directory);
+    return stats.isDirectory() && (stats.mode & 0o022) === 0 && (process.getuid === undefined || stats.uid === process.getuid());
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdir, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { cacheFileName, codeCacheDirectory } from "../../src/cli/code-cache.js";
@@ -76,6 +76,20 @@ describe("V8's code cache for the CLI bundle", () => {
     const run = await runAgentwire(ANSWER, { workspace });
     expectWellFormedRun(run, 1);
     expect(run.stderr).toBe("");
+  });
+
+  it("reads no cache from a folder others can write to, and makes its own folder and files private", async () => {
+    workspace = await createWorkspace("text");
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    const { folder, files } = await cacheFiles(workspace.home);
+    expect((await stat(folder)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(folder, "cli.cjs.v8cache"))).mode & 0o777).toBe(0o600);
+    // Made writable by others: agentwire neither reads nor rewrites what is there.
+    await chmod(folder, 0o777);
+    await writeFile(join(folder, "cli.cjs.v8cache"), "planted");
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    expect(await readFile(join(folder, "cli.cjs.v8cache"), "utf8")).toBe("planted");
+    expect(files.size).toBeGreaterThan(2);
   });
 
   it("keeps caches made under other V8 flags apart: Node's options name the folder, agentwire's own the file", () => {
