@@ -12,11 +12,18 @@
 //   compaction  300 turns (BENCH_COMPACTION_TURNS) with a 32k context window: compactions, tokens, time each
 //   skills      1,000 installed skills: first-line delta, BM25 ranking p95, first-request bytes per tool profile
 //   grep        scripts/bench-tools.mjs on a generated 100k-file tree: rg, built-in, grep -r (BENCH_GREP=0 skips)
+//   slowMachine the single answer, ten tool turns and (with BENCH_CODEX) Codex again, interleaved, on
+//               an emulated slow machine where `node -e 0` takes 45-55 ms (scripts/slow-machine.mjs;
+//               BENCH_SLOW=0 skips); `machines` puts both machines' ratios side by side
+//   cpu_ms      CPU time (user + system) of a child, median of runs of its own beside the timed ones,
+//               as bash's `times` reports it (1 ms steps); node's is a bare `node -e 0` (the other
+//               node figures are of one that prints a line)
 //   codex       with BENCH_CODEX=/path/to/codex (the Codex CLI's native binary, e.g. from npm's
 //               @openai/codex-linux-x64): the single answer by `codex exec` and by agentwire, interleaved
 //               against the same replay server (Codex over the Responses API), and their ratio
 // NODE_EXTRA_CA_CERTS is removed from the children: it adds ~70 ms to every Node start.
 import { spawn, execFileSync } from "node:child_process";
+import { startSlowMachine } from "./slow-machine.mjs";
 import { readFileSync } from "node:fs";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -35,6 +42,28 @@ const median = (values) => {
   return Math.round(sorted[Math.floor(sorted.length / 2)] * 10) / 10;
 };
 const mib = (kib) => Math.round((kib / 1024) * 10) / 10;
+
+/**
+ * CPU time (user + system) of one run of a process, in ms: bash runs it and reports what its
+ * children used with `times`. Node tells a parent nothing of a child's CPU time, and
+ * /proc/self/stat counts it in 1/100 s.
+ */
+function cpuTime(args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const script = '"$@" >/dev/null 2>&1 </dev/null; times';
+    const command = [options.command ?? process.execPath, ...args];
+    const shell = spawn("bash", ["-c", script, "bash", ...command], { env: options.env ?? env, cwd: options.cwd });
+    let output = "";
+    shell.stdout.on("data", (chunk) => (output += chunk));
+    shell.on("error", reject);
+    shell.on("close", () => {
+      // Two lines: the shell's own user and system time, then its children's.
+      const times = [...output.matchAll(/(\d+)m([\d.]+)s/g)].map((match) => Number(match[1]) * 60_000 + Number(match[2]) * 1000);
+      const [, , user, system] = times;
+      resolve(user + system);
+    });
+  });
+}
 
 /** VmHWM / VmRSS of a live process, in KiB (0 once it is gone). */
 function memoryOf(pid, field) {
@@ -75,7 +104,14 @@ async function startReplayServer(workdir, name, scenario) {
   await writeFile(file, JSON.stringify(scenario));
   const server = spawn(process.execPath, [bin, "mock-server", "--port", "0", "--scenario", file], { env, stdio: ["ignore", "pipe", "ignore"] });
   const url = await new Promise((resolve) => server.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]).url)));
-  return { url, close: () => server.kill() };
+  // Awaited where CPU time is measured next: a server reaped during a run would count as its CPU.
+  const close = () =>
+    new Promise((resolve) => {
+      if (server.exitCode !== null || server.signalCode !== null) return resolve();
+      server.once("exit", resolve);
+      server.kill();
+    });
+  return { url, close };
 }
 
 const workdir = await mkdtemp(join(tmpdir(), "agentwire-bench-"));
@@ -89,25 +125,35 @@ const report = { runs };
 const words = Array.from({ length: 200 }, (_, index) => `word${index}`).join(" ");
 const single = await startReplayServer(workdir, "single", { turns: [{ text: words, repeat: true }] });
 const baseline = [];
+// CPU time is compared with a bare `node -e 0`: writing the line to a pipe costs a few ms more.
+const cpu = { node: [], answer: [] };
 const version = [];
 const help = [];
 const answer = [];
 for (let run = 0; run < runs; run++) {
   baseline.push(await timeProcess(["-e", "process.stdout.write('x\\n')"]));
+  cpu.node.push(await cpuTime(["-e", "0"]));
   version.push(await timeProcess([bin, "--version"]));
   help.push(await timeProcess([bin, "--help"]));
   answer.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: childEnv(single.url) }));
+  cpu.answer.push(await cpuTime([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: childEnv(single.url) }));
 }
-single.close();
+await single.close();
 const nodeExit = median(baseline.map((mark) => mark.exit));
 const ratio = (value) => Math.round((value / nodeExit) * 100) / 100;
-report.node = { exit_ms: nodeExit, first_line_ms: median(baseline.map((mark) => mark.firstLine)), peak_rss_mib: median(baseline.map((mark) => mark.peakRssMiB)) };
+report.node = {
+  exit_ms: nodeExit,
+  first_line_ms: median(baseline.map((mark) => mark.firstLine)),
+  cpu_ms: median(cpu.node),
+  peak_rss_mib: median(baseline.map((mark) => mark.peakRssMiB)),
+};
 report.startup = {
   version_exit_ms: median(version.map((mark) => mark.exit)),
   help_exit_ms: median(help.map((mark) => mark.exit)),
   first_line_ms: median(answer.map((mark) => mark.firstLine)),
   result_ms: median(answer.map((mark) => mark.result)),
   exit_ms: median(answer.map((mark) => mark.exit)),
+  cpu_ms: median(cpu.answer),
   peak_rss_mib: median(answer.map((mark) => mark.peakRssMiB)),
 };
 report.startup.ratios_to_node = {
@@ -115,6 +161,7 @@ report.startup.ratios_to_node = {
   help: ratio(report.startup.help_exit_ms),
   first_line: ratio(report.startup.first_line_ms),
   exit: ratio(report.startup.exit_ms),
+  cpu: Math.round((report.startup.cpu_ms / report.node.cpu_ms) * 100) / 100,
 };
 
 // --- ten tool turns ---------------------------------------------------------------------------
@@ -127,7 +174,7 @@ for (let run = 0; run < Math.max(3, Math.ceil(runs / 2)); run++) {
   // The scenario is consumed per run: a fresh server each time.
   const server = run === 0 ? tenTools : await startReplayServer(workdir, `ten-tools-${run}`, { turns: [...toolTurns, { text: "done" }] });
   toolRuns.push(await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"], { env: childEnv(server.url) }));
-  server.close();
+  await server.close();
 }
 const tenToolExit = median(toolRuns.map((mark) => mark.exit));
 report.toolTurns = {
@@ -142,7 +189,7 @@ const bigRuns = [];
 for (let run = 0; run < 3; run++) {
   const server = await startReplayServer(workdir, `big-${run}`, { turns: [{ tool_calls: [{ name: "Bash", input: { command: "head -c 5000000 /dev/zero | tr '\\\\0' a | fold -w 100" } }] }, { text: "done" }] });
   bigRuns.push(await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"], { env: childEnv(server.url) }));
-  server.close();
+  await server.close();
 }
 report.bigOutput = { exit_ms: median(bigRuns.map((mark) => mark.exit)), peak_rss_mib: median(bigRuns.map((mark) => mark.peakRssMiB)) };
 
@@ -159,7 +206,7 @@ async function benchConfinement() {
     for (const [name, extra] of [["confined", []], ["unconfined", ["--allowedTools", "Bash(cat:*)"]]]) {
       const server = await startReplayServer(workdir, `confinement-${name}-${run}`, { turns });
       marks[name].push(await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, ...extra], { env: childEnv(server.url) }));
-      server.close();
+      await server.close();
     }
   }
   const exitOf = (name) => median(marks[name].map((mark) => mark.exit));
@@ -235,7 +282,7 @@ report.longSession = await new Promise((resolve) => {
   });
   send();
 });
-long.close();
+await long.close();
 
 // --- resuming a very large session file -------------------------------------------------------
 // Written as agentwire writes it: a header, message lines (~20 KB each), turn ends, and one
@@ -274,7 +321,7 @@ for (let run = 0; run < Math.min(runs, 5); run++) {
     resumeRuns[name].push(await timeProcess(args, { env: { ...childEnv(resumeServer.url), AGENTWIRE_HOME: resumeHome } }));
   }
 }
-resumeServer.close();
+await resumeServer.close();
 const summarize = (marks) => ({ first_line_ms: median(marks.map((mark) => mark.firstLine)), exit_ms: median(marks.map((mark) => mark.exit)), peak_rss_mib: median(marks.map((mark) => mark.peakRssMiB)) });
 report.resumeLarge = { file_mib: Math.round(largeBytes / 1024 / 1024), large: summarize(resumeRuns.large), small_half_mib: summarize(resumeRuns.small) };
 
@@ -326,7 +373,7 @@ report.compaction = await new Promise((resolve) => {
   });
   send();
 });
-compactionServer.close();
+await compactionServer.close();
 
 // --- skills: 1,000 installed, ranking, request size per tool profile --------------------------
 const fixture = JSON.parse(readFileSync(join(root, "test/fixtures/skills/ranking.json"), "utf8"));
@@ -346,7 +393,7 @@ for (let run = 0; run < runs; run++) {
   withoutSkills.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: { ...childEnv(skillServer.url), AGENTWIRE_HOME: noneHome } }));
   withSkills.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: { ...childEnv(skillServer.url), AGENTWIRE_HOME: manyHome } }));
 }
-skillServer.close();
+await skillServer.close();
 // The ranking itself, in process: the catalog module bundled on its own.
 const { build } = await import("esbuild");
 const catalogModule = join(workdir, "catalog.mjs");
@@ -401,18 +448,22 @@ if (process.env.BENCH_GREP !== "0") {
 }
 
 // --- the same single answer, agentwire vs Codex (BENCH_CODEX=/path/to/codex) -------------------
+const codexHome = join(workdir, "codex-home");
+await mkdir(codexHome);
+/** `codex exec` answering "hi" from the replay server at `url`, over the Responses API. */
+const timeCodex = (url) => {
+  const provider = ["-c", "model_provider=replay", "-c", "model_providers.replay.name=replay", "-c", `model_providers.replay.base_url=${url}/v1`, "-c", "model_providers.replay.wire_api=responses", "-c", "model_providers.replay.env_key=OPENAI_API_KEY"];
+  return timeProcess(["exec", "--skip-git-repo-check", "--json", ...provider, "-m", "gpt-5", "hi"], { command: process.env.BENCH_CODEX, cwd: project, env: { ...env, CODEX_HOME: codexHome, OPENAI_API_KEY: "bench" } });
+};
 if (process.env.BENCH_CODEX) {
   const server = await startReplayServer(workdir, "codex", { turns: [{ text: words, repeat: true }] });
-  const codexHome = join(workdir, "codex-home");
-  await mkdir(codexHome);
-  const provider = ["-c", "model_provider=replay", "-c", "model_providers.replay.name=replay", "-c", `model_providers.replay.base_url=${server.url}/v1`, "-c", "model_providers.replay.wire_api=responses", "-c", "model_providers.replay.env_key=OPENAI_API_KEY"];
   const marks = { codex: [], anthropic: [], responses: [] };
   for (let run = 0; run < runs; run++) {
-    marks.codex.push(await timeProcess(["exec", "--skip-git-repo-check", "--json", ...provider, "-m", "gpt-5", "hi"], { command: process.env.BENCH_CODEX, cwd: project, env: { ...env, CODEX_HOME: codexHome, OPENAI_API_KEY: "bench" } }));
+    marks.codex.push(await timeCodex(server.url));
     marks.anthropic.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: childEnv(server.url) }));
     marks.responses.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project, "--provider", "openai", "--model", "gpt-5", "--openai-api", "responses"], { env: { ...childEnv(server.url), OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: "bench" } }));
   }
-  server.close();
+  await server.close();
   const exitOf = (name) => median(marks[name].map((mark) => mark.exit));
   report.codex = {
     codex_exit_ms: exitOf("codex"),
@@ -422,6 +473,93 @@ if (process.env.BENCH_CODEX) {
     ratio_to_codex_responses: Math.round((exitOf("responses") / exitOf("codex")) * 100) / 100,
   };
 }
+
+// --- the same on an emulated slow machine (BENCH_SLOW=0 skips) ----------------------------------
+// One batch, interleaved run by run: a bare Node start, the single answer, ten tool turns and,
+// with BENCH_CODEX, Codex's single answer, while scripts/slow-machine.mjs keeps the machine slow.
+if (process.env.BENCH_SLOW !== "0") report.slowMachine = await benchSlowMachine();
+
+async function benchSlowMachine() {
+  const bareNode = () => timeProcess(["-e", "process.stdout.write('x\\n')"]);
+  const machine = await startSlowMachine(async () => {
+    const exits = [];
+    for (let run = 0; run < 7; run++) exits.push((await bareNode()).exit);
+    return median(exits);
+  });
+  const single = await startReplayServer(workdir, "slow-single", { turns: [{ text: words, repeat: true }] });
+  const marks = { node: [], answer: [], tools: [], codex: [] };
+  const cpu = { node: [], answer: [] };
+  try {
+    for (let run = 0; run < runs; run++) {
+      marks.node.push(await bareNode());
+      cpu.node.push(await cpuTime(["-e", "0"]));
+      const answerArgs = [bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project];
+      marks.answer.push(await timeProcess(answerArgs, { env: childEnv(single.url) }));
+      cpu.answer.push(await cpuTime(answerArgs, { env: childEnv(single.url) }));
+      const tools = await startReplayServer(workdir, `slow-tools-${run}`, { turns: [...toolTurns, { text: "done" }] });
+      const toolArgs = [bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"];
+      marks.tools.push(await timeProcess(toolArgs, { env: childEnv(tools.url) }));
+      await tools.close();
+      if (process.env.BENCH_CODEX) marks.codex.push(await timeCodex(single.url));
+    }
+  } finally {
+    await single.close();
+    await machine.stop();
+  }
+  const of = (name, field) => median(marks[name].map((mark) => mark[field]));
+  const perTurn = marks.tools.map((mark, run) => (mark.exit - marks.answer[run].exit) / 10).sort((a, b) => a - b);
+  const round2 = (value) => Math.round(value * 100) / 100;
+  const node = { exit_ms: of("node", "exit"), cpu_ms: median(cpu.node) };
+  const answer = {
+    first_line_ms: of("answer", "firstLine"),
+    exit_ms: of("answer", "exit"),
+    cpu_ms: median(cpu.answer),
+    peak_rss_mib: of("answer", "peakRssMiB"),
+  };
+  return {
+    emulation: machine.settings,
+    node,
+    single_answer: answer,
+    tool_turns: {
+      exit_ms: of("tools", "exit"),
+      per_turn_ms: median(perTurn),
+      per_turn_min_ms: Math.round(perTurn[0] * 10) / 10,
+      per_turn_max_ms: Math.round(perTurn.at(-1) * 10) / 10,
+    },
+    ...(marks.codex.length > 0
+      ? { codex: { exit_ms: of("codex", "exit"), first_line_ms: of("codex", "firstLine"), peak_rss_mib: of("codex", "peakRssMiB") } }
+      : {}),
+    ratios: {
+      first_line_to_node: round2(answer.first_line_ms / node.exit_ms),
+      exit_to_node: round2(answer.exit_ms / node.exit_ms),
+      cpu_to_node_cpu: round2(answer.cpu_ms / node.cpu_ms),
+      ...(marks.codex.length > 0 ? { exit_to_codex: round2(answer.exit_ms / of("codex", "exit")) } : {}),
+    },
+  };
+}
+
+// Both machines' ratios side by side: what issue 29's targets are stated in.
+report.machines = {
+  normal: {
+    node_exit_ms: report.node.exit_ms,
+    first_line_to_node: report.startup.ratios_to_node.first_line,
+    exit_to_node: report.startup.ratios_to_node.exit,
+    cpu_to_node_cpu: report.startup.ratios_to_node.cpu,
+    per_turn_ms: report.toolTurns.per_turn_ms,
+    peak_rss_mib: report.startup.peak_rss_mib,
+    ...(report.codex ? { exit_to_codex: report.codex.ratio_to_codex } : {}),
+  },
+  ...(report.slowMachine
+    ? {
+        slow: {
+          node_exit_ms: report.slowMachine.node.exit_ms,
+          ...report.slowMachine.ratios,
+          per_turn_ms: report.slowMachine.tool_turns.per_turn_ms,
+          peak_rss_mib: report.slowMachine.single_answer.peak_rss_mib,
+        },
+      }
+    : {}),
+};
 
 await rm(workdir, { recursive: true, force: true });
 process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -4,16 +4,18 @@
 //   - the library (`agentwire`) and the protocol (`agentwire/protocol`): esbuild, into dist/ and
 //     dist/chunks/;
 //   - the CLI: esbuild, then rollup regroups esbuild's chunks by when a run loads them (before
-//     system/init, the session core, the stream-json input side, each provider), into dist/cli.js
-//     and dist/cli-chunks/. esbuild splits code by which entry points reach it, and the CLI's many
-//     on-demand imports left a single answer loading 43 files, most under 2 KB; each ESM file
-//     costs ~0.4 ms to resolve, read, link and run, so the regrouped CLI (4 files for that run)
-//     prints its first line ~8 ms sooner and exits ~18 ms sooner.
+//     system/init, the session core, the stream-json input side, each provider), into dist/cli.cjs
+//     and dist/cli-chunks/, as CommonJS that dist/code-cache.js runs with V8's code cache.
+//     esbuild splits code by which entry points reach it, and the CLI's many on-demand imports
+//     left a single answer loading 43 files, most under 2 KB; each ESM file costs ~0.4 ms to
+//     resolve, read, link and run, so the regrouped CLI (4 files for that run) prints its first
+//     line ~8 ms sooner and exits ~18 ms sooner.
 import { build } from "esbuild";
 import { rollup } from "rollup";
 import { execFile } from "node:child_process";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
+import { createHash } from "node:crypto";
 
 const run = promisify(execFile);
 
@@ -29,6 +31,30 @@ const onlyEnglishZodLocales = {
   name: "only-english-zod-locales",
   setup(plugin) {
     plugin.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', resolveDir: new URL("../node_modules/zod/v4/locales/", import.meta.url).pathname }));
+  },
+};
+
+/**
+ * The provider SDKs touch the globals `Headers`, `FormData` and `ReadableStream` on every
+ * request, and Node defines them lazily: the first touch of either of the first two compiles
+ * undici and everything it requires (~28 ms of CPU), though agentwire sends the SDKs' requests
+ * over node:http (src/providers/node-http-fetch.ts). In the SDKs' files these names are bound to
+ * src/providers/sdk-globals.ts instead, which does not load undici.
+ */
+const sdkGlobalsFile = new URL("../src/providers/sdk-globals.ts", import.meta.url).pathname;
+const SDK_GLOBALS = ["Headers", "FormData", "ReadableStream"];
+const sdkGlobals = {
+  name: "sdk-globals",
+  setup(plugin) {
+    plugin.onLoad({ filter: /[\\/]node_modules[\\/](@anthropic-ai[\\/]sdk|openai)[\\/].*\.mjs$/ }, async ({ path }) => {
+      let contents = await readFile(path, "utf8");
+      const used = SDK_GLOBALS.filter((name) => new RegExp(`\\b${name}\\b`).test(contents));
+      if (used.length === 0) return undefined;
+      // `globalThis.X` gets its own alias: a file may declare a local `X = globalThis.X`.
+      for (const name of used) contents = contents.replaceAll(`globalThis.${name}`, `agentwire_${name}`);
+      const bindings = used.flatMap((name) => [name, `${name} as agentwire_${name}`]).join(", ");
+      return { contents: `import { ${bindings} } from ${JSON.stringify(sdkGlobalsFile)};\n${contents}`, loader: "js" };
+    });
   },
 };
 
@@ -49,7 +75,7 @@ const common = {
   define: { __AGENTWIRE_VERSION__: JSON.stringify(packageJson.version) },
   // Which outputs load which inputs, statically or on demand (test/api/package.test.ts reads it).
   metafile: true,
-  plugins: [onlyEnglishZodLocales],
+  plugins: [onlyEnglishZodLocales, sdkGlobals],
   logLevel: "warning",
 };
 
@@ -62,12 +88,22 @@ await build({ absWorkingDir: root.pathname, entryPoints: { app: "web/app.js" }, 
 
 const STAGE = "dist/.cli-stage";
 let cliOutputs;
+let cliBuild;
 try {
   const cli = await build({ ...common, entryPoints: { cli: "src/cli/main.ts" }, outdir: STAGE });
-  cliOutputs = await regroupCli(cli.metafile.outputs);
+  ({ described: cliOutputs, build: cliBuild } = await regroupCli(cli.metafile.outputs));
 } finally {
   await rm(new URL(STAGE, root), { recursive: true, force: true });
 }
+// bin/agentwire's loader of the CLI bundle, with the hash that names this build's code cache.
+await build({
+  ...common,
+  splitting: false,
+  metafile: false,
+  entryPoints: { "code-cache": "src/cli/code-cache.ts" },
+  outdir: "dist",
+  define: { __AGENTWIRE_CLI_BUILD__: JSON.stringify(cliBuild) },
+});
 await writeFile(new URL("dist/metafile.json", root), JSON.stringify({ outputs: { ...library.metafile.outputs, ...cliOutputs } }));
 
 /**
@@ -134,10 +170,13 @@ async function regroupCli(outputs) {
   });
   const { output } = await bundle.write({
     dir: new URL("dist/", root).pathname,
-    format: "es",
-    entryFileNames: "[name].js",
+    // CommonJS, so that src/cli/code-cache.ts can hand V8 its cached code (Node 20 caches none
+    // for ES modules); its on-demand imports become on-demand requires.
+    format: "cjs",
+    dynamicImportInCjs: false,
+    entryFileNames: "[name].cjs",
     // esbuild's names carry its own hash; rollup adds one for the regrouped content.
-    chunkFileNames: (chunk) => `cli-chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].js`,
+    chunkFileNames: (chunk) => `cli-chunks/${chunk.name.replace(/-[A-Z0-9]{8}$/, "")}-[hash].cjs`,
     sourcemap: true,
     manualChunks: (id) => phases.find(([, files]) => files.has(relative(id)))?.[0],
   });
@@ -152,16 +191,18 @@ async function regroupCli(outputs) {
       bytes: Buffer.byteLength(chunk.code),
       inputs,
       imports: [...chunk.imports.map((path) => ({ path, kind: "import-statement" })), ...chunk.dynamicImports.map((path) => ({ path, kind: "dynamic-import" }))].map(({ path, kind }) =>
-        path.startsWith("node:") || !path.endsWith(".js") ? { path, kind, external: true } : { path: `dist/${path}`, kind },
+        path.startsWith("node:") || !path.endsWith(".cjs") ? { path, kind, external: true } : { path: `dist/${path}`, kind },
       ),
       ...(chunk.isEntry ? { entryPoint: "src/cli/main.ts" } : {}),
     };
   }
-  return described;
+  // The build's name for the code cache (src/cli/code-cache.ts): any change to the CLI changes it.
+  const code = output.map((chunk) => (chunk.type === "chunk" ? chunk.code : "")).join("\0");
+  return { described, build: createHash("sha256").update(code).digest("hex").slice(0, 16) };
 }
 
 // The help and version texts bin/agentwire prints without loading the bundle, from the CLI itself.
 for (const [file, args] of [["help.txt", ["--help"]], ["help-start.txt", ["start", "--help"]], ["version.txt", ["--version"]]]) {
-  const { stdout } = await run(process.execPath, [new URL("dist/cli.js", root).pathname, ...args]);
+  const { stdout } = await run(process.execPath, [new URL("dist/cli.cjs", root).pathname, ...args]);
   await writeFile(new URL(`dist/${file}`, root), stdout);
 }

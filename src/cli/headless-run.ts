@@ -12,7 +12,7 @@ import { promptSettings, promptSource } from "./prompt-input.js";
 import { routeConsoleToLog } from "./route-console-to-log.js";
 import { describeIgnoredFlags, installBundledSkills } from "./run-notices.js";
 import { createLoggedProgress, createTextProgress } from "./text-progress.js";
-import { tuneV8ForSessions } from "./v8-tuning.js";
+import { tuneV8ForSessions, usesNodeFetch } from "./v8-settings.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { initEventBeforeSession, prepareSession } from "../session/prepare-session.js";
 import type { Session } from "../session/session.js";
@@ -192,7 +192,8 @@ async function startSession(
   prepared: ReturnType<typeof prepareSession>,
   streamInput: StreamInput | undefined,
 ): Promise<Session> {
-  await tuneV8ForSessions({ persistent: config.inputFormat === "stream-json" });
+  const nodeFetch = usesNodeFetch(prepared.settings.provider, config.mcpServers);
+  await tuneV8ForSessions(config.inputFormat === "stream-json" ? { persistent: true } : { persistent: false, nodeFetch });
   const { createSession } = await import("../session/session.js");
   const session = createSession(options, prepared);
   for (const name of config.projectSdkMcpServers) {

@@ -5,7 +5,7 @@ import { EXIT_CODES } from "./exit-paths.js";
 import { runHeadless } from "./headless-run.js";
 import { noticeLine } from "./log-records.js";
 import { reportStartupFailure, StartupError } from "./startup-failure.js";
-import { tuneV8ForSessions } from "./v8-tuning.js";
+import { tuneV8ForSessions } from "./v8-settings.js";
 import { SessionSetupError } from "../session/session-options.js";
 import { versionLine } from "../version.js";
 

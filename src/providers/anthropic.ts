@@ -18,6 +18,7 @@ import { thinkingStyle } from "./models.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
 import { parseToolArguments } from "./tool-call-assembler.js";
 import { ResponseAccumulator } from "./response-accumulator.js";
+import { nodeHttpFetch } from "./node-http-fetch.js";
 import { abortedEvent, disconnectEvent, vendorErrorEvent } from "./http-errors.js";
 import type { Provider, ProviderEvent, ProviderRequest, StopReason, Usage, UsageUpdate } from "./types.js";
 
@@ -42,6 +43,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
     maxRetries: 0,
     timeout: 600_000,
+    fetch: nodeHttpFetch,
   });
   return {
     id: "anthropic",

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { APIError } from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import * as z from "zod";
+import { nodeHttpFetch } from "./node-http-fetch.js";
 
 /**
  * Ollama's native chat API (`POST /api/chat`, newline-delimited JSON). Its OpenAI-compatible
@@ -66,7 +67,7 @@ export async function ollamaChat(
   const base = { model: params.model, messages, ...(params.tools ? { tools: params.tools } : {}), stream: true, keep_alive: settings.keepAlive };
   // About 4 characters per token, as everywhere agentwire estimates before the server counts.
   const { numCtx, warning } = sizer.size(Math.ceil(JSON.stringify(base).length / 4));
-  const response = await fetch(`${settings.root}/api/chat`, {
+  const response = await nodeHttpFetch(`${settings.root}/api/chat`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ ...base, options: { num_ctx: numCtx } }),

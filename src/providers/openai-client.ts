@@ -1,4 +1,5 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import { nodeHttpFetch } from "./node-http-fetch.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
 import { abortedEvent, disconnectEvent, vendorErrorEvent } from "./http-errors.js";
 import { type ProviderEvent, type Usage } from "./types.js";
@@ -25,6 +26,7 @@ export function createOpenAIClient(connection: OpenAIConnection): OpenAI {
     ...(connection.baseUrl ? { baseURL: connection.baseUrl } : {}),
     maxRetries: 0,
     timeout: 600_000,
+    fetch: nodeHttpFetch,
   });
 }
 

@@ -4,6 +4,8 @@
  * `/api/show`), and a server's "does not support tools" answer settles it for the session.
  */
 
+import { nodeHttpFetch } from "./node-http-fetch.js";
+
 /**
  * Families whose chat templates and server-side parsers handle tool calls (Ollama's "tools"
  * models; vLLM / llama.cpp parsers). Matched against the model name with separators removed, so
@@ -62,7 +64,7 @@ export function ollamaToolSupportProbe(baseUrl: string): ToolSupportProbe {
   const showUrl = `${baseUrl.replace(/\/+$/, "").replace(/\/v1$/, "")}/api/show`;
   return async (model, signal) => {
     try {
-      const response = await fetch(showUrl, {
+      const response = await nodeHttpFetch(showUrl, {
         method: "POST",
         headers: { "content-type": "application/json" },
         // `name` is what servers before 0.5 read.

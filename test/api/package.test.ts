@@ -59,10 +59,10 @@ describe("the agentwire package", () => {
 
   it("starts the CLI without the tools', the loop's, the session core's or the logger's code: they load after system/init", async () => {
     const metafile = JSON.parse(await readFile(join(ROOT, "dist", "metafile.json"), "utf8")) as Metafile;
-    const inputs = staticClosure(metafile, "dist/cli.js");
+    const inputs = staticClosure(metafile, "dist/cli.cjs");
     expect(inputs).toEqual(expect.arrayContaining(["src/session/prepare-session.ts", "src/session/wire/init-event.ts", "src/skills/catalog.ts"]));
     const late = inputs.filter((input) => /^src\/(tools\/(bash|read|grep|edit|registry)|agent\/loop|session\/session|permissions\/shell\/shell-(syntax|parser))\.ts$/.test(input) || /node_modules\/(pino|yargs|ajv|@modelcontextprotocol\/sdk)\//.test(input));
-    expect(late, "dist/cli.js loads these before its first line").toEqual([]);
+    expect(late, "dist/cli.cjs loads these before its first line").toEqual([]);
     // The schemas built before the first line are zod/mini ones: classic zod's code costs ~8 ms to load.
     expect(inputs.filter((input) => input.includes("node_modules/zod/v4/classic/"))).toEqual([]);
     expect(inputs).toContain("node_modules/zod/v4/mini/schemas.js");

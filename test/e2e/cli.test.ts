@@ -24,7 +24,7 @@ describe("command line", () => {
   it("the quick --version / --help answers (before the bundle loads) say what the CLI itself says", async () => {
     workspace = await createWorkspace("text");
     const { execFileSync } = await import("node:child_process");
-    const cli = (args: string[]) => execFileSync(process.execPath, [`${ROOT}/dist/cli.js`, ...args], { encoding: "utf8" });
+    const cli = (args: string[]) => execFileSync(process.execPath, [`${ROOT}/dist/cli.cjs`, ...args], { encoding: "utf8" });
     for (const args of [["--version"], ["-v"], ["--help"], ["-h"], ["start", "--help"]]) {
       const quick = await runAgentwire(args, { workspace });
       expect(quick.code, args.join(" ")).toBe(0);

@@ -37,9 +37,14 @@ describe("an endpoint that is not there fails at once, saying which and why", ()
 
   it("a port fetch refuses (the issue's http://127.0.0.1:9) says so instead of 'Connection error.'", async () => {
     workspace = await createWorkspace("text");
+    // Gemini's SDK requests go through Node's fetch, which will not connect to port 9.
+    const gemini = await runAgentwire([...STREAM, "--provider", "gemini", "--base-url", "http://127.0.0.1:9"], { workspace, env: { GEMINI_API_KEY: "k" } });
+    expect(gemini.code).toBe(1);
+    expect(results(gemini.events)[0]!.errors![0]).toMatch(/Cannot connect to http:\/\/127\.0\.0\.1:9\/v1beta\/.*: fetch refuses port 9/);
+    // Anthropic's and OpenAI's go over node:http, which has no blocked ports: nothing listens there.
     const run = await runAgentwire(STREAM, { workspace, env: { ANTHROPIC_BASE_URL: "http://127.0.0.1:9" } });
     expect(run.code).toBe(1);
-    expect(results(run.events)[0]!.errors![0]).toMatch(/Cannot connect to http:\/\/127\.0\.0\.1:9\/v1\/messages: fetch refuses port 9/);
+    expect(results(run.events)[0]!.errors![0]).toMatch(/Cannot connect to http:\/\/127\.0\.0\.1:9\/v1\/messages: connection refused \(ECONNREFUSED\)/);
   });
 
   it("the same for local servers: an OpenAI-compatible one and Ollama", async () => {

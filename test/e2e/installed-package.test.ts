@@ -65,7 +65,7 @@ function agentwire(args: string[], stdin = "") {
 
 describe("the installed package", () => {
   it("ships the built code and what it reads at run time, without the build's source maps and metafile", () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(["bin/agentwire", "dist/cli.js", "dist/index.js", "dist/help.txt", "protocol/schema.json", "web/index.html", "skills/repo-map/scripts/repo-map.sh"]));
+    expect(packedFiles).toEqual(expect.arrayContaining(["bin/agentwire", "dist/code-cache.js", "dist/cli.cjs", "dist/index.js", "dist/help.txt", "protocol/schema.json", "web/index.html", "skills/repo-map/scripts/repo-map.sh"]));
     expect(packedFiles.filter((file) => file.endsWith(".map") || file === "dist/metafile.json")).toEqual([]);
   });
 

@@ -1,0 +1,49 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createWorkspace, expectWellFormedRun, runAgentwire, type ProviderUnderTest, type Workspace } from "../helpers/agentwire.js";
+
+let workspace: Workspace | undefined;
+
+afterEach(async () => {
+  await workspace?.cleanup();
+  workspace = undefined;
+});
+
+/**
+ * Node's built-in modules a single answer over http must not load: Node's fetch (undici) and what
+ * it requires, each compiled at start-up for nothing (~70 ms of CPU together on the bench machine).
+ */
+const NOT_FOR_ONE_ANSWER = [
+  "internal/deps/undici/undici",
+  "http2",
+  "tls",
+  "https",
+  "zlib",
+  "worker_threads",
+  "internal/webstreams/readablestream",
+];
+
+/** The built-in modules the run loaded, as Node lists them at exit (`NativeModule <id>`). */
+async function builtinsOfOneAnswer(provider: ProviderUnderTest): Promise<string[]> {
+  workspace = await createWorkspace("text");
+  const preload = join(workspace.root, "list-modules.cjs");
+  const listed = join(workspace.root, "modules.txt");
+  const writeList = `require("node:fs").writeFileSync(${JSON.stringify(listed)}, process.moduleLoadList.join("\\n"))`;
+  await writeFile(preload, `process.on("exit", () => ${writeList});\n`);
+  const args = ["-p", "hi", "--output-format", "stream-json", "--verbose"];
+  const run = await runAgentwire(args, { workspace, provider, env: { NODE_OPTIONS: `--require ${preload}` } });
+  expectWellFormedRun(run, 1);
+  const lines = (await readFile(listed, "utf8")).split("\n");
+  return lines.flatMap((line) => (line.startsWith("NativeModule ") ? [line.slice("NativeModule ".length)] : []));
+}
+
+describe("what a single answer loads of Node", () => {
+  for (const provider of ["anthropic", "openai-chat", "openai-responses"] as const) {
+    it(`${provider}: the request goes over node:http, without Node's fetch and the modules behind it`, async () => {
+      const builtins = await builtinsOfOneAnswer(provider);
+      expect(builtins).toContain("http");
+      expect(builtins.filter((id) => NOT_FOR_ONE_ANSWER.includes(id))).toEqual([]);
+    });
+  }
+});
