@@ -48,7 +48,12 @@ export const ControlRequestCommandSchema = z.looseObject({
  */
 export const ControlResponseCommandSchema = z.looseObject({
   type: z.literal("control_response"),
-  response: z.looseObject({ subtype: z.enum(["success", "error"]), request_id: z.string(), response: absentOrNull(z.unknown()), error: absentOrNull(z.unknown()) }),
+  response: z.looseObject({
+    subtype: z.enum(["success", "error"]),
+    request_id: z.string(),
+    response: absentOrNull(z.unknown()),
+    error: absentOrNull(z.unknown()),
+  }),
 });
 
 /** The host withdraws a control request it sent (Agent SDK, for requests made with a signal). */

@@ -67,16 +67,24 @@ export const HookOutputSchema = z.looseObject({
  */
 function permissionUpdateSchema<Rule extends z.ZodType<{ toolName: string; ruleContent?: string | undefined }>>(rule: Rule) {
   return z.discriminatedUnion("type", [
-    z.looseObject({ type: z.enum(["addRules", "replaceRules", "removeRules"]), rules: z.array(rule), behavior: z.enum(["allow", "deny", "ask"]) }),
+    z.looseObject({
+      type: z.enum(["addRules", "replaceRules", "removeRules"]),
+      rules: z.array(rule),
+      behavior: z.enum(["allow", "deny", "ask"]),
+    }),
     z.looseObject({ type: z.literal("setMode"), mode: PermissionModeSchema }),
     z.looseObject({ type: z.enum(["addDirectories", "removeDirectories"]), directories: z.array(z.string()) }),
   ]);
 }
 
-export const PermissionUpdateSchema = permissionUpdateSchema(z.looseObject({ toolName: z.string().min(1), ruleContent: z.string().optional() }));
+export const PermissionUpdateSchema = permissionUpdateSchema(
+  z.looseObject({ toolName: z.string().min(1), ruleContent: z.string().optional() }),
+);
 
 /** As a host sends it: the Python SDK writes a rule without content as `"ruleContent": null`. */
-const HostPermissionUpdateSchema = permissionUpdateSchema(z.looseObject({ toolName: z.string().min(1), ruleContent: absentOrNull(z.string()) }));
+const HostPermissionUpdateSchema = permissionUpdateSchema(
+  z.looseObject({ toolName: z.string().min(1), ruleContent: absentOrNull(z.string()) }),
+);
 
 /** The Agent SDK's PermissionResult: the answer to `can_use_tool` (and what `canUseTool` returns). */
 export const PermissionResultSchema = z.discriminatedUnion("behavior", [
@@ -162,7 +170,12 @@ export const HookCallbackRequestSchema = z.strictObject({
 export const McpMessageRequestSchema = z.strictObject({
   subtype: z.literal("mcp_message"),
   server_name: z.string(),
-  message: z.strictObject({ jsonrpc: z.literal("2.0"), id: z.number().int().optional(), method: z.string(), params: z.record(z.string(), z.unknown()).optional() }),
+  message: z.strictObject({
+    jsonrpc: z.literal("2.0"),
+    id: z.number().int().optional(),
+    method: z.string(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  }),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -186,7 +199,14 @@ export const SetPermissionModeResponseSchema = z.strictObject({ mode: Permission
 export const SetModelResponseSchema = z.strictObject({ model: z.string() });
 export const SetMaxThinkingTokensResponseSchema = z.strictObject({});
 export const McpStatusResponseSchema = z.strictObject({
-  mcpServers: z.array(z.strictObject({ name: z.string(), status: z.string(), error: z.string().optional(), serverInfo: z.strictObject({ name: z.string(), version: z.string() }).optional() })),
+  mcpServers: z.array(
+    z.strictObject({
+      name: z.string(),
+      status: z.string(),
+      error: z.string().optional(),
+      serverInfo: z.strictObject({ name: z.string(), version: z.string() }).optional(),
+    }),
+  ),
 });
 
 /** The host's answer to `mcp_message`: the JSON-RPC response of its server. */

@@ -265,14 +265,7 @@ export const StreamEventSchema = z.strictObject({
   type: z.literal("stream_event"),
   /** A raw Anthropic Messages streaming event (message_start, content_block_delta, …). */
   event: z.looseObject({
-    type: z.enum([
-      "message_start",
-      "content_block_start",
-      "content_block_delta",
-      "content_block_stop",
-      "message_delta",
-      "message_stop",
-    ]),
+    type: z.enum(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]),
   }),
   session_id: SessionId,
   parent_tool_use_id: z.null(),
@@ -307,7 +300,12 @@ export const ResultUsageSchema = z.strictObject({
 });
 
 /** One model's usage in `result.modelUsage`. */
-export const ModelUsageEntrySchema = z.strictObject(modelUsageFields(() => z.number().int().nonnegative(), () => z.number().nonnegative()));
+export const ModelUsageEntrySchema = z.strictObject(
+  modelUsageFields(
+    () => z.number().int().nonnegative(),
+    () => z.number().nonnegative(),
+  ),
+);
 
 export const PermissionDenialSchema = z.strictObject({
   tool_name: z.string(),
@@ -315,7 +313,13 @@ export const PermissionDenialSchema = z.strictObject({
   tool_input: z.record(z.string(), z.unknown()),
 });
 
-export const ResultSubtypeSchema = z.enum(["success", "error_max_turns", "error_max_budget_usd", "error_max_structured_output_retries", "error_during_execution"]);
+export const ResultSubtypeSchema = z.enum([
+  "success",
+  "error_max_turns",
+  "error_max_budget_usd",
+  "error_max_structured_output_retries",
+  "error_during_execution",
+]);
 
 /** Why the turn ended. The first seven are values of the Agent SDK's `TerminalReason`; the rest are agentwire's. */
 export const TerminalReasonSchema = z.enum([

@@ -1,5 +1,13 @@
 import * as z from "zod";
-import { ApiErrorCodeSchema, ControlCancelRequestEventSchema, ControlRequestEventSchema, ControlResponseEventSchema, PermissionRequestEventSchema, ResultSubtypeSchema, TerminalReasonSchema } from "./events.js";
+import {
+  ApiErrorCodeSchema,
+  ControlCancelRequestEventSchema,
+  ControlRequestEventSchema,
+  ControlResponseEventSchema,
+  PermissionRequestEventSchema,
+  ResultSubtypeSchema,
+  TerminalReasonSchema,
+} from "./events.js";
 
 /**
  * The flat dialect (`--output-format stream-json --event-dialect flat`): the simpler event list

@@ -4,4 +4,15 @@
  * the settings loader on the start-up path can build its own `zod/mini` enum from it.
  * `SubagentStop` is accepted but never raised: agentwire has no subagents yet.
  */
-export const HOOK_EVENT_NAMES = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact", "PostCompact", "Notification"] as const;
+export const HOOK_EVENT_NAMES = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStop",
+  "SessionStart",
+  "SessionEnd",
+  "PreCompact",
+  "PostCompact",
+  "Notification",
+] as const;

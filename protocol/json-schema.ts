@@ -13,7 +13,8 @@ export function protocolJsonSchema(): Record<string, unknown> {
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "agentwire stream-json protocol",
-    description: "Every stdout line is one OutputEvent; every stdin line (--input-format stream-json) is one InputCommand. ControlRequest_<subtype> / ControlResponse_<subtype> describe the `request` of a control_request and the `response` of its success control_response, both ways.",
+    description:
+      "Every stdout line is one OutputEvent; every stdin line (--input-format stream-json) is one InputCommand. ControlRequest_<subtype> / ControlResponse_<subtype> describe the `request` of a control_request and the `response` of its success control_response, both ways.",
     "x-protocol-version": PROTOCOL_VERSION,
     $defs: {
       OutputEvent: z.toJSONSchema(OutputEventSchema, { target: "draft-2020-12", unrepresentable: "any" }),
@@ -41,7 +42,8 @@ export function flatJsonSchema(): Record<string, unknown> {
   return {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "agentwire stream-json, flat dialect",
-    description: "With --output-format stream-json --event-dialect flat, every stdout line is one FlatEvent (see protocol/README-flat.md). stdin takes the same InputCommand lines as the default dialect (protocol/schema.json).",
+    description:
+      "With --output-format stream-json --event-dialect flat, every stdout line is one FlatEvent (see protocol/README-flat.md). stdin takes the same InputCommand lines as the default dialect (protocol/schema.json).",
     "x-protocol-version": PROTOCOL_VERSION,
     $defs: { FlatEvent: z.toJSONSchema(FlatEventSchema, { target: "draft-2020-12", unrepresentable: "any" }) },
   };

@@ -55,4 +55,3 @@ export async function* readLines(input: AsyncIterable<Uint8Array | string>, maxL
     pending.push(part);
   }
 }
-

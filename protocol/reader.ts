@@ -20,8 +20,14 @@ export type ReadResult<Event> =
  * }
  */
 export function readEvents(input: AsyncIterable<Uint8Array | string>): AsyncGenerator<ReadResult<OutputEvent>>;
-export function readEvents<Schema extends z.ZodType>(input: AsyncIterable<Uint8Array | string>, schema: Schema): AsyncGenerator<ReadResult<z.infer<Schema>>>;
-export async function* readEvents(input: AsyncIterable<Uint8Array | string>, schema: z.ZodType = OutputEventSchema): AsyncGenerator<ReadResult<unknown>> {
+export function readEvents<Schema extends z.ZodType>(
+  input: AsyncIterable<Uint8Array | string>,
+  schema: Schema,
+): AsyncGenerator<ReadResult<z.infer<Schema>>>;
+export async function* readEvents(
+  input: AsyncIterable<Uint8Array | string>,
+  schema: z.ZodType = OutputEventSchema,
+): AsyncGenerator<ReadResult<unknown>> {
   for await (const line of readLines(input)) {
     if (line.kind === "too_long") {
       yield { kind: "invalid", line: line.number, text: "", error: `line is ${line.bytes} bytes, over the limit` };
@@ -38,7 +44,12 @@ export async function* readEvents(input: AsyncIterable<Uint8Array | string>, sch
     if (parsed.success) yield { kind: "event", event: parsed.data, line: line.number };
     else {
       const issue = parsed.error.issues[0];
-      yield { kind: "invalid", line: line.number, text: line.text, error: `not a protocol event: ${issue ? `${issue.path.join(".") || "(line)"}: ${issue.message}` : "no match"}` };
+      yield {
+        kind: "invalid",
+        line: line.number,
+        text: line.text,
+        error: `not a protocol event: ${issue ? `${issue.path.join(".") || "(line)"}: ${issue.message}` : "no match"}`,
+      };
     }
   }
 }

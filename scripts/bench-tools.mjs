@@ -94,14 +94,28 @@ const grepBuiltin = tools.createGrepTool({ backend: "builtin" });
 const ripgrep = await tools.findRipgrep();
 console.log(`\nsearch timings (median of ${runs}, warm cache), ${fileCount} files:`);
 const figures = {};
-if (ripgrep) figures.grepRipgrep = await time("Grep files_with_matches, ripgrep backend", () => grepAuto.execute({ pattern: "NEEDLE_TOKEN" }, context(cwd)));
-figures.grepBuiltin = await time("Grep files_with_matches, built-in backend", () => grepBuiltin.execute({ pattern: "NEEDLE_TOKEN" }, context(cwd)));
-if (ripgrep) figures.grepContentRipgrep = await time("Grep content, ripgrep backend", () => grepAuto.execute({ pattern: "NEEDLE_TOKEN", output_mode: "content" }, context(cwd)));
-figures.grepContentBuiltin = await time("Grep content, built-in backend", () => grepBuiltin.execute({ pattern: "NEEDLE_TOKEN", output_mode: "content" }, context(cwd)));
+if (ripgrep)
+  figures.grepRipgrep = await time("Grep files_with_matches, ripgrep backend", () =>
+    grepAuto.execute({ pattern: "NEEDLE_TOKEN" }, context(cwd)),
+  );
+figures.grepBuiltin = await time("Grep files_with_matches, built-in backend", () =>
+  grepBuiltin.execute({ pattern: "NEEDLE_TOKEN" }, context(cwd)),
+);
+if (ripgrep)
+  figures.grepContentRipgrep = await time("Grep content, ripgrep backend", () =>
+    grepAuto.execute({ pattern: "NEEDLE_TOKEN", output_mode: "content" }, context(cwd)),
+  );
+figures.grepContentBuiltin = await time("Grep content, built-in backend", () =>
+  grepBuiltin.execute({ pattern: "NEEDLE_TOKEN", output_mode: "content" }, context(cwd)),
+);
 figures.grepR = await time("grep -rl NEEDLE_TOKEN", () => spawnSync("grep", ["-rl", "NEEDLE_TOKEN", tree]));
 if (ripgrep) figures.rgRaw = await time("rg -l NEEDLE_TOKEN (raw)", () => spawnSync(ripgrep, ["-l", "NEEDLE_TOKEN", tree]));
-figures.glob = await time("Glob **/*.ts (50% of files; mtime sort, cap 100)", () => tools.createGlobTool().execute({ pattern: "**/*.ts" }, context(cwd)));
-figures.globNarrow = await time("Glob pkg1*/src/file1.ts", () => tools.createGlobTool().execute({ pattern: "pkg1*/src/file1.ts" }, context(cwd)));
+figures.glob = await time("Glob **/*.ts (50% of files; mtime sort, cap 100)", () =>
+  tools.createGlobTool().execute({ pattern: "**/*.ts" }, context(cwd)),
+);
+figures.globNarrow = await time("Glob pkg1*/src/file1.ts", () =>
+  tools.createGlobTool().execute({ pattern: "pkg1*/src/file1.ts" }, context(cwd)),
+);
 figures.find = await time("find -name '*.ts'", () => spawnSync("find", [tree, "-name", "*.ts"], { maxBuffer: 1 << 30 }));
 
 // Bash with 1 GB of output, in a fresh process so its peak RSS is the tool's alone.
@@ -122,7 +136,9 @@ const bashProbe = (command) => {
 const baseline = bashProbe("echo hi");
 console.log(`  echo hi:                        peak RSS ${baseline.maxRssMb} MB`);
 const gigabyte = bashProbe("yes 'a line of output from yes' | head -c 1073741824");
-console.log(`  1 GB of output (yes | head -c): peak RSS ${gigabyte.maxRssMb} MB, ${gigabyte.seconds} s, model sees ${gigabyte.contentChars} chars`);
+console.log(
+  `  1 GB of output (yes | head -c): peak RSS ${gigabyte.maxRssMb} MB, ${gigabyte.seconds} s, model sees ${gigabyte.contentChars} chars`,
+);
 figures.bashBaselineRssMb = baseline.maxRssMb;
 figures.bashGigabyteRssMb = gigabyte.maxRssMb;
 figures.bashGigabyteSeconds = gigabyte.seconds;

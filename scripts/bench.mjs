@@ -79,7 +79,11 @@ function memoryOf(pid, field) {
 function timeProcess(args, options = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(options.command ?? process.execPath, args, { env: options.env ?? env, cwd: options.cwd, stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn(options.command ?? process.execPath, args, {
+      env: options.env ?? env,
+      cwd: options.cwd,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     const marks = { firstLine: NaN, result: NaN, exit: NaN, peakRssMiB: 0 };
     let buffer = "";
     let peak = 0;
@@ -102,7 +106,10 @@ function timeProcess(args, options = {}) {
 async function startReplayServer(workdir, name, scenario) {
   const file = join(workdir, `${name}.json`);
   await writeFile(file, JSON.stringify(scenario));
-  const server = spawn(process.execPath, [bin, "mock-server", "--port", "0", "--scenario", file], { env, stdio: ["ignore", "pipe", "ignore"] });
+  const server = spawn(process.execPath, [bin, "mock-server", "--port", "0", "--scenario", file], {
+    env,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const url = await new Promise((resolve) => server.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]).url)));
   // Awaited where CPU time is measured next: a server reaped during a run would count as its CPU.
   const close = () =>
@@ -166,14 +173,20 @@ report.startup.ratios_to_node = {
 
 // --- ten tool turns ---------------------------------------------------------------------------
 const toolTurns = Array.from({ length: 10 }, (_, index) =>
-  index % 2 === 0 ? { tool_calls: [{ name: "Read", input: { file_path: "notes.txt" } }] } : { tool_calls: [{ name: "Bash", input: { command: "echo hi" } }] },
+  index % 2 === 0
+    ? { tool_calls: [{ name: "Read", input: { file_path: "notes.txt" } }] }
+    : { tool_calls: [{ name: "Bash", input: { command: "echo hi" } }] },
 );
 const tenTools = await startReplayServer(workdir, "ten-tools", { turns: [...toolTurns, { text: "done" }] });
 const toolRuns = [];
 for (let run = 0; run < Math.max(3, Math.ceil(runs / 2)); run++) {
   // The scenario is consumed per run: a fresh server each time.
   const server = run === 0 ? tenTools : await startReplayServer(workdir, `ten-tools-${run}`, { turns: [...toolTurns, { text: "done" }] });
-  toolRuns.push(await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"], { env: childEnv(server.url) }));
+  toolRuns.push(
+    await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"], {
+      env: childEnv(server.url),
+    }),
+  );
   await server.close();
 }
 const tenToolExit = median(toolRuns.map((mark) => mark.exit));
@@ -187,8 +200,17 @@ report.toolTurns = {
 // --- 5 MB of output ---------------------------------------------------------------------------
 const bigRuns = [];
 for (let run = 0; run < 3; run++) {
-  const server = await startReplayServer(workdir, `big-${run}`, { turns: [{ tool_calls: [{ name: "Bash", input: { command: "head -c 5000000 /dev/zero | tr '\\\\0' a | fold -w 100" } }] }, { text: "done" }] });
-  bigRuns.push(await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"], { env: childEnv(server.url) }));
+  const server = await startReplayServer(workdir, `big-${run}`, {
+    turns: [
+      { tool_calls: [{ name: "Bash", input: { command: "head -c 5000000 /dev/zero | tr '\\\\0' a | fold -w 100" } }] },
+      { text: "done" },
+    ],
+  });
+  bigRuns.push(
+    await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, "--dangerously-skip-permissions"], {
+      env: childEnv(server.url),
+    }),
+  );
   await server.close();
 }
 report.bigOutput = { exit_ms: median(bigRuns.map((mark) => mark.exit)), peak_rss_mib: median(bigRuns.map((mark) => mark.peakRssMiB)) };
@@ -200,12 +222,20 @@ async function benchConfinement() {
   const probe = spawnSyncQuiet("bwrap", ["--ro-bind", "/", "/", "true"]);
   if (probe !== 0) return { skipped: "bwrap cannot run here" };
   const calls = 10;
-  const turns = [...Array.from({ length: calls }, () => ({ tool_calls: [{ name: "Bash", input: { command: "cat notes.txt" } }] })), { text: "done" }];
+  const turns = [
+    ...Array.from({ length: calls }, () => ({ tool_calls: [{ name: "Bash", input: { command: "cat notes.txt" } }] })),
+    { text: "done" },
+  ];
   const marks = { confined: [], unconfined: [] };
   for (let run = 0; run < Math.max(3, Math.ceil(runs / 2)); run++) {
-    for (const [name, extra] of [["confined", []], ["unconfined", ["--allowedTools", "Bash(cat:*)"]]]) {
+    for (const [name, extra] of [
+      ["confined", []],
+      ["unconfined", ["--allowedTools", "Bash(cat:*)"]],
+    ]) {
       const server = await startReplayServer(workdir, `confinement-${name}-${run}`, { turns });
-      marks[name].push(await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, ...extra], { env: childEnv(server.url) }));
+      marks[name].push(
+        await timeProcess([bin, "-p", "go", "--output-format", "stream-json", "--cwd", project, ...extra], { env: childEnv(server.url) }),
+      );
       await server.close();
     }
   }
@@ -216,7 +246,10 @@ async function benchConfinement() {
   const temp = join(workdir, "confined-tmp");
   await mkdir(temp);
   const shell = ["/bin/bash", "-c", "cat notes.txt"];
-  const confinedArgs = confinementArguments({ roots: [project], home: process.env.HOME, hidden: [], tempDirectory: temp, cwd: project, command: shell }, LOCAL_PATH_FACTS);
+  const confinedArgs = confinementArguments(
+    { roots: [project], home: process.env.HOME, hidden: [], tempDirectory: temp, cwd: project, command: shell },
+    LOCAL_PATH_FACTS,
+  );
   const spawnTimes = { bare: [], confined: [] };
   for (let round = 0; round < 30; round++) {
     spawnTimes.bare.push((await timeProcess(shell.slice(1), { command: shell[0], cwd: project })).exit);
@@ -253,10 +286,14 @@ async function bundled(entry) {
 // --- one long stream-json session: RSS per turn -----------------------------------------------
 const long = await startReplayServer(workdir, "long", { turns: [{ text: "A short answer.", repeat: true }] });
 report.longSession = await new Promise((resolve) => {
-  const child = spawn(process.execPath, [bin, "--input-format", "stream-json", "--output-format", "stream-json", "--cwd", project, "--no-session-persistence"], {
-    env: childEnv(long.url),
-    stdio: ["pipe", "pipe", "ignore"],
-  });
+  const child = spawn(
+    process.execPath,
+    [bin, "--input-format", "stream-json", "--output-format", "stream-json", "--cwd", project, "--no-session-persistence"],
+    {
+      env: childEnv(long.url),
+      stdio: ["pipe", "pipe", "ignore"],
+    },
+  );
   const checkpoints = new Set([1, 10, 100, 250, 500, 750, longTurns]);
   const curve = {};
   let done = 0;
@@ -278,7 +315,12 @@ report.longSession = await new Promise((resolve) => {
   });
   child.on("close", () => {
     const first = curve[10] ?? curve[1];
-    resolve({ turns: done, seconds: Math.round(performance.now() - started) / 1000, rss_mib_by_turn: curve, growth_after_turn_10_mib: Math.round((curve[longTurns] - first) * 10) / 10 });
+    resolve({
+      turns: done,
+      seconds: Math.round(performance.now() - started) / 1000,
+      rss_mib_by_turn: curve,
+      growth_after_turn_10_mib: Math.round((curve[longTurns] - first) * 10) / 10,
+    });
   });
   send();
 });
@@ -293,9 +335,16 @@ const sessionDirectory = join(resumeHome, "projects", project.replace(/[^a-zA-Z0
 await mkdir(sessionDirectory, { recursive: true });
 const writeSession = async (id, megabytes) => {
   const now = new Date().toISOString();
-  const lines = [JSON.stringify({ type: "session", version: 2, session_id: id, cwd: project, created_at: now, agentwire_version: "bench" })];
+  const lines = [
+    JSON.stringify({ type: "session", version: 2, session_id: id, cwd: project, created_at: now, agentwire_version: "bench" }),
+  ];
   const filler = "lorem ipsum dolor sit amet ".repeat(740);
-  const message = (role, index) => JSON.stringify({ type: "message", message: { role, content: [{ type: "text", text: `${role} ${index}: ${filler}` }] }, timestamp: now });
+  const message = (role, index) =>
+    JSON.stringify({
+      type: "message",
+      message: { role, content: [{ type: "text", text: `${role} ${index}: ${filler}` }] },
+      timestamp: now,
+    });
   const turnEnd = JSON.stringify({ type: "turn_end", total_cost_usd: 1.5, model_usage: {}, timestamp: now });
   const target = megabytes * 1024 * 1024;
   let bytes = lines[0].length;
@@ -304,7 +353,14 @@ const writeSession = async (id, megabytes) => {
     lines.push(...pair);
     bytes += pair.reduce((sum, line) => sum + line.length + 1, 0);
   }
-  const compaction = JSON.stringify({ type: "compaction", trigger: "auto", pre_tokens: 150000, post_tokens: 9000, messages: [{ role: "user", content: [{ type: "text", text: "Summary of the session so far." }] }], timestamp: now });
+  const compaction = JSON.stringify({
+    type: "compaction",
+    trigger: "auto",
+    pre_tokens: 150000,
+    post_tokens: 9000,
+    messages: [{ role: "user", content: [{ type: "text", text: "Summary of the session so far." }] }],
+    timestamp: now,
+  });
   lines.splice(lines.length - 30, 0, compaction);
   await writeFile(join(sessionDirectory, `${id}.jsonl`), `${lines.join("\n")}\n`);
   return bytes;
@@ -316,23 +372,51 @@ await writeSession(smallId, 0.5);
 const resumeServer = await startReplayServer(workdir, "resume", { turns: [{ text: "resumed", repeat: true }] });
 const resumeRuns = { large: [], small: [] };
 for (let run = 0; run < Math.min(runs, 5); run++) {
-  for (const [name, id] of [["large", largeId], ["small", smallId]]) {
+  for (const [name, id] of [
+    ["large", largeId],
+    ["small", smallId],
+  ]) {
     const args = [bin, "-p", "go on", "--resume", id, "--output-format", "stream-json", "--cwd", project, "--no-session-persistence"];
     resumeRuns[name].push(await timeProcess(args, { env: { ...childEnv(resumeServer.url), AGENTWIRE_HOME: resumeHome } }));
   }
 }
 await resumeServer.close();
-const summarize = (marks) => ({ first_line_ms: median(marks.map((mark) => mark.firstLine)), exit_ms: median(marks.map((mark) => mark.exit)), peak_rss_mib: median(marks.map((mark) => mark.peakRssMiB)) });
-report.resumeLarge = { file_mib: Math.round(largeBytes / 1024 / 1024), large: summarize(resumeRuns.large), small_half_mib: summarize(resumeRuns.small) };
+const summarize = (marks) => ({
+  first_line_ms: median(marks.map((mark) => mark.firstLine)),
+  exit_ms: median(marks.map((mark) => mark.exit)),
+  peak_rss_mib: median(marks.map((mark) => mark.peakRssMiB)),
+});
+report.resumeLarge = {
+  file_mib: Math.round(largeBytes / 1024 / 1024),
+  large: summarize(resumeRuns.large),
+  small_half_mib: summarize(resumeRuns.small),
+};
 
 // --- compaction over a long conversation with a small window -----------------------------------
 const compactionTurns = Number(process.env.BENCH_COMPACTION_TURNS ?? 300);
-const compactionServer = await startReplayServer(workdir, "compaction", { turns: [{ text: `An answer of about a thousand characters. ${"detail ".repeat(120)}`, repeat: true }] });
+const compactionServer = await startReplayServer(workdir, "compaction", {
+  turns: [{ text: `An answer of about a thousand characters. ${"detail ".repeat(120)}`, repeat: true }],
+});
 report.compaction = await new Promise((resolve) => {
-  const child = spawn(process.execPath, [bin, "--input-format", "stream-json", "--output-format", "stream-json", "--cwd", project, "--no-session-persistence", "--context-window", "32000"], {
-    env: childEnv(compactionServer.url),
-    stdio: ["pipe", "pipe", "ignore"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      bin,
+      "--input-format",
+      "stream-json",
+      "--output-format",
+      "stream-json",
+      "--cwd",
+      project,
+      "--no-session-persistence",
+      "--context-window",
+      "32000",
+    ],
+    {
+      env: childEnv(compactionServer.url),
+      stdio: ["pipe", "pipe", "ignore"],
+    },
+  );
   const boundaries = [];
   let errorResults = 0;
   let done = 0;
@@ -340,7 +424,10 @@ report.compaction = await new Promise((resolve) => {
   let peak = 0;
   const poll = setInterval(() => (peak = Math.max(peak, memoryOf(child.pid, "VmHWM"))), 20);
   const started = performance.now();
-  const send = () => child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: `Question ${done + 1}: ${"context ".repeat(250)}` } })}\n`);
+  const send = () =>
+    child.stdin.write(
+      `${JSON.stringify({ type: "user", message: { role: "user", content: `Question ${done + 1}: ${"context ".repeat(250)}` } })}\n`,
+    );
   child.stdout.on("data", (chunk) => {
     buffer += chunk;
     let newline;
@@ -384,14 +471,25 @@ for (let index = 0; index < 1000; index++) {
   const base = fixture.skills[index % fixture.skills.length];
   const name = `${base.name}-${index}`;
   await mkdir(join(manyHome, "skills", name), { recursive: true });
-  await writeFile(join(manyHome, "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${JSON.stringify(base.description)}\nwhen_to_use: ${JSON.stringify(base.when_to_use)}\n---\n\nSteps.\n`);
+  await writeFile(
+    join(manyHome, "skills", name, "SKILL.md"),
+    `---\nname: ${name}\ndescription: ${JSON.stringify(base.description)}\nwhen_to_use: ${JSON.stringify(base.when_to_use)}\n---\n\nSteps.\n`,
+  );
 }
 const skillServer = await startReplayServer(workdir, "skills", { turns: [{ text: "ok", repeat: true }] });
 const withSkills = [];
 const withoutSkills = [];
 for (let run = 0; run < runs; run++) {
-  withoutSkills.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: { ...childEnv(skillServer.url), AGENTWIRE_HOME: noneHome } }));
-  withSkills.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: { ...childEnv(skillServer.url), AGENTWIRE_HOME: manyHome } }));
+  withoutSkills.push(
+    await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], {
+      env: { ...childEnv(skillServer.url), AGENTWIRE_HOME: noneHome },
+    }),
+  );
+  withSkills.push(
+    await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], {
+      env: { ...childEnv(skillServer.url), AGENTWIRE_HOME: manyHome },
+    }),
+  );
 }
 await skillServer.close();
 // The ranking itself, in process: the catalog module bundled on its own.
@@ -423,7 +521,10 @@ const requestBytes = async (extraArgs) => {
   const recordFile = join(workdir, `record-${extraArgs.join("")}.jsonl`);
   const scenario = join(workdir, "profile.json");
   await writeFile(scenario, JSON.stringify({ turns: [{ text: "ok" }] }));
-  const server = spawn(process.execPath, [bin, "mock-server", "--port", "0", "--scenario", scenario, "--record", recordFile], { env, stdio: ["ignore", "pipe", "ignore"] });
+  const server = spawn(process.execPath, [bin, "mock-server", "--port", "0", "--scenario", scenario, "--record", recordFile], {
+    env,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const url = await new Promise((resolve) => server.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]).url)));
   await timeProcess([bin, "-p", "hi", "--cwd", project, ...extraArgs], { env: { ...childEnv(url), AGENTWIRE_HOME: noneHome } });
   server.kill();
@@ -434,7 +535,8 @@ report.skills = {
   installed: 1000,
   first_line_ms_without: median(withoutSkills.map((mark) => mark.firstLine)),
   first_line_ms_with_1000: median(withSkills.map((mark) => mark.firstLine)),
-  first_line_delta_ms: Math.round((median(withSkills.map((mark) => mark.firstLine)) - median(withoutSkills.map((mark) => mark.firstLine))) * 10) / 10,
+  first_line_delta_ms:
+    Math.round((median(withSkills.map((mark) => mark.firstLine)) - median(withoutSkills.map((mark) => mark.firstLine))) * 10) / 10,
   exit_ms_with_1000: median(withSkills.map((mark) => mark.exit)),
   rank_p50_ms: Math.round(rankTimes[Math.floor(rankTimes.length * 0.5)] * 100) / 100,
   rank_p95_ms: Math.round(rankTimes[Math.floor(rankTimes.length * 0.95)] * 100) / 100,
@@ -452,16 +554,52 @@ const codexHome = join(workdir, "codex-home");
 await mkdir(codexHome);
 /** `codex exec` answering "hi" from the replay server at `url`, over the Responses API. */
 const timeCodex = (url) => {
-  const provider = ["-c", "model_provider=replay", "-c", "model_providers.replay.name=replay", "-c", `model_providers.replay.base_url=${url}/v1`, "-c", "model_providers.replay.wire_api=responses", "-c", "model_providers.replay.env_key=OPENAI_API_KEY"];
-  return timeProcess(["exec", "--skip-git-repo-check", "--json", ...provider, "-m", "gpt-5", "hi"], { command: process.env.BENCH_CODEX, cwd: project, env: { ...env, CODEX_HOME: codexHome, OPENAI_API_KEY: "bench" } });
+  const provider = [
+    "-c",
+    "model_provider=replay",
+    "-c",
+    "model_providers.replay.name=replay",
+    "-c",
+    `model_providers.replay.base_url=${url}/v1`,
+    "-c",
+    "model_providers.replay.wire_api=responses",
+    "-c",
+    "model_providers.replay.env_key=OPENAI_API_KEY",
+  ];
+  return timeProcess(["exec", "--skip-git-repo-check", "--json", ...provider, "-m", "gpt-5", "hi"], {
+    command: process.env.BENCH_CODEX,
+    cwd: project,
+    env: { ...env, CODEX_HOME: codexHome, OPENAI_API_KEY: "bench" },
+  });
 };
 if (process.env.BENCH_CODEX) {
   const server = await startReplayServer(workdir, "codex", { turns: [{ text: words, repeat: true }] });
   const marks = { codex: [], anthropic: [], responses: [] };
   for (let run = 0; run < runs; run++) {
     marks.codex.push(await timeCodex(server.url));
-    marks.anthropic.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: childEnv(server.url) }));
-    marks.responses.push(await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project, "--provider", "openai", "--model", "gpt-5", "--openai-api", "responses"], { env: { ...childEnv(server.url), OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: "bench" } }));
+    marks.anthropic.push(
+      await timeProcess([bin, "-p", "hi", "--output-format", "stream-json", "--cwd", project], { env: childEnv(server.url) }),
+    );
+    marks.responses.push(
+      await timeProcess(
+        [
+          bin,
+          "-p",
+          "hi",
+          "--output-format",
+          "stream-json",
+          "--cwd",
+          project,
+          "--provider",
+          "openai",
+          "--model",
+          "gpt-5",
+          "--openai-api",
+          "responses",
+        ],
+        { env: { ...childEnv(server.url), OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_API_KEY: "bench" } },
+      ),
+    );
   }
   await server.close();
   const exitOf = (name) => median(marks[name].map((mark) => mark.exit));

@@ -30,7 +30,10 @@ await rm(new URL("dist", root), { recursive: true, force: true });
 const onlyEnglishZodLocales = {
   name: "only-english-zod-locales",
   setup(plugin) {
-    plugin.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', resolveDir: new URL("../node_modules/zod/v4/locales/", import.meta.url).pathname }));
+    plugin.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export { default as en } from "./en.js";',
+      resolveDir: new URL("../node_modules/zod/v4/locales/", import.meta.url).pathname,
+    }));
   },
 };
 
@@ -84,7 +87,16 @@ const library = await build({ ...common, entryPoints: { index: "src/api/index.ts
 // The page's script (`agentwire web`): web/app.js and what it imports, the shared presentation
 // module src/render/present/ among them, as one file for the browser. Not minified: it is small,
 // read over loopback, and readable in the browser's tools. index.html and style.css stay in web/.
-await build({ absWorkingDir: root.pathname, entryPoints: { app: "web/app.js" }, outdir: "dist/web", bundle: true, format: "esm", platform: "browser", target: "es2022", logLevel: "warning" });
+await build({
+  absWorkingDir: root.pathname,
+  entryPoints: { app: "web/app.js" },
+  outdir: "dist/web",
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: "es2022",
+  logLevel: "warning",
+});
 
 const STAGE = "dist/.cli-stage";
 let cliOutputs;
@@ -120,7 +132,8 @@ function cliPhases(outputs) {
       const file = pending.pop();
       if (seen.has(file)) continue;
       seen.add(file);
-      for (const imported of outputs[file].imports) if (imported.kind === "import-statement" && !imported.external) pending.push(imported.path);
+      for (const imported of outputs[file].imports)
+        if (imported.kind === "import-statement" && !imported.external) pending.push(imported.path);
     }
     return seen;
   };
@@ -190,7 +203,10 @@ async function regroupCli(outputs) {
     described[`dist/${chunk.fileName}`] = {
       bytes: Buffer.byteLength(chunk.code),
       inputs,
-      imports: [...chunk.imports.map((path) => ({ path, kind: "import-statement" })), ...chunk.dynamicImports.map((path) => ({ path, kind: "dynamic-import" }))].map(({ path, kind }) =>
+      imports: [
+        ...chunk.imports.map((path) => ({ path, kind: "import-statement" })),
+        ...chunk.dynamicImports.map((path) => ({ path, kind: "dynamic-import" })),
+      ].map(({ path, kind }) =>
         path.startsWith("node:") || !path.endsWith(".cjs") ? { path, kind, external: true } : { path: `dist/${path}`, kind },
       ),
       ...(chunk.isEntry ? { entryPoint: "src/cli/main.ts" } : {}),
@@ -202,7 +218,11 @@ async function regroupCli(outputs) {
 }
 
 // The help and version texts bin/agentwire prints without loading the bundle, from the CLI itself.
-for (const [file, args] of [["help.txt", ["--help"]], ["help-start.txt", ["start", "--help"]], ["version.txt", ["--version"]]]) {
+for (const [file, args] of [
+  ["help.txt", ["--help"]],
+  ["help-start.txt", ["start", "--help"]],
+  ["version.txt", ["--version"]],
+]) {
   const { stdout } = await run(process.execPath, [new URL("dist/cli.cjs", root).pathname, ...args]);
   await writeFile(new URL(`dist/${file}`, root), stdout);
 }

@@ -73,7 +73,10 @@ async function main() {
   );
   const exited = exitOf(agent);
 
-  const renderer = new TranscriptRenderer({ width: outputWidth(process.stderr, process.env), color: wantsColor(process.stderr, process.env) });
+  const renderer = new TranscriptRenderer({
+    width: outputWidth(process.stderr, process.env),
+    color: wantsColor(process.stderr, process.env),
+  });
   for await (const line of createInterface({ input: agent.stdout, crlfDelay: Infinity })) {
     process.stdout.write(`${line}\n`);
     let item;
@@ -115,7 +118,10 @@ async function startMockServer() {
   });
   const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
   const announced = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the replay server did not start within ${MOCK_START_TIMEOUT_MS} ms\n${log}`)), MOCK_START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`the replay server did not start within ${MOCK_START_TIMEOUT_MS} ms\n${log}`)),
+      MOCK_START_TIMEOUT_MS,
+    );
     lines.once("line", (line) => {
       clearTimeout(timer);
       try {
@@ -130,7 +136,8 @@ async function startMockServer() {
     });
   });
   const first = await announced;
-  if (first.type !== "mock_server" || typeof first.url !== "string") throw new Error(`unexpected first line from the replay server: ${JSON.stringify(first)}`);
+  if (first.type !== "mock_server" || typeof first.url !== "string")
+    throw new Error(`unexpected first line from the replay server: ${JSON.stringify(first)}`);
   return { url: first.url, log: () => log };
 }
 

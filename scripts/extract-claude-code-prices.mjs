@@ -15,7 +15,9 @@ if (!binary) {
 }
 const version = execFileSync(binary, ["--version"], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: process.env.HOME } }).trim();
 const text = readFileSync(binary, "latin1");
-const catalog = runInNewContext(`(${objectAround(text, text.indexOf("schema_version:1,pricing_tiers"))})`, Object.create(null), { timeout: 1_000 });
+const catalog = runInNewContext(`(${objectAround(text, text.indexOf("schema_version:1,pricing_tiers"))})`, Object.create(null), {
+  timeout: 1_000,
+});
 
 const prices = (tier) => {
   const { input, output, cache_write_5m, cache_write_1h, cache_read, long_prompt } = catalog.pricing_tiers[tier];
@@ -28,7 +30,9 @@ const models = catalog.models.map((model) => ({
   ...(model.context?.window ? { context_window: model.context.window } : {}),
   max_output_tokens: model.max_output_tokens.upper,
 }));
-process.stdout.write(`${JSON.stringify({ claude_code_version: version.split(" ")[0], unit: "USD per million tokens", models }, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ claude_code_version: version.split(" ")[0], unit: "USD per million tokens", models }, null, 2)}\n`,
+);
 
 /** The source text of the object literal that encloses `index`, found by matching braces outside strings. */
 function objectAround(source, index) {

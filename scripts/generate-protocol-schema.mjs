@@ -10,7 +10,15 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const directory = await mkdtemp(join(tmpdir(), "agentwire-schema-"));
 try {
   const outfile = join(directory, "json-schema.mjs");
-  await build({ absWorkingDir: root, entryPoints: ["protocol/json-schema.ts"], outfile, bundle: true, format: "esm", platform: "node", logLevel: "warning" });
+  await build({
+    absWorkingDir: root,
+    entryPoints: ["protocol/json-schema.ts"],
+    outfile,
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    logLevel: "warning",
+  });
   const { protocolJsonSchema, flatJsonSchema } = await import(pathToFileURL(outfile).href);
   await writeFile(join(root, "protocol", "schema.json"), `${JSON.stringify(protocolJsonSchema(), null, 2)}\n`);
   await writeFile(join(root, "protocol", "flat-schema.json"), `${JSON.stringify(flatJsonSchema(), null, 2)}\n`);

@@ -57,10 +57,14 @@ function normalize(text, cwd) {
 for (const example of cases) {
   const workdir = await mkdtemp(join(tmpdir(), "agentwire-example-"));
   await writeFile(join(workdir, "hello.txt"), "Hello, world!\nThis is line two.\nThird line here.\n");
-  const server = spawn(process.execPath, [bin, "mock-server", "--port", "0", "--scenario", join(root, "fixtures", "scenarios", `${example.scenario}.json`)], {
-    env,
-    stdio: ["ignore", "pipe", "ignore"],
-  });
+  const server = spawn(
+    process.execPath,
+    [bin, "mock-server", "--port", "0", "--scenario", join(root, "fixtures", "scenarios", `${example.scenario}.json`)],
+    {
+      env,
+      stdio: ["ignore", "pipe", "ignore"],
+    },
+  );
   const url = await new Promise((resolve) => server.stdout.once("data", (chunk) => resolve(JSON.parse(String(chunk).split("\n")[0]).url)));
   const stdout = await run(
     process.execPath,

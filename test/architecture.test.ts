@@ -16,9 +16,17 @@ const startDirectory = process.cwd();
 async function violationsIn(directory: string, options: Record<string, unknown>): Promise<{ violations: string[]; cruised: number }> {
   process.chdir(directory);
   try {
-    const { output } = await cruise(["src", "protocol"], { ruleSet: { forbidden: rules.forbidden }, validate: true, ...options, outputType: "json" });
+    const { output } = await cruise(["src", "protocol"], {
+      ruleSet: { forbidden: rules.forbidden },
+      validate: true,
+      ...options,
+      outputType: "json",
+    });
     const result = (typeof output === "string" ? JSON.parse(output) : output) as ICruiseResult;
-    return { violations: result.summary.violations.map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`), cruised: result.summary.totalCruised };
+    return {
+      violations: result.summary.violations.map((violation) => `${violation.rule.name}: ${violation.from} → ${violation.to}`),
+      cruised: result.summary.totalCruised,
+    };
   } finally {
     process.chdir(startDirectory);
   }

@@ -38,7 +38,11 @@ const state = {
 };
 
 const view = createConversationView(elements.conversation, { onAnswer: answer });
-const sessionList = createSessionList($("sessions"), $("search"), { load: (query) => api.sessions(query), onOpen: (session) => openSession(session.id).then(closeDrawer), onError: showError });
+const sessionList = createSessionList($("sessions"), $("search"), {
+  load: (query) => api.sessions(query),
+  onOpen: (session) => openSession(session.id).then(closeDrawer),
+  onError: showError,
+});
 
 function showError(error) {
   console.error(error);
@@ -56,7 +60,14 @@ function render() {
     view.update(conversation);
     elements.empty.hidden = conversation.items.length > 0;
     elements.stop.hidden = !conversation.running;
-    elements.facts.textContent = [state.reconnecting ? "reconnecting…" : undefined, conversation.model, conversation.provider, conversation.cwd].filter(Boolean).join(" · ");
+    elements.facts.textContent = [
+      state.reconnecting ? "reconnecting…" : undefined,
+      conversation.model,
+      conversation.provider,
+      conversation.cwd,
+    ]
+      .filter(Boolean)
+      .join(" · ");
   });
 }
 
@@ -102,7 +113,8 @@ function attach(id) {
   stream.onerror = () => {
     if (state.stream !== stream) return;
     // EventSource retries by itself (with Last-Event-ID) unless the server refused the stream.
-    if (stream.readyState === EventSource.CLOSED) showError(new Error("The session's event stream was closed by the server; reopen the session from the list."));
+    if (stream.readyState === EventSource.CLOSED)
+      showError(new Error("The session's event stream was closed by the server; reopen the session from the list."));
     else state.reconnecting = true;
     render();
   };
@@ -169,7 +181,11 @@ async function interrupt() {
 }
 
 async function answer(requestId, behavior, always) {
-  const body = { behavior, ...(always ? { always: true } : {}), ...(behavior === "deny" ? { message: "The user denied this in agentwire web." } : {}) };
+  const body = {
+    behavior,
+    ...(always ? { always: true } : {}),
+    ...(behavior === "deny" ? { message: "The user denied this in agentwire web." } : {}),
+  };
   answerPermission(state.conversation, requestId, always ? "always" : behavior === "allow" ? "allowed" : "denied");
   render();
   try {
@@ -189,14 +205,25 @@ function pickedModel() {
 function fillModelPicker(info) {
   const models = info.models;
   const { provider, model } = info.defaults;
-  if (model && !models.some((entry) => entry.provider === provider && entry.id === model)) models.unshift({ provider, id: model, displayName: model });
+  if (model && !models.some((entry) => entry.provider === provider && entry.id === model))
+    models.unshift({ provider, id: model, displayName: model });
   const providers = [...new Set(models.map((entry) => entry.provider))];
   elements.model.replaceChildren(
     ...providers.map((name) =>
       h(
         "optgroup",
         { label: name },
-        models.flatMap((entry, index) => (entry.provider === name ? [h("option", { value: String(index), selected: entry.provider === provider && entry.id === model }, entry.displayName || entry.id)] : [])),
+        models.flatMap((entry, index) =>
+          entry.provider === name
+            ? [
+                h(
+                  "option",
+                  { value: String(index), selected: entry.provider === provider && entry.id === model },
+                  entry.displayName || entry.id,
+                ),
+              ]
+            : [],
+        ),
       ),
     ),
   );

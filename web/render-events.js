@@ -132,13 +132,21 @@ function system(conversation, event) {
         conversation.openBlocks.delete(messageId);
       }
       const cause = `${typeof event.error === "string" ? event.error : "error"}${event.error_status ? `, HTTP ${event.error_status}` : ""}`;
-      add(conversation, { kind: "notice", level: "warning", text: `Model API failed (${cause}); retry ${event.attempt ?? "?"} of ${event.max_retries ?? "?"} in ${((event.retry_delay_ms ?? 0) / 1000).toFixed(1)} s` });
+      add(conversation, {
+        kind: "notice",
+        level: "warning",
+        text: `Model API failed (${cause}); retry ${event.attempt ?? "?"} of ${event.max_retries ?? "?"} in ${((event.retry_delay_ms ?? 0) / 1000).toFixed(1)} s`,
+      });
       return;
     }
     case "permission_denied": {
       // The call's error result follows with the same reason: show it there when the call is on screen.
       if (event.tool_use_id && conversation.tools.has(event.tool_use_id)) return;
-      add(conversation, { kind: "notice", level: "error", text: `${event.tool_name ?? "Tool"} denied${event.message ? `: ${event.message}` : ""}` });
+      add(conversation, {
+        kind: "notice",
+        level: "error",
+        text: `${event.tool_name ?? "Tool"} denied${event.message ? `: ${event.message}` : ""}`,
+      });
       return;
     }
     case "warning":
@@ -152,7 +160,11 @@ function system(conversation, event) {
       return;
     case "compact_boundary": {
       const metadata = event.compact_metadata ?? {};
-      add(conversation, { kind: "notice", level: "info", text: `Conversation compacted (${metadata.trigger ?? "auto"}): ${formatCount(metadata.pre_tokens ?? 0)} → ${formatCount(metadata.post_tokens ?? 0)} tokens` });
+      add(conversation, {
+        kind: "notice",
+        level: "info",
+        text: `Conversation compacted (${metadata.trigger ?? "auto"}): ${formatCount(metadata.pre_tokens ?? 0)} → ${formatCount(metadata.post_tokens ?? 0)} tokens`,
+      });
       return;
     }
     default:
@@ -170,7 +182,8 @@ function streamEvent(conversation, { event, api_message_id: messageId }) {
       let item;
       if (block.type === "text") item = add(conversation, { kind: "text", text: block.text ?? "", streaming: true });
       else if (block.type === "thinking") item = add(conversation, { kind: "thinking", text: block.thinking ?? "", streaming: true });
-      else if (block.type === "tool_use") item = addTool(conversation, { id: block.id, name: block.name, input: {}, streaming: true, inputJson: "" });
+      else if (block.type === "tool_use")
+        item = addTool(conversation, { id: block.id, name: block.name, input: {}, streaming: true, inputJson: "" });
       else return;
       conversation.streamed.set(key, item);
       const open = conversation.openBlocks.get(messageId) ?? [];
@@ -215,7 +228,13 @@ function assistant(conversation, event) {
     const index = open.findIndex((item) => item.kind === kind);
     const streamed = index >= 0 ? open.splice(index, 1)[0] : undefined;
     if (kind === "tool") {
-      const changes = { id: block.id, name: block.name, input: block.input ?? {}, summary: keyArgument(block.name, block.input ?? {}, conversation.cwd), streaming: false };
+      const changes = {
+        id: block.id,
+        name: block.name,
+        input: block.input ?? {},
+        summary: keyArgument(block.name, block.input ?? {}, conversation.cwd),
+        streaming: false,
+      };
       if (streamed) {
         conversation.tools.set(block.id, streamed);
         touch(streamed, changes);
@@ -233,7 +252,12 @@ function assistant(conversation, event) {
 }
 
 function addTool(conversation, fields) {
-  const item = add(conversation, { kind: "tool", summary: keyArgument(fields.name, fields.input, conversation.cwd), result: undefined, ...fields });
+  const item = add(conversation, {
+    kind: "tool",
+    summary: keyArgument(fields.name, fields.input, conversation.cwd),
+    result: undefined,
+    ...fields,
+  });
   if (fields.id) conversation.tools.set(fields.id, item);
   return item;
 }
@@ -244,7 +268,10 @@ function user(conversation, event) {
   for (const block of blocks) {
     if (block.type === "tool_result") {
       const tool = conversation.tools.get(block.tool_use_id) ?? addTool(conversation, { id: block.tool_use_id, name: "Tool", input: {} });
-      touch(tool, { result: describeResult(tool.name, tool.input, block, event.tool_use_result, conversation.cwd, SUMMARY_WIDTH), streaming: false });
+      touch(tool, {
+        result: describeResult(tool.name, tool.input, block, event.tool_use_result, conversation.cwd, SUMMARY_WIDTH),
+        streaming: false,
+      });
     } else if (block.type === "text") {
       userText(conversation, block.text ?? "", event.isSynthetic === true);
     }
@@ -299,8 +326,14 @@ function result(conversation, event) {
   const failed = event.is_error === true || event.subtype !== "success";
   const facts = [
     typeof event.num_turns === "number" ? plural(event.num_turns, "turn") : undefined,
-    event.usage ? `${formatCount(inputTokens + outputTokens)} tokens (${formatCount(inputTokens)} in, ${formatCount(outputTokens)} out)` : undefined,
-    total === undefined ? undefined : previous === undefined ? `$${total.toFixed(4)} session` : `$${Math.max(0, total - previous).toFixed(4)} (session $${total.toFixed(4)})`,
+    event.usage
+      ? `${formatCount(inputTokens + outputTokens)} tokens (${formatCount(inputTokens)} in, ${formatCount(outputTokens)} out)`
+      : undefined,
+    total === undefined
+      ? undefined
+      : previous === undefined
+        ? `$${total.toFixed(4)} session`
+        : `$${Math.max(0, total - previous).toFixed(4)} (session $${total.toFixed(4)})`,
     typeof event.duration_ms === "number" ? `${(event.duration_ms / 1000).toFixed(1)} s` : undefined,
   ].filter((fact) => fact !== undefined);
   const reason = event.errors?.length ? event.errors.join("; ") : failed ? event.result : undefined;
@@ -309,7 +342,9 @@ function result(conversation, event) {
     failed,
     outcome: failed ? `${event.subtype === "success" ? "error" : event.subtype}${reason ? `: ${reason}` : ""}` : "done",
     facts,
-    denials: (event.permission_denials ?? []).map((denial) => `${denial.tool_name} ${keyArgument(denial.tool_name, denial.tool_input ?? {}, conversation.cwd)}`),
+    denials: (event.permission_denials ?? []).map(
+      (denial) => `${denial.tool_name} ${keyArgument(denial.tool_name, denial.tool_input ?? {}, conversation.cwd)}`,
+    ),
   });
 }
 

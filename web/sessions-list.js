@@ -12,14 +12,22 @@ export function createSessionList(list, search, { load, onOpen, onError }) {
 
   function draw() {
     list.replaceChildren(
-      ...(sessions.length === 0 ? [h("li", { class: "dim empty-list", text: search.value ? "No session matches." : "No sessions yet." })] : []),
+      ...(sessions.length === 0
+        ? [h("li", { class: "dim empty-list", text: search.value ? "No session matches." : "No sessions yet." })]
+        : []),
       ...sessions.map((session) =>
         h(
           "li",
           {},
           h(
             "button",
-            { type: "button", class: `session${session.id === activeId ? " active" : ""}`, "data-session": session.id, "aria-current": session.id === activeId ? "true" : undefined, onclick: () => onOpen(session) },
+            {
+              type: "button",
+              class: `session${session.id === activeId ? " active" : ""}`,
+              "data-session": session.id,
+              "aria-current": session.id === activeId ? "true" : undefined,
+              onclick: () => onOpen(session),
+            },
             h("span", { class: "first-prompt", text: session.firstPrompt || "(no prompt yet)" }),
             h(
               "span",
@@ -72,5 +80,7 @@ function formatDate(iso) {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return String(iso ?? "");
   const sameDay = date.toDateString() === new Date().toDateString();
-  return sameDay ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : date.toLocaleDateString([], { month: "short", day: "numeric" });
+  return sameDay
+    ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })
+    : date.toLocaleDateString([], { month: "short", day: "numeric" });
 }

@@ -35,9 +35,19 @@ export function createConversationView(container, { onAnswer }) {
       case "prompt":
         return h("div", { class: "msg prompt" }, h("div", { class: "bubble", text: item.text }));
       case "text":
-        return h("div", { class: `msg answer markdown${item.streaming ? " streaming" : ""}`, html: renderMarkdown(item.text) }, item.aborted ? h("span", { class: "dim", text: " (interrupted)" }) : undefined);
+        return h(
+          "div",
+          { class: `msg answer markdown${item.streaming ? " streaming" : ""}`, html: renderMarkdown(item.text) },
+          item.aborted ? h("span", { class: "dim", text: " (interrupted)" }) : undefined,
+        );
       case "thinking":
-        return foldable(item, false, "thinking", h("summary", { text: item.streaming ? "Thinking…" : item.text.trim() === "" ? "Thought" : "Thinking" }), h("div", { class: "markdown dim", html: renderMarkdown(item.text) }));
+        return foldable(
+          item,
+          false,
+          "thinking",
+          h("summary", { text: item.streaming ? "Thinking…" : item.text.trim() === "" ? "Thought" : "Thinking" }),
+          h("div", { class: "markdown dim", html: renderMarkdown(item.text) }),
+        );
       case "tool":
         return toolCard(item);
       case "permission":
@@ -65,7 +75,13 @@ export function createConversationView(container, { onAnswer }) {
 
   function toolCard(item) {
     const result = item.result;
-    const status = result ? result.summary : item.streaming ? "…" : item.elapsedSeconds ? `running ${Math.round(item.elapsedSeconds)} s` : "running";
+    const status = result
+      ? result.summary
+      : item.streaming
+        ? "…"
+        : item.elapsedSeconds
+          ? `running ${Math.round(item.elapsedSeconds)} s`
+          : "running";
     const state = result ? (result.failed ? "failed" : "done") : "running";
     const summary = h(
       "summary",
@@ -79,7 +95,13 @@ export function createConversationView(container, { onAnswer }) {
     if (result?.output && !result.diff) body.push(h("pre", { class: `output${result.failed ? " error-text" : ""}`, text: result.output }));
     body.push(h("details", { class: "input" }, h("summary", { text: "input" }), h("pre", { text: JSON.stringify(item.input, null, 2) })));
     // Errors and diffs are worth seeing without a click; plain output waits for one.
-    return foldable(item, Boolean(result && (result.failed || result.diff)), `tool ${state}`, summary, h("div", { class: "tool-body" }, body));
+    return foldable(
+      item,
+      Boolean(result && (result.failed || result.diff)),
+      `tool ${state}`,
+      summary,
+      h("div", { class: "tool-body" }, body),
+    );
   }
 
   function diffTable(rows) {
@@ -94,16 +116,44 @@ export function createConversationView(container, { onAnswer }) {
     const open = item.state === "open";
     const answered = { allowed: "Allowed", always: "Always allowed", denied: "Denied", cancelled: "No longer asked" }[item.state];
     const button = (label, className, behavior, always) =>
-      h("button", { type: "button", class: className, "data-answer": always ? "always" : behavior, onclick: () => onAnswer(item.requestId, behavior, always) }, label);
+      h(
+        "button",
+        {
+          type: "button",
+          class: className,
+          "data-answer": always ? "always" : behavior,
+          onclick: () => onAnswer(item.requestId, behavior, always),
+        },
+        label,
+      );
     const preview = item.input.command ?? item.input.content ?? item.input.new_string;
     return h(
       "div",
-      { class: `permission ${item.state}`, role: open ? "alertdialog" : undefined, "aria-label": open ? `Allow ${item.toolName}?` : undefined },
-      h("div", { class: "question" }, h("strong", { text: open ? `Allow ${item.toolName}?` : item.toolName }), " ", h("span", { class: "tool-arg", text: item.summary }), open ? undefined : h("span", { class: "answered dim", text: ` · ${answered}` })),
+      {
+        class: `permission ${item.state}`,
+        role: open ? "alertdialog" : undefined,
+        "aria-label": open ? `Allow ${item.toolName}?` : undefined,
+      },
+      h(
+        "div",
+        { class: "question" },
+        h("strong", { text: open ? `Allow ${item.toolName}?` : item.toolName }),
+        " ",
+        h("span", { class: "tool-arg", text: item.summary }),
+        open ? undefined : h("span", { class: "answered dim", text: ` · ${answered}` }),
+      ),
       // Once answered, the question shrinks to one line: the tool card above shows what happened.
       open && item.reason ? h("div", { class: "reason", text: item.reason }) : undefined,
       open && typeof preview === "string" ? h("pre", { class: "preview", text: preview }) : undefined,
-      open ? h("div", { class: "actions" }, button("Allow", "primary", "allow", false), button("Always allow", "", "allow", true), button("Deny", "danger", "deny", false)) : undefined,
+      open
+        ? h(
+            "div",
+            { class: "actions" },
+            button("Allow", "primary", "allow", false),
+            button("Always allow", "", "allow", true),
+            button("Deny", "danger", "deny", false),
+          )
+        : undefined,
     );
   }
 

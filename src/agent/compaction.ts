@@ -56,7 +56,10 @@ export function stubOldToolOutputs(messages: readonly Message[]): Message[] | un
       if (text.length < STUB_MIN_CHARS || text.startsWith("[Output of ")) return block;
       touched = true;
       const tool = names.get(block.toolUseId) ?? "the tool";
-      return { ...block, content: `[Output of ${tool} removed to keep the conversation within the context window: ${text.length} characters. The session file still has it; run the call again if you need it.]` };
+      return {
+        ...block,
+        content: `[Output of ${tool} removed to keep the conversation within the context window: ${text.length} characters. The session file still has it; run the call again if you need it.]`,
+      };
     });
     if (!touched) return message;
     changed = true;
@@ -85,7 +88,10 @@ const SUMMARY_SYSTEM = `You summarize a conversation between a user and a coding
 6. Next step: the very next action, in a sentence.`;
 
 /** Phase two: the model's summary of the conversation, or an error message. */
-export async function summarizeConversation(messages: readonly Message[], request: SummaryRequest): Promise<{ summary: string } | { error: string }> {
+export async function summarizeConversation(
+  messages: readonly Message[],
+  request: SummaryRequest,
+): Promise<{ summary: string } | { error: string }> {
   const transcript = fitTranscript(renderTranscript(messages), Math.floor(request.contextWindow * TRANSCRIPT_SHARE * CHARS_PER_TOKEN));
   const focus = request.instructions ? `\n\nFocus the summary on: ${request.instructions}` : "";
   const accumulator = new ResponseAccumulator();
@@ -95,7 +101,9 @@ export async function summarizeConversation(messages: readonly Message[], reques
       {
         model: request.model,
         system: SUMMARY_SYSTEM,
-        messages: [{ role: "user", content: [{ type: "text", text: `The conversation:\n\n${transcript}${focus}\n\nWrite the summary now.` }] }],
+        messages: [
+          { role: "user", content: [{ type: "text", text: `The conversation:\n\n${transcript}${focus}\n\nWrite the summary now.` }] },
+        ],
         tools: [],
         maxOutputTokens: SUMMARY_MAX_OUTPUT_TOKENS,
         sessionId: request.sessionId,
@@ -125,7 +133,12 @@ export async function summarizeConversation(messages: readonly Message[], reques
  * messages verbatim and the extra context; then the last call/result exchange when it is the
  * work in progress and fits.
  */
-export function conversationFromSummary(messages: readonly Message[], summary: string, extraContext: readonly string[], roomTokens: number): Message[] {
+export function conversationFromSummary(
+  messages: readonly Message[],
+  summary: string,
+  extraContext: readonly string[],
+  roomTokens: number,
+): Message[] {
   const recent: string[] = [];
   let room = RECENT_USER_TOKENS * CHARS_PER_TOKEN;
   for (let index = messages.length - 1; index >= 0 && room > 0; index--) {
@@ -166,7 +179,10 @@ function renderTranscript(messages: readonly Message[]): string {
     for (const block of message.content) {
       if (block.type === "text") lines.push(`${message.role === "user" ? "User" : "Assistant"}: ${block.text}`);
       else if (block.type === "tool_use") lines.push(`Assistant called ${block.name}(${clip(JSON.stringify(block.input), 600)})`);
-      else if (block.type === "tool_result") lines.push(`Result${block.isError ? " (error)" : ""}: ${clip(typeof block.content === "string" ? block.content : JSON.stringify(block.content), 1_500)}`);
+      else if (block.type === "tool_result")
+        lines.push(
+          `Result${block.isError ? " (error)" : ""}: ${clip(typeof block.content === "string" ? block.content : JSON.stringify(block.content), 1_500)}`,
+        );
       else if (block.type === "image") lines.push(`${message.role === "user" ? "User" : "Assistant"}: [an image]`);
     }
   }

@@ -59,7 +59,11 @@ export interface LoopDependencies extends ModelCallDependencies {
    * and after the server said it did not fit ("overflow"), it may compact `history` in place.
    * Absent: no compaction. Contract: never throws.
    */
-  maintainContext?: (history: Message[], cause: "threshold" | "overflow", signal: AbortSignal) => Promise<"unchanged" | "compacted" | "failed">;
+  maintainContext?: (
+    history: Message[],
+    cause: "threshold" | "overflow",
+    signal: AbortSignal,
+  ) => Promise<"unchanged" | "compacted" | "failed">;
   /**
    * Asked when the model wants to stop; a returned text is fed back as a user message and the
    * turn goes on (Stop hooks). `alreadyContinued` is true after such a continuation.
@@ -180,7 +184,12 @@ export async function runTurn(
     resultText = lastText?.type === "text" ? lastText.text : "";
     const calls = response.blocks.filter(isToolUse);
     // Cut off by the output limit mid-answer: ask for the rest, as Claude Code does, a few times.
-    if (calls.length === 0 && response.stopReason.normalized === "max_tokens" && continuations < MAX_OUTPUT_CONTINUATIONS && !signal.aborted) {
+    if (
+      calls.length === 0 &&
+      response.stopReason.normalized === "max_tokens" &&
+      continuations < MAX_OUTPUT_CONTINUATIONS &&
+      !signal.aborted
+    ) {
       continuations++;
       userLines++;
       dependencies.emit({ type: "user_notice", text: OUTPUT_LIMIT_NUDGE, synthetic: true });
@@ -216,7 +225,15 @@ export async function runTurn(
     }
     const settled = await executeToolCalls(calls, dependencies, signal);
     userLines += calls.length;
-    commit({ role: "user", content: settled.map(({ call, result }) => ({ type: "tool_result", toolUseId: call.id, content: result.content, isError: result.isError })) });
+    commit({
+      role: "user",
+      content: settled.map(({ call, result }) => ({
+        type: "tool_result",
+        toolUseId: call.id,
+        content: result.content,
+        isError: result.isError,
+      })),
+    });
     const ending = settled.find(({ result }) => result.endTurn !== undefined);
     if (ending && !signal.aborted) return outcome("completed", { structuredOutput: ending.result.endTurn!.output });
     if (structured && settled.some(({ call, result }) => call.name === structured.toolName && result.isError)) {
@@ -301,7 +318,13 @@ async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, si
   // Authorization may wait on a person; the turn can be interrupted meanwhile.
   if (signal.aborted) return interruptedToolResult();
   if (!decision.allow) {
-    dependencies.emit({ type: "tool_permission_denied", toolUseId: call.id, toolName: call.name, input: call.input, message: decision.message });
+    dependencies.emit({
+      type: "tool_permission_denied",
+      toolUseId: call.id,
+      toolName: call.name,
+      input: call.input,
+      message: decision.message,
+    });
     return { content: decision.message, isError: true, code: "permission_denied", details: `Error: ${decision.message}` };
   }
   return dependencies.runTool(decision.updatedInput ? { ...call, input: decision.updatedInput } : call, signal, {
@@ -315,11 +338,21 @@ function interruptedToolResult(): ToolResult {
 }
 
 function hookStoppedToolResult(): ToolResult {
-  return { content: "Not run: a hook stopped the run before this call.", isError: true, code: "aborted", details: "Error: stopped by a hook" };
+  return {
+    content: "Not run: a hook stopped the run before this call.",
+    isError: true,
+    code: "aborted",
+    details: "Error: stopped by a hook",
+  };
 }
 
 function budgetResult(call: ToolUseBlock, emit: (event: AgentEvent) => void): UserContentBlock {
-  const result: ToolResult = { content: "Not run: the session's budget (--max-budget-usd) is spent.", isError: true, code: "aborted", details: "Error: budget spent" };
+  const result: ToolResult = {
+    content: "Not run: the session's budget (--max-budget-usd) is spent.",
+    isError: true,
+    code: "aborted",
+    details: "Error: budget spent",
+  };
   emit({ type: "tool_result", toolUseId: call.id, toolName: call.name, result });
   return { type: "tool_result", toolUseId: call.id, content: result.content, isError: true };
 }

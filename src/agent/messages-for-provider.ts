@@ -7,7 +7,8 @@ import type { AssistantContentBlock, Message } from "../conversation/messages.js
  * Pure; the stored history is not changed.
  */
 export function messagesForProvider(history: Message[], providerId: string): Message[] {
-  if (history.every((message) => message.role === "user" || message.provider === undefined || message.provider === providerId)) return history;
+  if (history.every((message) => message.role === "user" || message.provider === undefined || message.provider === providerId))
+    return history;
   return history.map((message) => {
     if (message.role === "user" || message.provider === undefined || message.provider === providerId) return message;
     return { ...message, content: message.content.flatMap(withoutProviderTokens) };

@@ -59,7 +59,18 @@ export async function callModel(
     const startedAt = dependencies.now();
     if (dependencies.log?.isLevelEnabled?.("debug") ?? dependencies.log !== undefined) {
       // Measuring the body costs a serialization: only when someone reads it.
-      dependencies.log?.debug({ provider: provider.id, url: provider.endpoint, model: request.model, attempt, bytes: JSON.stringify(request).length, messages: request.messages.length, tools: request.tools.length }, "model request");
+      dependencies.log?.debug(
+        {
+          provider: provider.id,
+          url: provider.endpoint,
+          model: request.model,
+          attempt,
+          bytes: JSON.stringify(request).length,
+          messages: request.messages.length,
+          tools: request.tools.length,
+        },
+        "model request",
+      );
     }
     let failure: { kind: ProviderErrorKind; status: number | null; message: string; retryable: boolean; retryAfterMs?: number } | undefined;
     // A stalled stream (headers and a few chunks, then silence) would otherwise hold the turn for
@@ -79,14 +90,27 @@ export async function callModel(
       watchdog.dispose();
     }
     if (watchdog.fired && !signal.aborted) {
-      failure = { kind: "disconnect", status: null, message: `The model stream sent nothing for ${Math.round(watchdog.timeoutMs! / 1000)} s; the request was abandoned.`, retryable: true };
+      failure = {
+        kind: "disconnect",
+        status: null,
+        message: `The model stream sent nothing for ${Math.round(watchdog.timeoutMs! / 1000)} s; the request was abandoned.`,
+        retryable: true,
+      };
     }
     const elapsedMs = dependencies.now() - startedAt;
     dependencies.onApiTime(elapsedMs);
     dependencies.log?.debug(
       failure
         ? { provider: provider.id, attempt, ms: elapsedMs, error: failure.kind, status: failure.status, message: failure.message }
-        : { provider: provider.id, attempt, ms: elapsedMs, messageId: accumulator.messageId, stopReason: accumulator.stopReason?.raw ?? null, inputTokens: accumulator.usage.inputTokens, outputTokens: accumulator.usage.outputTokens },
+        : {
+            provider: provider.id,
+            attempt,
+            ms: elapsedMs,
+            messageId: accumulator.messageId,
+            stopReason: accumulator.stopReason?.raw ?? null,
+            inputTokens: accumulator.usage.inputTokens,
+            outputTokens: accumulator.usage.outputTokens,
+          },
       "model response",
     );
     if (accumulator.messageId) dependencies.onUsage(accumulator.usage, accumulator.model || request.model);

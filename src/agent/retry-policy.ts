@@ -1,4 +1,3 @@
-
 /** When and how long to wait before retrying a failed model request. */
 export interface RetryPolicy {
   maxRetries: number;

@@ -23,11 +23,7 @@ export interface ToolCall {
  * stdout and touches no files itself; the redaction count goes to `context.log`, which the
  * session turns into a `secrets_redacted` warning.
  */
-export async function runToolCall(
-  call: ToolCall,
-  tools: readonly ToolDefinition[],
-  context: ToolContext,
-): Promise<ToolResult> {
+export async function runToolCall(call: ToolCall, tools: readonly ToolDefinition[], context: ToolContext): Promise<ToolResult> {
   const { result, count, kinds } = redactToolResult(await executeToolCall(call, tools, context));
   if (count > 0) {
     context.log?.warn(`Redacted ${count} secret(s) (${kinds.join(", ")}) from the ${call.name} result before it reached the model.`);
@@ -50,7 +46,10 @@ function checkToolCall(call: ToolCall, tools: readonly ToolDefinition[]): { tool
   if (tool === undefined) {
     const availableNames = tools.map((availableTool) => availableTool.name).join(", ");
     return {
-      error: toolError("unknown_tool", `<tool_use_error>Error: No such tool available: ${call.name}. Available tools: ${availableNames}.</tool_use_error>`),
+      error: toolError(
+        "unknown_tool",
+        `<tool_use_error>Error: No such tool available: ${call.name}. Available tools: ${availableNames}.</tool_use_error>`,
+      ),
     };
   }
   const parsed = tool.inputSchema.safeParse(call.input);
@@ -71,10 +70,7 @@ async function executeToolCall(call: ToolCall, tools: readonly ToolDefinition[],
     // Tools may simply throw the abort reason (e.g. `signal.throwIfAborted()`) when interrupted.
     if (context.signal.aborted) return abortedResult(tool.name);
     const message = error instanceof Error ? error.message : String(error);
-    return toolError(
-      "internal_error",
-      `<tool_use_error>Error: ${tool.name} failed unexpectedly: ${message}</tool_use_error>`,
-    );
+    return toolError("internal_error", `<tool_use_error>Error: ${tool.name} failed unexpectedly: ${message}</tool_use_error>`);
   }
 }
 
@@ -83,11 +79,7 @@ function abortedResult(toolName: string): ToolResult {
 }
 
 /** Lists every issue with its input path, so the model can correct all of them in one retry. */
-function describeInputIssues(
-  tool: ToolDefinition,
-  input: Record<string, unknown>,
-  issues: readonly z.core.$ZodIssue[],
-): string {
+function describeInputIssues(tool: ToolDefinition, input: Record<string, unknown>, issues: readonly z.core.$ZodIssue[]): string {
   const issueLines = issues.flatMap((issue) => describeIssue(tool, input, issue));
   return (
     `<tool_use_error>InputValidationError: ${tool.name} failed due to the following issue(s):\n` +

@@ -35,5 +35,12 @@ export async function run(prompt: string | AsyncIterable<QueryUserMessage>, opti
   }
   // query() ends every path with a result; an empty prompt stream is the one way to have none.
   if (!last) throw new Error("The prompt stream ended before any message was sent.");
-  return { result: last.is_error ? "" : (last.result ?? ""), isError: last.is_error, resultEvent: last, messages, usage, sessionId: last.session_id };
+  return {
+    result: last.is_error ? "" : (last.result ?? ""),
+    isError: last.is_error,
+    resultEvent: last,
+    messages,
+    usage,
+    sessionId: last.session_id,
+  };
 }

@@ -4,7 +4,13 @@ import { visibleMessage } from "../conversation/reminders.js";
 import { messageEvents } from "../render/session-events.js";
 import type { RenderOptions } from "../render/transcript-renderer.js";
 import { loadSessionFile, SessionUnreadableError, type LoadedSession } from "../sessions/load-session.js";
-import { findSessionFile, listSessions as listSessionFiles, removeSessionFile, summarizeSession, type SessionSummary } from "../sessions/session-catalog.js";
+import {
+  findSessionFile,
+  listSessions as listSessionFiles,
+  removeSessionFile,
+  summarizeSession,
+  type SessionSummary,
+} from "../sessions/session-catalog.js";
 import { agentwireHome } from "../sessions/session-file.js";
 
 export type { SessionSummary };
@@ -46,7 +52,10 @@ export async function renderSession(sessionId: string, options: SessionLookup & 
  * `assistant` / `user` line it was sent as: what a viewer shows of the earlier turns. Undefined
  * when there is no such session.
  */
-export function sessionHistory(sessionId: string, options: SessionLookup & { all?: boolean } = {}): Array<Record<string, unknown>> | undefined {
+export function sessionHistory(
+  sessionId: string,
+  options: SessionLookup & { all?: boolean } = {},
+): Array<Record<string, unknown>> | undefined {
   const file = storedSessionFile(sessionId, options);
   if (!file) return undefined;
   let loaded: LoadedSession;
@@ -64,7 +73,10 @@ export function sessionHistory(sessionId: string, options: SessionLookup & { all
 }
 
 /** Removes a stored session; refused while a process has it open (its pid is returned then). */
-export function deleteSession(sessionId: string, options: SessionLookup & { all?: boolean } = {}): "deleted" | "not_found" | { inUseBy: number } {
+export function deleteSession(
+  sessionId: string,
+  options: SessionLookup & { all?: boolean } = {},
+): "deleted" | "not_found" | { inUseBy: number } {
   const file = storedSessionFile(sessionId, options);
   if (!file) return "not_found";
   const removed = removeSessionFile(file);

@@ -71,9 +71,13 @@ export class Chat {
     const done = new Promise<number>((resolve) => (this.finished = resolve));
     const { queryOptions } = this.options;
     // Raw mode first: keys typed while the chat starts are not echoed by the terminal.
-    if (this.options.fancy) this.releaseTerminal = listenToKeys(this.options.input, this.options.output, (character, key) => this.onKey(character, key));
+    if (this.options.fancy)
+      this.releaseTerminal = listenToKeys(this.options.input, this.options.output, (character, key) => this.onKey(character, key));
     else this.listenToLines();
-    this.screen.print([this.style.dim(`agentwire chat · ${queryOptions.model ?? "default model"} · ${queryOptions.cwd ?? process.cwd()}`), this.style.dim("/help for commands · Esc interrupts · Ctrl+D exits")]);
+    this.screen.print([
+      this.style.dim(`agentwire chat · ${queryOptions.model ?? "default model"} · ${queryOptions.cwd ?? process.cwd()}`),
+      this.style.dim("/help for commands · Esc interrupts · Ctrl+D exits"),
+    ]);
     if (queryOptions.resume) await this.showStoredSession(queryOptions.resume);
     this.start(queryOptions);
     this.showInput();
@@ -158,7 +162,11 @@ export class Chat {
   // ---------------------------------------------------------------------------------------------
   // Permission questions, inline
 
-  private ask(toolName: string, input: Record<string, unknown>, context: { signal: AbortSignal; suggestions: PermissionUpdate[]; decisionReason: string }): Promise<PermissionResult> {
+  private ask(
+    toolName: string,
+    input: Record<string, unknown>,
+    context: { signal: AbortSignal; suggestions: PermissionUpdate[]; decisionReason: string },
+  ): Promise<PermissionResult> {
     return new Promise((resolve) => {
       const settle = (result: PermissionResult, note: string): void => {
         context.signal.removeEventListener("abort", onAbort);
@@ -169,9 +177,18 @@ export class Chat {
         this.screen.print([note]);
         resolve(result);
       };
-      const onAbort = (): void => settle({ behavior: "deny", message: "Interrupted before approval." }, this.style.dim("  (question withdrawn: the turn was interrupted)"));
+      const onAbort = (): void =>
+        settle(
+          { behavior: "deny", message: "Interrupted before approval." },
+          this.style.dim("  (question withdrawn: the turn was interrupted)"),
+        );
       context.signal.addEventListener("abort", onAbort, { once: true });
-      const request = { toolName, call: this.printer.describeCall(toolName, input), decisionReason: context.decisionReason, suggestions: context.suggestions };
+      const request = {
+        toolName,
+        call: this.printer.describeCall(toolName, input),
+        decisionReason: context.decisionReason,
+        suggestions: context.suggestions,
+      };
       this.question = permissionQuestion(request, this.style, settle, () => this.allowedInChat.push(toolName));
       this.state = "question";
       this.showInput();
@@ -334,7 +351,12 @@ export class Chat {
   }
 
   private async showStoredSession(sessionId: string): Promise<void> {
-    const lines = await renderSession(sessionId, { cwd: this.options.queryOptions.cwd ?? process.cwd(), env: this.options.queryOptions.env ?? process.env, width: this.width, color: this.options.color });
+    const lines = await renderSession(sessionId, {
+      cwd: this.options.queryOptions.cwd ?? process.cwd(),
+      env: this.options.queryOptions.env ?? process.env,
+      width: this.width,
+      color: this.options.color,
+    });
     if (lines) this.screen.print([...lines, this.style.dim(`── resumed session ${sessionId} ──`), ""]);
   }
 

@@ -48,7 +48,12 @@ export function parseCommand(text: string): { name: string; argument: string } |
  * A command typed in the chat: the chat's own, the session's (/compact, /clear, skills) sent on
  * as prompts, anything else refused.
  */
-export async function runCommand({ name, argument }: { name: string; argument: string }, text: string, shown: string, host: CommandHost): Promise<void> {
+export async function runCommand(
+  { name, argument }: { name: string; argument: string },
+  text: string,
+  shown: string,
+  host: CommandHost,
+): Promise<void> {
   const { style } = host;
   switch (`/${name}`) {
     case "/help":
@@ -60,7 +65,9 @@ export async function runCommand({ name, argument }: { name: string; argument: s
       break;
     case "/model":
       if (argument === "") {
-        host.print([`Model: ${host.init?.model ?? host.queryOptions.model ?? "the default"}${host.init ? ` (${host.init.provider})` : ""}. /model NAME switches from the next request.`]);
+        host.print([
+          `Model: ${host.init?.model ?? host.queryOptions.model ?? "the default"}${host.init ? ` (${host.init.provider})` : ""}. /model NAME switches from the next request.`,
+        ]);
       } else {
         await host.query.setModel(argument);
         host.print([`Model set to ${argument} from the next request.`]);
@@ -72,13 +79,20 @@ export async function runCommand({ name, argument }: { name: string; argument: s
       break;
     case "/cost": {
       const { turns, inputTokens, outputTokens, costUsd } = host.totals;
-      host.print([`This chat: ${turns} turn${turns === 1 ? "" : "s"} · ${inputTokens.toLocaleString("en-US")} tokens in, ${outputTokens.toLocaleString("en-US")} out · session cost $${costUsd.toFixed(4)}`]);
+      host.print([
+        `This chat: ${turns} turn${turns === 1 ? "" : "s"} · ${inputTokens.toLocaleString("en-US")} tokens in, ${outputTokens.toLocaleString("en-US")} out · session cost $${costUsd.toFixed(4)}`,
+      ]);
       break;
     }
     case "/skills": {
       const skills = host.init?.skills ?? [];
       if (!host.init) host.print(["The session lists its skills when the first turn starts; ask something first."]);
-      else host.print(skills.length > 0 ? skills.map((skill) => `  ${skill}`) : ["No skills in this session (SKILL.md folders: .agentwire/skills, ~/.agentwire/skills)."]);
+      else
+        host.print(
+          skills.length > 0
+            ? skills.map((skill) => `  ${skill}`)
+            : ["No skills in this session (SKILL.md folders: .agentwire/skills, ~/.agentwire/skills)."],
+        );
       break;
     }
     case "/permissions":
@@ -118,7 +132,10 @@ function sessionLines(sessions: SessionSummary[]): string[] {
   if (sessions.length === 0) return ["No stored sessions in this directory."];
   return sessions
     .slice(0, 20)
-    .map((session, index) => `${String(index + 1).padStart(3)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${String(session.turns).padStart(3)} turn${session.turns === 1 ? " " : "s"}  ${session.sessionId.slice(0, 8)}  ${session.title}`);
+    .map(
+      (session, index) =>
+        `${String(index + 1).padStart(3)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${String(session.turns).padStart(3)} turn${session.turns === 1 ? " " : "s"}  ${session.sessionId.slice(0, 8)}  ${session.title}`,
+    );
 }
 
 /** `/resume` lists; `/resume N` or `/resume ID` (a prefix will do) continues one. */

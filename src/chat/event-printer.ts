@@ -27,7 +27,11 @@ export class EventPrinter {
   print(event: OutputEvent): string | undefined {
     switch (event.type) {
       case "stream_event": {
-        const raw = event.event as { type: string; delta?: { type?: string; text?: string }; content_block?: { type?: string; name?: string } };
+        const raw = event.event as {
+          type: string;
+          delta?: { type?: string; text?: string };
+          content_block?: { type?: string; name?: string };
+        };
         if (raw.type === "content_block_delta" && raw.delta?.type === "text_delta" && raw.delta.text) {
           // One column spare: a line that fills the terminal's width would wrap on its own.
           this.streamed ??= new StreamedText(this.width() - 1, this.style);
@@ -35,7 +39,8 @@ export class EventPrinter {
           this.screen.print(final);
           this.screen.preview(preview);
         } else if (raw.type === "content_block_start" && raw.content_block?.type === "thinking") return "Thinking…";
-        else if (raw.type === "content_block_start" && raw.content_block?.type === "tool_use") return `Preparing ${raw.content_block.name ?? "a tool call"}…`;
+        else if (raw.type === "content_block_start" && raw.content_block?.type === "tool_use")
+          return `Preparing ${raw.content_block.name ?? "a tool call"}…`;
         return undefined;
       }
       case "assistant": {

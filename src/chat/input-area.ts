@@ -17,7 +17,10 @@ export function inputArea(text: string, cursor: number, skills: readonly string[
     .map((name) => style.dim(`  ${name.padEnd(14)} ${SLASH_COMMANDS.find((command) => command.name === name)?.description ?? "skill"}`));
   return {
     kind: "input",
-    lines: [...textLines.map((line, index) => `${index === 0 ? PROMPT : "  "}${line}`), ...(menu.length === 1 && `${textLines[0]} ` === menu[0] ? [] : menu)],
+    lines: [
+      ...textLines.map((line, index) => `${index === 0 ? PROMPT : "  "}${line}`),
+      ...(menu.length === 1 && `${textLines[0]} ` === menu[0] ? [] : menu),
+    ],
     cursorRow: before.length - 1,
     cursorColumn: PROMPT.length + before.at(-1)!.length,
   };

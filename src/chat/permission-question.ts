@@ -20,9 +20,15 @@ export interface QuestionRequest {
  * The chat's inline question for one tool call: y allows once, a always (for the rest of the
  * chat), n or Esc denies. `settle` receives the answer and the line that records it.
  */
-export function permissionQuestion(request: QuestionRequest, style: Style, settle: (result: PermissionResult, note: string) => void, onAlways: () => void): OpenQuestion {
+export function permissionQuestion(
+  request: QuestionRequest,
+  style: Style,
+  settle: (result: PermissionResult, note: string) => void,
+  onAlways: () => void,
+): OpenQuestion {
   const { toolName } = request;
-  const always: PermissionUpdate[] = request.suggestions.length > 0 ? request.suggestions : [{ type: "addRules", rules: [{ toolName }], behavior: "allow" }];
+  const always: PermissionUpdate[] =
+    request.suggestions.length > 0 ? request.suggestions : [{ type: "addRules", rules: [{ toolName }], behavior: "allow" }];
   return {
     lines: [
       style.yellow(`? Allow ${request.call}?`),
@@ -34,7 +40,8 @@ export function permissionQuestion(request: QuestionRequest, style: Style, settl
       else if (key === "a") {
         onAlways();
         settle({ behavior: "allow", updatedPermissions: always }, style.green(`  ✓ ${toolName} allowed for the rest of this chat`));
-      } else if (key === "n" || key === "escape") settle({ behavior: "deny", message: "The user denied this call." }, style.red(`  ✗ ${toolName} denied`));
+      } else if (key === "n" || key === "escape")
+        settle({ behavior: "deny", message: "The user denied this call." }, style.red(`  ✗ ${toolName} denied`));
       else return false;
       return true;
     },

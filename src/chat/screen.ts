@@ -1,7 +1,9 @@
 import { visibleLength } from "../render/style.js";
 
 /** The transient part at the bottom of the screen: a status line during a turn, the input area between turns. */
-export type BottomView = { kind: "status"; text: string; startedAt: number } | { kind: "input"; lines: string[]; cursorRow: number; cursorColumn: number };
+export type BottomView =
+  | { kind: "status"; text: string; startedAt: number }
+  | { kind: "input"; lines: string[]; cursorRow: number; cursorColumn: number };
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const SPINNER_INTERVAL_MS = 100;

@@ -8,7 +8,11 @@ export const SLASH_COMMANDS = [
   { name: "/sessions", usage: "/sessions", description: "list this directory's stored sessions" },
   { name: "/cost", usage: "/cost", description: "tokens and cost of this session" },
   { name: "/skills", usage: "/skills", description: "the skills the model can use" },
-  { name: "/permissions", usage: "/permissions [mode]", description: "the permission mode and the rules allowed in this chat; change the mode" },
+  {
+    name: "/permissions",
+    usage: "/permissions [mode]",
+    description: "the permission mode and the rules allowed in this chat; change the mode",
+  },
   { name: "/exit", usage: "/exit", description: "leave the chat (Ctrl+D does too)" },
 ] as const;
 

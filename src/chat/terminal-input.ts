@@ -6,7 +6,11 @@ import type { Key } from "./line-editor.js";
  * Keys from a terminal with cursor control, in raw mode and with bracketed paste (the terminal
  * marks pasted text, so a paste never submits by itself). Returns what gives the terminal back.
  */
-export function listenToKeys(input: NodeJS.ReadStream, output: NodeJS.WriteStream, onKey: (character: string | undefined, key: Key) => void): () => void {
+export function listenToKeys(
+  input: NodeJS.ReadStream,
+  output: NodeJS.WriteStream,
+  onKey: (character: string | undefined, key: Key) => void,
+): () => void {
   // A lone Esc is told from the start of an escape sequence after 50 ms.
   emitKeypressEvents(input, { escapeCodeTimeout: 50 } as never);
   input.setRawMode(true);

@@ -34,7 +34,11 @@ process.stdout.on("error", () => {
  * the running turn and the session keeps serving; SIGINT while idle exits. A second signal before
  * the turn has ended exits at once.
  */
-export function handleSignals(session: Session, log: Logger, mode: { persistent: boolean }): { received: HandledSignal | undefined; dispose(): void } {
+export function handleSignals(
+  session: Session,
+  log: Logger,
+  mode: { persistent: boolean },
+): { received: HandledSignal | undefined; dispose(): void } {
   const state: { received: HandledSignal | undefined; dispose(): void } = {
     received: undefined,
     dispose() {

@@ -5,7 +5,11 @@ import type { RunConfig } from "./config.js";
 import type { Logger } from "./log.js";
 
 /** `json` prints only the last result; `text` prints its text (errors go to stderr, unless the progress showed them). */
-export function writeFinalOutput(config: RunConfig, last: ResultEvent | undefined, progress: { errorShown: boolean; reportError: (message: string) => void }): void {
+export function writeFinalOutput(
+  config: RunConfig,
+  last: ResultEvent | undefined,
+  progress: { errorShown: boolean; reportError: (message: string) => void },
+): void {
   if (!last || config.outputFormat === "stream-json") return;
   if (config.outputFormat === "json") {
     createLineWriter(process.stdout)(last);

@@ -128,7 +128,10 @@ export function parseFlags(argv: readonly string[], table: Record<string, FlagOp
     if (value !== undefined && choices) {
       const given = Array.isArray(value) ? value : [value];
       const bad = given.find((item) => !choices.includes(item));
-      if (bad !== undefined) throw new FlagError(`Invalid values:\n  Argument: ${name}, Given: ${JSON.stringify(bad)}, Choices: ${choices.map((choice) => JSON.stringify(choice)).join(", ")}`);
+      if (bad !== undefined)
+        throw new FlagError(
+          `Invalid values:\n  Argument: ${name}, Given: ${JSON.stringify(bad)}, Choices: ${choices.map((choice) => JSON.stringify(choice)).join(", ")}`,
+        );
     }
   }
   return { values: { ...values, _: positionals } };
@@ -136,7 +139,9 @@ export function parseFlags(argv: readonly string[], table: Record<string, FlagOp
 
 /** A value, not a flag: anything but `--`, `-x`, `--name` (a negative number is a value). */
 function isWord(argument: string | undefined): argument is string {
-  return argument !== undefined && argument !== "--" && !(argument.startsWith("-") && argument.length > 1 && Number.isNaN(Number(argument)));
+  return (
+    argument !== undefined && argument !== "--" && !(argument.startsWith("-") && argument.length > 1 && Number.isNaN(Number(argument)))
+  );
 }
 
 function aliasesOf(options: Options): string[] {

@@ -4,7 +4,12 @@ import { SETTING_SOURCES, type SettingSource } from "../session/session-options.
 
 /** Checks of flag values and of flags given together, each returning what is wrong, if anything. */
 
-export function checkCombinations(input: { parsed: Record<string, unknown>; inputFormat: string; outputFormat: string; promptText: string }): string | undefined {
+export function checkCombinations(input: {
+  parsed: Record<string, unknown>;
+  inputFormat: string;
+  outputFormat: string;
+  promptText: string;
+}): string | undefined {
   const { parsed, inputFormat, outputFormat, promptText } = input;
   if (inputFormat === "stream-json" && outputFormat !== "stream-json") {
     return "--input-format=stream-json requires --output-format=stream-json.";
@@ -15,7 +20,8 @@ export function checkCombinations(input: { parsed: Record<string, unknown>; inpu
   if (parsed["include-partial-messages"] && outputFormat !== "stream-json") {
     return "--include-partial-messages requires --output-format=stream-json.";
   }
-  if (parsed["event-dialect"] === "flat" && outputFormat !== "stream-json") return "--event-dialect flat requires --output-format=stream-json.";
+  if (parsed["event-dialect"] === "flat" && outputFormat !== "stream-json")
+    return "--event-dialect flat requires --output-format=stream-json.";
   if (parsed.resume !== undefined && parsed.continue) return "--resume and --continue cannot be used together.";
   if (parsed["session-id"] && (parsed.resume !== undefined || parsed.continue)) {
     return "--session-id cannot be combined with --resume or --continue.";
@@ -27,7 +33,8 @@ export function checkCombinations(input: { parsed: Record<string, unknown>; inpu
     return "--append-system-prompt and --append-system-prompt-file cannot be used together.";
   }
   if (parsed.resume === "") return "--resume needs a session id.";
-  if (parsed["fork-session"] && parsed.resume === undefined && !parsed.continue) return "--fork-session needs --resume or --continue: it copies an existing session.";
+  if (parsed["fork-session"] && parsed.resume === undefined && !parsed.continue)
+    return "--fork-session needs --resume or --continue: it copies an existing session.";
   return undefined;
 }
 
@@ -48,7 +55,8 @@ export function readJsonSchema(value: string, processCwd: string): { schema: Rec
   } catch (error) {
     return { error: `--json-schema${inline ? "" : ` (${value})`} is not valid JSON: ${(error as Error).message}` };
   }
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return { error: "--json-schema must be a JSON object (a JSON Schema)." };
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema))
+    return { error: "--json-schema must be a JSON object (a JSON Schema)." };
   return { schema: schema as Record<string, unknown> };
 }
 
@@ -58,9 +66,13 @@ export function readJsonSchema(value: string, processCwd: string): { schema: Rec
  */
 export function parseSettingSources(value: unknown): { sources: SettingSource[] | undefined } | { error: string } {
   if (typeof value !== "string") return { sources: undefined };
-  const sources = value.split(",").map((source) => source.trim()).filter((source) => source !== "");
+  const sources = value
+    .split(",")
+    .map((source) => source.trim())
+    .filter((source) => source !== "");
   const unknown = sources.filter((source) => !(SETTING_SOURCES as readonly string[]).includes(source));
-  if (unknown.length > 0) return { error: `--setting-sources: unknown source ${unknown.join(", ")} (the sources are ${SETTING_SOURCES.join(", ")}).` };
+  if (unknown.length > 0)
+    return { error: `--setting-sources: unknown source ${unknown.join(", ")} (the sources are ${SETTING_SOURCES.join(", ")}).` };
   return { sources: sources as SettingSource[] };
 }
 

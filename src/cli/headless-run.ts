@@ -31,7 +31,10 @@ export async function runHeadless(command: RunCommand, packageRoot: URL): Promis
   const logFormat = chooseLogFormat(process.env, config.debug, process.stderr.isTTY === true);
   const log = createLogger(config.debug ? "debug" : process.env.AGENTWIRE_LOG_LEVEL, logFormat);
   routeConsoleToLog(log);
-  const notices = [...(config.skills ? installBundledSkills(log, config.defaultSkills, packageRoot) : []), ...(command.ignoredFlags.length > 0 ? [describeIgnoredFlags(command.ignoredFlags)] : [])];
+  const notices = [
+    ...(config.skills ? installBundledSkills(log, config.defaultSkills, packageRoot) : []),
+    ...(command.ignoredFlags.length > 0 ? [describeIgnoredFlags(command.ignoredFlags)] : []),
+  ];
   const events = await eventOutput(config, log, logFormat);
   const started: { session?: Session } = {};
   const host = await hostSide(config, command.isStart, events.output, () => started.session?.sessionId ?? "");
@@ -59,7 +62,8 @@ export async function runHeadless(command: RunCommand, packageRoot: URL): Promis
   // checks could still refuse the run (a --json-schema), nor before a prompt from stdin arrived,
   // nor when MCP servers are configured (init lists them once they have started).
   const mcpConfigured = Object.keys(config.mcpServers).length + config.hostMcpServers.length + config.projectSdkMcpServers.length > 0;
-  const announcedEarly = config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && !mcpConfigured;
+  const announcedEarly =
+    config.inputFormat === "text" && command.prompt !== undefined && command.prompt.trim() !== "" && !config.outputSchema && !mcpConfigured;
   if (announcedEarly) events.output(await initEventBeforeSession(prepared));
   const session = await startSession(config, sessionOptions, prepared, host.streamInput);
   started.session = session;
@@ -133,7 +137,8 @@ async function finish(run: {
   signals.dispose();
   const last = run.results.at(-1);
   // With a JSON log the render progress is not shown; the error is a record like the rest.
-  const reportError = run.logFormat === "json" ? (message: string) => log.error(message) : (message: string) => process.stderr.write(`Error: ${message}\n`);
+  const reportError =
+    run.logFormat === "json" ? (message: string) => log.error(message) : (message: string) => process.stderr.write(`Error: ${message}\n`);
   if (!stdoutState.closed) writeFinalOutput(config, last, { errorShown: run.errorShown, reportError });
   if (config.outputLastMessage && last) writeLastMessage(config.outputLastMessage, last, log);
   if (stdoutState.closed) return EXIT_CODES.STDOUT_CLOSED;
@@ -158,8 +163,16 @@ async function eventOutput(config: RunConfig, log: Logger, logFormat: LogFormat)
         ? createLoggedProgress(log, "info")
         : logFormat === "json"
           ? createLoggedProgress(log, "warn")
-          : await createTextProgress({ detailed: detailedProgress, stderr: process.stderr, stdoutIsTerminal: process.stdout.isTTY === true, env: process.env });
-  const flat = config.outputFormat === "stream-json" && config.eventDialect === "flat" ? (await import("../session/wire/flat-dialect.js")).createFlatTranslator() : undefined;
+          : await createTextProgress({
+              detailed: detailedProgress,
+              stderr: process.stderr,
+              stdoutIsTerminal: process.stdout.isTTY === true,
+              env: process.env,
+            });
+  const flat =
+    config.outputFormat === "stream-json" && config.eventDialect === "flat"
+      ? (await import("../session/wire/flat-dialect.js")).createFlatTranslator()
+      : undefined;
   const output = (event: OutputEvent): void => {
     if (event.type === "result") results.push(event);
     if (progress) progress(event);
@@ -180,7 +193,8 @@ async function hostSide(config: RunConfig, isStart: boolean, output: (event: Out
   const streamInput = config.inputFormat === "stream-json" ? await loadStreamInput() : undefined;
   const channel = streamInput ? new streamInput.HostChannel(output) : undefined;
   const approvals = approvalChannel(config, isStart);
-  const frames = approvals === "frames" && streamInput ? new streamInput.FrameApprovals(output, sessionId, config.approvalTimeoutMs) : undefined;
+  const frames =
+    approvals === "frames" && streamInput ? new streamInput.FrameApprovals(output, sessionId, config.approvalTimeoutMs) : undefined;
   const approve = approvals === "control" && channel && streamInput ? streamInput.controlApprover(channel) : frames?.approve;
   return { streamInput, channel, frames, approve };
 }
@@ -197,10 +211,19 @@ async function startSession(
   const { createSession } = await import("../session/session.js");
   const session = createSession(options, prepared);
   for (const name of config.projectSdkMcpServers) {
-    session.addMcpServer({ name, error: "not started: only the host can declare an in-process (type \"sdk\") server, in --mcp-config or initialize, not the project's .mcp.json" });
+    session.addMcpServer({
+      name,
+      error:
+        'not started: only the host can declare an in-process (type "sdk") server, in --mcp-config or initialize, not the project\'s .mcp.json',
+    });
   }
   // Without stream-json input nobody answers the control requests an in-process server needs.
-  if (!streamInput) for (const name of config.hostMcpServers) session.addMcpServer({ name, error: "not started: an in-process (type \"sdk\") server is served by the host, which needs --input-format stream-json" });
+  if (!streamInput)
+    for (const name of config.hostMcpServers)
+      session.addMcpServer({
+        name,
+        error: 'not started: an in-process (type "sdk") server is served by the host, which needs --input-format stream-json',
+      });
   if (config.outputSchema) {
     await session.setOutputSchema(config.outputSchema).catch((error: Error) => {
       throw new SessionSetupError(`--json-schema is not a valid JSON Schema: ${error.message}`, "invalid_arguments");

@@ -14,7 +14,10 @@ export async function listSkills(config: RunConfig, env: NodeJS.ProcessEnv): Pro
   const catalog = discoverSkills({
     enabled: config.skills,
     // As a run would see them: a project's rules only once it is trusted.
-    grantPolicy: skillGrantPolicy({ trust: sessionProjectTrust(config, agentwireHome), projectSettings: usesProjectSettings(config.settingSources) }),
+    grantPolicy: skillGrantPolicy({
+      trust: sessionProjectTrust(config, agentwireHome),
+      projectSettings: usesProjectSettings(config.settingSources),
+    }),
     cwd: config.cwd,
     addDirs: config.addDirs.map((directory) => resolve(config.cwd, directory)),
     skillsDirs: config.skillsDirs,
@@ -34,7 +37,9 @@ export async function listSkills(config: RunConfig, env: NodeJS.ProcessEnv): Pro
         ...(skill.whenToUse ? { when_to_use: skill.whenToUse } : {}),
         ...(skill.argumentHint ? { argument_hint: skill.argumentHint } : {}),
         ...(skill.allowedTools.length > 0 ? { allowed_tools: skill.allowedTools } : {}),
-        ...(skill.withheldGrants ? { withheld_allowed_tools: skill.withheldGrants.rules, withheld_because: skill.withheldGrants.reason } : {}),
+        ...(skill.withheldGrants
+          ? { withheld_allowed_tools: skill.withheldGrants.rules, withheld_because: skill.withheldGrants.reason }
+          : {}),
       })),
       warnings: problems.map((problem) => ({ code: problem.code, path: problem.path, reason: problem.reason })),
     };

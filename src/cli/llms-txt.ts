@@ -32,7 +32,16 @@ export function llmsTxt(helpText: string, packageRoot: URL): string {
     "",
     "Every tool the model can call, with the exact description and input schema the model receives.",
     "",
-    ...tools.flatMap((tool) => [`### ${tool.name}`, "", tool.description.trim(), "", "```json", JSON.stringify(toolInputJsonSchema(tool), null, 2), "```", ""]),
+    ...tools.flatMap((tool) => [
+      `### ${tool.name}`,
+      "",
+      tool.description.trim(),
+      "",
+      "```json",
+      JSON.stringify(toolInputJsonSchema(tool), null, 2),
+      "```",
+      "",
+    ]),
     "## Skills",
     "",
     "A skill is a folder with a `SKILL.md` (YAML frontmatter with `name` and `description`, then instructions) and optional scripts and files. agentwire finds skills in the project's `.agentwire/skills/`, `.agents/skills/` and `.claude/skills/` (from the working directory up to the repository root), in each `--add-dir` directory's skill folders, in each `--skills-dir`, then in `$AGENTWIRE_HOME/skills/`, `~/.agents/skills/` and `~/.claude/skills/`; the first skill of a name wins. The model sees a listing of names and descriptions before each prompt (ranked against the prompt with BM25 when it does not fit its budget), loads a skill's instructions with the Skill tool, and then reads the skill's files or runs its scripts with the ordinary tools. A user runs a skill directly with a `/name args` message. `--list-skills` shows what a run would use; `--no-skills` turns skills off.",
@@ -40,7 +49,13 @@ export function llmsTxt(helpText: string, packageRoot: URL): string {
     "### Writing a skill",
     "",
     // The guide's own title repeats this section's heading; its sections go one level below.
-    shiftHeadings(guide.slice(splitFrontmatter(guide).bodyStart).trim().replace(/^# .*\n+/, ""), 2),
+    shiftHeadings(
+      guide
+        .slice(splitFrontmatter(guide).bodyStart)
+        .trim()
+        .replace(/^# .*\n+/, ""),
+      2,
+    ),
     "",
     "## The stream-json protocol",
     "",

@@ -30,7 +30,12 @@ export function textRecord(level: RecordLevel, object: unknown, message: string 
   const pairs = Object.entries(fields)
     .filter(([, value]) => !(value instanceof Error) && value !== undefined)
     .map(([key, value]) => `${key}=${typeof value === "string" && !/\s/.test(value) && value !== "" ? value : JSON.stringify(value)}`);
-  const stack = error?.stack ? `\n${error.stack.split("\n").map((line) => `    ${line}`).join("\n")}` : "";
+  const stack = error?.stack
+    ? `\n${error.stack
+        .split("\n")
+        .map((line) => `    ${line}`)
+        .join("\n")}`
+    : "";
   return noticeLine(level, `${[text, ...pairs].join(" ")}${stack}`);
 }
 

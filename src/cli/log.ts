@@ -17,7 +17,8 @@ export type LogFormat = "text" | "json";
 export function chooseLogFormat(env: NodeJS.ProcessEnv, debug: boolean, stderrIsTerminal: boolean): LogFormat {
   const named = env.AGENTWIRE_LOG_FORMAT;
   if (named === "text" || named === "json") return named;
-  if (named !== undefined && named !== "") process.stderr.write(noticeLine("warn", `unknown log format "${named}" (AGENTWIRE_LOG_FORMAT); formats: text, json.`));
+  if (named !== undefined && named !== "")
+    process.stderr.write(noticeLine("warn", `unknown log format "${named}" (AGENTWIRE_LOG_FORMAT); formats: text, json.`));
   return debug && !stderrIsTerminal ? "json" : "text";
 }
 
@@ -31,7 +32,10 @@ export function chooseLogFormat(env: NodeJS.ProcessEnv, debug: boolean, stderrIs
 export function createLogger(level: string | undefined, format: LogFormat): Logger {
   const name = level ?? "warn";
   const known = name in LEVELS;
-  if (!known) process.stderr.write(noticeLine("warn", `unknown log level "${name}" (AGENTWIRE_LOG_LEVEL); using "warn". Levels: ${Object.keys(LEVELS).join(", ")}.`));
+  if (!known)
+    process.stderr.write(
+      noticeLine("warn", `unknown log level "${name}" (AGENTWIRE_LOG_LEVEL); using "warn". Levels: ${Object.keys(LEVELS).join(", ")}.`),
+    );
   const chosen = (known ? name : "warn") as LevelName;
   return new StderrLogger(chosen, format);
 }

@@ -46,7 +46,12 @@ async function runParsedCommand(argv: string[], parsed: ParsedCommand, chatComma
     case "mock-server": {
       const { runMockServerCommand, MockServerSetupError } = await import("../mock-server/command.js");
       try {
-        await runMockServerCommand({ port: parsed.port, scenario: parsed.scenario, host: parsed.host, ...(parsed.record ? { record: parsed.record } : {}) });
+        await runMockServerCommand({
+          port: parsed.port,
+          scenario: parsed.scenario,
+          host: parsed.host,
+          ...(parsed.record ? { record: parsed.record } : {}),
+        });
         return 0;
       } catch (error) {
         if (!(error instanceof MockServerSetupError)) throw error;
@@ -59,11 +64,15 @@ async function runParsedCommand(argv: string[], parsed: ParsedCommand, chatComma
     case "list-tools":
       try {
         // Both build every tool: loaded only for this listing.
-        const [{ chooseBuiltinTools }, { formatToolList }] = await Promise.all([import("../session/session-tools.js"), import("./list-tools.js")]);
+        const [{ chooseBuiltinTools }, { formatToolList }] = await Promise.all([
+          import("../session/session-tools.js"),
+          import("./list-tools.js"),
+        ]);
         process.stdout.write(formatToolList(chooseBuiltinTools(parsed.config), parsed.config.outputFormat));
         return 0;
       } catch (error) {
-        if (error instanceof SessionSetupError) return reportStartupFailure(argv, new StartupError(error.message, error.terminalReason), startedAt);
+        if (error instanceof SessionSetupError)
+          return reportStartupFailure(argv, new StartupError(error.message, error.terminalReason), startedAt);
         throw error;
       }
     case "list-skills": {
@@ -81,7 +90,11 @@ async function runParsedCommand(argv: string[], parsed: ParsedCommand, chatComma
     case "list-models": {
       // Loaded on demand, like the mock server: ordinary runs never need it.
       const { collectModelListings, formatModelListings } = await import("./list-models.js");
-      const listings = await collectModelListings({ env: process.env, ...(parsed.provider ? { provider: parsed.provider } : {}), ...(parsed.baseUrl ? { baseUrl: parsed.baseUrl } : {}) });
+      const listings = await collectModelListings({
+        env: process.env,
+        ...(parsed.provider ? { provider: parsed.provider } : {}),
+        ...(parsed.baseUrl ? { baseUrl: parsed.baseUrl } : {}),
+      });
       process.stdout.write(formatModelListings(listings, parsed.outputFormat));
       return 0;
     }
@@ -94,7 +107,8 @@ async function runParsedCommand(argv: string[], parsed: ParsedCommand, chatComma
         }
         return await runHeadless(parsed, PACKAGE_ROOT);
       } catch (error) {
-        if (error instanceof SessionSetupError) return reportStartupFailure(argv, new StartupError(error.message, error.terminalReason), startedAt);
+        if (error instanceof SessionSetupError)
+          return reportStartupFailure(argv, new StartupError(error.message, error.terminalReason), startedAt);
         if (error instanceof StartupError) return reportStartupFailure(argv, error, startedAt);
         throw error;
       }
@@ -107,7 +121,11 @@ async function runParsedCommand(argv: string[], parsed: ParsedCommand, chatComma
  */
 function wantsChat(chatCommand: boolean, command: Extract<ParsedCommand, { kind: "run" }>): boolean {
   const streams = command.config.inputFormat !== "text" || command.config.outputFormat !== "text";
-  if (chatCommand && streams) throw new StartupError("agentwire chat is for a person at a terminal; --input-format and --output-format do not apply (agentwire start is the stream-json session).", "invalid_arguments");
+  if (chatCommand && streams)
+    throw new StartupError(
+      "agentwire chat is for a person at a terminal; --input-format and --output-format do not apply (agentwire start is the stream-json session).",
+      "invalid_arguments",
+    );
   if (command.isStart || streams) return false;
   if (chatCommand) return true;
   return !command.printFlag && command.prompt === undefined && process.stdin.isTTY === true && process.stdout.isTTY === true;

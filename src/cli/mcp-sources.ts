@@ -50,7 +50,8 @@ export function gatherMcpServers(input: {
     if ("bytes" in read) {
       // The bytes that were hashed are the bytes that are used: no second read to race.
       const root = trustRootOf(input.cwd);
-      if (input.project.trust.trusts(root, projectFile, () => mcpConfigFingerprint(read.bytes, input.cwd, root))) sources.push({ label: projectFile, text: read.bytes.toString("utf8"), fromProject: true });
+      if (input.project.trust.trusts(root, projectFile, () => mcpConfigFingerprint(read.bytes, input.cwd, root)))
+        sources.push({ label: projectFile, text: read.bytes.toString("utf8"), fromProject: true });
       else untrusted = serverNamesIn(read.bytes.toString("utf8"));
     }
   }
@@ -83,7 +84,8 @@ export function gatherMcpServers(input: {
     servers = { ...servers, ...parsed.data.mcpServers };
     for (const name of sdkNames) {
       const named = McpServerNameSchema.safeParse(name);
-      if (!named.success) return { error: `MCP configuration ${source.label}: mcpServers.${name}: ${named.error.issues[0]?.message ?? "invalid name"}` };
+      if (!named.success)
+        return { error: `MCP configuration ${source.label}: mcpServers.${name}: ${named.error.issues[0]?.message ?? "invalid name"}` };
       delete servers[name];
       inProcess.set(name, source.fromProject ? "project" : "host");
     }
@@ -141,7 +143,8 @@ function splitSdkServers(json: unknown): { rest: unknown; sdkNames: string[] } {
   if (typeof json !== "object" || json === null || !("mcpServers" in json)) return { rest: json, sdkNames: [] };
   const servers = (json as { mcpServers: unknown }).mcpServers;
   if (typeof servers !== "object" || servers === null) return { rest: json, sdkNames: [] };
-  const isSdk = (server: unknown): boolean => typeof server === "object" && server !== null && (server as { type?: unknown }).type === "sdk";
+  const isSdk = (server: unknown): boolean =>
+    typeof server === "object" && server !== null && (server as { type?: unknown }).type === "sdk";
   const entries = Object.entries(servers);
   return {
     rest: { ...json, mcpServers: Object.fromEntries(entries.filter(([, server]) => !isSdk(server))) },
@@ -163,7 +166,8 @@ function expandVariables(value: unknown, env: Readonly<Record<string, string | u
       });
     }
     if (Array.isArray(node)) return node.map(expand);
-    if (typeof node === "object" && node !== null) return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, expand(child)]));
+    if (typeof node === "object" && node !== null)
+      return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, expand(child)]));
     return node;
   };
   const expanded = expand(value);

@@ -7,10 +7,14 @@ export async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
   const wantsHelp = argv.includes("--help") || argv.includes("-h");
   const parser = yargs(argv)
     .scriptName("agentwire mock-server")
-    .usage("agentwire mock-server --port N --scenario FILE [--record FILE]\n\nServes scripted model turns over loopback in the Anthropic, OpenAI (Chat Completions, Responses) and Gemini streaming wire formats.")
+    .usage(
+      "agentwire mock-server --port N --scenario FILE [--record FILE]\n\nServes scripted model turns over loopback in the Anthropic, OpenAI (Chat Completions, Responses) and Gemini streaming wire formats.",
+    )
     .help(false)
     .version(false)
-    .options(wantsHelp ? { ...MOCK_SERVER_OPTIONS, scenario: { ...MOCK_SERVER_OPTIONS.scenario, demandOption: false } } : MOCK_SERVER_OPTIONS)
+    .options(
+      wantsHelp ? { ...MOCK_SERVER_OPTIONS, scenario: { ...MOCK_SERVER_OPTIONS.scenario, demandOption: false } } : MOCK_SERVER_OPTIONS,
+    )
     .strict()
     .exitProcess(false)
     .fail((message, error) => {
@@ -19,7 +23,13 @@ export async function parseMockServer(argv: string[]): Promise<ParsedCommand> {
   try {
     const parsed = await parser.parseAsync();
     if (parsed.help) return { kind: "help", text: await parser.getHelp() };
-    return { kind: "mock-server", port: parsed.port, scenario: parsed.scenario as string, host: parsed.host, ...(parsed.record ? { record: parsed.record } : {}) };
+    return {
+      kind: "mock-server",
+      port: parsed.port,
+      scenario: parsed.scenario as string,
+      host: parsed.host,
+      ...(parsed.record ? { record: parsed.record } : {}),
+    };
   } catch (error) {
     return { kind: "error", message: error instanceof Error ? error.message : String(error) };
   }

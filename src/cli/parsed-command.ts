@@ -6,7 +6,16 @@ import type { OutputFormat, RunConfig } from "./config.js";
 export type ParsedCommand =
   | { kind: "help"; text: string }
   | { kind: "version" }
-  | { kind: "run"; config: RunConfig; fileSettings: FileSettings; prompt?: string; promptFiles: PromptSources; ignoredFlags: string[]; isStart: boolean; printFlag: boolean }
+  | {
+      kind: "run";
+      config: RunConfig;
+      fileSettings: FileSettings;
+      prompt?: string;
+      promptFiles: PromptSources;
+      ignoredFlags: string[];
+      isStart: boolean;
+      printFlag: boolean;
+    }
   | { kind: "list-tools"; config: RunConfig }
   | { kind: "list-skills"; config: RunConfig }
   | { kind: "llms-txt"; config: RunConfig; helpText: string }

@@ -35,12 +35,17 @@ const PIPED_INPUT_WAIT_MS = 3_000;
 export async function promptSource(argument: string | undefined, log: Logger): Promise<{ text: Promise<string> }> {
   if (argument === undefined || argument.trim() === "") {
     const piped = process.stdin.isTTY ? undefined : await readStream(process.stdin);
-    if (!piped?.trim()) throw new StartupError("Input must be provided either through stdin or as a prompt argument when using --print", "invalid_arguments");
+    if (!piped?.trim())
+      throw new StartupError("Input must be provided either through stdin or as a prompt argument when using --print", "invalid_arguments");
     return { text: Promise.resolve(piped) };
   }
   if (process.stdin.isTTY) return { text: Promise.resolve(argument) };
   // Wrapped: an async function would otherwise wait for the piped input before returning.
-  return { text: readPipedInput(PIPED_INPUT_WAIT_MS, log).then((piped) => (piped === undefined || piped.trim() === "" ? argument : `${argument}\n\n${piped}`)) };
+  return {
+    text: readPipedInput(PIPED_INPUT_WAIT_MS, log).then((piped) =>
+      piped === undefined || piped.trim() === "" ? argument : `${argument}\n\n${piped}`,
+    ),
+  };
 }
 
 async function readStream(stream: NodeJS.ReadableStream): Promise<string> {
@@ -57,7 +62,9 @@ function readPipedInput(waitMs: number, log: Logger): Promise<string | undefined
     const giveUp = setTimeout(() => {
       stdin.off("data", onData).off("end", onEnd).off("error", onEnd);
       stdin.destroy();
-      log.warn(`no input arrived on stdin within ${waitMs / 1000} s; running the prompt without it (redirect stdin from /dev/null to skip the wait).`);
+      log.warn(
+        `no input arrived on stdin within ${waitMs / 1000} s; running the prompt without it (redirect stdin from /dev/null to skip the wait).`,
+      );
       resolve(undefined);
     }, waitMs);
     const onData = (chunk: Buffer): void => {

@@ -30,7 +30,10 @@ export async function runRenderCommand(argv: string[], processCwd: string, env: 
     .version(false)
     .options({
       width: { type: "number", description: "Wrap to this many columns (default: the terminal's, else $COLUMNS, else 100)" },
-      color: { type: "boolean", description: "Force colours on (--color) or off (--no-color); default: only on a terminal without NO_COLOR" },
+      color: {
+        type: "boolean",
+        description: "Force colours on (--color) or off (--no-color); default: only on a terminal without NO_COLOR",
+      },
       help: { alias: "h", type: "boolean", default: false },
     })
     .strictOptions()
@@ -53,7 +56,9 @@ export async function runRenderCommand(argv: string[], processCwd: string, env: 
   if (extra.length > 0) return fail(`Unexpected argument: ${extra.join(" ")}`);
   let input: AsyncIterable<Uint8Array | string> = process.stdin;
   if (target !== undefined && target !== "-") {
-    const file = isFile(resolve(processCwd, target)) ? resolve(processCwd, target) : findSessionFile(agentwireHome(env), target, processCwd);
+    const file = isFile(resolve(processCwd, target))
+      ? resolve(processCwd, target)
+      : findSessionFile(agentwireHome(env), target, processCwd);
     if (!file) return fail(`${target} is neither a file nor a stored session (agentwire sessions list --all shows them).`);
     input = createReadStream(file);
   } else if (process.stdin.isTTY) {

@@ -41,7 +41,10 @@ export async function buildRunCommand(run: RunArguments, processCwd: string, env
   const flags = flagsOverSettings(
     {
       model: typeof parsed.model === "string" && parsed.model !== "" ? parsed.model : undefined,
-      permissionMode: parsed["dangerously-skip-permissions"] === true ? "bypassPermissions" : (parsed["permission-mode"] as PermissionModeName | undefined),
+      permissionMode:
+        parsed["dangerously-skip-permissions"] === true
+          ? "bypassPermissions"
+          : (parsed["permission-mode"] as PermissionModeName | undefined),
       allowedTools: (parsed.allowedTools ?? []) as string[],
       disallowedTools: (parsed.disallowedTools ?? []) as string[],
       // Relative --add-dir paths are relative to where agentwire was started, like --cwd.
@@ -50,12 +53,20 @@ export async function buildRunCommand(run: RunArguments, processCwd: string, env
     fileSettings,
   );
 
-  const choice = chooseModel({ model: flags.model, provider: typeof parsed.provider === "string" ? parsed.provider : undefined, env: runEnv });
+  const choice = chooseModel({
+    model: flags.model,
+    provider: typeof parsed.provider === "string" ? parsed.provider : undefined,
+    env: runEnv,
+  });
   if ("error" in choice) return { kind: "error", message: choice.error };
   const outputSchema = typeof parsed["json-schema"] === "string" ? readJsonSchema(parsed["json-schema"], processCwd) : undefined;
   if (outputSchema && "error" in outputSchema) return { kind: "error", message: outputSchema.error };
   const approvalTimeout = parsed["approval-timeout"] as number;
-  if (!(approvalTimeout > 0)) return { kind: "error", message: "--approval-timeout must be a positive number of seconds (a question nobody answers is then denied)." };
+  if (!(approvalTimeout > 0))
+    return {
+      kind: "error",
+      message: "--approval-timeout must be a positive number of seconds (a question nobody answers is then denied).",
+    };
   const mcp = gatherMcpServers({
     values: (parsed["mcp-config"] ?? []) as string[],
     project: {
@@ -133,7 +144,10 @@ async function readSettings(parsed: Flags, processCwd: string, env: NodeJS.Proce
   const trust = sessionProjectTrust({ trustProject: parsed["trust-project"] === true }, agentwireHome(env));
   const projectFiles = projectSettingsFiles(resolve(processCwd, cwd));
   // The shell grammar that reads hook commands loads only when there is a project file to check.
-  const settingsFingerprint = existsSync(projectFiles.project) || existsSync(projectFiles.local) ? (await import("../trust/settings-fingerprint.js")).settingsFingerprint : undefined;
+  const settingsFingerprint =
+    existsSync(projectFiles.project) || existsSync(projectFiles.local)
+      ? (await import("../trust/settings-fingerprint.js")).settingsFingerprint
+      : undefined;
   const loaded = loadSettings({
     settingsFingerprint,
     flag: typeof parsed.settings === "string" ? parsed.settings : undefined,
@@ -193,7 +207,9 @@ function configFromFlags(parsed: Flags, processCwd: string, env: NodeJS.ProcessE
 }
 
 function formatIssues(error: z.core.$ZodError): string {
-  return error.issues.map((issue) => `--${issue.path.join(".").replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: ${issue.message}`).join("\n");
+  return error.issues
+    .map((issue) => `--${issue.path.join(".").replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}: ${issue.message}`)
+    .join("\n");
 }
 
 function pickDefined(values: Record<string, unknown>): PromptSources {

@@ -19,10 +19,17 @@ export function installBundledSkills(log: Logger, install: boolean, packageRoot:
   const notices: Notice[] = [];
   try {
     const installed = install ? installDefaultSkills(bundled, target) : [];
-    if (installed.length > 0) notices.push({ code: "default_skills_installed", message: `Installed the default skills (${installed.join(", ")}) into ${target}; --no-default-skills skips this.` });
+    if (installed.length > 0)
+      notices.push({
+        code: "default_skills_installed",
+        message: `Installed the default skills (${installed.join(", ")}) into ${target}; --no-default-skills skips this.`,
+      });
     const upgraded = upgradeRetiredDefaultSkills(bundled, target);
     if (upgraded.length > 0) {
-      notices.push({ code: "default_skills_updated", message: `Updated the default skills ${upgraded.join(", ")} in ${target}: their earlier versions approved more commands than they need.` });
+      notices.push({
+        code: "default_skills_updated",
+        message: `Updated the default skills ${upgraded.join(", ")} in ${target}: their earlier versions approved more commands than they need.`,
+      });
     }
   } catch (error) {
     // An unwritable AGENTWIRE_HOME is reported once by the session (session_not_persisted).
@@ -36,5 +43,8 @@ export function describeIgnoredFlags(flags: string[]): Notice {
   const names = flags.map((flag) => `--${flag}`);
   const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)!}`;
   const verb = names.length === 1 ? "is" : "are";
-  return { code: "flags_ignored", message: `${list} ${verb} accepted for Claude Code compatibility but ${names.length === 1 ? "has" : "have"} no effect yet.` };
+  return {
+    code: "flags_ignored",
+    message: `${list} ${verb} accepted for Claude Code compatibility but ${names.length === 1 ? "has" : "have"} no effect yet.`,
+  };
 }

@@ -35,8 +35,16 @@ export async function runSessionsCommand(argv: string[], processCwd: string, env
     .version(false)
     .options({
       all: { type: "boolean", default: false, description: "list: sessions of every working directory" },
-      cwd: { type: "string", description: "The working directory whose sessions are meant (default: the current one); import: file the session under it" },
-      format: { type: "string", choices: ["jsonl", "json"], default: "jsonl", description: "export: the file as stored (jsonl) or one JSON document (json)" },
+      cwd: {
+        type: "string",
+        description: "The working directory whose sessions are meant (default: the current one); import: file the session under it",
+      },
+      format: {
+        type: "string",
+        choices: ["jsonl", "json"],
+        default: "jsonl",
+        description: "export: the file as stored (jsonl) or one JSON document (json)",
+      },
       output: { alias: "o", type: "string", description: "export: write to this file instead of stdout" },
       "output-format": { type: "string", choices: ["text", "json"], default: "text", description: "list: a table (text) or a JSON array" },
       "keep-id": { type: "boolean", default: false, description: "import: keep the session's id (refused if it exists)" },
@@ -64,13 +72,16 @@ export async function runSessionsCommand(argv: string[], processCwd: string, env
   if (extra.length > 0) return fail(`Unexpected argument: ${extra.join(" ")}`);
   const home = agentwireHome(env);
   const cwd = resolve(processCwd, parsed.cwd ?? ".");
-  const needsTarget = (what: string): string | undefined => (target === undefined ? `agentwire sessions ${command} needs ${what}.` : undefined);
+  const needsTarget = (what: string): string | undefined =>
+    target === undefined ? `agentwire sessions ${command} needs ${what}.` : undefined;
   const sessionFileOf = (id: string): string | undefined => findSessionFile(home, id, cwd);
 
   switch (command) {
     case "list": {
       const sessions = listSessions(home, parsed.all ? undefined : cwd);
-      process.stdout.write(parsed["output-format"] === "json" ? `${JSON.stringify(sessions.map(toJson), null, 2)}\n` : formatTable(sessions, parsed.all, cwd));
+      process.stdout.write(
+        parsed["output-format"] === "json" ? `${JSON.stringify(sessions.map(toJson), null, 2)}\n` : formatTable(sessions, parsed.all, cwd),
+      );
       return 0;
     }
     case "show":
@@ -81,7 +92,11 @@ export async function runSessionsCommand(argv: string[], processCwd: string, env
       const file = sessionFileOf(target!);
       if (!file) return fail(`No session ${target} in ${home}/projects (agentwire sessions list --all shows them).`);
       if (command === "show") {
-        await writeRendered(createReadStream(file), process.stdout, { width: outputWidth(process.stdout, env), color: wantsColor(process.stdout, env), sessionFile: true });
+        await writeRendered(createReadStream(file), process.stdout, {
+          width: outputWidth(process.stdout, env),
+          color: wantsColor(process.stdout, env),
+          sessionFile: true,
+        });
         return 0;
       }
       if (command === "delete") {
@@ -90,7 +105,9 @@ export async function runSessionsCommand(argv: string[], processCwd: string, env
         process.stderr.write(`Deleted session ${target} (${file}).\n`);
         return 0;
       }
-      const output: Writable = parsed.output ? createWriteStream(resolve(processCwd, parsed.output), { flags: "wx", mode: 0o600 }) : process.stdout;
+      const output: Writable = parsed.output
+        ? createWriteStream(resolve(processCwd, parsed.output), { flags: "wx", mode: 0o600 })
+        : process.stdout;
       try {
         if (parsed.format === "json") {
           const { skippedLines } = await exportSessionJson(file, output);
@@ -108,9 +125,16 @@ export async function runSessionsCommand(argv: string[], processCwd: string, env
       const missing = needsTarget("the file to import");
       if (missing) return fail(missing);
       try {
-        const imported = importSession({ home, source: resolve(processCwd, target!), keepId: parsed["keep-id"], ...(parsed.cwd ? { cwd } : {}) });
+        const imported = importSession({
+          home,
+          source: resolve(processCwd, target!),
+          keepId: parsed["keep-id"],
+          ...(parsed.cwd ? { cwd } : {}),
+        });
         process.stdout.write(`${imported.sessionId}\n`);
-        process.stderr.write(`Imported ${imported.entries} entries as session ${imported.sessionId} (${imported.file}); agentwire --resume ${imported.sessionId} continues it.\n`);
+        process.stderr.write(
+          `Imported ${imported.entries} entries as session ${imported.sessionId} (${imported.file}); agentwire --resume ${imported.sessionId} continues it.\n`,
+        );
         return 0;
       } catch (error) {
         if (error instanceof SessionImportError) return fail(error.message);

@@ -29,8 +29,14 @@ export async function createTextProgress(options: TextProgressOptions): Promise<
     };
   }
   // Loaded only when shown: a quiet run does not pay for the renderer at start-up.
-  const [{ TranscriptRenderer }, { outputWidth, wantsColor }] = await Promise.all([import("../render/transcript-renderer.js"), import("../render/style.js")]);
-  const renderer = new TranscriptRenderer({ width: outputWidth(options.stderr, options.env), color: wantsColor(options.stderr, options.env) });
+  const [{ TranscriptRenderer }, { outputWidth, wantsColor }] = await Promise.all([
+    import("../render/transcript-renderer.js"),
+    import("../render/style.js"),
+  ]);
+  const renderer = new TranscriptRenderer({
+    width: outputWidth(options.stderr, options.env),
+    color: wantsColor(options.stderr, options.env),
+  });
   // The last text-only assistant message may be the answer: held until it is known whether it was.
   let held: string[] = [];
   return (event) => {

@@ -56,14 +56,21 @@ export async function runTrustCommand(argv: string[], processCwd: string, env: N
   if (flags.revoke) return revoke(home, read.store, trustRootOf(directory));
   const offer = await gatherTrustOffer(directory);
   if (offer.items.length === 0) {
-    process.stdout.write(`Nothing in ${directory} needs trust: no .mcp.json, no settings file with hooks, allow rules or env, and no project skill with allowed-tools.\n`);
+    process.stdout.write(
+      `Nothing in ${directory} needs trust: no .mcp.json, no settings file with hooks, allow rules or env, and no project skill with allowed-tools.\n`,
+    );
     return 0;
   }
   process.stdout.write(formatOffer(offer));
   const unhashable = offer.items.filter((item) => item.fingerprint === undefined);
-  if (unhashable.length > 0) return fail(`${unhashable.map((item) => item.key).join(", ")} could not be read whole (unreadable, changed while it was read, or a skill folder over the size limits), so nothing was trusted.`);
+  if (unhashable.length > 0)
+    return fail(
+      `${unhashable.map((item) => item.key).join(", ")} could not be read whole (unreadable, changed while it was read, or a skill folder over the size limits), so nothing was trusted.`,
+    );
   if (!flags.yes) {
-    const answer = await ask("Trust these? The servers will start, the hooks will run and the rules will approve calls in every run here, without asking. [y/N] ");
+    const answer = await ask(
+      "Trust these? The servers will start, the hooks will run and the rules will approve calls in every run here, without asking. [y/N] ",
+    );
     if (answer === undefined) return fail("Not trusted: stdin is not a terminal to answer on. Pass --yes to trust what is shown above.");
     if (!/^y(es)?$/i.test(answer.trim())) {
       process.stdout.write("Not trusted.\n");
@@ -106,7 +113,10 @@ function formatOffer(offer: TrustOffer): string {
  */
 function visible(text: string): string {
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g, (character) => `\\u{${character.codePointAt(0)!.toString(16)}}`);
+  return text.replace(
+    /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g,
+    (character) => `\\u{${character.codePointAt(0)!.toString(16)}}`,
+  );
 }
 
 /** Each trusted root with its files, and whether each is unchanged, changed or gone. */

@@ -66,7 +66,12 @@ export async function gatherTrustOffer(directory: string): Promise<TrustOffer> {
 function mcpItem(root: string, file: string): TrustItem {
   const read = readRegularFile(file);
   if ("problem" in read) return { key: projectFileKey(root, file), fingerprint: undefined, title: `${file}:`, details: [read.problem] };
-  return { key: projectFileKey(root, file), fingerprint: mcpConfigFingerprint(read.bytes, path.dirname(file), root), title: `${file} starts these MCP servers:`, details: describeMcpServers(read.bytes.toString("utf8")) };
+  return {
+    key: projectFileKey(root, file),
+    fingerprint: mcpConfigFingerprint(read.bytes, path.dirname(file), root),
+    title: `${file} starts these MCP servers:`,
+    details: describeMcpServers(read.bytes.toString("utf8")),
+  };
 }
 
 /**
@@ -79,7 +84,12 @@ function settingsItem(root: string, directory: string, file: string): TrustItem 
   if ("problem" in read) return { key: projectFileKey(root, file), fingerprint: undefined, title: `${file}:`, details: [read.problem] };
   const parsed = parseSettingsDocument(read.bytes.toString("utf8").replace(/^\uFEFF/, ""));
   if ("error" in parsed || !needsTrust(parsed.document)) return undefined;
-  return { key: projectFileKey(root, file), fingerprint: settingsFingerprint(read.bytes, directory, root), title: `${file} runs and allows without asking:`, details: describeSettings(parsed.document) };
+  return {
+    key: projectFileKey(root, file),
+    fingerprint: settingsFingerprint(read.bytes, directory, root),
+    title: `${file} runs and allows without asking:`,
+    details: describeSettings(parsed.document),
+  };
 }
 
 /** What a settings file would run and allow, one line each. */
@@ -89,7 +99,8 @@ function describeSettings(document: SettingsDocument): string[] {
   lines.push(...document.allow.map((rule) => `allow ${describeRule(rule)}`));
   lines.push(...document.additionalDirectories.map((entry) => `adds the directory ${entry}`));
   if (document.defaultMode !== undefined) lines.push(`sets the permission mode ${document.defaultMode}`);
-  for (const [name, value] of Object.entries(document.env)) lines.push(`env ${name}=${value}${isCredentialName(name) ? "   (a credential: sent to the model provider, kept from commands)" : ""}`);
+  for (const [name, value] of Object.entries(document.env))
+    lines.push(`env ${name}=${value}${isCredentialName(name) ? "   (a credential: sent to the model provider, kept from commands)" : ""}`);
   return lines;
 }
 
@@ -109,7 +120,15 @@ export function describeMcpServers(text: string): string[] {
       lines.push(`"${name}": not a server configuration`);
       continue;
     }
-    const server = config as { command?: unknown; args?: unknown; url?: unknown; type?: unknown; env?: unknown; headers?: unknown; cwd?: unknown };
+    const server = config as {
+      command?: unknown;
+      args?: unknown;
+      url?: unknown;
+      type?: unknown;
+      env?: unknown;
+      headers?: unknown;
+      cwd?: unknown;
+    };
     if (server.type === "sdk") continue;
     const what =
       typeof server.command === "string"

@@ -47,7 +47,11 @@ const MODEL_LOOKUP_TIMEOUT_MS = 3_000;
  * and keys, so the page's picker starts where the command line does. A choice that needs more
  * (a local server without --model) stays open; the page's first listed model is used then.
  */
-function sessionDefaults(provider: string | undefined, model: string | undefined, env: NodeJS.ProcessEnv): { provider?: string | undefined; model?: string | undefined } {
+function sessionDefaults(
+  provider: string | undefined,
+  model: string | undefined,
+  env: NodeJS.ProcessEnv,
+): { provider?: string | undefined; model?: string | undefined } {
   const choice = chooseModel({ provider, model, env });
   return "error" in choice ? { provider, model } : choice;
 }
@@ -82,7 +86,10 @@ export async function runWebCommand(argv: string[], processCwd: string, env: Nod
       token: randomBytes(24).toString("base64url"),
       cwd,
       roots,
-      defaults: { ...sessionDefaults(values.provider as string | undefined, values.model as string | undefined, env), permissionMode: values["permission-mode"] as never },
+      defaults: {
+        ...sessionDefaults(values.provider as string | undefined, values.model as string | undefined, env),
+        permissionMode: values["permission-mode"] as never,
+      },
       env,
       pageRoot: resolve(packageRoot, "web"),
       version: AGENTWIRE_VERSION,
@@ -94,7 +101,14 @@ export async function runWebCommand(argv: string[], processCwd: string, env: Nod
     return 1;
   }
   process.stderr.write(`agentwire web: ${server.url}\n`);
-  if (!isLoopbackHost(host)) process.stderr.write(noticeLine("warn", `listening on ${host}, reachable from the network: every request needs the token, and anyone who has the URL can run commands as you.`, "agentwire web"));
+  if (!isLoopbackHost(host))
+    process.stderr.write(
+      noticeLine(
+        "warn",
+        `listening on ${host}, reachable from the network: every request needs the token, and anyone who has the URL can run commands as you.`,
+        "agentwire web",
+      ),
+    );
   if (values.open) openInBrowser(server.url);
   const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once("SIGINT", () => done("SIGINT"));
@@ -107,12 +121,20 @@ export async function runWebCommand(argv: string[], processCwd: string, env: Nod
 async function listModels(env: NodeJS.ProcessEnv): Promise<ListedModel[]> {
   const { collectModelListings } = await import("./list-models.js");
   const listings = await collectModelListings({ env, timeoutMs: MODEL_LOOKUP_TIMEOUT_MS });
-  return listings.flatMap((listing) => listing.models.map((model) => ({ provider: listing.provider, id: model.id, displayName: model.aliases[0] ? `${model.id} (${model.aliases[0]})` : model.id })));
+  return listings.flatMap((listing) =>
+    listing.models.map((model) => ({
+      provider: listing.provider,
+      id: model.id,
+      displayName: model.aliases[0] ? `${model.id} (${model.aliases[0]})` : model.id,
+    })),
+  );
 }
 
 function openInBrowser(url: string): void {
   const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
   const child = spawn(command, [url], { detached: true, stdio: "ignore", env: childEnvironment(process.env) });
-  child.on("error", () => process.stderr.write(noticeLine("warn", `could not open a browser (${command}); open the URL above.`, "agentwire web")));
+  child.on("error", () =>
+    process.stderr.write(noticeLine("warn", `could not open a browser (${command}); open the URL above.`, "agentwire web")),
+  );
   child.unref();
 }

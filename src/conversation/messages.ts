@@ -51,16 +51,8 @@ export const ToolResultBlockSchema = z.object({
   isError: z.boolean(),
 });
 
-export const UserContentBlockSchema = z.discriminatedUnion("type", [
-  TextBlockSchema,
-  ImageBlockSchema,
-  ToolResultBlockSchema,
-]);
-export const AssistantContentBlockSchema = z.discriminatedUnion("type", [
-  TextBlockSchema,
-  ThinkingBlockSchema,
-  ToolUseBlockSchema,
-]);
+export const UserContentBlockSchema = z.discriminatedUnion("type", [TextBlockSchema, ImageBlockSchema, ToolResultBlockSchema]);
+export const AssistantContentBlockSchema = z.discriminatedUnion("type", [TextBlockSchema, ThinkingBlockSchema, ToolUseBlockSchema]);
 
 export const UserMessageSchema = z.object({
   role: z.literal("user"),

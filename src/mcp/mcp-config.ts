@@ -26,7 +26,9 @@ const RemoteServerSchema = z.strictObject({
 const McpServerConfigSchema = z.union([StdioServerSchema, RemoteServerSchema]);
 
 /** Letters, digits, `_` and `-`: the name becomes part of every tool name (`mcp__<server>__<tool>`). */
-export const McpServerNameSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "server names may use letters, digits, _ and - (at most 64)"));
+export const McpServerNameSchema = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, "server names may use letters, digits, _ and - (at most 64)"));
 
 export const McpServersSchema = z.record(McpServerNameSchema, McpServerConfigSchema);
 

@@ -47,7 +47,9 @@ export class McpServerPool {
     const startupTimeoutMs = mcpStartupTimeoutMs(options.env);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, startupTimeoutMs)));
-    this.started = Promise.race([Promise.all(this.servers.map((server) => server.connect())).then(() => undefined), timeout]).finally(() => clearTimeout(timer));
+    this.started = Promise.race([Promise.all(this.servers.map((server) => server.connect())).then(() => undefined), timeout]).finally(() =>
+      clearTimeout(timer),
+    );
   }
 
   ready(): Promise<void> {
@@ -86,7 +88,12 @@ class ServerConnection {
   ) {}
 
   status(): McpServerStatus {
-    return { name: this.name, status: this.state, ...(this.error !== undefined && this.state === "failed" ? { error: this.error } : {}), ...(this.serverInfo ? { serverInfo: this.serverInfo } : {}) };
+    return {
+      name: this.name,
+      status: this.state,
+      ...(this.error !== undefined && this.state === "failed" ? { error: this.error } : {}),
+      ...(this.serverInfo ? { serverInfo: this.serverInfo } : {}),
+    };
   }
 
   /** Never rejects: a failure is the server's status, and a warning. */
@@ -97,7 +104,8 @@ class ServerConnection {
       (error: Error) => {
         this.state = "failed";
         this.error = error.message;
-        if (!this.closed) this.options.onWarning(`The MCP server "${this.name}" could not start: ${error.message}. The session goes on without its tools.`);
+        if (!this.closed)
+          this.options.onWarning(`The MCP server "${this.name}" could not start: ${error.message}. The session goes on without its tools.`);
       },
     );
     return this.connecting;
@@ -153,7 +161,9 @@ class ServerConnection {
     this.state = "failed";
     this.error = withStderr(new Error("the server exited"), transport).message;
     if (this.restarted) {
-      this.options.onWarning(`The MCP server "${this.name}" stopped again (${this.error}); it is not restarted a second time. Its tools answer with an error.`);
+      this.options.onWarning(
+        `The MCP server "${this.name}" stopped again (${this.error}); it is not restarted a second time. Its tools answer with an error.`,
+      );
       return;
     }
     this.restarted = true;

@@ -17,7 +17,16 @@ export type McpToolListing = z.infer<typeof McpToolListingSchema>;
 
 const CallToolResultSchema = z.looseObject({
   content: z
-    .array(z.looseObject({ type: z.string(), text: z.string().optional(), data: z.string().optional(), mimeType: z.string().optional(), uri: z.string().optional(), name: z.string().optional() }))
+    .array(
+      z.looseObject({
+        type: z.string(),
+        text: z.string().optional(),
+        data: z.string().optional(),
+        mimeType: z.string().optional(),
+        uri: z.string().optional(),
+        name: z.string().optional(),
+      }),
+    )
     .default([]),
   isError: z.boolean().optional(),
   structuredContent: z.unknown().optional(),
@@ -43,10 +52,17 @@ export function mcpToolDefinition(server: string, tool: McpToolListing, call: Mc
       try {
         raw = await call(tool.name, input, context.signal);
       } catch (error) {
-        return toolError(context.signal.aborted ? "aborted" : "internal_error", `The ${server} MCP server could not run ${tool.name}: ${(error as Error).message}`);
+        return toolError(
+          context.signal.aborted ? "aborted" : "internal_error",
+          `The ${server} MCP server could not run ${tool.name}: ${(error as Error).message}`,
+        );
       }
       const result = CallToolResultSchema.safeParse(raw);
-      if (!result.success) return toolError("internal_error", `The ${server} MCP server answered ${tool.name} with a malformed result: ${result.error.issues[0]?.message ?? "invalid"}`);
+      if (!result.success)
+        return toolError(
+          "internal_error",
+          `The ${server} MCP server answered ${tool.name} with a malformed result: ${result.error.issues[0]?.message ?? "invalid"}`,
+        );
       return toToolResult(result.data);
     },
   }) as ToolDefinition;

@@ -28,10 +28,7 @@ export class MockServerSetupError extends Error {}
  * after a signal once the server has closed (the caller then exits 0); rejects with a
  * MockServerSetupError when the scenario is missing or invalid or the port cannot be bound.
  */
-export async function runMockServerCommand(
-  options: MockServerCommandOptions,
-  streams: MockServerCommandStreams = process,
-): Promise<void> {
+export async function runMockServerCommand(options: MockServerCommandOptions, streams: MockServerCommandStreams = process): Promise<void> {
   const log = (message: string) => {
     streams.stderr.write(`[mock-server] ${message}\n`);
   };
@@ -48,7 +45,8 @@ export async function runMockServerCommand(
   }).catch((error: unknown) => {
     // A system error (EADDRINUSE, EACCES) is about the port asked for; anything else is a bug.
     const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === "string") throw new MockServerSetupError(`cannot listen on ${options.host ?? "127.0.0.1"}:${options.port}: ${(error as Error).message}`);
+    if (typeof code === "string")
+      throw new MockServerSetupError(`cannot listen on ${options.host ?? "127.0.0.1"}:${options.port}: ${(error as Error).message}`);
     throw error;
   });
   log(`scenario ${options.scenario}: ${scenario.turns.length} turn(s)`);

@@ -6,7 +6,12 @@ import type { ResponseTurn } from "./scenario.js";
  * `disconnect_after_chunks` destroys the socket to simulate a dropped stream, and
  * `stall_after_chunks` goes silent with the connection open until the client gives up.
  */
-export async function writeSseFrames(response: ServerResponse, frames: string[], turn: ResponseTurn, contentType = "text/event-stream; charset=utf-8"): Promise<void> {
+export async function writeSseFrames(
+  response: ServerResponse,
+  frames: string[],
+  turn: ResponseTurn,
+  contentType = "text/event-stream; charset=utf-8",
+): Promise<void> {
   let clientGone = false;
   response.once("close", () => {
     clientGone = true;

@@ -28,7 +28,8 @@ export function encodeGeminiStream(turn: ResponseTurn, context: GeminiResponseCo
   const chunkCharacters = turn.chunk_chars ?? DEFAULT_CHUNK_CHARACTERS;
   const parts: GeminiPart[] = [];
   const thoughts = splitIntoChunks(turn.thinking ?? "", chunkCharacters).map((text): GeminiPart => ({ text, thought: true }));
-  if (thoughts.length > 0) thoughts[thoughts.length - 1] = { ...thoughts.at(-1), thoughtSignature: `mock_thought_signature_${context.responseId}` };
+  if (thoughts.length > 0)
+    thoughts[thoughts.length - 1] = { ...thoughts.at(-1), thoughtSignature: `mock_thought_signature_${context.responseId}` };
   parts.push(...thoughts);
   parts.push(...splitIntoChunks(turn.text ?? "", chunkCharacters).map((text) => ({ text })));
   (turn.tool_calls ?? []).forEach((call, callIndex) => {
@@ -42,11 +43,17 @@ export function encodeGeminiStream(turn: ResponseTurn, context: GeminiResponseCo
 
   const usage = usageMetadataOf(turn, context);
   // Until the last chunk only the prompt side is counted.
-  const { candidatesTokenCount: _candidates, thoughtsTokenCount: _thoughts, ...promptOnly } = { ...usage, totalTokenCount: usage.promptTokenCount };
+  const {
+    candidatesTokenCount: _candidates,
+    thoughtsTokenCount: _thoughts,
+    ...promptOnly
+  } = { ...usage, totalTokenCount: usage.promptTokenCount };
   const frames = parts.map((part, position) => {
     const isLast = position === parts.length - 1 && !turn.stream_error;
     return sseFrame({
-      candidates: [{ content: { parts: [part], role: "model" }, ...(isLast ? { finishReason: finishReasonOf(turn.stop_reason) } : {}), index: 0 }],
+      candidates: [
+        { content: { parts: [part], role: "model" }, ...(isLast ? { finishReason: finishReasonOf(turn.stop_reason) } : {}), index: 0 },
+      ],
       usageMetadata: isLast ? usage : promptOnly,
       modelVersion: turn.model ?? context.requestedModel,
       responseId: context.responseId,
@@ -66,7 +73,9 @@ export function geminiErrorBody(code: number, message?: string, retryAfterSecond
       code,
       message: message ?? defaultMessage(code),
       status: status ?? canonicalStatus(code),
-      ...(retryAfterSeconds === undefined ? {} : { details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterSeconds}s` }] }),
+      ...(retryAfterSeconds === undefined
+        ? {}
+        : { details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfterSeconds}s` }] }),
     },
   };
 }
@@ -99,7 +108,8 @@ function usageMetadataOf(turn: ResponseTurn, context: GeminiResponseContext) {
   const cached = turn.usage?.cache_read_input_tokens ?? 0;
   // Gemini's prompt count includes the cached prefix.
   const prompt = (turn.usage?.input_tokens ?? context.estimatedInputTokens) + cached;
-  const generated = (turn.text ?? "").length + (turn.tool_calls ?? []).reduce((total, call) => total + JSON.stringify(call.input).length, 0);
+  const generated =
+    (turn.text ?? "").length + (turn.tool_calls ?? []).reduce((total, call) => total + JSON.stringify(call.input).length, 0);
   const candidates = turn.usage?.output_tokens ?? estimateTokens(generated);
   const thoughts = turn.thinking ? estimateTokens(turn.thinking.length) : 0;
   return {
@@ -170,7 +180,9 @@ function defaultMessage(code: number): string {
     case 503:
       return "The model is overloaded. Please try again later.";
     default:
-      return code >= 500 ? "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting" : `Request failed with status ${code}`;
+      return code >= 500
+        ? "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"
+        : `Request failed with status ${code}`;
   }
 }
 

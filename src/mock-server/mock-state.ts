@@ -72,13 +72,25 @@ export interface TakenTurn {
  * a body that is not a JSON object, an exhausted scenario, or an error turn in the vendor's
  * own error shape. Resolves with the turn to encode, or undefined when already answered.
  */
-export async function takeResponseTurn(state: MockState, request: IncomingMessage, response: ServerResponse, errors: VendorErrors): Promise<TakenTurn | undefined> {
+export async function takeResponseTurn(
+  state: MockState,
+  request: IncomingMessage,
+  response: ServerResponse,
+  errors: VendorErrors,
+): Promise<TakenTurn | undefined> {
   const { options, requests, log } = state;
   const bodyText = await readBodyText(request);
   const body = parseJsonOrKeepText(bodyText);
   const isJsonObject = typeof body === "object" && body !== null;
   const taken = isJsonObject ? state.takeTurn() : undefined;
-  await record(state, { turn: taken?.index ?? null, method: request.method ?? "POST", path: request.url ?? "", headers: recordableHeaders(request), body, time: new Date().toISOString() });
+  await record(state, {
+    turn: taken?.index ?? null,
+    method: request.method ?? "POST",
+    path: request.url ?? "",
+    headers: recordableHeaders(request),
+    body,
+    time: new Date().toISOString(),
+  });
   if (!taken) {
     // 400, not 5xx: a client must not retry a script that has ended, it must stop and say so.
     const turns = options.scenario.turns.length;

@@ -25,7 +25,11 @@ export function encodeOllamaChatStream(turn: ResponseTurn, context: OllamaRespon
   for (const piece of splitIntoChunks(contentText(turn), chunkCharacters)) lines.push(line({ content: piece }));
   // Ollama parses a call out of the model's output and sends it whole, one per chunk.
   if (!turn.quirks?.tool_calls_as_text) {
-    (turn.tool_calls ?? []).forEach((call, index) => lines.push(line({ tool_calls: [{ ...(call.id ? { id: call.id } : {}), function: { index, name: call.name, arguments: call.input } }] })));
+    (turn.tool_calls ?? []).forEach((call, index) =>
+      lines.push(
+        line({ tool_calls: [{ ...(call.id ? { id: call.id } : {}), function: { index, name: call.name, arguments: call.input } }] }),
+      ),
+    );
   }
   if (turn.stream_error) {
     // A failure mid-stream arrives as an object with only `error`, and the stream ends.
@@ -38,18 +42,27 @@ export function encodeOllamaChatStream(turn: ResponseTurn, context: OllamaRespon
 
 /** The body of a `stream: false` answer for the same turn. */
 export function encodeOllamaChat(turn: ResponseTurn, context: OllamaResponseContext): Record<string, unknown> {
-  const toolCalls = turn.quirks?.tool_calls_as_text ? [] : (turn.tool_calls ?? []).map((call, index) => ({ function: { index, name: call.name, arguments: call.input } }));
+  const toolCalls = turn.quirks?.tool_calls_as_text
+    ? []
+    : (turn.tool_calls ?? []).map((call, index) => ({ function: { index, name: call.name, arguments: call.input } }));
   return {
     model: turn.model ?? context.requestedModel,
     created_at: context.createdAt,
-    message: { role: "assistant", content: contentText(turn), ...(turn.thinking ? { thinking: turn.thinking } : {}), ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+    message: {
+      role: "assistant",
+      content: contentText(turn),
+      ...(turn.thinking ? { thinking: turn.thinking } : {}),
+      ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    },
     done: true,
     ...finalFields(turn, context),
   };
 }
 
 function finalFields(turn: ResponseTurn, context: OllamaResponseContext): Record<string, unknown> {
-  const output = turn.usage?.output_tokens ?? estimateTokens((turn.thinking ?? "").length + contentText(turn).length + JSON.stringify(turn.tool_calls ?? []).length);
+  const output =
+    turn.usage?.output_tokens ??
+    estimateTokens((turn.thinking ?? "").length + contentText(turn).length + JSON.stringify(turn.tool_calls ?? []).length);
   return {
     // Ollama says "stop" also after tool calls; "length" when num_predict or the context ran out.
     done_reason: turn.stop_reason === "max_tokens" ? "length" : "stop",

@@ -27,7 +27,13 @@ export interface OpenAIResponseContext {
 export function encodeChatCompletionStream(turn: ResponseTurn, context: OpenAIResponseContext): string[] {
   const quirks = turn.quirks ?? {};
   const chunkCharacters = turn.chunk_chars ?? DEFAULT_CHUNK_CHARACTERS;
-  const envelope = { id: context.responseId, object: "chat.completion.chunk", created: context.createdAt, model: turn.model ?? context.requestedModel, system_fingerprint: null };
+  const envelope = {
+    id: context.responseId,
+    object: "chat.completion.chunk",
+    created: context.createdAt,
+    model: turn.model ?? context.requestedModel,
+    system_fingerprint: null,
+  };
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
     dataFrame({ ...envelope, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
 
@@ -63,7 +69,11 @@ export function encodeChatCompletion(turn: ResponseTurn, context: OpenAIResponse
   const text = contentText(turn);
   const toolCalls = turn.quirks?.tool_calls_as_text
     ? []
-    : (turn.tool_calls ?? []).map((call, index) => ({ id: context.toolCallIds[index], type: "function", function: { name: call.name, arguments: JSON.stringify(call.input) } }));
+    : (turn.tool_calls ?? []).map((call, index) => ({
+        id: context.toolCallIds[index],
+        type: "function",
+        function: { name: call.name, arguments: JSON.stringify(call.input) },
+      }));
   return {
     id: context.responseId,
     object: "chat.completion",
@@ -72,7 +82,13 @@ export function encodeChatCompletion(turn: ResponseTurn, context: OpenAIResponse
     choices: [
       {
         index: 0,
-        message: { role: "assistant", content: text === "" ? null : text, refusal: null, ...(turn.thinking ? { reasoning_content: turn.thinking } : {}), ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        message: {
+          role: "assistant",
+          content: text === "" ? null : text,
+          refusal: null,
+          ...(turn.thinking ? { reasoning_content: turn.thinking } : {}),
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
         logprobs: null,
         finish_reason: finishReasonOf(turn),
       },
@@ -86,7 +102,10 @@ export function contentText(turn: ResponseTurn): string {
   const mode = turn.quirks?.tool_calls_as_text;
   const calls = (turn.tool_calls ?? []).map((call) => ({ name: call.name, arguments: call.input }));
   if (!mode || calls.length === 0) return turn.text ?? "";
-  const printed = mode === "json" ? JSON.stringify(calls.length === 1 ? calls[0] : calls) : calls.map((call) => `<tool_call>\n${JSON.stringify(call)}\n</tool_call>`).join("\n");
+  const printed =
+    mode === "json"
+      ? JSON.stringify(calls.length === 1 ? calls[0] : calls)
+      : calls.map((call) => `<tool_call>\n${JSON.stringify(call)}\n</tool_call>`).join("\n");
   return turn.text ? `${turn.text}\n${printed}` : printed;
 }
 
@@ -110,13 +129,20 @@ function usageOf(turn: ResponseTurn, context: OpenAIResponseContext) {
   const cached = turn.usage?.cache_read_input_tokens ?? 0;
   const prompt = (turn.usage?.input_tokens ?? context.estimatedInputTokens) + cached;
   const reasoning = turn.thinking ? estimateTokens(turn.thinking.length) : 0;
-  const completion = turn.usage?.output_tokens ?? estimateTokens((turn.thinking ?? "").length + contentText(turn).length + JSON.stringify(turn.tool_calls ?? []).length);
+  const completion =
+    turn.usage?.output_tokens ??
+    estimateTokens((turn.thinking ?? "").length + contentText(turn).length + JSON.stringify(turn.tool_calls ?? []).length);
   return {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: prompt + completion,
     prompt_tokens_details: { cached_tokens: cached, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: reasoning, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: reasoning,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 

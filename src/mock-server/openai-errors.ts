@@ -24,7 +24,11 @@ function defaultOpenAIError(status: number): { type: string; code: string | null
     case 403:
       return { type: "invalid_request_error", code: null, message: "You are not allowed to use this resource." };
     case 404:
-      return { type: "invalid_request_error", code: "model_not_found", message: "The model does not exist or you do not have access to it." };
+      return {
+        type: "invalid_request_error",
+        code: "model_not_found",
+        message: "The model does not exist or you do not have access to it.",
+      };
     case 429:
       return { type: "requests", code: "rate_limit_exceeded", message: "Rate limit reached for requests." };
     default:

@@ -35,14 +35,16 @@ export function encodeResponsesStream(turn: ResponseTurn, context: ResponsesCont
       const text = turn.thinking ?? "";
       const part = { type: "summary_text", text: "" };
       emit("response.reasoning_summary_part.added", { ...at, summary_index: 0, part });
-      for (const delta of splitIntoChunks(text, chunkCharacters)) emit("response.reasoning_summary_text.delta", { ...at, summary_index: 0, delta });
+      for (const delta of splitIntoChunks(text, chunkCharacters))
+        emit("response.reasoning_summary_text.delta", { ...at, summary_index: 0, delta });
       emit("response.reasoning_summary_text.done", { ...at, summary_index: 0, text });
       emit("response.reasoning_summary_part.done", { ...at, summary_index: 0, part: { ...part, text } });
     } else if (item.type === "message") {
       const text = turn.text ?? "";
       const part = { type: "output_text", text: "", annotations: [], logprobs: [] };
       emit("response.content_part.added", { ...at, content_index: 0, part });
-      for (const delta of splitIntoChunks(text, chunkCharacters)) emit("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] });
+      for (const delta of splitIntoChunks(text, chunkCharacters))
+        emit("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] });
       emit("response.output_text.done", { ...at, content_index: 0, text, logprobs: [] });
       emit("response.content_part.done", { ...at, content_index: 0, part: { ...part, text } });
     } else {
@@ -58,12 +60,19 @@ export function encodeResponsesStream(turn: ResponseTurn, context: ResponsesCont
     return frames;
   }
   const incomplete = turn.stop_reason === "max_tokens";
-  emit(incomplete ? "response.incomplete" : "response.completed", { response: responseObject(turn, context, incomplete ? "incomplete" : "completed", items) });
+  emit(incomplete ? "response.incomplete" : "response.completed", {
+    response: responseObject(turn, context, incomplete ? "incomplete" : "completed", items),
+  });
   return frames;
 }
 
 /** The final response object, as `response.completed` carries it (also the non-streaming body). */
-export function responseObject(turn: ResponseTurn, context: ResponsesContext, status: string, output: OutputItem[]): Record<string, unknown> {
+export function responseObject(
+  turn: ResponseTurn,
+  context: ResponsesContext,
+  status: string,
+  output: OutputItem[],
+): Record<string, unknown> {
   const done = status !== "in_progress";
   return {
     id: context.responseId,
@@ -99,11 +108,24 @@ function outputItems(turn: ResponseTurn, context: ResponsesContext): OutputItem[
     });
   }
   if (turn.text) {
-    items.push({ id: `msg_${suffix}`, type: "message", status: "completed", role: "assistant", content: [{ type: "output_text", text: turn.text, annotations: [], logprobs: [] }] });
+    items.push({
+      id: `msg_${suffix}`,
+      type: "message",
+      status: "completed",
+      role: "assistant",
+      content: [{ type: "output_text", text: turn.text, annotations: [], logprobs: [] }],
+    });
   }
   (turn.tool_calls ?? []).forEach((call, index) => {
     const callId = context.toolCallIds[index];
-    items.push({ id: `fc_${callId}`, type: "function_call", status: "completed", call_id: callId, name: call.name, arguments: JSON.stringify(call.input) });
+    items.push({
+      id: `fc_${callId}`,
+      type: "function_call",
+      status: "completed",
+      call_id: callId,
+      name: call.name,
+      arguments: JSON.stringify(call.input),
+    });
   });
   return items;
 }
@@ -125,7 +147,9 @@ function usageOf(turn: ResponseTurn, context: ResponsesContext) {
   const cached = turn.usage?.cache_read_input_tokens ?? 0;
   const input = (turn.usage?.input_tokens ?? context.estimatedInputTokens) + cached;
   const reasoning = turn.thinking ? estimateTokens(turn.thinking.length) : 0;
-  const output = turn.usage?.output_tokens ?? estimateTokens((turn.thinking ?? "").length + (turn.text ?? "").length + JSON.stringify(turn.tool_calls ?? []).length);
+  const output =
+    turn.usage?.output_tokens ??
+    estimateTokens((turn.thinking ?? "").length + (turn.text ?? "").length + JSON.stringify(turn.tool_calls ?? []).length);
   return {
     input_tokens: input,
     input_tokens_details: { cached_tokens: cached },

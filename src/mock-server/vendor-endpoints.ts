@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { anthropicErrorBody, defaultAnthropicError, encodeAnthropicMessage, encodeAnthropicStream, type AnthropicResponseContext } from "./anthropic-sse.js";
+import {
+  anthropicErrorBody,
+  defaultAnthropicError,
+  encodeAnthropicMessage,
+  encodeAnthropicStream,
+  type AnthropicResponseContext,
+} from "./anthropic-sse.js";
 import { writeSseFrames } from "./frames.js";
 import { encodeGeminiStream, geminiErrorBody, geminiErrorStatus, geminiModelList } from "./gemini-sse.js";
 import { takeResponseTurn, sendJson, type MockState } from "./mock-state.js";
@@ -16,19 +22,37 @@ interface Endpoint {
   method: "GET" | "POST";
   /** The exact path, or a pattern whose groups the handler receives (Gemini puts the model in the path). */
   path: string | RegExp;
-  handle(state: MockState, request: IncomingMessage, response: ServerResponse, context: { requestId: string; groups: string[] }): Promise<void> | void;
+  handle(
+    state: MockState,
+    request: IncomingMessage,
+    response: ServerResponse,
+    context: { requestId: string; groups: string[] },
+  ): Promise<void> | void;
 }
 
 /** Every endpoint, in the order they are tried. */
 const ENDPOINTS: readonly Endpoint[] = [
-  { method: "POST", path: "/v1/messages", handle: (state, request, response, { requestId }) => serveMessages(state, request, response, requestId) },
-  { method: "POST", path: "/v1/chat/completions", handle: (state, request, response, { requestId }) => serveOpenAI(state, request, response, requestId, "chat") },
-  { method: "POST", path: "/v1/responses", handle: (state, request, response, { requestId }) => serveOpenAI(state, request, response, requestId, "responses") },
+  {
+    method: "POST",
+    path: "/v1/messages",
+    handle: (state, request, response, { requestId }) => serveMessages(state, request, response, requestId),
+  },
+  {
+    method: "POST",
+    path: "/v1/chat/completions",
+    handle: (state, request, response, { requestId }) => serveOpenAI(state, request, response, requestId, "chat"),
+  },
+  {
+    method: "POST",
+    path: "/v1/responses",
+    handle: (state, request, response, { requestId }) => serveOpenAI(state, request, response, requestId, "responses"),
+  },
   // Both vendors list models here; the Anthropic SDK always sends `anthropic-version`.
   {
     method: "GET",
     path: "/v1/models",
-    handle: (_state, request, response) => sendJson(response, 200, request.headers["anthropic-version"] ? modelList() : openAIModelList(mockModelIds)),
+    handle: (_state, request, response) =>
+      sendJson(response, 200, request.headers["anthropic-version"] ? modelList() : openAIModelList(mockModelIds)),
   },
   { method: "POST", path: "/api/chat", handle: (state, request, response) => serveOllama(state, request, response) },
   { method: "GET", path: "/__requests", handle: (state, _request, response) => sendJson(response, 200, state.requests) },
@@ -47,7 +71,8 @@ export async function routeMockRequest(state: MockState, request: IncomingMessag
   const { pathname } = new URL(request.url ?? "/", "http://mock.invalid");
   for (const endpoint of ENDPOINTS) {
     if (request.method !== endpoint.method) continue;
-    const groups = typeof endpoint.path === "string" ? (endpoint.path === pathname ? [] : undefined) : endpoint.path.exec(pathname)?.slice(1);
+    const groups =
+      typeof endpoint.path === "string" ? (endpoint.path === pathname ? [] : undefined) : endpoint.path.exec(pathname)?.slice(1);
     if (groups) return endpoint.handle(state, request, response, { requestId, groups });
   }
   sendJson(response, 404, anthropicErrorBody("not_found_error", `No route for ${request.method} ${pathname}`, requestId));
@@ -86,7 +111,11 @@ async function serveGemini(state: MockState, request: IncomingMessage, response:
   });
   if (!taken) return;
   const { bodyText } = taken;
-  const context = { responseId: state.nextId("resp"), requestedModel: model, estimatedInputTokens: Math.max(1, Math.ceil(bodyText.length / 4)) };
+  const context = {
+    responseId: state.nextId("resp"),
+    requestedModel: model,
+    estimatedInputTokens: Math.max(1, Math.ceil(bodyText.length / 4)),
+  };
   return writeSseFrames(response, encodeGeminiStream(taken.turn, context), taken.turn);
 }
 
@@ -94,10 +123,19 @@ async function serveGemini(state: MockState, request: IncomingMessage, response:
  * OpenAI Chat Completions (`/v1/chat/completions`) and Responses (`/v1/responses`): the same
  * turns in OpenAI's shapes (openai-chat-sse.ts, openai-responses-sse.ts).
  */
-async function serveOpenAI(state: MockState, request: IncomingMessage, response: ServerResponse, requestId: string, api: "chat" | "responses"): Promise<void> {
+async function serveOpenAI(
+  state: MockState,
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
+  api: "chat" | "responses",
+): Promise<void> {
   // The openai SDK reads the request id from this header.
   response.setHeader("x-request-id", requestId);
-  const taken = await takeResponseTurn(state, request, response, { body: (status, message) => openAIErrorBody(status, message), turn: (turn) => openAIErrorTurnBody(turn) });
+  const taken = await takeResponseTurn(state, request, response, {
+    body: (status, message) => openAIErrorBody(status, message),
+    turn: (turn) => openAIErrorTurnBody(turn),
+  });
   if (!taken) return;
   const { body, bodyText } = taken;
   const fields = body as { model?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown }; include?: unknown };
@@ -110,8 +148,13 @@ async function serveOpenAI(state: MockState, request: IncomingMessage, response:
     includeEncryptedReasoning: Array.isArray(fields.include) && fields.include.includes("reasoning.encrypted_content"),
     createdAt: Math.floor(Date.now() / 1000),
   };
-  if (fields.stream !== true) return sendJson(response, 200, api === "chat" ? encodeChatCompletion(taken.turn, context) : encodeResponse(taken.turn, context));
-  return writeSseFrames(response, api === "chat" ? encodeChatCompletionStream(taken.turn, context) : encodeResponsesStream(taken.turn, context), taken.turn);
+  if (fields.stream !== true)
+    return sendJson(response, 200, api === "chat" ? encodeChatCompletion(taken.turn, context) : encodeResponse(taken.turn, context));
+  return writeSseFrames(
+    response,
+    api === "chat" ? encodeChatCompletionStream(taken.turn, context) : encodeResponsesStream(taken.turn, context),
+    taken.turn,
+  );
 }
 
 /** Ollama's native chat API (`/api/chat`): NDJSON, streamed unless the request says `stream: false`. */
@@ -131,7 +174,6 @@ async function serveOllama(state: MockState, request: IncomingMessage, response:
   if (fields.stream === false) return sendJson(response, 200, encodeOllamaChat(taken.turn, context));
   return writeSseFrames(response, encodeOllamaChatStream(taken.turn, context), taken.turn, "application/x-ndjson");
 }
-
 
 function modelList() {
   const data = mockModelIds.map((id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }));

@@ -4,8 +4,21 @@
  * hold the home keeps them read-only (bwrap-arguments.ts).
  */
 export const SHELL_STARTUP_FILES: readonly string[] = [
-  ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".login",
-  ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".cshrc", ".tcshrc",
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".bash_aliases",
+  ".profile",
+  ".login",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".kshrc",
+  ".cshrc",
+  ".tcshrc",
 ];
 
 /** fish keeps its startup files in a folder of its own. */

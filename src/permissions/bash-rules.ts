@@ -31,7 +31,8 @@ const MAX_NESTING = 4;
 export function bashRuleRestricts(contents: readonly string[], command: string, cwd: string): boolean {
   const found = commandsOf(command);
   const certain = found.filter((forms) => !forms.possible);
-  if (certain.some((forms) => forms.views.some((view) => view[0] !== undefined && (isDynamic(view[0]) || isMadeByTheLine(view[0], cwd))))) return true;
+  if (certain.some((forms) => forms.views.some((view) => view[0] !== undefined && (isDynamic(view[0]) || isMadeByTheLine(view[0], cwd)))))
+    return true;
   const views = found.flatMap((forms) => forms.views.map(normalizedWords));
   if (views.some((words) => contents.some((content) => contentMatches(content, words, normalizedWords)))) return true;
   // Code that could not be read, or nesting too deep to follow: a rule applies if its words appear anywhere in the text.
@@ -44,8 +45,15 @@ function isMadeByTheLine(program: ShellWord, cwd: string): boolean {
 }
 
 function mentions(command: string, content: string): boolean {
-  const words = content.replace(/:?\*$/, "").trim().split(/\s+/).filter((word) => word !== "");
-  return words.length > 0 && words.every((word) => new RegExp(`(^|[^\\w.-])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\w.-])`).test(command));
+  const words = content
+    .replace(/:?\*$/, "")
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "");
+  return (
+    words.length > 0 &&
+    words.every((word) => new RegExp(`(^|[^\\w.-])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\w.-])`).test(command))
+  );
 }
 
 /**
@@ -71,12 +79,19 @@ export function bashRulesAllowWithoutJudgement(contents: readonly string[], comm
   return coveredByRules(contents, command, () => false, 0);
 }
 
-function coveredByRules(contents: readonly string[], command: string, judgedReadOnly: (simple: SimpleCommand) => boolean, depth: number): boolean {
+function coveredByRules(
+  contents: readonly string[],
+  command: string,
+  judgedReadOnly: (simple: SimpleCommand) => boolean,
+  depth: number,
+): boolean {
   const script = parseShell(command);
   const tolerated = new Set<ShellHazard>(["substitution", "continuation"]);
   if ([...script.hazards].some((hazard) => !tolerated.has(hazard)) || depth > MAX_NESTING) return false;
   const allowedByRule = script.commands.map((simple) => matchesAsWritten(contents, simple));
-  const changesShellState = script.commands.some((simple, index) => allowedByRule[index] && SHELL_STATE_CHANGERS.has(simple.words[0]?.text ?? ""));
+  const changesShellState = script.commands.some(
+    (simple, index) => allowedByRule[index] && SHELL_STATE_CHANGERS.has(simple.words[0]?.text ?? ""),
+  );
   return script.commands.every(
     (simple, index) =>
       (allowedByRule[index] || (!changesShellState && judgedReadOnly(simple))) &&
@@ -85,7 +100,25 @@ function coveredByRules(contents: readonly string[], command: string, judgedRead
 }
 
 /** Builtins that change what later commands of the line mean: the directory, PATH, options. */
-const SHELL_STATE_CHANGERS = new Set(["cd", "pushd", "popd", "export", "unset", "set", "shopt", "alias", "hash", "source", ".", "eval", "declare", "typeset", "local", "readonly", "enable"]);
+const SHELL_STATE_CHANGERS = new Set([
+  "cd",
+  "pushd",
+  "popd",
+  "export",
+  "unset",
+  "set",
+  "shopt",
+  "alias",
+  "hash",
+  "source",
+  ".",
+  "eval",
+  "declare",
+  "typeset",
+  "local",
+  "readonly",
+  "enable",
+]);
 
 /** What the policy checks of a read-only command alone: no path outside, no program from the workspace. */
 function readsOnlyInside(command: SimpleCommand, roots: readonly string[]): boolean {

@@ -49,7 +49,8 @@ export function globMatches(glob: CompiledGlob, text: string): boolean {
   const end = glob.length;
   // Tokens that may match nothing lead on to the next one; edges only go forward, so one pass suffices.
   const close = (states: Uint8Array): void => {
-    for (let index = 0; index < end; index++) if (states[index] === 1 && glob[index]!.kind !== "character" && glob[index]!.kind !== "one") states[index + 1] = 1;
+    for (let index = 0; index < end; index++)
+      if (states[index] === 1 && glob[index]!.kind !== "character" && glob[index]!.kind !== "one") states[index + 1] = 1;
   };
   let lastLineBreak = -1;
   for (let position = 0; position < text.length; position++) if (LINE_BREAKS.includes(text[position]!)) lastLineBreak = position;

@@ -16,7 +16,11 @@ import { compileGlob, globMatches } from "./path-glob.js";
  */
 export function pathRuleMatches(pattern: string, filePath: string, cwd: string, effect: "allow" | "restrict"): boolean {
   const lexicalPattern = path.normalize(
-    pattern.startsWith("//") ? pattern.slice(1) : pattern.startsWith("~/") ? path.join(os.homedir(), pattern.slice(2)) : path.join(cwd, pattern.replace(/^\.?\//, "")),
+    pattern.startsWith("//")
+      ? pattern.slice(1)
+      : pattern.startsWith("~/")
+        ? path.join(os.homedir(), pattern.slice(2))
+        : path.join(cwd, pattern.replace(/^\.?\//, "")),
   );
   const patterns = [compileGlob(lexicalPattern), compileGlob(resolveLiteralDirectory(lexicalPattern))];
   const realPath = realPathOfNearestAncestor(path.normalize(filePath));
@@ -32,4 +36,3 @@ function resolveLiteralDirectory(pattern: string): string {
   const directory = pattern.slice(0, directoryEnd) || "/";
   return path.join(realPathOfNearestAncestor(directory), pattern.slice(directoryEnd + 1));
 }
-

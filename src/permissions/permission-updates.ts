@@ -26,10 +26,16 @@ export function applyPermissionUpdates(state: PermissionState, updates: readonly
       case "addRules":
       case "replaceRules":
       case "removeRules": {
-        const changed = update.rules.map((rule) => parseRule(rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`));
+        const changed = update.rules.map((rule) =>
+          parseRule(rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`),
+        );
         const current = rules[update.behavior];
         rules[update.behavior] =
-          update.type === "addRules" ? [...current, ...changed] : update.type === "replaceRules" ? changed : current.filter((rule) => !changed.some((gone) => sameRule(gone, rule)));
+          update.type === "addRules"
+            ? [...current, ...changed]
+            : update.type === "replaceRules"
+              ? changed
+              : current.filter((rule) => !changed.some((gone) => sameRule(gone, rule)));
         break;
       }
       case "setMode":

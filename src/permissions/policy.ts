@@ -64,7 +64,10 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   const { toolName, input, rules, traits } = question;
   // A shell command's relative paths start where the shell is (after an earlier `cd`, always
   // inside a root), so that directory leads the roots and every check resolves them from there.
-  const roots = traits.commandField !== undefined && question.commandDirectory !== undefined ? [question.commandDirectory, ...question.roots] : question.roots;
+  const roots =
+    traits.commandField !== undefined && question.commandDirectory !== undefined
+      ? [question.commandDirectory, ...question.roots]
+      : question.roots;
   const mode = canonicalMode(question.mode);
   const target = { toolName, input, cwd: roots[0]!, traits };
   if (anyRuleMatches(rules.deny, target)) {
@@ -75,7 +78,11 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   const readOnlyCommand = command !== undefined && isReadOnlyCommand(command);
   const readsOnly = traits.kind === "read" || traits.sessionStateOnly === true;
   if (mode === "plan" && !readsOnly && !readOnlyCommand) {
-    return { behavior: "deny", message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`, reason: "plan mode" };
+    return {
+      behavior: "deny",
+      message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`,
+      reason: "plan mode",
+    };
   }
   const risk = assessRisk({ input, traits }, roots);
   if (risk) return finish(mode, { behavior: "ask", reason: risk, reasonType: "risk" });
@@ -87,7 +94,12 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
     // A rule approves the command the user named, not the programs a repository's git
     // configuration adds to it (an archive can bring its own .git/config).
     const gitRisk = command !== undefined && question.projectVouched !== true ? lineGitRisk(command, roots[0]!) : undefined;
-    if (gitRisk) return finish(mode, { behavior: "ask", reason: `${gitRisk}; an allow rule covers the command, not what the repository's configuration runs`, reasonType: "risk" });
+    if (gitRisk)
+      return finish(mode, {
+        behavior: "ask",
+        reason: `${gitRisk}; an allow rule covers the command, not what the repository's configuration runs`,
+        reasonType: "risk",
+      });
     return { behavior: "allow", reason: "allow rule" };
   }
 
@@ -97,7 +109,8 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   // auto approves what the risk sentinel let through, but a file edit outside the roots asks, as
   // a shell command's write there does (the sentinel); only an explicit bypass skips both.
   if (mode === "auto") {
-    if (editsFiles && !inside) return finish(mode, { behavior: "ask", reason: "Path is outside allowed working directories", reasonType: "workingDir" });
+    if (editsFiles && !inside)
+      return finish(mode, { behavior: "ask", reason: "Path is outside allowed working directories", reasonType: "workingDir" });
     return { behavior: "allow", reason: "auto mode" };
   }
   if (readsOnly) {
@@ -107,10 +120,19 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   if (readOnlyCommand) {
     const workspacePrograms = programsInsideRoots(command, roots);
     if (workspacePrograms.length > 0) {
-      return finish(mode, { behavior: "ask", reason: `The command runs ${workspacePrograms.join(", ")} from the workspace (found first on PATH), not a system program`, reasonType: "mode" });
+      return finish(mode, {
+        behavior: "ask",
+        reason: `The command runs ${workspacePrograms.join(", ")} from the workspace (found first on PATH), not a system program`,
+        reasonType: "mode",
+      });
     }
     const outside = pathsOutsideRoots(command, roots);
-    if (outside.length > 0) return finish(mode, { behavior: "ask", reason: `The command reads ${outside.join(", ")}, outside allowed working directories`, reasonType: "workingDir" });
+    if (outside.length > 0)
+      return finish(mode, {
+        behavior: "ask",
+        reason: `The command reads ${outside.join(", ")}, outside allowed working directories`,
+        reasonType: "workingDir",
+      });
     const gitRisk = lineGitRisk(command, roots[0]!);
     if (gitRisk) return finish(mode, { behavior: "ask", reason: gitRisk, reasonType: "risk" });
     return { behavior: "allow", reason: "read-only command", judgedReadOnly: true };
@@ -118,14 +140,19 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   if (editsFiles && mode === "acceptEdits" && inside) return { behavior: "allow", reason: "acceptEdits mode" };
   return finish(mode, {
     behavior: "ask",
-    reason: editsFiles ? (inside ? "File edits need approval in this mode" : "Path is outside allowed working directories") : `${toolName} can change files or run commands`,
+    reason: editsFiles
+      ? inside
+        ? "File edits need approval in this mode"
+        : "Path is outside allowed working directories"
+      : `${toolName} can change files or run commands`,
     reasonType: inside ? "mode" : "workingDir",
   });
 }
 
 /** `dontAsk` (and agentwire's `deny`) refuse whatever would need a question. */
 function finish(mode: PermissionMode, verdict: Extract<PermissionVerdict, { behavior: "ask" }>): PermissionVerdict {
-  if (mode === "dontAsk") return { behavior: "deny", message: `Permission denied: ${verdict.reason} (mode ${mode} does not ask).`, reason: verdict.reason };
+  if (mode === "dontAsk")
+    return { behavior: "deny", message: `Permission denied: ${verdict.reason} (mode ${mode} does not ask).`, reason: verdict.reason };
   return verdict;
 }
 

@@ -17,7 +17,18 @@ import { SHELL_STARTUP_FILES } from "../paths/shell-startup-files.js";
  * config, direnv, editor tasks). Writing them asks in every mode but an explicit bypass, and every
  * confinement keeps them read-only. Shared by the write checks and the sandboxes.
  */
-export const PROTECTED_PROJECT_ENTRIES = [".mcp.json", ".agents", ".claude", ".agentwire", "AGENTS.md", "CLAUDE.md", ".git", ".envrc", ".vscode", ".idea"] as const;
+export const PROTECTED_PROJECT_ENTRIES = [
+  ".mcp.json",
+  ".agents",
+  ".claude",
+  ".agentwire",
+  "AGENTS.md",
+  "CLAUDE.md",
+  ".git",
+  ".envrc",
+  ".vscode",
+  ".idea",
+] as const;
 
 const STARTUP_FILE_NAMES = new Set(SHELL_STARTUP_FILES);
 /** Anything inside fish's startup folder (FISH_CONFIGURATION_FOLDER in paths/shell-startup-files.ts). */
@@ -59,13 +70,16 @@ function protectionReason(absolute: string): string | undefined {
   const namedSegments = absolute.split(path.sep).filter((segment) => segment !== "");
   const segments = namedSegments.map(nameAsLookedUp);
   const name = segments.at(-1) ?? "";
-  if (segments.includes(".git")) return `This writes to ${absolute}, inside .git: git's hooks and configuration can make later git commands run code.`;
+  if (segments.includes(".git"))
+    return `This writes to ${absolute}, inside .git: git's hooks and configuration can make later git commands run code.`;
   const entry = segments.findIndex((segment) => PROJECT_ENTRY_NAMES.has(segment));
   if (entry !== -1) {
     return `This writes to ${absolute}, under ${namedSegments[entry]}: agent configuration or project settings that can start programs, add instructions or widen permissions the next time an agent, editor or shell opens the folder.`;
   }
-  if (STARTUP_FILE_NAMES.has(name) || FISH_CONFIGURATION.test(segments.join("/"))) return `This writes to ${absolute}, a shell startup file: commands in it run in every new shell.`;
-  if (segments.some((segment) => CREDENTIAL_DIRECTORIES.has(segment)) || CREDENTIAL_FILES.test(name)) return `This writes to ${absolute}, which holds credentials.`;
+  if (STARTUP_FILE_NAMES.has(name) || FISH_CONFIGURATION.test(segments.join("/")))
+    return `This writes to ${absolute}, a shell startup file: commands in it run in every new shell.`;
+  if (segments.some((segment) => CREDENTIAL_DIRECTORIES.has(segment)) || CREDENTIAL_FILES.test(name))
+    return `This writes to ${absolute}, which holds credentials.`;
   const home = os.homedir();
   if (isSameOrInside(absolute, home) && absolute !== home && path.relative(home, absolute).startsWith(".")) {
     return `This writes to ${absolute}, a configuration or credential file in your home directory.`;
@@ -81,7 +95,11 @@ function protectionReason(absolute: string): string | undefined {
  * `agents.md` is a different file, but other tools may still read it as AGENTS.md.
  */
 function nameAsLookedUp(segment: string): string {
-  return segment.normalize("NFC").replace(IGNORED_IN_NAMES, "").replace(/[. ]+$/, "").toLowerCase();
+  return segment
+    .normalize("NFC")
+    .replace(IGNORED_IN_NAMES, "")
+    .replace(/[. ]+$/, "")
+    .toLowerCase();
 }
 
 /** A regular file with more than one hard link: a write reaches every name it has. */

@@ -22,7 +22,10 @@ export function parseRule(text: string): PermissionRule {
 
 /** `--allowedTools "Read,Bash(git log:*)" Edit` → rules; commas inside parentheses are kept. */
 export function parseRuleList(values: string[]): PermissionRule[] {
-  return values.flatMap(splitTopLevel).filter((value) => value.trim() !== "").map(parseRule);
+  return values
+    .flatMap(splitTopLevel)
+    .filter((value) => value.trim() !== "")
+    .map(parseRule);
 }
 
 function splitTopLevel(value: string): string[] {

@@ -20,7 +20,10 @@ export class CappedText {
 }
 
 /** Captures a supervised child's stdout and stderr, each up to `maxBytes`. */
-export function captureCappedOutput(child: Pick<SupervisedProcess, "stdout" | "stderr">, maxBytes: number): { stdout: CappedText; stderr: CappedText } {
+export function captureCappedOutput(
+  child: Pick<SupervisedProcess, "stdout" | "stderr">,
+  maxBytes: number,
+): { stdout: CappedText; stderr: CappedText } {
   const stdout = new CappedText(maxBytes);
   const stderr = new CappedText(maxBytes);
   child.stdout.on("data", (chunk: Buffer) => stdout.append(chunk));

@@ -36,7 +36,11 @@ let watcher: ChildProcess | undefined;
 
 function ensureWatcher(): ChildProcess | undefined {
   if (watcher?.stdin?.writable) return watcher;
-  const started = spawn("/bin/sh", ["-c", WATCHER_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"], env: childEnvironment(process.env) });
+  const started = spawn("/bin/sh", ["-c", WATCHER_SCRIPT], {
+    detached: true,
+    stdio: ["pipe", "ignore", "ignore"],
+    env: childEnvironment(process.env),
+  });
   // A watcher that cannot start (no /bin/sh) leaves the in-process clean-up as the only guard.
   started.on("error", () => undefined);
   started.stdin?.on("error", () => undefined);

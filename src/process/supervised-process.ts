@@ -117,7 +117,7 @@ function supervise(child: ChildProcess, request: SupervisedProcessRequest): Supe
     // Both are pipes by construction above.
     stdout: child.stdout!,
     stderr: child.stderr!,
-    info: request.infoPipe ? (child.stdio[3] as Readable | null) ?? undefined : undefined,
+    info: request.infoPipe ? ((child.stdio[3] as Readable | null) ?? undefined) : undefined,
     ended,
     get stopReason() {
       return stopReason;

@@ -55,7 +55,12 @@ async function* streamAnthropic(client: BaseAnthropic, request: ProviderRequest,
   const translator = new AnthropicStreamTranslator();
   try {
     const { data: stream, request_id: requestId } = await client
-      .post<Stream<RawMessageStreamEvent>>("/v1/messages", { body: toAnthropicParams(request), stream: true, signal, headers: { "x-agentwire-session-id": request.sessionId } })
+      .post<Stream<RawMessageStreamEvent>>("/v1/messages", {
+        body: toAnthropicParams(request),
+        stream: true,
+        signal,
+        headers: { "x-agentwire-session-id": request.sessionId },
+      })
       .withResponse();
     for await (const event of stream) {
       yield* translator.translate(event, requestId ?? undefined);
@@ -120,7 +125,12 @@ class AnthropicStreamTranslator {
         if (!block) return;
         if (block.kind === "text") yield { type: "text_end", index: event.index, text: block.text };
         else if (block.kind === "thinking") {
-          yield { type: "thinking_end", index: event.index, thinking: block.text, ...(block.signature ? { signature: block.signature } : {}) };
+          yield {
+            type: "thinking_end",
+            index: event.index,
+            thinking: block.text,
+            ...(block.signature ? { signature: block.signature } : {}),
+          };
         } else {
           const input = parseToolArguments(block.partialJson);
           // Arguments cut off mid-JSON (e.g. by max_tokens) must never run: drop the call.
@@ -136,7 +146,13 @@ class AnthropicStreamTranslator {
       case "message_stop":
         this.finished = true;
         if (this.droppedToolCall && this.stopReason.normalized !== "max_tokens") {
-          yield { type: "error", kind: "unknown", status: null, retryable: true, message: "The model sent tool input that is not valid JSON." };
+          yield {
+            type: "error",
+            kind: "unknown",
+            status: null,
+            retryable: true,
+            message: "The model sent tool input that is not valid JSON.",
+          };
           return;
         }
         yield { type: "message_end", stopReason: this.stopReason, usage: this.endUsage };
@@ -156,7 +172,12 @@ function toUsage(usage: AnthropicUsage): Usage {
 }
 
 /** message_delta usage as reported: its counts are cumulative totals; null or absent ones were not reported. */
-function usageUpdate(delta: { input_tokens?: number | null; output_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }): UsageUpdate {
+function usageUpdate(delta: {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}): UsageUpdate {
   return {
     ...(typeof delta.input_tokens === "number" ? { inputTokens: delta.input_tokens } : {}),
     ...(typeof delta.output_tokens === "number" ? { outputTokens: delta.output_tokens } : {}),
@@ -211,7 +232,12 @@ function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreami
         }
       : {}),
     ...(request.thinkingBudgetTokens
-      ? { thinking: thinkingStyle(request.model) === "adaptive" ? { type: "adaptive" } : { type: "enabled", budget_tokens: request.thinkingBudgetTokens } }
+      ? {
+          thinking:
+            thinkingStyle(request.model) === "adaptive"
+              ? { type: "adaptive" }
+              : { type: "enabled", budget_tokens: request.thinkingBudgetTokens },
+        }
       : {}),
   };
 }
@@ -252,7 +278,10 @@ function toAnthropicBlock(block: Message["content"][number]): ContentBlockParam[
               : block.content.map((part) =>
                   part.type === "text"
                     ? { type: "text" as const, text: part.text }
-                    : { type: "image" as const, source: { type: "base64" as const, media_type: part.mediaType as "image/png", data: part.data } },
+                    : {
+                        type: "image" as const,
+                        source: { type: "base64" as const, media_type: part.mediaType as "image/png", data: part.data },
+                      },
                 ),
           ...(block.isError ? { is_error: true } : {}),
         },

@@ -31,14 +31,22 @@ export function credentialFor(provider: ProviderId, env: Readonly<Record<string,
     case "anthropic":
       if (env.ANTHROPIC_API_KEY) return { kind: "api-key", value: env.ANTHROPIC_API_KEY, source: "ANTHROPIC_API_KEY" };
       if (env.ANTHROPIC_AUTH_TOKEN) return { kind: "bearer", value: env.ANTHROPIC_AUTH_TOKEN, source: "ANTHROPIC_AUTH_TOKEN" };
-      return { kind: "missing", source: "none", hint: "ANTHROPIC_API_KEY is not set. Export it, or choose another provider with --provider." };
+      return {
+        kind: "missing",
+        source: "none",
+        hint: "ANTHROPIC_API_KEY is not set. Export it, or choose another provider with --provider.",
+      };
     case "gemini":
       if (env.GEMINI_API_KEY) return { kind: "api-key", value: env.GEMINI_API_KEY, source: "GEMINI_API_KEY" };
       if (env.GOOGLE_API_KEY) return { kind: "api-key", value: env.GOOGLE_API_KEY, source: "GOOGLE_API_KEY" };
       return { kind: "gcloud", source: "gcloud" };
     case "openai":
       if (env.OPENAI_API_KEY) return { kind: "api-key", value: env.OPENAI_API_KEY, source: "OPENAI_API_KEY" };
-      return { kind: "missing", source: "none", hint: "OPENAI_API_KEY is not set. Export it, or use --provider ollama / openai-compatible for a server that needs no key." };
+      return {
+        kind: "missing",
+        source: "none",
+        hint: "OPENAI_API_KEY is not set. Export it, or use --provider ollama / openai-compatible for a server that needs no key.",
+      };
     case "ollama":
     case "llamacpp":
     case "vllm":

@@ -44,6 +44,10 @@ const remedy = "Set GEMINI_API_KEY (or GOOGLE_API_KEY), or install the gcloud CL
 function describeFailure(error: (Error & { code?: unknown; killed?: boolean }) | null, stderr: string): string {
   if (error?.code === "ENOENT") return `No Gemini credentials: GEMINI_API_KEY is not set and gcloud is not installed. ${remedy}`;
   if (error?.killed) return `gcloud auth print-access-token did not answer within ${gcloudTimeoutMs / 1000} s. ${remedy}`;
-  const detail = stderr.trim().split("\n").find((line) => line.trim() !== "") ?? "it printed no token";
+  const detail =
+    stderr
+      .trim()
+      .split("\n")
+      .find((line) => line.trim() !== "") ?? "it printed no token";
   return `gcloud auth print-access-token failed (${detail}). ${remedy}`;
 }

@@ -102,7 +102,8 @@ function userParts(block: UserContentBlock, toolNames: Map<string, string>): Par
  * them in `functionResponse.parts` needs Gemini 3).
  */
 function functionResponseParts(block: ToolResultBlock, name: string | undefined): Part[] {
-  const texts = typeof block.content === "string" ? [block.content] : block.content.flatMap((part) => (part.type === "text" ? [part.text] : []));
+  const texts =
+    typeof block.content === "string" ? [block.content] : block.content.flatMap((part) => (part.type === "text" ? [part.text] : []));
   const images = typeof block.content === "string" ? [] : block.content.flatMap((part) => (part.type === "image" ? [part] : []));
   const text = texts.join("\n");
   return [

@@ -44,13 +44,24 @@ export function createGeminiProvider(options: GeminiProviderOptions): Provider {
   };
 }
 
-async function* streamGemini(client: GoogleGenAI, options: GeminiProviderOptions, request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
+async function* streamGemini(
+  client: GoogleGenAI,
+  options: GeminiProviderOptions,
+  request: ProviderRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ProviderEvent> {
   let bearerToken: string | undefined;
   if (!options.apiKey) {
     try {
       bearerToken = await options.accessToken();
     } catch (error) {
-      yield { type: "error", kind: "auth", status: null, retryable: false, message: error instanceof Error ? error.message : String(error) };
+      yield {
+        type: "error",
+        kind: "auth",
+        status: null,
+        retryable: false,
+        message: error instanceof Error ? error.message : String(error),
+      };
       return;
     }
   }
@@ -87,7 +98,13 @@ async function* streamGemini(client: GoogleGenAI, options: GeminiProviderOptions
     // The connection can drop after the last chunk; a response that already has its finish
     // reason is complete.
     if (!signal.aborted && translator.hasStopReason()) yield* translator.finish();
-    else yield toErrorEvent(error, signal, failedResponseHeaders, `${options.baseUrl ?? VENDOR_BASE_URLS.gemini}/v1beta/models/${request.model}:streamGenerateContent`);
+    else
+      yield toErrorEvent(
+        error,
+        signal,
+        failedResponseHeaders,
+        `${options.baseUrl ?? VENDOR_BASE_URLS.gemini}/v1beta/models/${request.model}:streamGenerateContent`,
+      );
   }
 }
 
@@ -134,13 +151,25 @@ class GeminiStreamTranslator {
   *finish(): Generator<ProviderEvent> {
     if (!this.hasStopReason()) {
       // Open blocks stay unfinished, as with any dropped stream: the attempt is abandoned.
-      yield { type: "error", kind: "disconnect", status: null, retryable: true, message: "The Gemini stream ended without a finish reason." };
+      yield {
+        type: "error",
+        kind: "disconnect",
+        status: null,
+        retryable: true,
+        message: "The Gemini stream ended without a finish reason.",
+      };
       return;
     }
     yield* this.closeOpenBlock();
     if (this.finishReason === "MALFORMED_FUNCTION_CALL") {
       // The call never reached us; asking again usually produces a well-formed one.
-      yield { type: "error", kind: "unknown", status: null, retryable: true, message: "Gemini produced a malformed function call (finishReason MALFORMED_FUNCTION_CALL)." };
+      yield {
+        type: "error",
+        kind: "unknown",
+        status: null,
+        retryable: true,
+        message: "Gemini produced a malformed function call (finishReason MALFORMED_FUNCTION_CALL).",
+      };
       return;
     }
     const raw = this.blockReason ?? this.finishReason ?? null;
@@ -175,7 +204,9 @@ class GeminiStreamTranslator {
     if (this.open && (this.open.kind !== kind || (this.open.signature && part.thoughtSignature))) yield* this.closeOpenBlock();
     const block = this.open ?? (yield* this.openBlock(kind));
     block.text += part.text;
-    yield block.kind === "text" ? { type: "text_delta", index: block.index, text: part.text } : { type: "thinking_delta", index: block.index, thinking: part.text };
+    yield block.kind === "text"
+      ? { type: "text_delta", index: block.index, text: part.text }
+      : { type: "thinking_delta", index: block.index, thinking: part.text };
     if (part.thoughtSignature) yield* this.sign(block, part.thoughtSignature);
   }
 

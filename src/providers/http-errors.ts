@@ -19,7 +19,8 @@ export interface VendorError {
  * `context_length_exceeded`, Gemini "input token count … exceeds", vLLM "maximum context length",
  * llama.cpp "exceeds the available context size", Ollama "context length".
  */
-const CONTEXT_OVERFLOW = /context[_ ](length|window|size)|maximum context|prompt is too long|too many tokens|input token count.*exceeds|exceeds the maximum number of tokens|exceeds the available context size/i;
+const CONTEXT_OVERFLOW =
+  /context[_ ](length|window|size)|maximum context|prompt is too long|too many tokens|input token count.*exceeds|exceeds the maximum number of tokens|exceeds the available context size/i;
 
 /**
  * The one mapping from a vendor's failure to an error kind, shared by every provider:
@@ -31,7 +32,10 @@ const CONTEXT_OVERFLOW = /context[_ ](length|window|size)|maximum context|prompt
 export function classifyVendorError(error: Pick<VendorError, "status" | "code" | "message">): ProviderErrorKind {
   const { status, message } = error;
   const code = error.code ?? "";
-  if ((code === "context_length_exceeded" || CONTEXT_OVERFLOW.test(`${code} ${message}`)) && (status === null || (status >= 400 && status < 500 && status !== 429))) {
+  if (
+    (code === "context_length_exceeded" || CONTEXT_OVERFLOW.test(`${code} ${message}`)) &&
+    (status === null || (status >= 400 && status < 500 && status !== 429))
+  ) {
     return "context_length";
   }
   if (status === 401 || status === 403 || code === "API_KEY_INVALID" || /API key not valid/i.test(message)) return "auth";
@@ -86,7 +90,11 @@ function systemError(error: unknown): { code?: string; message: string } | undef
   let current: unknown = error;
   let innermost: { code?: string; message: string } | undefined;
   for (let depth = 0; current instanceof Error && depth < 5; depth++, current = current.cause) {
-    if (current !== error) innermost = { message: current.message, ...(typeof (current as NodeJS.ErrnoException).code === "string" ? { code: (current as NodeJS.ErrnoException).code! } : {}) };
+    if (current !== error)
+      innermost = {
+        message: current.message,
+        ...(typeof (current as NodeJS.ErrnoException).code === "string" ? { code: (current as NodeJS.ErrnoException).code! } : {}),
+      };
   }
   return innermost;
 }
@@ -94,12 +102,14 @@ function systemError(error: unknown): { code?: string; message: string } | undef
 function describeConnectionFailure(cause: { code?: string; message: string } | undefined, endpoint: string): string | undefined {
   if (!cause) return undefined;
   const url = new URL(endpoint);
-  if (cause.code === "ENOTFOUND") return `Cannot connect to ${endpoint}: the host name ${url.hostname} was not found (ENOTFOUND). Check the base URL.`;
+  if (cause.code === "ENOTFOUND")
+    return `Cannot connect to ${endpoint}: the host name ${url.hostname} was not found (ENOTFOUND). Check the base URL.`;
   if (cause.code === "ECONNREFUSED" && isThisMachine(url.hostname)) {
     return `Cannot connect to ${endpoint}: connection refused (ECONNREFUSED). Is the server running on port ${url.port || (url.protocol === "https:" ? "443" : "80")}?`;
   }
   // The fetch standard's blocked ports (9, 25, 6000, …): undici refuses them before connecting.
-  if (cause.message === "bad port") return `Cannot connect to ${endpoint}: fetch refuses port ${url.port} (a blocked port: "bad port"). Use another port.`;
+  if (cause.message === "bad port")
+    return `Cannot connect to ${endpoint}: fetch refuses port ${url.port} (a blocked port: "bad port"). Use another port.`;
   return undefined;
 }
 

@@ -9,16 +9,21 @@ import { PROVIDER_IDS, type ProviderId } from "./registry.js";
  * the provider its default model. Aliases (`sonnet`, `gemini`) are resolved. Local servers have
  * no default model: the caller must name it.
  */
-export function chooseModel(request: { model?: string | undefined; provider?: string | undefined; env: Readonly<Record<string, string | undefined>> }):
-  | { provider: ProviderId; model: string }
-  | { error: string } {
+export function chooseModel(request: {
+  model?: string | undefined;
+  provider?: string | undefined;
+  env: Readonly<Record<string, string | undefined>>;
+}): { provider: ProviderId; model: string } | { error: string } {
   if (request.provider !== undefined && !(PROVIDER_IDS as readonly string[]).includes(request.provider)) {
     return { error: `Unknown provider ${request.provider}; choose one of ${PROVIDER_IDS.join(", ")}.` };
   }
   const requestedModel = request.model ? resolveModelAlias(request.model) : undefined;
   const provider = (request.provider ??
-    (requestedModel ? (inferProvider(requestedModel) ?? providerFromModelName(requestedModel) ?? providerFromApiKeys(request.env)) : providerFromApiKeys(request.env))) as ProviderId;
+    (requestedModel
+      ? (inferProvider(requestedModel) ?? providerFromModelName(requestedModel) ?? providerFromApiKeys(request.env))
+      : providerFromApiKeys(request.env))) as ProviderId;
   const model = requestedModel ?? defaultModelFor(provider);
-  if (!model) return { error: `--provider ${provider} needs --model: the name the server knows the model by (e.g. --model qwen2.5-coder:7b).` };
+  if (!model)
+    return { error: `--provider ${provider} needs --model: the name the server knows the model by (e.g. --model qwen2.5-coder:7b).` };
   return { provider, model };
 }

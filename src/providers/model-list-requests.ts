@@ -29,13 +29,20 @@ export interface ModelListRequest {
  * ask with. Local servers need none, so they are always asked: the caller decides whether to
  * list them at all. `baseUrl` is `--base-url`, which wins over the *_BASE_URL variables.
  */
-export function modelListRequest(provider: ProviderId, env: Readonly<Record<string, string | undefined>>, baseUrl?: string): ModelListRequest | undefined {
+export function modelListRequest(
+  provider: ProviderId,
+  env: Readonly<Record<string, string | undefined>>,
+  baseUrl?: string,
+): ModelListRequest | undefined {
   const credential = credentialFor(provider, env);
   if (provider === "anthropic") {
     if (credential.kind !== "api-key" && credential.kind !== "bearer") return undefined;
     return {
       url: `${withoutTrailingSlash(baseUrl || env.ANTHROPIC_BASE_URL || VENDOR_BASE_URLS.anthropic)}/v1/models?limit=1000`,
-      headers: { "anthropic-version": "2023-06-01", ...(credential.kind === "api-key" ? { "x-api-key": credential.value } : { authorization: `Bearer ${credential.value}` }) },
+      headers: {
+        "anthropic-version": "2023-06-01",
+        ...(credential.kind === "api-key" ? { "x-api-key": credential.value } : { authorization: `Bearer ${credential.value}` }),
+      },
       read: readAnthropicModels,
     };
   }
@@ -49,13 +56,20 @@ export function modelListRequest(provider: ProviderId, env: Readonly<Record<stri
     };
   }
   if (credential.kind !== "api-key" && credential.kind !== "placeholder") return undefined;
-  const serverUrl = openAIBaseUrl({ provider, env, ...(baseUrl ? { baseUrl } : {}) }) ?? (provider === "openai" ? VENDOR_BASE_URLS.openai : undefined);
+  const serverUrl =
+    openAIBaseUrl({ provider, env, ...(baseUrl ? { baseUrl } : {}) }) ?? (provider === "openai" ? VENDOR_BASE_URLS.openai : undefined);
   if (!serverUrl) return undefined;
-  return { url: `${withoutTrailingSlash(serverUrl)}/models`, headers: { authorization: `Bearer ${credential.value}` }, read: readOpenAIModels };
+  return {
+    url: `${withoutTrailingSlash(serverUrl)}/models`,
+    headers: { authorization: `Bearer ${credential.value}` },
+    read: readOpenAIModels,
+  };
 }
 
 const AnthropicModelList = z.object({
-  data: z.array(z.object({ id: z.string(), lifecycle: z.string().nullish(), max_input_tokens: z.number().nullish(), max_tokens: z.number().nullish() })),
+  data: z.array(
+    z.object({ id: z.string(), lifecycle: z.string().nullish(), max_input_tokens: z.number().nullish(), max_tokens: z.number().nullish() }),
+  ),
 });
 
 /** Retired models stay in Anthropic's catalogue as a record, but requests naming them fail. */
@@ -67,7 +81,14 @@ function readAnthropicModels(body: unknown): LiveModel[] {
 
 const GeminiModelList = z.object({
   models: z
-    .array(z.object({ name: z.string(), inputTokenLimit: z.number().nullish(), outputTokenLimit: z.number().nullish(), supportedGenerationMethods: z.array(z.string()).nullish() }))
+    .array(
+      z.object({
+        name: z.string(),
+        inputTokenLimit: z.number().nullish(),
+        outputTokenLimit: z.number().nullish(),
+        supportedGenerationMethods: z.array(z.string()).nullish(),
+      }),
+    )
     .nullish(),
 });
 

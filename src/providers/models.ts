@@ -32,7 +32,12 @@ export interface ModelPrice extends TokenPrice {
 
 // Anthropic's price tiers, USD per million tokens: cache reads a tenth of input unless a tier says
 // otherwise, cache writes (5-minute) a quarter more than input.
-const claudeTier = (input: number, output: number, cacheRead = input / 10): TokenPrice => ({ input, output, cacheRead, cacheWrite: input * 1.25 });
+const claudeTier = (input: number, output: number, cacheRead = input / 10): TokenPrice => ({
+  input,
+  output,
+  cacheRead,
+  cacheWrite: input * 1.25,
+});
 const TIER_2_10 = claudeTier(2, 10);
 const TIER_3_15 = claudeTier(3, 15);
 const TIER_5_25 = claudeTier(5, 25);
@@ -69,8 +74,20 @@ const KNOWN_MODELS: ModelInfo[] = [
   claudeModel("claude-sonnet-4-5", { window: 200_000, maxOutput: 64_000, price: TIER_3_15, thinking: "budget" }),
   claudeModel("claude-opus-4-1", { window: 200_000, maxOutput: 32_000, price: TIER_15_75, thinking: "budget" }),
   // The first Claude 4 models: the API's dated ids have no `-0` (claude-opus-4-20250514).
-  claudeModel("claude-opus-4-0", { window: 200_000, maxOutput: 32_000, price: TIER_15_75, thinking: "budget", dated: "claude-opus-4-20250514" }),
-  claudeModel("claude-sonnet-4-0", { window: 200_000, maxOutput: 64_000, price: TIER_3_15, thinking: "budget", dated: "claude-sonnet-4-20250514" }),
+  claudeModel("claude-opus-4-0", {
+    window: 200_000,
+    maxOutput: 32_000,
+    price: TIER_15_75,
+    thinking: "budget",
+    dated: "claude-opus-4-20250514",
+  }),
+  claudeModel("claude-sonnet-4-0", {
+    window: 200_000,
+    maxOutput: 64_000,
+    price: TIER_3_15,
+    thinking: "budget",
+    dated: "claude-sonnet-4-20250514",
+  }),
   claudeModel("claude-3-7-sonnet", { window: 200_000, maxOutput: 64_000, price: TIER_3_15, thinking: "budget" }),
   claudeModel("claude-3-5-sonnet", { window: 200_000, maxOutput: 8_192, price: TIER_3_15 }),
   claudeModel("claude-3-5-haiku", { window: 200_000, maxOutput: 8_192, price: claudeTier(0.8, 4) }),
@@ -112,7 +129,10 @@ const KNOWN_MODELS: ModelInfo[] = [
   geminiModel("gemini-2.5-flash", { input: 0.3, output: 2.5 }, "budget"),
 ];
 
-function claudeModel(id: string, facts: { window: number; maxOutput: number; price: ModelPrice; thinking?: "budget" | "adaptive"; dated?: string }): ModelInfo {
+function claudeModel(
+  id: string,
+  facts: { window: number; maxOutput: number; price: ModelPrice; thinking?: "budget" | "adaptive"; dated?: string },
+): ModelInfo {
   return {
     id,
     provider: "anthropic",
@@ -136,7 +156,12 @@ function geminiModel(id: string, price: { input: number; output: number } | unde
   };
 }
 
-function openAIModel(id: string, contextWindow: number, maxOutputTokens: number, price: { input: number; output: number; cacheRead: number } | undefined): ModelInfo {
+function openAIModel(
+  id: string,
+  contextWindow: number,
+  maxOutputTokens: number,
+  price: { input: number; output: number; cacheRead: number } | undefined,
+): ModelInfo {
   return { id, provider: "openai", contextWindow, maxOutputTokens, ...(price ? { price: { ...price, cacheWrite: 0 } } : {}) };
 }
 

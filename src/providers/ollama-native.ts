@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { APIError } from "openai";
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
 import * as z from "zod";
 import { nodeHttpFetch } from "./node-http-fetch.js";
 
@@ -64,7 +68,13 @@ export async function ollamaChat(
   signal: AbortSignal,
 ): Promise<{ data: AsyncIterable<ChatCompletionChunk>; request_id: null; warning: string | undefined }> {
   const messages = toOllamaMessages(params.messages);
-  const base = { model: params.model, messages, ...(params.tools ? { tools: params.tools } : {}), stream: true, keep_alive: settings.keepAlive };
+  const base = {
+    model: params.model,
+    messages,
+    ...(params.tools ? { tools: params.tools } : {}),
+    stream: true,
+    keep_alive: settings.keepAlive,
+  };
   // About 4 characters per token, as everywhere agentwire estimates before the server counts.
   const { numCtx, warning } = sizer.size(Math.ceil(JSON.stringify(base).length / 4));
   const response = await nodeHttpFetch(`${settings.root}/api/chat`, {
@@ -92,7 +102,9 @@ const OllamaChunkSchema = z.object({
     .object({
       content: z.string().optional(),
       thinking: z.string().optional(),
-      tool_calls: z.array(z.object({ id: z.string().optional(), function: z.object({ name: z.string(), arguments: z.unknown() }) })).optional(),
+      tool_calls: z
+        .array(z.object({ id: z.string().optional(), function: z.object({ name: z.string(), arguments: z.unknown() }) }))
+        .optional(),
     })
     .optional(),
   done: z.boolean().optional(),
@@ -132,7 +144,13 @@ async function* toChunks(body: ReadableStream<Uint8Array>, requestedModel: strin
       model: chunk.model ?? requestedModel,
       choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }],
       ...(chunk.done
-        ? { usage: { prompt_tokens: chunk.prompt_eval_count ?? 0, completion_tokens: chunk.eval_count ?? 0, total_tokens: (chunk.prompt_eval_count ?? 0) + (chunk.eval_count ?? 0) } }
+        ? {
+            usage: {
+              prompt_tokens: chunk.prompt_eval_count ?? 0,
+              completion_tokens: chunk.eval_count ?? 0,
+              total_tokens: (chunk.prompt_eval_count ?? 0) + (chunk.eval_count ?? 0),
+            },
+          }
         : {}),
     } as ChatCompletionChunk;
   }
@@ -167,18 +185,32 @@ function toOllamaMessages(messages: ChatCompletionMessageParam[]): Array<Record<
       return {
         role: "assistant",
         content: typeof message.content === "string" ? message.content : "",
-        ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ id: call.id, function: { name: call.function.name, arguments: safeJson(call.function.arguments) ?? {} } })) } : {}),
+        ...(calls.length > 0
+          ? {
+              tool_calls: calls.map((call) => ({
+                id: call.id,
+                function: { name: call.function.name, arguments: safeJson(call.function.arguments) ?? {} },
+              })),
+            }
+          : {}),
       };
     }
     if (message.role === "tool") {
       const name = toolNames.get(message.tool_call_id);
-      return { role: "tool", content: typeof message.content === "string" ? message.content : "", tool_call_id: message.tool_call_id, ...(name ? { tool_name: name } : {}) };
+      return {
+        role: "tool",
+        content: typeof message.content === "string" ? message.content : "",
+        tool_call_id: message.tool_call_id,
+        ...(name ? { tool_name: name } : {}),
+      };
     }
     const content = message.content;
     if (typeof content === "string" || content === undefined || content === null) return { role: message.role, content: content ?? "" };
     const parts = content as Array<{ type: string; text?: string; image_url?: { url: string } }>;
     const text = parts.flatMap((part) => (part.type === "text" && part.text ? [part.text] : [])).join("\n\n");
-    const images = parts.flatMap((part) => (part.type === "image_url" && part.image_url ? [part.image_url.url.replace(/^data:[^,]*,/, "")] : []));
+    const images = parts.flatMap((part) =>
+      part.type === "image_url" && part.image_url ? [part.image_url.url.replace(/^data:[^,]*,/, "")] : [],
+    );
     return { role: message.role, content: text, ...(images.length > 0 ? { images } : {}) };
   });
 }

@@ -89,7 +89,13 @@ export class ChatStreamTranslator {
   /** Ends the response once the stream is over (usage arrives after the finish reason). */
   *finish(): Generator<ProviderEvent> {
     if (!this.started || this.finishReason === null) {
-      yield { type: "error", kind: "disconnect", status: null, retryable: true, message: "The model stream ended without a finish reason." };
+      yield {
+        type: "error",
+        kind: "disconnect",
+        status: null,
+        retryable: true,
+        message: "The model stream ended without a finish reason.",
+      };
       return;
     }
     const printed = this.scanner?.finish() ?? { text: "", calls: [] };
@@ -127,7 +133,9 @@ export class ChatStreamTranslator {
       yield kind === "text" ? { type: "text_start", index: this.open.index } : { type: "thinking_start", index: this.open.index };
     }
     this.open.text += piece;
-    yield kind === "text" ? { type: "text_delta", index: this.open.index, text: piece } : { type: "thinking_delta", index: this.open.index, thinking: piece };
+    yield kind === "text"
+      ? { type: "text_delta", index: this.open.index, text: piece }
+      : { type: "thinking_delta", index: this.open.index, thinking: piece };
   }
 
   private *closeOpenBlock(): Generator<ProviderEvent> {
@@ -135,7 +143,9 @@ export class ChatStreamTranslator {
     if (!block) return;
     this.open = undefined;
     // Chat Completions thinking has no signature: it is never sent back to the API.
-    yield block.kind === "text" ? { type: "text_end", index: block.index, text: block.text } : { type: "thinking_end", index: block.index, thinking: block.text };
+    yield block.kind === "text"
+      ? { type: "text_end", index: block.index, text: block.text }
+      : { type: "thinking_end", index: block.index, thinking: block.text };
   }
 }
 

@@ -60,7 +60,9 @@ async function* streamChat(
   }
   const native = options.ollamaNative && state.contextSizer ? { settings: options.ollamaNative, sizer: state.contextSizer } : undefined;
   const endpoint = native ? `${native.settings.root}/api/chat` : `${client.baseURL}/chat/completions`;
-  const create = async (withTools: boolean): Promise<{ data: AsyncIterable<ChatCompletionChunk>; request_id: string | null; warning?: string | undefined }> => {
+  const create = async (
+    withTools: boolean,
+  ): Promise<{ data: AsyncIterable<ChatCompletionChunk>; request_id: string | null; warning?: string | undefined }> => {
     const params = toChatParams(request, options.flavor, withTools);
     if (native) return ollamaChat(params, native.settings, native.sizer, signal);
     return client.chat.completions.create(params, { signal, headers: { "x-agentwire-session-id": request.sessionId } }).withResponse();
@@ -101,7 +103,11 @@ function* toolsUnsupportedWarning(toolSupport: ToolSupportTracker, model: string
   if (message) yield { type: "warning", code: "tools_unsupported", message };
 }
 
-function toChatParams(request: ProviderRequest, flavor: OpenAIChatProviderOptions["flavor"], withTools: boolean): ChatCompletionCreateParamsStreaming {
+function toChatParams(
+  request: ProviderRequest,
+  flavor: OpenAIChatProviderOptions["flavor"],
+  withTools: boolean,
+): ChatCompletionCreateParamsStreaming {
   const reasoning = flavor === "openai" && isOpenAIReasoningModel(request.model);
   return {
     model: request.model,
@@ -109,7 +115,12 @@ function toChatParams(request: ProviderRequest, flavor: OpenAIChatProviderOption
     stream_options: { include_usage: true },
     messages: toChatMessages(request.system, request.messages),
     ...(withTools
-      ? { tools: request.tools.map((tool) => ({ type: "function" as const, function: { name: tool.name, description: tool.description, parameters: tool.inputSchema } })) }
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: "function" as const,
+            function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+          })),
+        }
       : {}),
     // Local servers bound the output by the context they were started with; a large cap only
     // makes vLLM reject prompts whose length plus the cap exceeds the model's window.
@@ -129,7 +140,9 @@ function toChatMessages(system: string, messages: Message[]): ChatCompletionMess
     if (message.role === "assistant") {
       const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
       const toolCalls: ChatCompletionMessageToolCall[] = message.content.flatMap((block) =>
-        block.type === "tool_use" ? [{ id: block.id, type: "function" as const, function: { name: block.name, arguments: JSON.stringify(block.input) } }] : [],
+        block.type === "tool_use"
+          ? [{ id: block.id, type: "function" as const, function: { name: block.name, arguments: JSON.stringify(block.input) } }]
+          : [],
       );
       if (text === "" && toolCalls.length === 0) continue;
       result.push({ role: "assistant", content: text === "" ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });

@@ -17,7 +17,9 @@ export function decodeReasoningSignature(signature: string | undefined): { id: s
   if (!signature?.startsWith(REASONING_SIGNATURE_PREFIX)) return undefined;
   try {
     const value = JSON.parse(signature.slice(REASONING_SIGNATURE_PREFIX.length)) as { id?: unknown; encrypted_content?: unknown };
-    return typeof value.id === "string" && typeof value.encrypted_content === "string" ? { id: value.id, encrypted_content: value.encrypted_content } : undefined;
+    return typeof value.id === "string" && typeof value.encrypted_content === "string"
+      ? { id: value.id, encrypted_content: value.encrypted_content }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -57,7 +59,12 @@ export class ResponsesStreamTranslator {
       case "response.output_item.added":
         if (event.item.type === "function_call") {
           yield* this.closeOpenBlock();
-          yield* this.calls.append({ key: event.item.id ?? event.item.call_id, id: event.item.call_id, name: event.item.name, argumentsDelta: event.item.arguments });
+          yield* this.calls.append({
+            key: event.item.id ?? event.item.call_id,
+            id: event.item.call_id,
+            name: event.item.name,
+            argumentsDelta: event.item.arguments,
+          });
         }
         return;
       case "response.function_call_arguments.delta":
@@ -93,7 +100,10 @@ export class ResponsesStreamTranslator {
       }
       case "response.completed":
       case "response.incomplete":
-        yield* this.end(event.response.usage ?? undefined, event.type === "response.incomplete" ? event.response.incomplete_details?.reason : undefined);
+        yield* this.end(
+          event.response.usage ?? undefined,
+          event.type === "response.incomplete" ? event.response.incomplete_details?.reason : undefined,
+        );
         return;
       case "response.failed":
         this.finished = true;
@@ -116,7 +126,13 @@ export class ResponsesStreamTranslator {
     const { events, dropped } = this.calls.finish();
     yield* events;
     const normalized: StopReason =
-      incompleteReason === "max_output_tokens" ? "max_tokens" : incompleteReason === "content_filter" || this.refused ? "refusal" : this.calls.completedCount > 0 ? "tool_use" : "end_turn";
+      incompleteReason === "max_output_tokens"
+        ? "max_tokens"
+        : incompleteReason === "content_filter" || this.refused
+          ? "refusal"
+          : this.calls.completedCount > 0
+            ? "tool_use"
+            : "end_turn";
     if (dropped.length > 0 && normalized !== "max_tokens") {
       yield { type: "error", kind: "unknown", status: null, retryable: true, message: "The model sent tool input that is not valid JSON." };
       return;
@@ -132,7 +148,9 @@ export class ResponsesStreamTranslator {
     const piece = this.open.part !== part && this.open.text !== "" ? `\n\n${delta}` : delta;
     this.open.part = part;
     this.open.text += piece;
-    yield kind === "text" ? { type: "text_delta", index: this.open.index, text: piece } : { type: "thinking_delta", index: this.open.index, thinking: piece };
+    yield kind === "text"
+      ? { type: "text_delta", index: this.open.index, text: piece }
+      : { type: "thinking_delta", index: this.open.index, thinking: piece };
   }
 
   private *startBlock(kind: OpenBlock["kind"], itemId: string, part: number): Generator<ProviderEvent, OpenBlock> {

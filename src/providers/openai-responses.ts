@@ -38,7 +38,13 @@ async function* streamResponses(client: OpenAI, request: ProviderRequest, signal
       return;
     }
     if (!translator.finished) {
-      yield { type: "error", kind: "disconnect", status: null, retryable: true, message: "The model stream ended before response.completed." };
+      yield {
+        type: "error",
+        kind: "disconnect",
+        status: null,
+        retryable: true,
+        message: "The model stream ended before response.completed.",
+      };
     }
   } catch (error) {
     yield toOpenAIErrorEvent(error, signal, `${client.baseURL}/responses`);
@@ -54,7 +60,15 @@ function toResponsesParams(request: ProviderRequest): ResponseCreateParamsStream
     ...(request.system ? { instructions: request.system } : {}),
     input: toResponsesInput(request.messages),
     ...(request.tools.length > 0
-      ? { tools: request.tools.map((tool) => ({ type: "function" as const, name: tool.name, description: tool.description, parameters: tool.inputSchema, strict: false })) }
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: "function" as const,
+            name: tool.name,
+            description: tool.description,
+            parameters: tool.inputSchema,
+            strict: false,
+          })),
+        }
       : {}),
     max_output_tokens: request.maxOutputTokens,
     prompt_cache_key: request.sessionId,
@@ -63,7 +77,9 @@ function toResponsesParams(request: ProviderRequest): ResponseCreateParamsStream
     ...(reasoning
       ? {
           include: ["reasoning.encrypted_content"],
-          ...(request.thinkingBudgetTokens ? { reasoning: { effort: reasoningEffort(request.thinkingBudgetTokens), summary: "auto" as const } } : {}),
+          ...(request.thinkingBudgetTokens
+            ? { reasoning: { effort: reasoningEffort(request.thinkingBudgetTokens), summary: "auto" as const } }
+            : {}),
         }
       : {}),
   };
@@ -76,11 +92,18 @@ function toResponsesInput(messages: Message[]): ResponseInputItem[] {
     if (message.role === "assistant") {
       for (const block of message.content) {
         if (block.type === "text" && block.text !== "") items.push({ role: "assistant", content: block.text });
-        else if (block.type === "tool_use") items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
+        else if (block.type === "tool_use")
+          items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
         else if (block.type === "thinking") {
           // Only OpenAI's own reasoning can go back; other vendors' thinking is left out.
           const reasoning = decodeReasoningSignature(block.signature);
-          if (reasoning) items.push({ type: "reasoning", id: reasoning.id, encrypted_content: reasoning.encrypted_content, summary: block.thinking ? [{ type: "summary_text", text: block.thinking }] : [] });
+          if (reasoning)
+            items.push({
+              type: "reasoning",
+              id: reasoning.id,
+              encrypted_content: reasoning.encrypted_content,
+              summary: block.thinking ? [{ type: "summary_text", text: block.thinking }] : [],
+            });
         }
       }
       continue;

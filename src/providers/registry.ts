@@ -69,19 +69,25 @@ async function loadProvider(settings: ProviderSettings): Promise<Provider> {
 async function loadOpenAIFamily(settings: ProviderSettings, provider: OpenAICompatibleProviderId): Promise<Provider> {
   const baseUrl = openAIBaseUrl(settings);
   const credential = credentialFor(provider, settings.env);
-  if (credential.kind !== "api-key" && credential.kind !== "placeholder") return failingProvider(provider, credential.kind === "missing" ? credential.hint : "No credential.");
+  if (credential.kind !== "api-key" && credential.kind !== "placeholder")
+    return failingProvider(provider, credential.kind === "missing" ? credential.hint : "No credential.");
   const apiKey = credential.value;
   if (chooseOpenAIApi(settings.model ?? "", baseUrl, settings.openaiApi) === "responses") {
     const { createOpenAIResponsesProvider } = await import("./openai-responses.js");
     return createOpenAIResponsesProvider({ id: provider, apiKey, baseUrl });
   }
-  const [{ createOpenAIChatProvider }, { ollamaToolSupportProbe }] = await Promise.all([import("./openai-chat.js"), import("./tool-support.js")]);
+  const [{ createOpenAIChatProvider }, { ollamaToolSupportProbe }] = await Promise.all([
+    import("./openai-chat.js"),
+    import("./tool-support.js"),
+  ]);
   return createOpenAIChatProvider({
     id: provider,
     apiKey,
     baseUrl,
     flavor: provider === "openai" ? "openai" : "compatible",
-    ...(provider === "ollama" && baseUrl ? { toolSupportProbe: ollamaToolSupportProbe(baseUrl), ollamaNative: ollamaNativeSettings(baseUrl, settings) } : {}),
+    ...(provider === "ollama" && baseUrl
+      ? { toolSupportProbe: ollamaToolSupportProbe(baseUrl), ollamaNative: ollamaNativeSettings(baseUrl, settings) }
+      : {}),
   });
 }
 
@@ -99,7 +105,9 @@ function ollamaNativeSettings(baseUrl: string, settings: ProviderSettings) {
 export function openAIBaseUrl(settings: ProviderSettings): string | undefined {
   if (settings.baseUrl) return settings.baseUrl;
   if (settings.provider === "openai" || settings.provider === "openai-compatible") return settings.env.OPENAI_BASE_URL || undefined;
-  return settings.provider in LOCAL_SERVER_BASE_URLS ? LOCAL_SERVER_BASE_URLS[settings.provider as keyof typeof LOCAL_SERVER_BASE_URLS] : undefined;
+  return settings.provider in LOCAL_SERVER_BASE_URLS
+    ? LOCAL_SERVER_BASE_URLS[settings.provider as keyof typeof LOCAL_SERVER_BASE_URLS]
+    : undefined;
 }
 
 /** The base URL requests go to: the override, the provider's *_BASE_URL variable, or the vendor's default. */

@@ -53,7 +53,12 @@ export class TextToolCallScanner {
   finish(): { text: string; calls: TextToolCall[] } {
     const held = this.held;
     this.held = "";
-    const calls = this.mode === "json" ? parseJsonToolCalls(held, this.knownTools) : this.mode === "tags" ? parseTaggedToolCalls(held, this.knownTools) : undefined;
+    const calls =
+      this.mode === "json"
+        ? parseJsonToolCalls(held, this.knownTools)
+        : this.mode === "tags"
+          ? parseTaggedToolCalls(held, this.knownTools)
+          : undefined;
     if (!calls) return { text: held, calls: [] };
     return { text: this.mode === "tags" ? held.replace(/<tool_call>[\s\S]*?<\/tool_call>/g, "").trim() : "", calls };
   }
@@ -93,7 +98,8 @@ export function parseJsonToolCalls(text: string, knownTools: ReadonlySet<string>
  */
 export function parseTaggedToolCalls(text: string, knownTools: ReadonlySet<string>): TextToolCall[] | undefined {
   const bodies = [...text.matchAll(/<tool_call>([\s\S]*?)<\/tool_call>/g)].map((match) => match[1]!.trim());
-  if (bodies.length === 0 || text.split(OPEN_TAG).length - 1 !== bodies.length || text.split(CLOSE_TAG).length - 1 !== bodies.length) return undefined;
+  if (bodies.length === 0 || text.split(OPEN_TAG).length - 1 !== bodies.length || text.split(CLOSE_TAG).length - 1 !== bodies.length)
+    return undefined;
   const calls: TextToolCall[] = [];
   for (const body of bodies) {
     const parsed = parseJsonToolCalls(body, knownTools);
@@ -108,6 +114,11 @@ function toToolCall(candidate: unknown, knownTools: ReadonlySet<string>): TextTo
   const { name, arguments: args, parameters } = candidate as { name?: unknown; arguments?: unknown; parameters?: unknown };
   if (typeof name !== "string" || !knownTools.has(name)) return undefined;
   const raw = args ?? parameters ?? {};
-  const input = typeof raw === "string" ? parseToolArguments(raw) : raw !== null && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+  const input =
+    typeof raw === "string"
+      ? parseToolArguments(raw)
+      : raw !== null && typeof raw === "object" && !Array.isArray(raw)
+        ? (raw as Record<string, unknown>)
+        : undefined;
   return input ? { name, input } : undefined;
 }

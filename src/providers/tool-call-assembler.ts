@@ -75,7 +75,16 @@ export class ToolCallAssembler {
   append(fragment: ToolCallFragment): ProviderEvent[] {
     let call = this.calls.find((candidate) => candidate.key === fragment.key);
     if (!call) {
-      call = { key: fragment.key, id: undefined, name: undefined, argumentsText: "", blockIndex: undefined, emittedLength: 0, closedByApi: false, ended: false };
+      call = {
+        key: fragment.key,
+        id: undefined,
+        name: undefined,
+        argumentsText: "",
+        blockIndex: undefined,
+        emittedLength: 0,
+        closedByApi: false,
+        ended: false,
+      };
       this.calls.push(call);
     }
     // A call ends only once its JSON is complete, so anything more for it could only break it.

@@ -12,12 +12,31 @@ import { nodeHttpFetch } from "./node-http-fetch.js";
  * `llama3.1:8b`, `meta-llama/Llama-3.1-8B-Instruct` and `qwen2.5-coder:7b` all match.
  */
 const TOOL_CAPABLE_FAMILIES = [
-  "llama3.1", "llama3.2", "llama3.3", "llama4",
-  "qwen2", "qwen2.5", "qwen3", "qwq",
-  "mistral-nemo", "mistral-large", "mistral-small", "ministral", "devstral", "mixtral",
-  "command-r", "command-a",
-  "granite3", "granite4",
-  "hermes3", "nemotron", "firefunction", "smollm2", "gpt-oss", "phi4-mini", "cogito",
+  "llama3.1",
+  "llama3.2",
+  "llama3.3",
+  "llama4",
+  "qwen2",
+  "qwen2.5",
+  "qwen3",
+  "qwq",
+  "mistral-nemo",
+  "mistral-large",
+  "mistral-small",
+  "ministral",
+  "devstral",
+  "mixtral",
+  "command-r",
+  "command-a",
+  "granite3",
+  "granite4",
+  "hermes3",
+  "nemotron",
+  "firefunction",
+  "smollm2",
+  "gpt-oss",
+  "phi4-mini",
+  "cogito",
 ];
 
 /** Named in the warning, so the user knows what to pull instead. */
@@ -39,7 +58,9 @@ export function isKnownToolCapable(model: string): boolean {
  * support tools"), llama.cpp without `--jinja`, vLLM without `--enable-auto-tool-choice`.
  */
 export function isToolsUnsupportedMessage(message: string): boolean {
-  return /does not support tools|tools? (are|is) not supported|tools param requires --jinja|--enable-auto-tool-choice|tool[_ ]choice.*not supported/i.test(message);
+  return /does not support tools|tools? (are|is) not supported|tools param requires --jinja|--enable-auto-tool-choice|tool[_ ]choice.*not supported/i.test(
+    message,
+  );
 }
 
 export function toolsUnsupportedWarning(model: string): string {

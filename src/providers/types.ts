@@ -63,7 +63,9 @@ export interface Usage {
 }
 
 /** Counts a vendor reported in one event; an absent count was not reported (an explicit 0 was). */
-export type UsageUpdate = Partial<Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadInputTokens" | "cacheCreationInputTokens" | "reasoningTokens">> & { raw?: unknown };
+export type UsageUpdate = Partial<
+  Pick<Usage, "inputTokens" | "outputTokens" | "cacheReadInputTokens" | "cacheCreationInputTokens" | "reasoningTokens">
+> & { raw?: unknown };
 
 /**
  * The one rule for combining usage reports of one response: vendors report cumulative totals
@@ -156,7 +158,6 @@ export type ProviderEvent =
     };
 
 export type ProviderEventOf<T extends ProviderEvent["type"]> = Extract<ProviderEvent, { type: T }>;
-
 
 /**
  * The stop reason as stdout reports it: Anthropic's vocabulary (Claude Code's dialect) whatever

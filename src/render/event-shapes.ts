@@ -7,7 +7,12 @@ import * as z from "zod";
  */
 const TextBlock = z.looseObject({ type: z.literal("text"), text: z.string() });
 const ThinkingBlock = z.looseObject({ type: z.literal("thinking"), thinking: z.string() });
-const ToolUseBlock = z.looseObject({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) });
+const ToolUseBlock = z.looseObject({
+  type: z.literal("tool_use"),
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+});
 const ToolResultBlock = z.looseObject({
   type: z.literal("tool_result"),
   tool_use_id: z.string(),
@@ -40,8 +45,17 @@ export const ResultShape = z.looseObject({
   result: z.string().optional(),
   errors: z.array(z.string()).optional(),
   total_cost_usd: z.number().optional(),
-  usage: z.looseObject({ input_tokens: z.number().optional(), output_tokens: z.number().optional(), cache_read_input_tokens: z.number().optional(), cache_creation_input_tokens: z.number().optional() }).optional(),
-  permission_denials: z.array(z.looseObject({ tool_name: z.string(), tool_input: z.record(z.string(), z.unknown()).optional() })).optional(),
+  usage: z
+    .looseObject({
+      input_tokens: z.number().optional(),
+      output_tokens: z.number().optional(),
+      cache_read_input_tokens: z.number().optional(),
+      cache_creation_input_tokens: z.number().optional(),
+    })
+    .optional(),
+  permission_denials: z
+    .array(z.looseObject({ tool_name: z.string(), tool_input: z.record(z.string(), z.unknown()).optional() }))
+    .optional(),
   terminal_reason: z.string().optional(),
   structured_output: z.unknown().optional(),
 });
@@ -64,12 +78,24 @@ export const SystemShape = z.looseObject({
   status: z.string().nullable().optional(),
   tool_name: z.string().optional(),
   tool_use_id: z.string().optional(),
-  compact_metadata: z.looseObject({ trigger: z.string().optional(), pre_tokens: z.number().optional(), post_tokens: z.number().optional(), duration_ms: z.number().optional() }).optional(),
+  compact_metadata: z
+    .looseObject({
+      trigger: z.string().optional(),
+      pre_tokens: z.number().optional(),
+      post_tokens: z.number().optional(),
+      duration_ms: z.number().optional(),
+    })
+    .optional(),
 });
 
 export const PermissionRequestShape = z.looseObject({
   type: z.literal("control_request"),
-  request: z.looseObject({ subtype: z.literal("can_use_tool"), tool_name: z.string(), input: z.record(z.string(), z.unknown()), decision_reason: z.string().optional() }),
+  request: z.looseObject({
+    subtype: z.literal("can_use_tool"),
+    tool_name: z.string(),
+    input: z.record(z.string(), z.unknown()),
+    decision_reason: z.string().optional(),
+  }),
 });
 
 export type ToolUse = z.infer<typeof ToolUseBlock>;

@@ -8,7 +8,10 @@ import { TranscriptRenderer, type RenderItem, type RenderOptions } from "./trans
  * events, or a session file, recognised by its header line. Malformed lines are shown, not fatal.
  * Yields the rendered lines of each input line together.
  */
-export async function* renderStream(input: AsyncIterable<Uint8Array | string>, options: RenderOptions & { sessionFile?: boolean }): AsyncGenerator<string[]> {
+export async function* renderStream(
+  input: AsyncIterable<Uint8Array | string>,
+  options: RenderOptions & { sessionFile?: boolean },
+): AsyncGenerator<string[]> {
   const renderer = new TranscriptRenderer(options);
   // Known to be a session file (`sessions show`): its lines read as one even when the header is damaged.
   let sessionFile: boolean | undefined = options.sessionFile;
@@ -33,7 +36,11 @@ export async function* renderStream(input: AsyncIterable<Uint8Array | string>, o
 }
 
 /** renderStream to a writable (stdout), respecting its back-pressure. */
-export async function writeRendered(input: AsyncIterable<Uint8Array | string>, output: Writable, options: RenderOptions & { sessionFile?: boolean }): Promise<void> {
+export async function writeRendered(
+  input: AsyncIterable<Uint8Array | string>,
+  output: Writable,
+  options: RenderOptions & { sessionFile?: boolean },
+): Promise<void> {
   for await (const lines of renderStream(input, options)) {
     if (!output.write(`${lines.join("\n")}\n`)) await new Promise((done) => output.once("drain", done));
   }

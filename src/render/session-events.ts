@@ -26,7 +26,10 @@ export function sessionLineToItems(value: unknown): RenderItem[] {
       return message ? messageEvents(message, entry.data.tool_use_results).map((event) => ({ kind: "event" as const, event })) : [];
     }
     case "turn_end":
-      return [{ kind: "note", text: `── end of turn · session cost $${entry.data.total_cost_usd.toFixed(4)} ──` }, { kind: "note", text: "" }];
+      return [
+        { kind: "note", text: `── end of turn · session cost $${entry.data.total_cost_usd.toFixed(4)} ──` },
+        { kind: "note", text: "" },
+      ];
     case "compaction": {
       const { trigger, pre_tokens, post_tokens, messages } = entry.data;
       if (trigger === "clear") return [{ kind: "note", text: "── /clear: the conversation starts over ──" }];

@@ -20,7 +20,15 @@ export function createStyle(color: boolean): Style {
     const plain = (text: string) => text;
     return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain, magenta: plain };
   }
-  return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), cyan: sgr(36, 39), magenta: sgr(35, 39) };
+  return {
+    bold: sgr(1, 22),
+    dim: sgr(2, 22),
+    red: sgr(31, 39),
+    green: sgr(32, 39),
+    yellow: sgr(33, 39),
+    cyan: sgr(36, 39),
+    magenta: sgr(35, 39),
+  };
 }
 
 /** Whether a stream should get colour: a TTY, no non-empty NO_COLOR (no-color.org), not TERM=dumb; FORCE_COLOR overrides the TTY test. */

@@ -1,4 +1,12 @@
-import { AssistantShape, PermissionRequestShape, ResultShape, SystemShape, UserShape, type ToolResult, type ToolUse } from "./event-shapes.js";
+import {
+  AssistantShape,
+  PermissionRequestShape,
+  ResultShape,
+  SystemShape,
+  UserShape,
+  type ToolResult,
+  type ToolUse,
+} from "./event-shapes.js";
 import { renderMarkdown } from "./markdown.js";
 import { describeCall, describeResult, keyArgument, type DiffRow, type ToolOutcome } from "./present/index.js";
 import { clip, formatCount, plural } from "./present/text.js";
@@ -90,7 +98,11 @@ export class TranscriptRenderer {
         const parsed = PermissionRequestShape.safeParse(event);
         if (!parsed.success) return [];
         const { tool_name, input, decision_reason } = parsed.data.request;
-        return [this.style.yellow(`? ${tool_name} ${this.keyArgument(tool_name, input)} needs approval${decision_reason ? `: ${decision_reason}` : ""}`)];
+        return [
+          this.style.yellow(
+            `? ${tool_name} ${this.keyArgument(tool_name, input)} needs approval${decision_reason ? `: ${decision_reason}` : ""}`,
+          ),
+        ];
       }
       // Deltas repeat what the complete assistant line shows; progress and control answers are for programs.
       case "stream_event":
@@ -118,18 +130,24 @@ export class TranscriptRenderer {
       }
       switch (block.type) {
         case "text":
-          lines.push(...renderMarkdown((block as { text: string }).text, this.width - indent.length, this.style).map((line) => indent + line));
+          lines.push(
+            ...renderMarkdown((block as { text: string }).text, this.width - indent.length, this.style).map((line) => indent + line),
+          );
           break;
         case "thinking": {
           const thinking = (block as { thinking: string }).thinking.replace(/\s+/g, " ").trim();
-          lines.push(this.style.dim(`${indent}✻ ${clip(thinking === "" ? "Thinking…" : `Thinking: ${thinking}`, this.width - indent.length - 2)}`));
+          lines.push(
+            this.style.dim(`${indent}✻ ${clip(thinking === "" ? "Thinking…" : `Thinking: ${thinking}`, this.width - indent.length - 2)}`),
+          );
           break;
         }
         case "tool_use": {
           const call = block as ToolUse;
           this.calls.set(call.id, call);
           this.lastCallId = call.id;
-          lines.push(`${indent}${this.style.bold(`⏺ ${call.name}`)} ${clip(this.keyArgument(call.name, call.input), this.width - indent.length - call.name.length - 3)}`);
+          lines.push(
+            `${indent}${this.style.bold(`⏺ ${call.name}`)} ${clip(this.keyArgument(call.name, call.input), this.width - indent.length - call.name.length - 3)}`,
+          );
           break;
         }
         default:
@@ -153,13 +171,16 @@ export class TranscriptRenderer {
   /** A prompt (session files, replayed input) or a notice (interrupt markers, nudges), dimmed when synthetic. */
   private userText(text: string, synthetic: boolean): string[] {
     const wrapped = wrapText(text.replace(/\n+/g, " "), this.width, "> ", "  ");
-    return synthetic || text.startsWith("[Request interrupted") ? wrapped.map((line) => this.style.dim(line)) : ["", ...wrapped.map((line) => this.style.bold(line))];
+    return synthetic || text.startsWith("[Request interrupted")
+      ? wrapped.map((line) => this.style.dim(line))
+      : ["", ...wrapped.map((line) => this.style.bold(line))];
   }
 
   private toolResult(block: ToolResult, details: unknown): string[] {
     const call = this.calls.get(block.tool_use_id);
     // Results of parallel calls arrive after all the calls: name the call again.
-    const named = call && block.tool_use_id !== this.lastCallId ? `${call.name} ${clip(this.keyArgument(call.name, call.input), 40)}: ` : "";
+    const named =
+      call && block.tool_use_id !== this.lastCallId ? `${call.name} ${clip(this.keyArgument(call.name, call.input), 40)}: ` : "";
     const outcome = describeResult(call?.name, call?.input, block, details, this.cwd, this.width - 8);
     switch (outcome.kind) {
       case "exit":
@@ -228,10 +249,18 @@ export class TranscriptRenderer {
       event.duration_ms === undefined ? undefined : `${(event.duration_ms / 1000).toFixed(1)} s`,
     ].filter((fact): fact is string => fact !== undefined);
     const failed = event.is_error === true || event.subtype !== "success";
-    const outcome = failed ? `✗ ${event.subtype === "success" ? "error" : event.subtype}${event.errors?.length ? `: ${event.errors.join("; ")}` : event.result ? `: ${event.result}` : ""}` : "✓ success";
-    const denials = (event.permission_denials ?? []).map((denial) => this.style.red(`  ✗ denied: ${denial.tool_name} ${clip(this.keyArgument(denial.tool_name, denial.tool_input ?? {}), 60)}`));
-    const structured = event.structured_output === undefined ? [] : [this.style.cyan(clip(JSON.stringify(event.structured_output), this.width))];
-    const answer = !failed && !this.assistantSinceResult && structured.length === 0 && event.result?.trim() ? renderMarkdown(event.result, this.width, this.style) : [];
+    const outcome = failed
+      ? `✗ ${event.subtype === "success" ? "error" : event.subtype}${event.errors?.length ? `: ${event.errors.join("; ")}` : event.result ? `: ${event.result}` : ""}`
+      : "✓ success";
+    const denials = (event.permission_denials ?? []).map((denial) =>
+      this.style.red(`  ✗ denied: ${denial.tool_name} ${clip(this.keyArgument(denial.tool_name, denial.tool_input ?? {}), 60)}`),
+    );
+    const structured =
+      event.structured_output === undefined ? [] : [this.style.cyan(clip(JSON.stringify(event.structured_output), this.width))];
+    const answer =
+      !failed && !this.assistantSinceResult && structured.length === 0 && event.result?.trim()
+        ? renderMarkdown(event.result, this.width, this.style)
+        : [];
     this.assistantSinceResult = false;
     const line = [outcome, ...facts].join(" · ");
     return [...answer, ...structured, ...denials, failed ? this.style.red(line) : this.style.green(line), ""];
@@ -245,7 +274,11 @@ export class TranscriptRenderer {
         return [this.style.dim(`● session ${event.session_id ?? "?"} · ${facts}`)];
       }
       case "api_retry":
-        return [this.style.yellow(`↻ model API failed (${typeof event.error === "string" ? event.error : "error"}${event.error_status ? `, HTTP ${event.error_status}` : ""}); retry ${event.attempt ?? "?"} of ${event.max_retries ?? "?"} in ${((event.retry_delay_ms ?? 0) / 1000).toFixed(1)} s`)];
+        return [
+          this.style.yellow(
+            `↻ model API failed (${typeof event.error === "string" ? event.error : "error"}${event.error_status ? `, HTTP ${event.error_status}` : ""}); retry ${event.attempt ?? "?"} of ${event.max_retries ?? "?"} in ${((event.retry_delay_ms ?? 0) / 1000).toFixed(1)} s`,
+          ),
+        ];
       case "permission_denied":
         // The call's error result follows with the same reason: show it once, there.
         if (event.tool_use_id && this.calls.has(event.tool_use_id)) return [];
@@ -253,12 +286,18 @@ export class TranscriptRenderer {
       case "warning":
         return wrapText(`⚠ ${event.message ?? ""}`, this.width, "", "  ").map((line) => this.style.yellow(line));
       case "input_error":
-        return [this.style.yellow(`⚠ bad input: ${event.message ?? (typeof event.error === "object" ? event.error.message : event.error) ?? ""}`)];
+        return [
+          this.style.yellow(`⚠ bad input: ${event.message ?? (typeof event.error === "object" ? event.error.message : event.error) ?? ""}`),
+        ];
       case "status":
         return event.status === "compacting" ? [this.style.dim("… compacting the conversation")] : [];
       case "compact_boundary": {
         const metadata = event.compact_metadata;
-        return [this.style.dim(`── compacted (${metadata?.trigger ?? "auto"}): ${formatCount(metadata?.pre_tokens ?? 0)} → ${formatCount(metadata?.post_tokens ?? 0)} tokens${metadata?.duration_ms === undefined ? "" : ` in ${metadata.duration_ms} ms`} ──`)];
+        return [
+          this.style.dim(
+            `── compacted (${metadata?.trigger ?? "auto"}): ${formatCount(metadata?.pre_tokens ?? 0)} → ${formatCount(metadata?.post_tokens ?? 0)} tokens${metadata?.duration_ms === undefined ? "" : ` in ${metadata.duration_ms} ms`} ──`,
+          ),
+        ];
       }
       case "error":
         return [this.style.red(`✗ ${event.message ?? "error"}`)];

@@ -24,7 +24,11 @@ export function controlApprover(host: HostChannel): ToolApprover {
     };
     const answer = await host.request("can_use_tool", payload, signal);
     const parsed = PermissionResultSchema.safeParse(answer);
-    if (!parsed.success) return { behavior: "deny", message: `The host's answer to can_use_tool was not understood: ${parsed.error.issues[0]?.message ?? ""}` };
+    if (!parsed.success)
+      return {
+        behavior: "deny",
+        message: `The host's answer to can_use_tool was not understood: ${parsed.error.issues[0]?.message ?? ""}`,
+      };
     return parsed.data;
   };
 }
@@ -61,7 +65,11 @@ export class FrameApprovals {
     }
     return answer.catch((error: unknown): PermissionResult => {
       if (error instanceof UnansweredError && error.reason === "aborted") {
-        if (expired.aborted && !signal.aborted) return { behavior: "deny", message: `No answer to the approval question within ${formatSeconds(this.timeoutMs)}; the call was denied (agentwire start --approval-timeout SECONDS changes the wait).` };
+        if (expired.aborted && !signal.aborted)
+          return {
+            behavior: "deny",
+            message: `No answer to the approval question within ${formatSeconds(this.timeoutMs)}; the call was denied (agentwire start --approval-timeout SECONDS changes the wait).`,
+          };
         return { behavior: "deny", message: "Interrupted before approval." };
       }
       return { behavior: "deny", message: "The host closed its input before answering; the call was not approved." };

@@ -19,7 +19,8 @@ export class HostChannel {
     const requestId = randomUUID();
     const answer = this.pending.wait(requestId, signal, () => this.output({ type: "control_cancel_request", request_id: requestId }));
     // Asked only once the answer is awaited: an answer can never arrive before its question.
-    if (!this.pending.isClosed && !signal?.aborted) this.output({ type: "control_request", request_id: requestId, request: { subtype, ...payload } });
+    if (!this.pending.isClosed && !signal?.aborted)
+      this.output({ type: "control_request", request_id: requestId, request: { subtype, ...payload } });
     return answer;
   }
 
@@ -29,7 +30,10 @@ export class HostChannel {
       return this.pending.reject(response.request_id, typeof response.error === "string" ? response.error : "The host reported an error.");
     }
     const value = response.response;
-    return this.pending.answer(response.request_id, value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+    return this.pending.answer(
+      response.request_id,
+      value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {},
+    );
   }
 
   /** stdin reached EOF: no answer will ever come. */

@@ -12,7 +12,12 @@ const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
  * wedge the session (the host sees its own error).
  */
 export class HostHooks implements SessionHooks {
-  private readonly registrations: Array<{ event: HookEventName; matches: (value: string | undefined) => boolean; callbackId: string; timeoutMs: number }>;
+  private readonly registrations: Array<{
+    event: HookEventName;
+    matches: (value: string | undefined) => boolean;
+    callbackId: string;
+    timeoutMs: number;
+  }>;
 
   constructor(
     private readonly channel: HostChannel,
@@ -56,7 +61,11 @@ export class HostHooks implements SessionHooks {
       try {
         const answer = await this.channel.request(
           "hook_callback",
-          { callback_id: registration.callbackId, input: { hook_event_name: event, ...input }, ...(options.toolUseId ? { tool_use_id: options.toolUseId } : {}) },
+          {
+            callback_id: registration.callbackId,
+            input: { hook_event_name: event, ...input },
+            ...(options.toolUseId ? { tool_use_id: options.toolUseId } : {}),
+          },
           AbortSignal.any(signals),
         );
         const parsed = HookOutputSchema.safeParse(answer);

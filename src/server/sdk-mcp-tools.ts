@@ -35,15 +35,23 @@ export interface SdkMcpLoadOptions {
  * that handshake. A server the host cannot serve (it answers with an error, it does not answer
  * in time, or its input closed) comes back with the reason, so its status says why.
  */
-export async function loadSdkMcpServers(channel: HostChannel, names: readonly string[], manifests: unknown, options: SdkMcpLoadOptions): Promise<HostMcpServer[]> {
+export async function loadSdkMcpServers(
+  channel: HostChannel,
+  names: readonly string[],
+  manifests: unknown,
+  options: SdkMcpLoadOptions,
+): Promise<HostMcpServer[]> {
   const byName = z.record(z.string(), ManifestSchema).safeParse(manifests ?? {});
   let nextId = 0;
   const send = async (server: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> => {
-    const answer = McpMessageResponseSchema.parse(await channel.request("mcp_message", { server_name: server, message: { jsonrpc: "2.0", id: nextId++, method, params } }, signal));
+    const answer = McpMessageResponseSchema.parse(
+      await channel.request("mcp_message", { server_name: server, message: { jsonrpc: "2.0", id: nextId++, method, params } }, signal),
+    );
     if (answer.mcp_response.error) throw new Error(answer.mcp_response.error.message);
     return answer.mcp_response.result;
   };
-  const notify = (server: string, method: string, signal: AbortSignal): Promise<unknown> => channel.request("mcp_message", { server_name: server, message: { jsonrpc: "2.0", method } }, signal);
+  const notify = (server: string, method: string, signal: AbortSignal): Promise<unknown> =>
+    channel.request("mcp_message", { server_name: server, message: { jsonrpc: "2.0", method } }, signal);
 
   const load = async (server: string): Promise<HostMcpServer> => {
     const manifest = byName.success ? byName.data[server] : undefined;
@@ -53,7 +61,9 @@ export async function loadSdkMcpServers(channel: HostChannel, names: readonly st
     try {
       if (!manifest?.initializeResult) {
         const clientInfo = { name: "agentwire", version: AGENTWIRE_VERSION };
-        serverInfo = InitializeResultSchema.parse(await send(server, "initialize", { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: {}, clientInfo }, deadline)).serverInfo;
+        serverInfo = InitializeResultSchema.parse(
+          await send(server, "initialize", { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: {}, clientInfo }, deadline),
+        ).serverInfo;
         await notify(server, "notifications/initialized", deadline);
       }
       listed ??= McpToolsListResultSchema.parse(await send(server, "tools/list", {}, deadline));
@@ -63,7 +73,9 @@ export async function loadSdkMcpServers(channel: HostChannel, names: readonly st
     }
     return {
       name: server,
-      tools: listed.tools.map((tool) => mcpToolDefinition(server, tool, (name, args, signal) => send(server, "tools/call", { name, arguments: args }, signal))),
+      tools: listed.tools.map((tool) =>
+        mcpToolDefinition(server, tool, (name, args, signal) => send(server, "tools/call", { name, arguments: args }, signal)),
+      ),
       ...(serverInfo ? { serverInfo: { name: serverInfo.name, version: serverInfo.version } } : {}),
     };
   };

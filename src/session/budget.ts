@@ -25,6 +25,10 @@ export class BudgetWatch {
   noteUnpriced(model: string, emit: (event: AgentEvent) => void): void {
     if (this.unpricedModelsWarned.has(model)) return;
     this.unpricedModelsWarned.add(model);
-    emit({ type: "warning", code: "unknown_model_price", message: `No list price is known for model ${model}; its cost is counted as 0 USD (tokens are still reported).` });
+    emit({
+      type: "warning",
+      code: "unknown_model_price",
+      message: `No list price is known for model ${model}; its cost is counted as 0 USD (tokens are still reported).`,
+    });
   }
 }

@@ -37,7 +37,11 @@ export class CommandHooks implements SessionHooks {
     return this.hooks.some((hook) => hook.event === event);
   }
 
-  async run(event: HookEventName, input: Record<string, unknown>, options: HookRunOptions = {}): Promise<{ outputs: HookOutput[]; undelivered: number }> {
+  async run(
+    event: HookEventName,
+    input: Record<string, unknown>,
+    options: HookRunOptions = {},
+  ): Promise<{ outputs: HookOutput[]; undelivered: number }> {
     // The same command declared twice (in two files, or under two matchers) runs once, as in Claude Code.
     const commands = new Set<string>();
     const matching = this.hooks.filter((hook) => {
@@ -110,7 +114,8 @@ export function hookOutputOf(
     const output = blockingOutput(event, stderr === "" ? `A ${event} hook blocked this without giving a reason.` : stderr);
     return output ? { output } : { problem: `${which} exited with code 2${stderr ? `: ${quoted(stderr)}` : ""}.` };
   }
-  if (result.exitCode !== 0) return { problem: `${which} failed with exit code ${result.exitCode}${stderr ? `: ${quoted(stderr)}` : ""}; the session goes on.` };
+  if (result.exitCode !== 0)
+    return { problem: `${which} failed with exit code ${result.exitCode}${stderr ? `: ${quoted(stderr)}` : ""}; the session goes on.` };
   const stdout = result.stdout.trim();
   if (stdout === "") return {};
   if (stdout.startsWith("{")) {
@@ -125,7 +130,9 @@ export function hookOutputOf(
       return output ? { output } : { problem: `${which} wrote JSON that is not a hook answer; it was ignored.` };
     }
   }
-  return event === "UserPromptSubmit" || event === "SessionStart" || event === "PreCompact" ? { output: { hookSpecificOutput: { hookEventName: event, additionalContext: stdout } } } : {};
+  return event === "UserPromptSubmit" || event === "SessionStart" || event === "PreCompact"
+    ? { output: { hookSpecificOutput: { hookEventName: event, additionalContext: stdout } } }
+    : {};
 }
 
 /** Exit 2 as the answer that blocks the event; undefined for events that cannot be blocked. */

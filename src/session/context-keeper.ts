@@ -31,7 +31,10 @@ export interface ContextKeeperInput {
  * Estimated tokens above which a request triggers compaction: `thresholdPercent` of the window,
  * else the window minus the output reserve minus a safety margin.
  */
-export function compactionThreshold(profile: Pick<ModelProfile, "contextWindow" | "maxOutputTokens">, thresholdPercent: number | undefined): number {
+export function compactionThreshold(
+  profile: Pick<ModelProfile, "contextWindow" | "maxOutputTokens">,
+  thresholdPercent: number | undefined,
+): number {
   const window = profile.contextWindow;
   if (thresholdPercent !== undefined) return Math.floor((window * thresholdPercent) / 100);
   const reserve = Math.min(profile.maxOutputTokens, Math.floor(window * 0.2));
@@ -52,7 +55,12 @@ export class ContextKeeper {
   }
 
   /** The loop's hook (LoopDependencies.maintainContext). */
-  async maintain(history: Message[], cause: "threshold" | "overflow", signal: AbortSignal, emit: (event: AgentEvent) => void): Promise<"unchanged" | "compacted" | "failed"> {
+  async maintain(
+    history: Message[],
+    cause: "threshold" | "overflow",
+    signal: AbortSignal,
+    emit: (event: AgentEvent) => void,
+  ): Promise<"unchanged" | "compacted" | "failed"> {
     if (!this.input.automatic || signal.aborted) return "unchanged";
     // The prompt alone: there is nothing before it to compact; if the server refuses it, the
     // overflow path still summarizes it as a last resort.
@@ -76,13 +84,27 @@ export class ContextKeeper {
     const preTokens = this.estimate(history);
     emit({ type: "compaction_start" });
     const end = (messages: Message[] | undefined, error?: string): "compacted" | "failed" => {
-      emit({ type: "compaction_end", trigger: options.trigger, preTokens, postTokens: messages ? this.estimate(messages) : preTokens, durationMs: performance.now() - startedAt, messages, ...(error ? { error } : {}) });
+      emit({
+        type: "compaction_end",
+        trigger: options.trigger,
+        preTokens,
+        postTokens: messages ? this.estimate(messages) : preTokens,
+        durationMs: performance.now() - startedAt,
+        messages,
+        ...(error ? { error } : {}),
+      });
       return messages ? "compacted" : "failed";
     };
     try {
-      const preCompact = await runPreCompactHooks(this.input.hooks(), this.input.hookBase(), { trigger: options.trigger, instructions: options.instructions }, signal);
+      const preCompact = await runPreCompactHooks(
+        this.input.hooks(),
+        this.input.hookBase(),
+        { trigger: options.trigger, instructions: options.instructions },
+        signal,
+      );
       if ("blocked" in preCompact) return end(undefined, `A PreCompact hook blocked the compaction: ${preCompact.blocked}`);
-      const instructions = [options.instructions, ...preCompact.instructions].filter((text) => text !== undefined && text !== "").join("\n\n") || undefined;
+      const instructions =
+        [options.instructions, ...preCompact.instructions].filter((text) => text !== undefined && text !== "").join("\n\n") || undefined;
       const profile = this.input.profile();
       const target = Math.floor(compactionThreshold(profile, this.input.thresholdPercent) * TARGET_SHARE);
       const stubbed = stubOldToolOutputs(history);
@@ -106,7 +128,12 @@ export class ContextKeeper {
         // A summary starts the conversation over: SessionStart hooks (source "compact") may add context to it.
         // Their `continue: false` is not honoured here: the compaction is done, and the turn it serves goes on.
         const started = await runSessionStartHooks(this.input.hooks(), this.input.hookBase(), "compact", profile.model, signal);
-        next = conversationFromSummary(stubbed ?? history, summary.summary, [...(await this.input.extraContext()), ...started.context], target);
+        next = conversationFromSummary(
+          stubbed ?? history,
+          summary.summary,
+          [...(await this.input.extraContext()), ...started.context],
+          target,
+        );
       }
       history.splice(0, history.length, ...next);
       await this.runPostCompactHooks(options.trigger, summaryText, signal);
@@ -123,6 +150,10 @@ export class ContextKeeper {
   private async runPostCompactHooks(trigger: "auto" | "manual", summary: string, signal: AbortSignal): Promise<void> {
     const hooks = this.input.hooks();
     if (!hooks?.has("PostCompact")) return;
-    await hooks.run("PostCompact", { ...this.input.hookBase(), hook_event_name: "PostCompact", trigger, compact_summary: summary }, { matchValue: trigger, signal });
+    await hooks.run(
+      "PostCompact",
+      { ...this.input.hookBase(), hook_event_name: "PostCompact", trigger, compact_summary: summary },
+      { matchValue: trigger, signal },
+    );
   }
 }

@@ -12,7 +12,12 @@ export function compileHookMatcher(pattern: string | null | undefined): (value: 
   if (pattern === undefined || pattern === null || pattern.trim() === "" || pattern.trim() === "*") return () => true;
   const trimmed = pattern.trim();
   if (PLAIN_NAMES.test(trimmed)) {
-    const names = new Set(trimmed.split(/[|,]/).map((name) => name.trim()).filter((name) => name !== ""));
+    const names = new Set(
+      trimmed
+        .split(/[|,]/)
+        .map((name) => name.trim())
+        .filter((name) => name !== ""),
+    );
     return (value) => value === undefined || names.has(value);
   }
   let expression: RegExp;

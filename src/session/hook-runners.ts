@@ -16,7 +16,11 @@ import type { ToolResult } from "../conversation/tool-result.js";
  */
 export interface SessionHooks {
   has(event: HookEventName): boolean;
-  run(event: HookEventName, input: Record<string, unknown>, options?: HookRunOptions): Promise<{ outputs: HookOutput[]; undelivered: number }>;
+  run(
+    event: HookEventName,
+    input: Record<string, unknown>,
+    options?: HookRunOptions,
+  ): Promise<{ outputs: HookOutput[]; undelivered: number }>;
 }
 
 export interface HookRunOptions {
@@ -69,13 +73,23 @@ export async function runUserPromptSubmitHooks(
   if (!hooks?.has("UserPromptSubmit")) return { allow: true, prompt };
   const text = prompt.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
   const { outputs, undelivered } = await hooks.run("UserPromptSubmit", { ...base, prompt: text, source: "sdk" }, { signal });
-  if (undelivered > 0) return { allow: false, message: "The prompt was not run: a UserPromptSubmit hook registered by the host could not be asked (the host is gone)." };
+  if (undelivered > 0)
+    return {
+      allow: false,
+      message: "The prompt was not run: a UserPromptSubmit hook registered by the host could not be asked (the host is gone).",
+    };
   const stop = hookStopOf("UserPromptSubmit", outputs);
   if (stop) return { allow: false, stop };
   const blocking = outputs.find((output) => output.decision === "block");
-  if (blocking) return { allow: false, message: `The prompt was blocked by a UserPromptSubmit hook: ${blocking.reason ?? "no reason given"}` };
-  const context = outputs.flatMap((output) => (output.hookSpecificOutput?.additionalContext ? [output.hookSpecificOutput.additionalContext] : []));
-  return { allow: true, prompt: context.length === 0 ? prompt : { ...prompt, content: [...prompt.content, { type: "text", text: context.join("\n") }] } };
+  if (blocking)
+    return { allow: false, message: `The prompt was blocked by a UserPromptSubmit hook: ${blocking.reason ?? "no reason given"}` };
+  const context = outputs.flatMap((output) =>
+    output.hookSpecificOutput?.additionalContext ? [output.hookSpecificOutput.additionalContext] : [],
+  );
+  return {
+    allow: true,
+    prompt: context.length === 0 ? prompt : { ...prompt, content: [...prompt.content, { type: "text", text: context.join("\n") }] },
+  };
 }
 
 /** What the PreToolUse hooks decided about one call. */
@@ -98,17 +112,27 @@ export interface PreToolUseVerdict {
  * PreToolUse: the hooks may deny, allow, ask or rewrite the input. `continue: false` does not
  * decide the call (Claude Code runs an allowed call and then stops); it ends the run after it.
  */
-export async function runPreToolUseHooks(hooks: SessionHooks | undefined, base: Record<string, unknown>, call: ToolUseBlock, signal: AbortSignal): Promise<PreToolUseVerdict> {
+export async function runPreToolUseHooks(
+  hooks: SessionHooks | undefined,
+  base: Record<string, unknown>,
+  call: ToolUseBlock,
+  signal: AbortSignal,
+): Promise<PreToolUseVerdict> {
   const verdict: PreToolUseVerdict = { input: call.input, allow: false, undelivered: 0 };
   if (!hooks?.has("PreToolUse")) return verdict;
-  const { outputs, undelivered } = await hooks.run("PreToolUse", { ...base, tool_name: call.name, tool_input: call.input, tool_use_id: call.id }, { matchValue: call.name, toolUseId: call.id, signal });
+  const { outputs, undelivered } = await hooks.run(
+    "PreToolUse",
+    { ...base, tool_name: call.name, tool_input: call.input, tool_use_id: call.id },
+    { matchValue: call.name, toolUseId: call.id, signal },
+  );
   verdict.undelivered = undelivered;
   const stop = hookStopOf("PreToolUse", outputs);
   if (stop) verdict.stop = stop;
   for (const output of outputs) {
     const specific = output.hookSpecificOutput;
     if (specific?.updatedInput) verdict.input = specific.updatedInput;
-    const decision = specific?.permissionDecision ?? (output.decision === "block" ? "deny" : output.decision === "approve" ? "allow" : undefined);
+    const decision =
+      specific?.permissionDecision ?? (output.decision === "block" ? "deny" : output.decision === "approve" ? "allow" : undefined);
     const reason = specific?.permissionDecisionReason ?? output.reason ?? undefined;
     if (decision === "deny") {
       verdict.deny = reason ?? `A PreToolUse hook blocked ${call.name}.`;
@@ -135,8 +159,13 @@ export async function runPostToolUseHooks(
     { matchValue: call.name, toolUseId: call.id, signal },
   );
   const stop = hookStopOf("PostToolUse", outputs);
-  const notes = outputs.flatMap((output) => [output.hookSpecificOutput?.additionalContext, output.decision === "block" ? output.reason : undefined].filter((note): note is string => Boolean(note)));
-  const noted = notes.length === 0 || typeof result.content !== "string" ? result : { ...result, content: `${result.content}\n\n${notes.join("\n")}` };
+  const notes = outputs.flatMap((output) =>
+    [output.hookSpecificOutput?.additionalContext, output.decision === "block" ? output.reason : undefined].filter((note): note is string =>
+      Boolean(note),
+    ),
+  );
+  const noted =
+    notes.length === 0 || typeof result.content !== "string" ? result : { ...result, content: `${result.content}\n\n${notes.join("\n")}` };
   return stop ? { result: noted, stop } : { result: noted };
 }
 
@@ -152,7 +181,11 @@ export async function runStopHooks(
   signal: AbortSignal | undefined,
 ): Promise<{ feedback?: string; stop?: HookStop }> {
   if (!hooks?.has("Stop")) return {};
-  const { outputs } = await hooks.run("Stop", { ...base, stop_hook_active: alreadyContinued, last_assistant_message: resultText }, signal ? { signal } : {});
+  const { outputs } = await hooks.run(
+    "Stop",
+    { ...base, stop_hook_active: alreadyContinued, last_assistant_message: resultText },
+    signal ? { signal } : {},
+  );
   const stop = hookStopOf("Stop", outputs);
   if (stop) return { stop };
   const feedback = outputs.find((output) => output.decision === "block" && output.reason)?.reason;
@@ -177,15 +210,27 @@ export async function runSessionStartHooks(
 }
 
 /** SessionEnd: informs the hooks; nothing they answer changes the end. */
-export async function runSessionEndHooks(hooks: SessionHooks | undefined, base: Record<string, unknown>, reason: SessionEndReason): Promise<void> {
+export async function runSessionEndHooks(
+  hooks: SessionHooks | undefined,
+  base: Record<string, unknown>,
+  reason: SessionEndReason,
+): Promise<void> {
   if (!hooks?.has("SessionEnd")) return;
   await hooks.run("SessionEnd", { ...base, reason }, { matchValue: reason });
 }
 
 /** Notification: informs the hooks that the session waits on a person (a permission question). */
-export async function runNotificationHooks(hooks: SessionHooks | undefined, base: Record<string, unknown>, notification: { message: string; notificationType: string }): Promise<void> {
+export async function runNotificationHooks(
+  hooks: SessionHooks | undefined,
+  base: Record<string, unknown>,
+  notification: { message: string; notificationType: string },
+): Promise<void> {
   if (!hooks?.has("Notification")) return;
-  await hooks.run("Notification", { ...base, message: notification.message, notification_type: notification.notificationType }, { matchValue: notification.notificationType });
+  await hooks.run(
+    "Notification",
+    { ...base, message: notification.message, notification_type: notification.notificationType },
+    { matchValue: notification.notificationType },
+  );
 }
 
 /**
@@ -199,7 +244,11 @@ export async function runPreCompactHooks(
   signal: AbortSignal,
 ): Promise<{ blocked: string } | { instructions: string[] }> {
   if (!hooks?.has("PreCompact")) return { instructions: [] };
-  const { outputs } = await hooks.run("PreCompact", { ...base, trigger: compaction.trigger, custom_instructions: compaction.instructions ?? null }, { matchValue: compaction.trigger, signal });
+  const { outputs } = await hooks.run(
+    "PreCompact",
+    { ...base, trigger: compaction.trigger, custom_instructions: compaction.instructions ?? null },
+    { matchValue: compaction.trigger, signal },
+  );
   const blocking = outputs.find((output) => output.decision === "block" || output.continue === false);
   if (blocking) return { blocked: blocking.reason ?? blocking.stopReason ?? "no reason given" };
   return { instructions: additionalContexts(outputs) };

@@ -51,7 +51,8 @@ export function turnSettings(parts: SessionParts, turn: TurnScope): TurnSettings
     maxOutputTokens: turn.profile.maxOutputTokens,
     thinkingBudgetTokens: turn.maxThinkingTokens,
     sessionId: parts.sessionId,
-    toolSpecs: () => turnTools(parts, turn).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
+    toolSpecs: () =>
+      turnTools(parts, turn).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
   };
 }
 
@@ -102,7 +103,10 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
       const after = await runPostToolUseHooks(hooks.current, hooks.base(), call, ran, signal);
       turn.hookStop.note(after.stop);
       const result = after.result;
-      log.debug({ tool: call.name, toolUseId: call.id, ms: Date.now() - startedAt, isError: result.isError, code: result.code }, "tool end");
+      log.debug(
+        { tool: call.name, toolUseId: call.id, ms: Date.now() - startedAt, isError: result.isError, code: result.code },
+        "tool end",
+      );
       return result;
     },
     beforeStop: async (resultText, alreadyContinued) => {
@@ -114,7 +118,10 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
     rejectMalformedCall: (call) => rejectMalformedToolCall(call, tools()),
     authorizeToolCall: async (call, signal) => {
       const decision = await authorize(call, signal);
-      log.debug({ tool: call.name, toolUseId: call.id, allow: decision.allow, ...(decision.allow ? {} : { reason: decision.message }) }, "permission decision");
+      log.debug(
+        { tool: call.name, toolUseId: call.id, allow: decision.allow, ...(decision.allow ? {} : { reason: decision.message }) },
+        "permission decision",
+      );
       return decision;
     },
     log,
@@ -132,13 +139,22 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
  */
 function toolContext(parts: SessionParts, turn: TurnScope, call: ToolUseBlock, signal: AbortSignal, approval: ToolApproval): ToolContext {
   const { mode, roots } = parts.permissions.effective();
-  const target = targetPath({ toolName: call.name, input: call.input, cwd: parts.cwd, traits: findTool(turnTools(parts, turn), call.name) ?? { kind: "other" } });
+  const target = targetPath({
+    toolName: call.name,
+    input: call.input,
+    cwd: parts.cwd,
+    traits: findTool(turnTools(parts, turn), call.name) ?? { kind: "other" },
+  });
   const namesOutsidePath = target !== undefined && !roots.some((root) => isSameOrInside(target, root));
   return {
     cwd: parts.cwd,
     signal,
     sessionState: parts.state,
-    workspace: { roots, allowOutside: mode === "bypassPermissions" || namesOutsidePath, allowLinkedFiles: mode === "bypassPermissions" || approval.approvedExplicitly },
+    workspace: {
+      roots,
+      allowOutside: mode === "bypassPermissions" || namesOutsidePath,
+      allowLinkedFiles: mode === "bypassPermissions" || approval.approvedExplicitly,
+    },
     outputDirectory: parts.outputDirectory,
     ...(parts.sandbox ? { sandbox: parts.sandbox } : {}),
     passEnv: parts.settings.passEnv,

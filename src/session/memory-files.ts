@@ -28,7 +28,10 @@ export interface MemoryFiles {
 export function loadMemoryFiles(input: { cwd: string; agentwireHome: string }): MemoryFiles {
   const directories = projectDirectories(input.cwd);
   const userFile = path.join(input.agentwireHome, "AGENTS.md");
-  const candidates = [userFile, ...[...directories].reverse().flatMap((directory) => MEMORY_FILE_NAMES.map((name) => path.join(directory, name)))];
+  const candidates = [
+    userFile,
+    ...[...directories].reverse().flatMap((directory) => MEMORY_FILE_NAMES.map((name) => path.join(directory, name))),
+  ];
   // The outermost of them: the repository root (or the working directory outside a repository).
   const projectRoot = realPathOfNearestAncestor(directories.at(-1) ?? input.cwd);
   const problems: MemoryFiles["problems"] = [];
@@ -56,7 +59,10 @@ export function loadMemoryFiles(input: { cwd: string; agentwireHome: string }): 
       continue;
     }
     if (text.length > room) {
-      problems.push({ path: file, reason: `it was cut to ${room} of its ${text.length} characters: the memory files together may hold ${MEMORY_BUDGET_CHARS}` });
+      problems.push({
+        path: file,
+        reason: `it was cut to ${room} of its ${text.length} characters: the memory files together may hold ${MEMORY_BUDGET_CHARS}`,
+      });
       text = `${text.slice(0, room)}\n[… cut: the rest of this file is not shown]`;
     }
     room -= text.length;

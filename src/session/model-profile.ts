@@ -48,7 +48,8 @@ export function modelProfile(model: string, settings: ProfileSettings, provider:
  */
 export function sessionContextFit(settings: ProfileSettings): ((request: ProviderRequest) => string | undefined) | undefined {
   const window = settings.contextWindow;
-  const small = isLocalServer(settings.provider) && settings.provider !== "ollama" && window !== undefined && window <= SMALL_CONTEXT_WINDOW;
+  const small =
+    isLocalServer(settings.provider) && settings.provider !== "ollama" && window !== undefined && window <= SMALL_CONTEXT_WINDOW;
   return small ? contextFitCheck(window) : undefined;
 }
 

@@ -49,7 +49,10 @@ export function openSession(input: {
     if (error instanceof SessionUnreadableError) throw new SessionSetupError(error.message, "session_unreadable");
     throw error;
   }
-  const fork = input.fork && loaded ? { from: loaded.sessionId, messages: loaded.history, totalCostUsd: loaded.totalCostUsd, modelUsage: loaded.modelUsage } : undefined;
+  const fork =
+    input.fork && loaded
+      ? { from: loaded.sessionId, messages: loaded.history, totalCostUsd: loaded.totalCostUsd, modelUsage: loaded.modelUsage }
+      : undefined;
   const sessionId = (fork ? undefined : loaded?.sessionId) ?? input.sessionId ?? newSessionId();
   let store: SessionStore | undefined;
   if (input.persist) {
@@ -65,7 +68,9 @@ export function openSession(input: {
   return {
     sessionId,
     history: loaded?.history ?? [],
-    accounting: new SessionAccounting(loaded ? { modelUsage: loaded.modelUsage, totalCostUsd: loaded.totalCostUsd } : undefined, { contextWindow: input.contextWindow }),
+    accounting: new SessionAccounting(loaded ? { modelUsage: loaded.modelUsage, totalCostUsd: loaded.totalCostUsd } : undefined, {
+      contextWindow: input.contextWindow,
+    }),
     store,
     diagnostics: loaded?.diagnostics ?? [],
     origin: fork ? "fork" : loaded ? "resume" : "startup",

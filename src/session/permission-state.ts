@@ -54,7 +54,10 @@ export class SessionPermissions {
    * Questions the policy leaves open go to the approver; its "always allow" updates apply to the
    * session. Undefined when nobody can answer (questions are then denied at once).
    */
-  hostApproval(approve: ToolApprover | undefined, hooks: { notify: (message: string) => void; interrupt: () => void }): HostApproval | undefined {
+  hostApproval(
+    approve: ToolApprover | undefined,
+    hooks: { notify: (message: string) => void; interrupt: () => void },
+  ): HostApproval | undefined {
     if (!approve) return undefined;
     return async (call, verdict, signal) => {
       hooks.notify(`agentwire needs your permission to use ${call.name}`);

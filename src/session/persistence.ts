@@ -28,7 +28,8 @@ export class SessionPersistence {
 
   /** Writes what a turn's event commits: a message, a compaction, a tool result's details. */
   record(event: AgentEvent, emit: Emit): void {
-    if (event.type === "tool_result" && event.result.details !== undefined) this.store?.noteToolDetails(event.toolUseId, event.result.details);
+    if (event.type === "tool_result" && event.result.details !== undefined)
+      this.store?.noteToolDetails(event.toolUseId, event.result.details);
     if (event.type === "message_committed") this.write("message", (store) => store.appendMessage(event.message), emit);
     if (event.type === "compaction_end" && event.messages) {
       const messages = event.messages;
@@ -63,7 +64,11 @@ export class SessionPersistence {
     } catch (error) {
       this.failure = (error as Error).message;
       this.log.debug({ err: error }, "could not append to the session file");
-      emit({ type: "warning", code: "session_not_persisted", message: `The session is not being saved and cannot be resumed: could not write ${store.file}: ${this.failure}` });
+      emit({
+        type: "warning",
+        code: "session_not_persisted",
+        message: `The session is not being saved and cannot be resumed: could not write ${store.file}: ${this.failure}`,
+      });
     }
   }
 }

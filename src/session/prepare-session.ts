@@ -48,7 +48,10 @@ export function prepareSession(options: SessionOptions): PreparedSession {
   const parsed = SessionSettingsSchema.safeParse(options, PARSE_ONCE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new SessionSetupError(`Invalid session option ${issue?.path.join(".") || "(options)"}: ${issue?.message ?? "invalid"}`, "invalid_arguments");
+    throw new SessionSetupError(
+      `Invalid session option ${issue?.path.join(".") || "(options)"}: ${issue?.message ?? "invalid"}`,
+      "invalid_arguments",
+    );
   }
   const settings = parsed.data;
   const cwd = resolve(settings.cwd);
@@ -98,7 +101,10 @@ function checkedSandbox(settings: CheckedSessionSettings, cwd: string, home: str
   if (settings.sandbox === "off") {
     // Loosening a sandbox that is not there would be a no-op the caller did not mean.
     if (settings.sandboxAllowWrite.length > 0 || settings.sandboxNetwork) {
-      throw new SessionSetupError("--sandbox-allow-write and --sandbox-network need --sandbox workspace-write or --sandbox read-only.", "invalid_arguments");
+      throw new SessionSetupError(
+        "--sandbox-allow-write and --sandbox-network need --sandbox workspace-write or --sandbox read-only.",
+        "invalid_arguments",
+      );
     }
     return undefined;
   }
@@ -106,7 +112,13 @@ function checkedSandbox(settings: CheckedSessionSettings, cwd: string, home: str
   // bwrap cannot bind a path that is not there, and every command would fail on it.
   const missing = allowWrite.find((entry) => !existsSync(entry));
   if (missing) throw new SessionSetupError(`--sandbox-allow-write path does not exist: ${missing}`, "invalid_arguments");
-  const sandbox: SandboxSettings = { mode: settings.sandbox, allowWrite, network: settings.sandboxNetwork, protectedPaths: [home], protectedNames: PROTECTED_PROJECT_ENTRIES };
+  const sandbox: SandboxSettings = {
+    mode: settings.sandbox,
+    allowWrite,
+    network: settings.sandboxNetwork,
+    protectedPaths: [home],
+    protectedNames: PROTECTED_PROJECT_ENTRIES,
+  };
   const problem = sandboxProblem(sandbox);
   if (problem) throw new SessionSetupError(problem, "invalid_arguments");
   return sandbox;

@@ -28,7 +28,9 @@ export function skillGrantPolicy(input: { trust: ProjectTrust; projectSettings: 
     if (!input.projectSettings) return "project-settings-off";
     if (skill.origin === undefined) return "untrusted-project";
     const folder = `${skill.directory}${path.sep}`;
-    return input.trust.trusts(trustRootOf(skill.origin), folder, () => folderFingerprint(skill.directory)) ? "granted" : "untrusted-project";
+    return input.trust.trusts(trustRootOf(skill.origin), folder, () => folderFingerprint(skill.directory))
+      ? "granted"
+      : "untrusted-project";
   };
 }
 
@@ -37,11 +39,19 @@ export function skillGrantPolicy(input: { trust: ProjectTrust; projectSettings: 
  * started, which skills' rules are ignored, what of its settings files was left out (hooks, allow
  * rules, env, …), and how to trust them. Undefined when nothing was held back.
  */
-export function untrustedProjectWarning(input: { root: string; servers: readonly string[]; skills: readonly string[]; settings?: readonly string[]; storeProblem: string | undefined }): string | undefined {
+export function untrustedProjectWarning(input: {
+  root: string;
+  servers: readonly string[];
+  skills: readonly string[];
+  settings?: readonly string[];
+  storeProblem: string | undefined;
+}): string | undefined {
   const held: string[] = [];
   if (input.servers.length > 0) held.push(`its .mcp.json servers ${quotedList(input.servers)} were not started`);
-  if (input.skills.length > 0) held.push(`the allowed-tools of its skills ${quotedList(input.skills)} are ignored (their calls are asked for)`);
-  if (input.settings && input.settings.length > 0) held.push(`its settings files were applied without what needs trust: ${input.settings.join(", ")}`);
+  if (input.skills.length > 0)
+    held.push(`the allowed-tools of its skills ${quotedList(input.skills)} are ignored (their calls are asked for)`);
+  if (input.settings && input.settings.length > 0)
+    held.push(`its settings files were applied without what needs trust: ${input.settings.join(", ")}`);
   if (held.length === 0) return undefined;
   const store = input.storeProblem ? ` The trust store could not be used: ${input.storeProblem}.` : "";
   return `This project is not trusted, so ${held.join(", and ")}. After checking those files, run \`agentwire trust ${input.root}\` to trust them (or pass --trust-project for one run).${store}`;

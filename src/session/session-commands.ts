@@ -21,7 +21,13 @@ export function sessionCommand(prompt: UserMessage): SessionCommand | undefined 
  * runs for them). `/clear` starts the conversation over in the same session; the file keeps
  * what came before.
  */
-export async function runSessionCommand(command: SessionCommand, parts: SessionParts, model: string, emit: (event: AgentEvent) => void, signal: AbortSignal): Promise<TurnOutcome> {
+export async function runSessionCommand(
+  command: SessionCommand,
+  parts: SessionParts,
+  model: string,
+  emit: (event: AgentEvent) => void,
+  signal: AbortSignal,
+): Promise<TurnOutcome> {
   const { history } = parts;
   if (command.name === "clear") {
     const before = history.length;
@@ -31,10 +37,24 @@ export async function runSessionCommand(command: SessionCommand, parts: SessionP
     parts.persistence.cleared(emit);
     return done(`Cleared the conversation (${before} messages); the session goes on from here.`);
   }
-  const state = history.length === 0 ? "unchanged" : await parts.contextKeeper.compact(history, { trigger: "manual", instructions: command.args || undefined, force: true }, signal, emit);
+  const state =
+    history.length === 0
+      ? "unchanged"
+      : await parts.contextKeeper.compact(
+          history,
+          { trigger: "manual", instructions: command.args || undefined, force: true },
+          signal,
+          emit,
+        );
   if (state === "compacted") return done("Compacted the conversation.");
   if (state === "unchanged") return done("Nothing to compact yet.");
-  return { terminalReason: "api_error", stopReason: null, numTurns: 0, resultText: "", error: { kind: "unknown", status: null, message: "Compacting the conversation failed; it is unchanged." } };
+  return {
+    terminalReason: "api_error",
+    stopReason: null,
+    numTurns: 0,
+    resultText: "",
+    error: { kind: "unknown", status: null, message: "Compacting the conversation failed; it is unchanged." },
+  };
 }
 
 function done(resultText: string): TurnOutcome {

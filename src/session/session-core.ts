@@ -143,5 +143,12 @@ export class SessionCore {
 
 /** The `system/status` line a mode change sends. */
 export function modeStatus(sessionId: string, mode: PermissionMode) {
-  return { type: "system" as const, subtype: "status" as const, status: null, permissionMode: mode, session_id: sessionId, uuid: randomUUID() };
+  return {
+    type: "system" as const,
+    subtype: "status" as const,
+    status: null,
+    permissionMode: mode,
+    session_id: sessionId,
+    uuid: randomUUID(),
+  };
 }

@@ -1,7 +1,14 @@
 import type { CommandHook } from "../settings/effective-settings.js";
 import { combineHooks } from "./combined-hooks.js";
 import { CommandHooks } from "./command-hooks.js";
-import { runNotificationHooks, runSessionEndHooks, runSessionStartHooks, type HookStop, type SessionHooks, type SessionStartSource } from "./hook-runners.js";
+import {
+  runNotificationHooks,
+  runSessionEndHooks,
+  runSessionStartHooks,
+  type HookStop,
+  type SessionHooks,
+  type SessionStartSource,
+} from "./hook-runners.js";
 
 export interface SessionHookSetInput {
   /** The settings files' shell-command hooks. */
@@ -37,7 +44,13 @@ export class SessionHookSet {
   constructor(private readonly input: SessionHookSetInput) {
     this.fromSettings =
       input.settingsHooks.length > 0
-        ? new CommandHooks({ hooks: input.settingsHooks, cwd: input.cwd, settingsEnv: input.settingsEnv, passEnv: input.passEnv, onProblem: (message) => input.warn("hook_failed", message) })
+        ? new CommandHooks({
+            hooks: input.settingsHooks,
+            cwd: input.cwd,
+            settingsEnv: input.settingsEnv,
+            passEnv: input.passEnv,
+            onProblem: (message) => input.warn("hook_failed", message),
+          })
         : undefined;
     this.setHost(input.hostHooks);
   }

@@ -13,7 +13,9 @@ import { SETTING_SOURCES } from "../settings/settings-files.js";
 import type { FileSettings } from "../settings/effective-settings.js";
 
 /** A session id; never a path (it becomes a file name under the sessions folder). */
-export const SessionIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/, "must be a session id (letters, digits, '-', '_', '.'), not a path"));
+export const SessionIdSchema = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/, "must be a session id (letters, digits, '-', '_', '.'), not a path"));
 
 /**
  * The data that configures a session: what the CLI's flags and the library's `options` both
@@ -124,7 +126,16 @@ export const SessionSettingsSchema = z.object({
    * that reads like a key, token or password is removed from the environment of Bash commands
    * and MCP servers (src/process/child-environment.ts).
    */
-  passEnv: z._default(z.array(z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits and _, not starting with a digit)"))), []),
+  passEnv: z._default(
+    z.array(
+      z
+        .string()
+        .check(
+          z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name (letters, digits and _, not starting with a digit)"),
+        ),
+    ),
+    [],
+  ),
 });
 
 export type SessionSettings = z.input<typeof SessionSettingsSchema>;

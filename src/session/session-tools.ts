@@ -6,8 +6,16 @@ import { chooseToolNames, type ToolChoice } from "./tool-selection.js";
 
 /** The tools `chooseToolNames` names, built: the built-ins (compact forms if asked) and `extra`. */
 export function chooseBuiltinTools(selection: ToolChoice, extra: readonly ToolDefinition[] = []): ToolDefinition[] {
-  const names = chooseToolNames(selection, extra.map((tool) => ({ name: tool.name, traits: tool })));
-  const builtins = selection.toolProfile === "compact" ? builtinTools().filter((tool) => COMPACT_TOOL_NAMES.includes(tool.name)).map(compactTool) : builtinTools();
+  const names = chooseToolNames(
+    selection,
+    extra.map((tool) => ({ name: tool.name, traits: tool })),
+  );
+  const builtins =
+    selection.toolProfile === "compact"
+      ? builtinTools()
+          .filter((tool) => COMPACT_TOOL_NAMES.includes(tool.name))
+          .map(compactTool)
+      : builtinTools();
   const byName = new Map([...builtins, ...extra].map((tool) => [tool.name, tool]));
   return names.map((name) => byName.get(name)!);
 }

@@ -108,24 +108,47 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   for (const diagnostic of opened.diagnostics) log.info({ session: sessionId }, diagnostic);
   // Filtering the environment only to say so costs a pass over it: only when debug lines are kept.
   const keptFromChildren = log.isLevelEnabled?.("debug") === true ? filterChildEnvironment(env, settings.passEnv).removed : [];
-  if (keptFromChildren.length > 0) log.debug({ names: keptFromChildren }, "credential variables kept out of child processes (--pass-env NAME hands one over)");
+  if (keptFromChildren.length > 0)
+    log.debug({ names: keptFromChildren }, "credential variables kept out of child processes (--pass-env NAME hands one over)");
   const output = outputDirectory(options.toolOutputDirectory, sessionId);
-  const memory = settings.memoryFiles && !replacesDefaultPrompt(settings.systemPrompt) ? loadMemoryFiles({ cwd, agentwireHome: home }) : undefined;
+  const memory =
+    settings.memoryFiles && !replacesDefaultPrompt(settings.systemPrompt) ? loadMemoryFiles({ cwd, agentwireHome: home }) : undefined;
   const systemPrompt = composeSystemPrompt(
-    composeSystemPrompt(baseSystemPrompt(settings.systemPrompt, { cwd, platform: platform(), date: new Date().toISOString().slice(0, 10), model: settings.model }), memory?.section || undefined),
+    composeSystemPrompt(
+      baseSystemPrompt(settings.systemPrompt, {
+        cwd,
+        platform: platform(),
+        date: new Date().toISOString().slice(0, 10),
+        model: settings.model,
+      }),
+      memory?.section || undefined,
+    ),
     settings.appendSystemPrompt,
   );
   const notices = new SessionNotices([
     ...(options.notices ?? []).map((notice) => ({ type: "warning" as const, ...notice })),
-    ...(memory?.problems ?? []).map((problem) => ({ type: "warning" as const, code: "memory_file_cut", message: `The memory file ${problem.path}: ${problem.reason}.`, path: problem.path })),
-    ...fileSettings.problems.map((problem) => ({ type: "warning" as const, code: "settings_invalid", message: `Settings not applied: ${problem}.` })),
+    ...(memory?.problems ?? []).map((problem) => ({
+      type: "warning" as const,
+      code: "memory_file_cut",
+      message: `The memory file ${problem.path}: ${problem.reason}.`,
+      path: problem.path,
+    })),
+    ...fileSettings.problems.map((problem) => ({
+      type: "warning" as const,
+      code: "settings_invalid",
+      message: `Settings not applied: ${problem}.`,
+    })),
   ]);
   const warn = (code: string, message: string): void => notices.warn({ type: "warning", code, message });
   const state = new SessionState();
   const permissions = new SessionPermissions(
     {
       mode: settings.permissionMode,
-      rules: { allow: parseRuleList(settings.allowedTools), deny: parseRuleList(settings.disallowedTools), ask: parseRuleList(fileSettings.ask) },
+      rules: {
+        allow: parseRuleList(settings.allowedTools),
+        deny: parseRuleList(settings.disallowedTools),
+        ask: parseRuleList(fileSettings.ask),
+      },
       // The output directory is a root too, so Read can page through a long Bash output.
       roots: [cwd, ...addDirs, output.path],
     },
@@ -144,9 +167,16 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     onWarning: (message) => warn("mcp_server_failed", message),
   });
   const providerInstance = options.providerInstance;
-  const providerOf = providerInstance ? () => providerInstance : providerPerModel((model) => createProvider(providerSettingsOf({ ...settings, model }, env)));
+  const providerOf = providerInstance
+    ? () => providerInstance
+    : providerPerModel((model) => createProvider(providerSettingsOf({ ...settings, model }, env)));
   const profileOf = (model: string) => modelProfile(model, settings, providerOf(model));
-  const controls: SessionControls = { model: settings.model, maxThinkingTokens: settings.maxThinkingTokens, outputTool: undefined, closed: false };
+  const controls: SessionControls = {
+    model: settings.model,
+    maxThinkingTokens: settings.maxThinkingTokens,
+    outputTool: undefined,
+    closed: false,
+  };
   const transcriptPath = opened.store?.file;
   const hooks = new SessionHookSet({
     settingsHooks: fileSettings.hooks,
@@ -193,7 +223,8 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
       system: systemPrompt,
       thresholdPercent: settings.autoCompactPercent,
       automatic: settings.autoCompact,
-      toolSpecs: () => tools.offered().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
+      toolSpecs: () =>
+        tools.offered().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
       onUsage,
       hooks: () => hooks.current,
       hookBase: () => hooks.base(),
@@ -203,7 +234,10 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     // Probed when the first command judged read-only is about to run, not at start: a session that
     // never runs one (a single answer, auto mode) pays nothing. The warning goes out before that
     // command runs unconfined.
-    confinement: createReadOnlyConfinement({ hidden: [home], onUnavailable: (problem) => warn("confinement_unavailable", confinementUnavailable(problem)) }),
+    confinement: createReadOnlyConfinement({
+      hidden: [home],
+      onUnavailable: (problem) => warn("confinement_unavailable", confinementUnavailable(problem)),
+    }),
     sandbox: prepared.sandbox,
     settingsEnv: fileSettings.env,
     approve: options.approve,

@@ -2,7 +2,8 @@ import { ResponseAccumulator } from "../providers/response-accumulator.js";
 import type { Provider, Usage } from "../providers/types.js";
 import type { Skill } from "../skills/catalog.js";
 
-const SYSTEM = "You choose which skills help with a request. Answer with only a JSON array of skill names, most useful first, including every name given.";
+const SYSTEM =
+  "You choose which skills help with a request. Answer with only a JSON array of skill names, most useful first, including every name given.";
 /** A name list of 20 skills fits well within this. */
 const MAX_OUTPUT_TOKENS = 400;
 
@@ -42,7 +43,10 @@ export async function rerankWithModel(input: {
   } finally {
     if (accumulator.messageId) input.onUsage(accumulator.usage, accumulator.model || input.model);
   }
-  const text = accumulator.blocks().flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+  const text = accumulator
+    .blocks()
+    .flatMap((block) => (block.type === "text" ? [block.text] : []))
+    .join("");
   const names = parseNameList(text);
   if (!names) return input.candidates;
   const byName = new Map(input.candidates.map((skill) => [skill.name, skill]));

@@ -49,7 +49,9 @@ export class SkillSession {
   /** The user-invocable skills, as the `initialize` answer lists commands. */
   async commands(): Promise<Array<{ name: string; description: string; argumentHint: string }>> {
     const { skills } = await this.input.catalog.load();
-    return skills.filter((skill) => skill.userInvocable).map((skill) => ({ name: skill.name, description: skill.description, argumentHint: skill.argumentHint ?? "" }));
+    return skills
+      .filter((skill) => skill.userInvocable)
+      .map((skill) => ({ name: skill.name, description: skill.description, argumentHint: skill.argumentHint ?? "" }));
   }
 
   /**
@@ -67,9 +69,24 @@ export class SkillSession {
     const rerank =
       ranking === "llm"
         ? (promptText: string, candidates: Skill[]) =>
-            rerankWithModel({ provider: profile.provider, model: profile.model, sessionId, promptText, candidates, signal, onUsage: this.input.onUsage })
+            rerankWithModel({
+              provider: profile.provider,
+              model: profile.model,
+              sessionId,
+              promptText,
+              candidates,
+              signal,
+              onUsage: this.input.onUsage,
+            })
         : undefined;
-    return skillPrompt({ catalog, prompt, history: this.input.history, sessionState: this.input.state, budgetChars: profile.skillListingBudget, ...(rerank ? { rerank } : {}) });
+    return skillPrompt({
+      catalog,
+      prompt,
+      history: this.input.history,
+      sessionState: this.input.state,
+      budgetChars: profile.skillListingBudget,
+      ...(rerank ? { rerank } : {}),
+    });
   }
 
   /** The instructions of the skills loaded this session, for what survives a summary. */
@@ -77,7 +94,9 @@ export class SkillSession {
     const loaded = this.input.state.get(LOADED_SKILLS);
     if (loaded.size === 0) return [];
     const { skills } = await this.input.catalog.load();
-    const bodies = await Promise.all(skills.filter((skill) => loaded.has(skill.name)).map((skill) => skillInstructions(skill, undefined).catch(() => "")));
+    const bodies = await Promise.all(
+      skills.filter((skill) => loaded.has(skill.name)).map((skill) => skillInstructions(skill, undefined).catch(() => "")),
+    );
     return bodies.filter((body) => body !== "").map((body) => `# A skill loaded earlier in this session\n\n${body}`);
   }
 
@@ -89,7 +108,12 @@ export class SkillSession {
   private startupWarnings(skills: readonly Skill[], problems: readonly SkillProblem[]): AgentEvent[] {
     const warnings: AgentEvent[] = problems.map((problem) => {
       const what = problem.code === "skill_skipped" ? "was skipped" : "was loaded with a fix";
-      return { type: "warning", code: problem.code, message: `The skill at ${problem.path} ${what}: ${problem.reason}.`, path: problem.path };
+      return {
+        type: "warning",
+        code: problem.code,
+        message: `The skill at ${problem.path} ${what}: ${problem.reason}.`,
+        path: problem.path,
+      };
     });
     const { untrusted } = this.input;
     const message = untrustedProjectWarning({

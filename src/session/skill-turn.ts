@@ -30,16 +30,22 @@ export async function skillPrompt(input: SkillTurnInput): Promise<UserMessage> {
   const { skills } = await input.catalog.load();
   if (skills.length === 0) return input.prompt;
   const text = input.prompt.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
-  let content: UserContentBlock[] = await expandSlashCommand(text, skills, input) ?? input.prompt.content;
+  let content: UserContentBlock[] = (await expandSlashCommand(text, skills, input)) ?? input.prompt.content;
 
   const invocable = skills.filter((skill) => skill.modelInvocable);
   if (invocable.length > 0) {
     let ranked = await input.catalog.rank(text);
     if (input.rerank && !listingFits(invocable, input.budgetChars)) {
       const top = ranked.slice(0, RERANK_CANDIDATES);
-      const reordered = await input.rerank(text, top.map(({ skill }) => skill));
+      const reordered = await input.rerank(
+        text,
+        top.map(({ skill }) => skill),
+      );
       // The model's order, each keeping a positive score so it is described if room allows.
-      ranked = [...reordered.map((skill) => ({ skill, score: Math.max(1, top.find((entry) => entry.skill === skill)?.score ?? 0) })), ...ranked.slice(RERANK_CANDIDATES)];
+      ranked = [
+        ...reordered.map((skill) => ({ skill, score: Math.max(1, top.find((entry) => entry.skill === skill)?.score ?? 0) })),
+        ...ranked.slice(RERANK_CANDIDATES),
+      ];
     }
     const reminder = `<system-reminder>\n${skillListing(invocable, ranked, input.budgetChars)}\n</system-reminder>`;
     if (reminder !== lastSkillsListing(input.history)) content = [{ type: "text", text: reminder, reminder: "skills" }, ...content];

@@ -6,7 +6,9 @@ import type { ToolDefinition } from "../tools/define-tool.js";
 import { untrustedServerStatus } from "./prepare-session.js";
 
 /** One of the host's in-process MCP servers, once its tools were listed, or why they could not be. */
-export type HostMcpServer = { name: string; tools: ToolDefinition[]; serverInfo?: { name: string; version: string } } | { name: string; error: string };
+export type HostMcpServer =
+  | { name: string; tools: ToolDefinition[]; serverInfo?: { name: string; version: string } }
+  | { name: string; error: string };
 
 export interface ToolSetInput {
   /** The built-ins (and the Skill tool) chosen when the session started, or the caller's own. */
@@ -63,7 +65,11 @@ export class ToolSet {
       this.hostServers.set(server.name, { name: server.name, status: "failed", error: server.error });
       return;
     }
-    this.hostServers.set(server.name, { name: server.name, status: "connected", ...(server.serverInfo ? { serverInfo: server.serverInfo } : {}) });
+    this.hostServers.set(server.name, {
+      name: server.name,
+      status: "connected",
+      ...(server.serverInfo ? { serverInfo: server.serverInfo } : {}),
+    });
     this.tools = withTools(this.tools, server.tools);
   }
 
@@ -73,7 +79,11 @@ export class ToolSet {
   }
 
   status(): McpServerStatus[] {
-    return [...this.hostServers.values(), ...(this.pool?.status() ?? []), ...this.input.untrustedProjectMcpServers.map(untrustedServerStatus)];
+    return [
+      ...this.hostServers.values(),
+      ...(this.pool?.status() ?? []),
+      ...this.input.untrustedProjectMcpServers.map(untrustedServerStatus),
+    ];
   }
 
   ready(): Promise<void> {

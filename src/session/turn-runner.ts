@@ -20,16 +20,27 @@ type TurnEnd =
  * the end of the turn (the session file's turn end, then the one `result`). Emits every event of
  * the turn through `parts.onEvent`, translated to stream-json. Never rejects.
  */
-export async function runUserTurn(parts: SessionParts, controls: SessionControls, prompt: UserMessage, controller: AbortController): Promise<ResultEvent> {
+export async function runUserTurn(
+  parts: SessionParts,
+  controls: SessionControls,
+  prompt: UserMessage,
+  controller: AbortController,
+): Promise<ResultEvent> {
   const { accounting, onEvent, persistence, hooks } = parts;
   const startedAt = Date.now();
   accounting.startTurn();
   const translation = createTranslationState();
-  const translationContext = { sessionId: parts.sessionId, includePartialMessages: parts.settings.includePartialMessages, newUuid: randomUUID, now: Date.now };
+  const translationContext = {
+    sessionId: parts.sessionId,
+    includePartialMessages: parts.settings.includePartialMessages,
+    newUuid: randomUUID,
+    now: Date.now,
+  };
   const permissionDenials: ResultEvent["permission_denials"] = [];
   const emit = (event: AgentEvent): void => {
     persistence.record(event, emit);
-    if (event.type === "tool_permission_denied") permissionDenials.push({ tool_name: event.toolName, tool_use_id: event.toolUseId, tool_input: event.input });
+    if (event.type === "tool_permission_denied")
+      permissionDenials.push({ tool_name: event.toolName, tool_use_id: event.toolUseId, tool_input: event.input });
     for (const line of toStreamJson(event, translation, translationContext)) onEvent(line);
   };
   // A hook's `continue: false` (any event of this turn): the user is told its stopReason, and the turn ends.
@@ -45,7 +56,13 @@ export async function runUserTurn(parts: SessionParts, controls: SessionControls
     const durationMs = Date.now() - startedAt;
     let result: ResultEvent;
     if ("failure" in how) {
-      result = buildFailureResult({ sessionId: parts.sessionId, terminalReason: how.failure, message: how.message, durationMs, newUuid: randomUUID });
+      result = buildFailureResult({
+        sessionId: parts.sessionId,
+        terminalReason: how.failure,
+        message: how.message,
+        durationMs,
+        newUuid: randomUUID,
+      });
     } else {
       persistence.turnEnd(accounting, emit);
       // No model turn ran: as Claude Code, the result reports no usage, and the summary's tokens and
@@ -77,16 +94,21 @@ export async function runUserTurn(parts: SessionParts, controls: SessionControls
     const started = await hooks.startOnce(parts.origin, controls.model, controller.signal);
     if (started) return stoppedBeforeModel(started);
     const command = sessionCommand(prompt);
-    if (command) return end({ outcome: await runSessionCommand(command, parts, controls.model, emit, controller.signal), noModelTurn: true });
+    if (command)
+      return end({ outcome: await runSessionCommand(command, parts, controls.model, emit, controller.signal), noModelTurn: true });
     const submitted = await runUserPromptSubmitHooks(hooks.current, hooks.base(), prompt, controller.signal);
     if ("stop" in submitted) return stoppedBeforeModel(submitted.stop);
     if (!submitted.allow) return end({ failure: "hook_blocked", message: submitted.message });
     const outputTool = await controls.outputTool;
-    if (outputTool instanceof Error) return end({ failure: "invalid_arguments", message: `The output schema is not valid JSON Schema: ${outputTool.message}` });
+    if (outputTool instanceof Error)
+      return end({ failure: "invalid_arguments", message: `The output schema is not valid JSON Schema: ${outputTool.message}` });
     const profile = parts.profileOf(controls.model);
     parts.notices.flush(emit);
     // The context goes in after the skills have read the prompt: a `/skill` command is the prompt's own text.
-    const withSkills = withStartContext(await parts.skills.prepare(submitted.prompt, profile, emit, controller.signal), hooks.takeContext());
+    const withSkills = withStartContext(
+      await parts.skills.prepare(submitted.prompt, profile, emit, controller.signal),
+      hooks.takeContext(),
+    );
     const turn: TurnScope = {
       profile,
       maxThinkingTokens: controls.maxThinkingTokens,
@@ -96,13 +118,20 @@ export async function runUserTurn(parts: SessionParts, controls: SessionControls
       hookStop: { note: noteHookStop, stopped: () => hookStop !== undefined },
       interrupt: () => controller.abort(),
     };
-    const outcome = await runTurn(parts.history, withSkills, turnSettings(parts, turn), loopDependencies(parts, turn), controller.signal).catch((error: unknown) => {
+    const outcome = await runTurn(
+      parts.history,
+      withSkills,
+      turnSettings(parts, turn),
+      loopDependencies(parts, turn),
+      controller.signal,
+    ).catch((error: unknown) => {
       // A bug must still end the turn with a result, never a silent hang.
       parts.log.error({ err: error }, "turn failed");
       return undefined;
     });
     if (!outcome) return end({ failure: "internal_error", message: "agentwire hit an internal error during this turn; see stderr." });
-    if (outcome.terminalReason === "api_error") onEvent(buildApiErrorAssistantEvent(outcome, { sessionId: parts.sessionId, newUuid: randomUUID, now: Date.now }));
+    if (outcome.terminalReason === "api_error")
+      onEvent(buildApiErrorAssistantEvent(outcome, { sessionId: parts.sessionId, newUuid: randomUUID, now: Date.now }));
     return end({ outcome });
   } finally {
     parts.permissions.endTurn();

@@ -8,7 +8,9 @@ export function toUserMessage(content: string | InputContentBlock[]): UserMessag
     role: "user",
     content: content.map(
       (block): UserContentBlock =>
-        block.type === "text" ? { type: "text", text: block.text } : { type: "image", mediaType: block.source.media_type, data: block.source.data },
+        block.type === "text"
+          ? { type: "text", text: block.text }
+          : { type: "image", mediaType: block.source.media_type, data: block.source.data },
     ),
   };
 }

@@ -43,7 +43,8 @@ export function loadSession(home: string, cwd: string, sessionId: string): Loade
 export function loadSessionFile(file: string, sessionId: string): LoadedSession {
   const diagnostics: string[] = [];
   const problem = readHeader(file, sessionId);
-  if (problem) throw new SessionUnreadableError(`Session ${sessionId} cannot be continued: ${problem} (${file}). The file was left unchanged.`);
+  if (problem)
+    throw new SessionUnreadableError(`Session ${sessionId} cannot be continued: ${problem} (${file}). The file was left unchanged.`);
   // Collected backwards, reversed at the end.
   const tail: Message[] = [];
   const toolUseResults: Record<string, unknown> = {};
@@ -69,7 +70,14 @@ export function loadSessionFile(file: string, sessionId: string): LoadedSession 
   });
   diagnostics.push(...problems.reverse());
   const history = [...(base ?? []), ...tail.reverse()];
-  return { sessionId, history: repairHistory(history, diagnostics), toolUseResults, modelUsage: usage?.modelUsage ?? {}, totalCostUsd: usage?.totalCostUsd ?? 0, diagnostics };
+  return {
+    sessionId,
+    history: repairHistory(history, diagnostics),
+    toolUseResults,
+    modelUsage: usage?.modelUsage ?? {},
+    totalCostUsd: usage?.totalCostUsd ?? 0,
+    diagnostics,
+  };
 }
 
 function parseEntry(line: Buffer, offset: number, isLast: boolean, problems: string[]): SessionEntry | undefined {
@@ -112,7 +120,8 @@ function readHeader(file: string, sessionId: string): string | undefined {
     }
     const header = HeaderSchema.safeParse(value);
     if (!header.success) return "its first line is not a session header";
-    if (header.data.version > SESSION_FILE_VERSION) return `its format (version ${header.data.version}) is newer than this agentwire reads (${SESSION_FILE_VERSION})`;
+    if (header.data.version > SESSION_FILE_VERSION)
+      return `its format (version ${header.data.version}) is newer than this agentwire reads (${SESSION_FILE_VERSION})`;
     return undefined;
   } finally {
     closeSync(descriptor);
@@ -125,7 +134,9 @@ function readHeader(file: string, sessionId: string): string | undefined {
  */
 function repairHistory(history: Message[], diagnostics: string[]): Message[] {
   const answered = new Set(
-    history.flatMap((message) => (message.role === "user" ? message.content.flatMap((block) => (block.type === "tool_result" ? [block.toolUseId] : [])) : [])),
+    history.flatMap((message) =>
+      message.role === "user" ? message.content.flatMap((block) => (block.type === "tool_result" ? [block.toolUseId] : [])) : [],
+    ),
   );
   const repaired: Message[] = [];
   history.forEach((message, position) => {

@@ -32,7 +32,11 @@ export function listSessions(home: string, cwd: string | undefined): SessionSumm
   const projects = join(home, "projects");
   const directories = cwd === undefined ? readDirectory(projects).map((name) => join(projects, name)) : [join(projects, projectKey(cwd))];
   return directories
-    .flatMap((directory) => readDirectory(directory).filter((name) => name.endsWith(".jsonl")).map((name) => join(directory, name)))
+    .flatMap((directory) =>
+      readDirectory(directory)
+        .filter((name) => name.endsWith(".jsonl"))
+        .map((name) => join(directory, name)),
+    )
     .flatMap((file) => {
       const summary = summarizeSession(file);
       return summary ? [summary] : [];
@@ -44,7 +48,9 @@ export function listSessions(home: string, cwd: string | undefined): SessionSumm
 export function findSessionFile(home: string, sessionId: string, cwd: string | undefined): string | undefined {
   const name = `${sessionId}.jsonl`;
   const projects = join(home, "projects");
-  const candidates = [...(cwd === undefined ? [] : [projectKey(cwd)]), ...readDirectory(projects)].map((project) => join(projects, project, name));
+  const candidates = [...(cwd === undefined ? [] : [projectKey(cwd)]), ...readDirectory(projects)].map((project) =>
+    join(projects, project, name),
+  );
   return candidates.find((file) => {
     try {
       return statSync(file).isFile();

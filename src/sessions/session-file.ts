@@ -40,7 +40,12 @@ const MessageEntrySchema = z.object({
   tool_use_results: z.optional(z.record(z.string(), z.unknown())),
 });
 /** One model's usage, as the result event has it (protocol/model-usage.ts). */
-const ModelUsageEntrySchema = z.strictObject(modelUsageFields(() => z.int().check(z.nonnegative()), () => z.number().check(z.nonnegative())));
+const ModelUsageEntrySchema = z.strictObject(
+  modelUsageFields(
+    () => z.int().check(z.nonnegative()),
+    () => z.number().check(z.nonnegative()),
+  ),
+);
 
 export const TurnEndEntrySchema = z.object({
   type: z.literal("turn_end"),

@@ -39,7 +39,11 @@ export class SessionImportError extends Error {}
  * entry is refused as a whole, so nothing half-imported is left. The session gets a new id
  * unless `keepId`; `cwd` overrides the working directory it is filed under.
  */
-export function importSession(input: { home: string; source: string; keepId: boolean; cwd?: string }): { sessionId: string; file: string; entries: number } {
+export function importSession(input: { home: string; source: string; keepId: boolean; cwd?: string }): {
+  sessionId: string;
+  file: string;
+  entries: number;
+} {
   const { header, entries } = parseExport(readFileSync(input.source, "utf8"));
   const sessionId = input.keepId ? header.session_id : randomUUID();
   const cwd = input.cwd ?? header.cwd;
@@ -49,7 +53,10 @@ export function importSession(input: { home: string; source: string; keepId: boo
   try {
     writeFileSync(file, [storedHeader, ...entries].map((line) => `${JSON.stringify(line)}\n`).join(""), { flag: "wx", mode: 0o600 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new SessionImportError(`A session with id ${sessionId} already exists (${file}); import without --keep-id to give the copy a new id.`);
+    if ((error as NodeJS.ErrnoException).code === "EEXIST")
+      throw new SessionImportError(
+        `A session with id ${sessionId} already exists (${file}); import without --keep-id to give the copy a new id.`,
+      );
     throw error;
   }
   return { sessionId, file, entries: entries.length };
@@ -62,7 +69,10 @@ function parseExport(text: string): { header: SessionHeader; entries: unknown[] 
   const document = text.trimStart().startsWith('{"session"') ? safeJson(text) : undefined;
   if (document !== undefined) {
     const parsed = ExportedSessionSchema.safeParse(document);
-    if (!parsed.success) throw new SessionImportError(`Not a session export: ${parsed.error.issues[0]?.path.join(".") ?? ""} ${parsed.error.issues[0]?.message ?? ""}`.trim());
+    if (!parsed.success)
+      throw new SessionImportError(
+        `Not a session export: ${parsed.error.issues[0]?.path.join(".") ?? ""} ${parsed.error.issues[0]?.message ?? ""}`.trim(),
+      );
     header = parsed.data.session;
     rawEntries = parsed.data.entries.map((value, index) => ({ where: `entry ${index + 1}`, value }));
   } else {
@@ -89,7 +99,9 @@ function parseExport(text: string): { header: SessionHeader; entries: unknown[] 
   if (problems.length > 0 || header === undefined) {
     const shown = problems.slice(0, 10);
     const more = problems.length > shown.length ? `\n  … and ${problems.length - shown.length} more` : "";
-    throw new SessionImportError(`Not imported: the file is not a valid session (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${shown.join("\n  ")}${more}`);
+    throw new SessionImportError(
+      `Not imported: the file is not a valid session (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n  ${shown.join("\n  ")}${more}`,
+    );
   }
   return { header, entries };
 }

@@ -79,13 +79,25 @@ export class SessionStore {
         this.toolDetails.delete(block.toolUseId);
       }
     }
-    this.append({ type: "message", message, timestamp: new Date().toISOString(), ...(Object.keys(details).length > 0 ? { tool_use_results: details } : {}) });
+    this.append({
+      type: "message",
+      message,
+      timestamp: new Date().toISOString(),
+      ...(Object.keys(details).length > 0 ? { tool_use_results: details } : {}),
+    });
   }
 
   /** The conversation continues from `messages` (compaction, or an empty one after /clear). */
   appendCompaction(trigger: "auto" | "manual" | "clear", preTokens: number, postTokens: number, messages: Message[]): void {
     this.upgradeHeader();
-    this.append({ type: "compaction", trigger, pre_tokens: preTokens, post_tokens: postTokens, messages, timestamp: new Date().toISOString() });
+    this.append({
+      type: "compaction",
+      trigger,
+      pre_tokens: preTokens,
+      post_tokens: postTokens,
+      messages,
+      timestamp: new Date().toISOString(),
+    });
   }
 
   /** A version-1 file gets a version-2 header before its first compaction entry (a same-length rewrite). */
@@ -98,7 +110,14 @@ export class SessionStore {
       const { length } = head.subarray(0, readSync(descriptor, head, 0, head.length, 0));
       const line = head.subarray(0, length).toString("utf8");
       const match = /"version":1(?=[,}])/.exec(line.split("\n")[0] ?? "");
-      if (match) writeSync(descriptor, Buffer.from(`"version":${SESSION_FILE_VERSION}`), 0, undefined, Buffer.byteLength(line.slice(0, match.index)));
+      if (match)
+        writeSync(
+          descriptor,
+          Buffer.from(`"version":${SESSION_FILE_VERSION}`),
+          0,
+          undefined,
+          Buffer.byteLength(line.slice(0, match.index)),
+        );
     } finally {
       closeSync(descriptor);
     }

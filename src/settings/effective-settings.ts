@@ -25,7 +25,18 @@ export interface FileSettings {
   problems: string[];
 }
 
-export const NO_FILE_SETTINGS: FileSettings = { env: {}, model: undefined, allow: [], deny: [], ask: [], defaultMode: undefined, additionalDirectories: [], hooks: [], untrusted: [], problems: [] };
+export const NO_FILE_SETTINGS: FileSettings = {
+  env: {},
+  model: undefined,
+  allow: [],
+  deny: [],
+  ask: [],
+  defaultMode: undefined,
+  additionalDirectories: [],
+  hooks: [],
+  untrusted: [],
+  problems: [],
+};
 
 /**
  * Modes a repository may set without trust: they ask more, or allow less, than `default` does.
@@ -52,11 +63,26 @@ const MAX_NAMES_SHOWN = 8;
  * apply. `trusted` is asked only about a file that holds something of the first kind. Pure but
  * for `trusted`.
  */
-export function combineSettings(layers: readonly SettingsLayer[], trusted: (layer: SettingsLayer) => boolean, paths: { cwd: string; userHome: string }): FileSettings {
-  const settings: FileSettings = { ...NO_FILE_SETTINGS, env: {}, allow: [], deny: [], ask: [], additionalDirectories: [], hooks: [], untrusted: [], problems: [] };
+export function combineSettings(
+  layers: readonly SettingsLayer[],
+  trusted: (layer: SettingsLayer) => boolean,
+  paths: { cwd: string; userHome: string },
+): FileSettings {
+  const settings: FileSettings = {
+    ...NO_FILE_SETTINGS,
+    env: {},
+    allow: [],
+    deny: [],
+    ask: [],
+    additionalDirectories: [],
+    hooks: [],
+    untrusted: [],
+    problems: [],
+  };
   let hooksOff = false;
   for (const layer of layers) {
-    const document = layer.scope === "project" || layer.scope === "local" ? trustedPart(layer, trusted, paths.cwd, settings.untrusted) : layer.document;
+    const document =
+      layer.scope === "project" || layer.scope === "local" ? trustedPart(layer, trusted, paths.cwd, settings.untrusted) : layer.document;
     Object.assign(settings.env, document.env);
     settings.model = document.model ?? settings.model;
     settings.defaultMode = document.defaultMode ?? settings.defaultMode;
@@ -83,7 +109,13 @@ export function combineSettings(layers: readonly SettingsLayer[], trusted: (laye
  * directories.
  */
 export function flagsOverSettings(
-  flags: { model: string | undefined; permissionMode: PermissionModeName | undefined; allowedTools: readonly string[]; disallowedTools: readonly string[]; addDirs: readonly string[] },
+  flags: {
+    model: string | undefined;
+    permissionMode: PermissionModeName | undefined;
+    allowedTools: readonly string[];
+    disallowedTools: readonly string[];
+    addDirs: readonly string[];
+  },
   settings: FileSettings,
 ): { model: string | undefined; permissionMode: PermissionModeName; allowedTools: string[]; disallowedTools: string[]; addDirs: string[] } {
   return {
@@ -124,7 +156,8 @@ function heldBack(document: SettingsDocument): string[] {
   if (document.disableAllHooks) parts.push("its disableAllHooks, which turns off every settings hook, the user's too");
   if (document.allow.length > 0) parts.push(`its allow rules ${shortList(document.allow)}`);
   if (document.additionalDirectories.length > 0) parts.push(`its additionalDirectories ${shortList(document.additionalDirectories)}`);
-  if (document.defaultMode !== undefined && !NARROWING_MODES.has(document.defaultMode)) parts.push(`its defaultMode ${document.defaultMode}`);
+  if (document.defaultMode !== undefined && !NARROWING_MODES.has(document.defaultMode))
+    parts.push(`its defaultMode ${document.defaultMode}`);
   const names = Object.keys(document.env);
   if (names.length > 0) parts.push(`its env ${shortList(names)}`);
   return parts;

@@ -45,16 +45,26 @@ export function loadSettings(request: LoadSettingsRequest): { settings: FileSett
   });
   if ("error" in read) return read;
   const root = trustRootOf(request.cwd);
-  const trusted = combineSettings(read.layers, (layer) => layer.file !== undefined && request.settingsFingerprint !== undefined && request.trust.trusts(root, layer.file, () => request.settingsFingerprint?.(layer.bytes, request.cwd, root)), {
-    cwd: request.cwd,
-    userHome,
-  });
+  const trusted = combineSettings(
+    read.layers,
+    (layer) =>
+      layer.file !== undefined &&
+      request.settingsFingerprint !== undefined &&
+      request.trust.trusts(root, layer.file, () => request.settingsFingerprint?.(layer.bytes, request.cwd, root)),
+    {
+      cwd: request.cwd,
+      userHome,
+    },
+  );
   const missing = trusted.additionalDirectories.filter((directory) => !isDirectory(directory));
   return {
     settings: {
       ...trusted,
       additionalDirectories: trusted.additionalDirectories.filter((directory) => !missing.includes(directory)),
-      problems: [...read.problems, ...missing.map((directory) => `permissions.additionalDirectories: ${directory} is not a directory; ignored`)],
+      problems: [
+        ...read.problems,
+        ...missing.map((directory) => `permissions.additionalDirectories: ${directory} is not a directory; ignored`),
+      ],
     },
   };
 }

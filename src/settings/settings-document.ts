@@ -134,7 +134,9 @@ function hooksOf(value: unknown, problems: string[]): DeclaredHook[] {
   for (const [eventName, groups] of Object.entries(value)) {
     const event = HookEventNameSchema.safeParse(eventName, PARSE_ONCE);
     if (!event.success) {
-      problems.push(`hooks.${eventName}: agentwire does not raise this event (it raises ${HOOK_EVENT_NAMES.join(", ")}); its hooks are ignored`);
+      problems.push(
+        `hooks.${eventName}: agentwire does not raise this event (it raises ${HOOK_EVENT_NAMES.join(", ")}); its hooks are ignored`,
+      );
       continue;
     }
     if (!Array.isArray(groups)) {
@@ -161,7 +163,13 @@ function hooksOf(value: unknown, problems: string[]): DeclaredHook[] {
   return hooks;
 }
 
-function declaredHook(event: HookEventName, matcher: string | undefined, hook: unknown, where: string, problems: string[]): DeclaredHook | undefined {
+function declaredHook(
+  event: HookEventName,
+  matcher: string | undefined,
+  hook: unknown,
+  where: string,
+  problems: string[],
+): DeclaredHook | undefined {
   if (!isObject(hook)) {
     problems.push(`${where}: must be an object; ignored`);
     return undefined;
@@ -177,7 +185,9 @@ function declaredHook(event: HookEventName, matcher: string | undefined, hook: u
   // Exec form runs a program without a shell, and PowerShell is not there: running `command`
   // through bash instead would run something other than what was written.
   if (hook.args !== undefined || (hook.shell !== undefined && hook.shell !== "bash")) {
-    problems.push(`${where}: ${hook.args !== undefined ? "args (exec form)" : `shell ${JSON.stringify(hook.shell)}`} is not supported by agentwire; ignored`);
+    problems.push(
+      `${where}: ${hook.args !== undefined ? "args (exec form)" : `shell ${JSON.stringify(hook.shell)}`} is not supported by agentwire; ignored`,
+    );
     return undefined;
   }
   if (hook.if !== undefined) problems.push(`${where}.if: not supported by agentwire; the hook runs for every call its matcher matches`);

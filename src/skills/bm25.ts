@@ -9,12 +9,17 @@ const B = 0.75;
 
 /** Words that carry no meaning for matching a request to a skill. */
 const STOPWORDS = new Set(
-  "a an and are as at be but by can do does for from has have how i if in into is it its me my of on or our please should so that the their them then there these this to use used using want was we what when where which while who will with would you your".split(" "),
+  "a an and are as at be but by can do does for from has have how i if in into is it its me my of on or our please should so that the their them then there these this to use used using want was we what when where which while who will with would you your".split(
+    " ",
+  ),
 );
 
 /** Lowercase word stems: split on anything but letters and digits, common suffixes removed. */
 export function tokenize(text: string): string[] {
-  const words = text.toLowerCase().normalize("NFKD").split(/[^\p{L}\p{N}]+/u);
+  const words = text
+    .toLowerCase()
+    .normalize("NFKD")
+    .split(/[^\p{L}\p{N}]+/u);
   const tokens: string[] = [];
   for (const word of words) {
     if (word.length < 2 || STOPWORDS.has(word)) continue;

@@ -51,10 +51,17 @@ const HEAD_BYTES = 16 * 1024;
  * `--skills-dir`, then the user's — so skills written for Claude Code, Codex or any Agent Skills
  * client work unchanged.
  */
-export function skillLocations(input: { cwd: string; addDirs: readonly string[]; skillsDirs: readonly string[]; agentwireHome: string; userHome: string }): SkillLocation[] {
+export function skillLocations(input: {
+  cwd: string;
+  addDirs: readonly string[];
+  skillsDirs: readonly string[];
+  agentwireHome: string;
+  userHome: string;
+}): SkillLocation[] {
   const locations: SkillLocation[] = projectSkillLocations(input.cwd);
   for (const directory of input.addDirs) {
-    for (const folder of PROJECT_SKILL_FOLDERS) locations.push({ directory: path.join(directory, folder), source: "add-dir", origin: directory });
+    for (const folder of PROJECT_SKILL_FOLDERS)
+      locations.push({ directory: path.join(directory, folder), source: "add-dir", origin: directory });
   }
   for (const directory of input.skillsDirs) locations.push({ directory: path.resolve(directory), source: "skills-dir" });
   locations.push(
@@ -68,14 +75,18 @@ export function skillLocations(input: { cwd: string; addDirs: readonly string[];
 
 /** Where a project keeps its skills: the three folders in the cwd and each parent up to the repository root. */
 export function projectSkillLocations(cwd: string): SkillLocation[] {
-  return projectDirectories(cwd).flatMap((directory) => PROJECT_SKILL_FOLDERS.map((folder) => ({ directory: path.join(directory, folder), source: "project" as const, origin: cwd })));
+  return projectDirectories(cwd).flatMap((directory) =>
+    PROJECT_SKILL_FOLDERS.map((folder) => ({ directory: path.join(directory, folder), source: "project" as const, origin: cwd })),
+  );
 }
 
 /**
  * The session's skills, or none when discovery is off (`--no-skills`). `grantPolicy` decides
  * whose `allowed-tools` take effect (a repository's only once it is trusted).
  */
-export function discoverSkills(input: Parameters<typeof skillLocations>[0] & { enabled: boolean; grantPolicy: SkillGrantPolicy }): SkillCatalog {
+export function discoverSkills(
+  input: Parameters<typeof skillLocations>[0] & { enabled: boolean; grantPolicy: SkillGrantPolicy },
+): SkillCatalog {
   return input.enabled ? SkillCatalog.discover(skillLocations(input), input.grantPolicy) : SkillCatalog.empty();
 }
 
@@ -152,7 +163,10 @@ function skillFolders(location: SkillLocation): SkillEntry[] {
   });
 }
 
-async function loadEntries(entries: readonly SkillEntry[], grantPolicy: SkillGrantPolicy): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
+async function loadEntries(
+  entries: readonly SkillEntry[],
+  grantPolicy: SkillGrantPolicy,
+): Promise<{ skills: Skill[]; problems: SkillProblem[] }> {
   const results = await Promise.all(entries.map(async (entry) => ({ entry, parsed: await readSkill(entry) })));
   const skills: Skill[] = [];
   const problems: SkillProblem[] = [];
@@ -178,8 +192,10 @@ async function readSkill(entry: SkillEntry): ReturnType<typeof parseSkillMarkdow
   const text = readSkillHead(entry.file);
   if (typeof text !== "string") return text;
   const parsed = await parseSkillMarkdown(text, entry.name);
-  if (!parsed.ok || parsed.metadata.allowedTools.length === 0 || entry.source !== "user" || !isRetiredBundledSkill(entry.name, text)) return parsed;
-  const note = "it is an earlier agentwire's copy of a bundled skill whose allowed-tools approved more than it needs, so they are ignored; the next agentwire run updates it";
+  if (!parsed.ok || parsed.metadata.allowedTools.length === 0 || entry.source !== "user" || !isRetiredBundledSkill(entry.name, text))
+    return parsed;
+  const note =
+    "it is an earlier agentwire's copy of a bundled skill whose allowed-tools approved more than it needs, so they are ignored; the next agentwire run updates it";
   return { ...parsed, notes: [...parsed.notes, note], metadata: { ...parsed.metadata, allowedTools: [] } };
 }
 

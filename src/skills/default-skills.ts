@@ -15,7 +15,8 @@ export function installDefaultSkills(bundledDirectory: string, userSkillsDirecto
     .map((entry) => entry.name)
     .sort();
   mkdirSync(userSkillsDirectory, { recursive: true });
-  for (const name of names) cpSync(path.join(bundledDirectory, name), path.join(userSkillsDirectory, name), { recursive: true, errorOnExist: true, force: false });
+  for (const name of names)
+    cpSync(path.join(bundledDirectory, name), path.join(userSkillsDirectory, name), { recursive: true, errorOnExist: true, force: false });
   return names;
 }
 

@@ -11,7 +11,11 @@ export const LISTING_HEADER = "Skills you can load with the Skill tool:";
  * this prompt first) decides who gets a description, and the rest appear by name only, so the
  * model still knows they exist and can look them up with the Skill tool's `query`.
  */
-export function skillListing(skills: readonly Skill[], ranked: ReadonlyArray<{ skill: Skill; score: number }>, budgetChars: number): string {
+export function skillListing(
+  skills: readonly Skill[],
+  ranked: ReadonlyArray<{ skill: Skill; score: number }>,
+  budgetChars: number,
+): string {
   if (skills.length === 0) return "";
   if (listingFits(skills, budgetChars)) return `${LISTING_HEADER}\n\n${skills.map(fullLine).join("\n")}`;
   const described: string[] = [];
@@ -27,7 +31,8 @@ export function skillListing(skills: readonly Skill[], ranked: ReadonlyArray<{ s
       namesOnly.push(skill.name);
     }
   }
-  const others = namesOnly.length > 0 ? `\n\nMore skills (ask the Skill tool with \`query\` for their descriptions): ${namesOnly.join(", ")}` : "";
+  const others =
+    namesOnly.length > 0 ? `\n\nMore skills (ask the Skill tool with \`query\` for their descriptions): ${namesOnly.join(", ")}` : "";
   return `${LISTING_HEADER}\n\n${described.join("\n")}${others}`;
 }
 

@@ -21,7 +21,13 @@ export function parseSimpleFrontmatter(frontmatter: string): Record<string, stri
     const value = trimEndOf(rawValue, " ");
     // Keys YAML would read as null or a boolean, or that would not become an own property.
     // YAML refuses an implicit key longer than 1024 characters.
-    if (key.length > 1024 || Object.hasOwn(fields, key) || key === "__proto__" || /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(key)) return undefined;
+    if (
+      key.length > 1024 ||
+      Object.hasOwn(fields, key) ||
+      key === "__proto__" ||
+      /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE)$/.test(key)
+    )
+      return undefined;
     const quoted = /^"([^"\\\t\r]*)"$|^'([^'\t\r]*)'$/.exec(value);
     if (quoted) fields[key] = quoted[1] ?? quoted[2]!;
     else if (isPlainText(value)) fields[key] = value === "true" ? true : value === "false" ? false : value;

@@ -39,7 +39,9 @@ export function expandSkillDirectory(rules: readonly string[], directory: string
     const dropped = rules.filter((rule) => rule.includes(SKILL_DIR_PLACEHOLDER));
     return {
       rules: rules.filter((rule) => !rule.includes(SKILL_DIR_PLACEHOLDER)),
-      notes: [`its folder's path has characters a permission rule cannot hold, so ${dropped.join(", ")} ${dropped.length === 1 ? "is" : "are"} not granted`],
+      notes: [
+        `its folder's path has characters a permission rule cannot hold, so ${dropped.join(", ")} ${dropped.length === 1 ? "is" : "are"} not granted`,
+      ],
     };
   }
   return { rules: rules.map((rule) => rule.replaceAll(SKILL_DIR_PLACEHOLDER, shellQuoted(directory))), notes: [] };

@@ -85,7 +85,8 @@ export async function parseSkillMarkdown(text: string, folderName: string): Prom
   const { name } = checked;
   const notes = [repairNote, checked.note].filter((note) => note !== undefined);
   const description = data.description?.trim() ?? "";
-  if (description === "") return { ok: false, reason: "it has no description (the frontmatter needs `description:`), so no one could know when to use it" };
+  if (description === "")
+    return { ok: false, reason: "it has no description (the frontmatter needs `description:`), so no one could know when to use it" };
   return {
     ok: true,
     notes,
@@ -131,7 +132,8 @@ function textAsWritten(raw: unknown, frontmatter: string): unknown {
 
 /** A block list of plain values (`argument-hint:` then `- what to build`): its items, space-separated. */
 function listText(value: unknown): string | undefined {
-  if (!Array.isArray(value) || value.length === 0 || !value.every((item) => ["string", "number", "boolean"].includes(typeof item))) return undefined;
+  if (!Array.isArray(value) || value.length === 0 || !value.every((item) => ["string", "number", "boolean"].includes(typeof item)))
+    return undefined;
   return value.join(" ");
 }
 
@@ -150,7 +152,9 @@ function lineValue(frontmatter: string, key: string): string | undefined {
  * unreadable values quoted (frontmatter-repair.ts), which is noted. Still unreadable: the first
  * reading's error.
  */
-async function readYamlFrontmatter(frontmatter: string): Promise<{ ok: true; value: unknown; note?: string } | { ok: false; reason: string }> {
+async function readYamlFrontmatter(
+  frontmatter: string,
+): Promise<{ ok: true; value: unknown; note?: string } | { ok: false; reason: string }> {
   // Loaded on first use: runs whose skills have simple frontmatter never pay for the YAML parser.
   // `yaml` is CommonJS: the bundle's dynamic import exposes it as `default` only, Node's own
   // import also by name.
@@ -173,7 +177,11 @@ async function readYamlFrontmatter(frontmatter: string): Promise<{ ok: true; val
     if (quoted) {
       try {
         const fields = quoted.keys.map((key) => `\`${key}\``).join(", ");
-        return { ok: true, value: read(quoted.text), note: `its frontmatter is not valid YAML (${problem}); it was read with the value of ${fields} quoted` };
+        return {
+          ok: true,
+          value: read(quoted.text),
+          note: `its frontmatter is not valid YAML (${problem}); it was read with the value of ${fields} quoted`,
+        };
       } catch {
         // The quoting did not help: report the original problem, which is the author's to fix.
       }
@@ -186,7 +194,8 @@ async function readYamlFrontmatter(frontmatter: string): Promise<{ ok: true; val
 function parsePlainMarkdown(text: string, folderName: string): ParsedSkill {
   const section = /^##[ \t]+Description[ \t]*\r?\n([\s\S]*?)(?=^#{1,2}[ \t]|(?![\s\S]))/im.exec(text);
   const description = section?.[1]?.trim() ?? "";
-  if (description === "") return { ok: false, reason: "it has neither frontmatter nor a `## Description` section, so no one could know when to use it" };
+  if (description === "")
+    return { ok: false, reason: "it has neither frontmatter nor a `## Description` section, so no one could know when to use it" };
   const checked = checkName(undefined, folderName);
   if ("reason" in checked) return { ok: false, reason: checked.reason };
   const { name } = checked;
@@ -210,8 +219,10 @@ function parsePlainMarkdown(text: string, folderName: string): ParsedSkill {
 
 /** The skill's name: the folder's, which the frontmatter's must equal (a mismatch is noted); or why the folder cannot be one. */
 function checkName(declared: string | undefined, folderName: string): { name: string; note?: string } | { reason: string } {
-  if (!SKILL_NAME.test(folderName)) return { reason: `the folder name "${folderName}" is not a valid skill name (1-64 characters: a-z, 0-9 and single inner hyphens)` };
-  if (declared !== undefined && declared !== folderName) return { name: folderName, note: `its name "${declared}" does not match its folder; it is loaded as "${folderName}"` };
+  if (!SKILL_NAME.test(folderName))
+    return { reason: `the folder name "${folderName}" is not a valid skill name (1-64 characters: a-z, 0-9 and single inner hyphens)` };
+  if (declared !== undefined && declared !== folderName)
+    return { name: folderName, note: `its name "${declared}" does not match its folder; it is loaded as "${folderName}"` };
   return { name: folderName };
 }
 

@@ -40,7 +40,8 @@ export const SKILL_READ_RULES = sessionSlot<readonly string[]>("skills.readRules
 const QUERY_RESULTS = 5;
 
 /** The compact tool profile's wording: the same tool, for a small model's small context. */
-const COMPACT_DESCRIPTION = "Load a skill's instructions by exact name (skill, optional args), or find skills for a task (query). Use a listed skill before doing its task yourself.";
+const COMPACT_DESCRIPTION =
+  "Load a skill's instructions by exact name (skill, optional args), or find skills for a task (query). Use a listed skill before doing its task yourself.";
 
 export const createSkillTool = (catalog: SkillCatalog, options: { compact?: boolean } = {}) =>
   defineTool({
@@ -74,7 +75,11 @@ export async function loadSkill(skill: Skill, args: string | undefined, context:
   if (!readRules.includes(readRule)) state.set(SKILL_READ_RULES, [...readRules, readRule]);
   if (loaded.has(skill.name)) {
     const again = args ? ` Apply them to: ${args}` : "";
-    return { content: `The ${skill.name} skill is already loaded in this conversation; follow its instructions above.${again}`, isError: false, details: { skill: skill.name, alreadyLoaded: true } };
+    return {
+      content: `The ${skill.name} skill is already loaded in this conversation; follow its instructions above.${again}`,
+      isError: false,
+      details: { skill: skill.name, alreadyLoaded: true },
+    };
   }
   let text: string;
   try {
@@ -86,17 +91,25 @@ export async function loadSkill(skill: Skill, args: string | undefined, context:
   const withheld = skill.withheldGrants;
   // Said to the model, so it expects its calls to be asked rather than retrying or working around them.
   const content = withheld ? `${text}\n\n${withheldGrantsNote(withheld.rules, withheld.reason)}` : text;
-  return { content, isError: false, details: { skill: skill.name, path: skill.file, allowedTools: skill.allowedTools, ...(withheld ? { withheldGrants: withheld } : {}) } };
+  return {
+    content,
+    isError: false,
+    details: { skill: skill.name, path: skill.file, allowedTools: skill.allowedTools, ...(withheld ? { withheldGrants: withheld } : {}) },
+  };
 }
 
 async function findSkills(catalog: SkillCatalog, query: string): Promise<ToolResult> {
   const ranked = (await catalog.rank(query)).filter(({ score }) => score > 0).slice(0, QUERY_RESULTS);
-  if (ranked.length === 0) return { content: `No skill matches "${query}". Continue with the ordinary tools.`, isError: false, details: { query, matches: [] } };
+  if (ranked.length === 0)
+    return { content: `No skill matches "${query}". Continue with the ordinary tools.`, isError: false, details: { query, matches: [] } };
   const lines = ranked.map(({ skill }) => `- ${skill.name} (${skill.file}): ${skill.description}`);
   return {
     content: `Skills matching "${query}", best first; load one with {"skill": "<name>"}:\n${lines.join("\n")}`,
     isError: false,
-    details: { query, matches: ranked.map(({ skill, score }) => ({ name: skill.name, path: skill.file, description: skill.description, score })) },
+    details: {
+      query,
+      matches: ranked.map(({ skill, score }) => ({ name: skill.name, path: skill.file, description: skill.description, score })),
+    },
   };
 }
 

@@ -18,7 +18,11 @@ export function closestName(typed: string, candidates: Iterable<string>): string
 }
 
 /** " Did you mean --model?" for the names that have a near candidate, "" when none has. */
-export function didYouMean(typed: readonly string[], candidates: readonly string[], show: (name: string) => string = (name) => name): string {
+export function didYouMean(
+  typed: readonly string[],
+  candidates: readonly string[],
+  show: (name: string) => string = (name) => name,
+): string {
   const suggestions = typed.flatMap((name) => {
     const suggestion = closestName(name, candidates);
     return suggestion === undefined ? [] : [show(suggestion)];

@@ -38,25 +38,51 @@ export interface BashInvocation {
  * session's sandbox, or confined because it was approved only as read-only. A confined command
  * that would start outside the workspace is refused instead.
  */
-export async function planBashInvocation(command: string, context: ToolContext, startDirectory: string): Promise<BashInvocation | ToolResult> {
+export async function planBashInvocation(
+  command: string,
+  context: ToolContext,
+  startDirectory: string,
+): Promise<BashInvocation | ToolResult> {
   // A command approved only by the read-only judgement runs under bash, the grammar it was
   // judged in, confined where bwrap works, and with git's code-running settings overridden.
   const judged = context.confinement;
   const confined = judged !== undefined && (await judged.problem()) === undefined;
   const shell = judged ? FALLBACK_SHELL : await chooseShell();
   if (confined && !isInsideRoots(startDirectory, context.workspace.roots)) {
-    return toolError("outside_workspace", `The command was judged read-only, so it runs confined to the workspace, but the shell's directory ${startDirectory} is outside it. cd back into ${context.cwd} first.`);
+    return toolError(
+      "outside_workspace",
+      `The command was judged read-only, so it runs confined to the workspace, but the shell's directory ${startDirectory} is outside it. cd back into ${context.cwd} first.`,
+    );
   }
   // A confined or sandboxed command can write only where bwrap lets it: its private temporary directory.
   const scratchDirectory = confined || context.sandbox ? await sandboxTempDirectory(context) : tmpdir();
   const finalDirectoryFile = path.join(scratchDirectory, `agentwire-bash-cwd-${randomUUID()}`);
   const shellCommand = [shell, "-c", wrapCommand(command, finalDirectoryFile)];
   const home = process.env.HOME;
-  const sandboxed = context.sandbox && !confined
-    ? { settings: context.sandbox, roots: context.workspace.roots, tempDirectory: scratchDirectory, cwd: startDirectory, command: shellCommand, socketDirectories: socketDirectories(home), home }
-    : undefined;
+  const sandboxed =
+    context.sandbox && !confined
+      ? {
+          settings: context.sandbox,
+          roots: context.workspace.roots,
+          tempDirectory: scratchDirectory,
+          cwd: startDirectory,
+          command: shellCommand,
+          socketDirectories: socketDirectories(home),
+          home,
+        }
+      : undefined;
   const bwrapArgs = confined
-    ? confinementArguments({ roots: context.workspace.roots, home, hidden: judged.hidden, tempDirectory: scratchDirectory, cwd: startDirectory, command: shellCommand }, LOCAL_PATH_FACTS)
+    ? confinementArguments(
+        {
+          roots: context.workspace.roots,
+          home,
+          hidden: judged.hidden,
+          tempDirectory: scratchDirectory,
+          cwd: startDirectory,
+          command: shellCommand,
+        },
+        LOCAL_PATH_FACTS,
+      )
     : sandboxed
       ? bwrapArguments(sandboxed, LOCAL_PATH_FACTS.realPath)
       : undefined;

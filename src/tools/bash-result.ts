@@ -11,7 +11,7 @@ const CONFINED_FAILURE_NOTE =
   "(This command ran without a question because it was judged read-only, and so confined: it could not write outside $TMPDIR, use the network, see the home folder or anything outside the workspace and the system's folders (programs installed under the home folder are missing). If that is why it failed, ask the user to approve it.)";
 /** `tool_use_result.confinement` of a confined command: a failure may be the confinement's refusal. */
 const CONFINEMENT_NOTE = {
-  note: "The command was approved only because it was judged read-only, so it ran confined: it sees the system's programs and the workspace read-only, an empty home, only its own processes, no network, and can write only its TMPDIR. A \"Read-only file system\", \"No such file or directory\" outside the workspace or a failed connection may come from the confinement; approving the command explicitly runs it unconfined.",
+  note: 'The command was approved only because it was judged read-only, so it ran confined: it sees the system\'s programs and the workspace read-only, an empty home, only its own processes, no network, and can write only its TMPDIR. A "Read-only file system", "No such file or directory" outside the workspace or a failed connection may come from the confinement; approving the command explicitly runs it unconfined.',
 };
 
 /** What running a command left behind, for the result. */
@@ -45,7 +45,11 @@ export function bashResult(invocation: BashInvocation, run: BashRun, context: Pi
     // agentwire extension: where the full output is, when it was too long to show.
     ...(fullOutputPath === undefined ? {} : { fullOutputPath }),
     // agentwire extension: the command was confined, so a failure may be the confinement's doing.
-    ...(invocation.confined ? { confinement: CONFINEMENT_NOTE } : context.sandbox ? { sandbox: { ...sandboxNote(context.sandbox), ...(undone.length > 0 ? { undone } : {}) } } : {}),
+    ...(invocation.confined
+      ? { confinement: CONFINEMENT_NOTE }
+      : context.sandbox
+        ? { sandbox: { ...sandboxNote(context.sandbox), ...(undone.length > 0 ? { undone } : {}) } }
+        : {}),
   };
 
   if (run.stopReason === "timeout") {

@@ -68,20 +68,20 @@ A command whose purpose is hard to see at a glance (a pipeline, unusual flags) d
 
 export const createBashTool = () =>
   defineTool({
-  name: "Bash",
-  description,
-  inputSchema,
-  ...BUILTIN_TOOL_TRAITS.Bash,
-  async execute(input, context): Promise<ToolResult> {
-    const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
-    const startDirectory = shellStartDirectory(context.sessionState, context.cwd);
-    const invocation = await planBashInvocation(input.command, context, startDirectory);
-    if (!("file" in invocation)) return invocation;
-    context.signal.throwIfAborted();
-    const run = await runInvocation(invocation, context, timeoutMs);
-    return "end" in run ? bashResult(invocation, run, context, timeoutMs) : run;
-  },
-});
+    name: "Bash",
+    description,
+    inputSchema,
+    ...BUILTIN_TOOL_TRAITS.Bash,
+    async execute(input, context): Promise<ToolResult> {
+      const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
+      const startDirectory = shellStartDirectory(context.sessionState, context.cwd);
+      const invocation = await planBashInvocation(input.command, context, startDirectory);
+      if (!("file" in invocation)) return invocation;
+      context.signal.throwIfAborted();
+      const run = await runInvocation(invocation, context, timeoutMs);
+      return "end" in run ? bashResult(invocation, run, context, timeoutMs) : run;
+    },
+  });
 
 /**
  * Runs the command to its end and past it: what bwrap left in its namespace, the protected
@@ -95,7 +95,11 @@ async function runInvocation(invocation: BashInvocation, context: ToolContext, t
     args: invocation.args,
     cwd: invocation.startDirectory,
     // Without agentwire's credentials: a command (or the model that wrote it) may be hostile.
-    environment: { inherited: withSettingsEnv(context), pass: context.passEnv, ...(invocation.judged ? { harden: hardenedGitEnvironment } : {}) },
+    environment: {
+      inherited: withSettingsEnv(context),
+      pass: context.passEnv,
+      ...(invocation.judged ? { harden: hardenedGitEnvironment } : {}),
+    },
     stdin: "ignore",
     infoPipe: invocation.underBwrap,
     timeoutMs,
@@ -105,7 +109,8 @@ async function runInvocation(invocation: BashInvocation, context: ToolContext, t
   let bwrapInfo = "";
   command.info?.on("data", (chunk: Buffer) => (bwrapInfo += chunk.toString()));
   const output = captureCommandOutput(command, () => createSpoolFile(context.outputDirectory, OUTPUT_FILE_PREFIX));
-  const progressTimer = context.onProgress === undefined ? undefined : setInterval(() => reportProgress(context, output, startedAt), PROGRESS_INTERVAL_MS);
+  const progressTimer =
+    context.onProgress === undefined ? undefined : setInterval(() => reportProgress(context, output, startedAt), PROGRESS_INTERVAL_MS);
   try {
     const end = await command.ended;
     // bwrap is gone; what the command left in its namespace may take a moment more.

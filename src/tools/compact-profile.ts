@@ -16,7 +16,9 @@ const COMPACT: Record<CompactToolName, { description: string; inputSchema: z.Zod
   },
   Read: {
     description: "Read a file: numbered lines (offset and limit page through long files), or an image.",
-    inputSchema: z.object({ file_path: z.string(), offset: z.number().int().nonnegative().optional(), limit: z.number().int().positive().optional() }).strict(),
+    inputSchema: z
+      .object({ file_path: z.string(), offset: z.number().int().nonnegative().optional(), limit: z.number().int().positive().optional() })
+      .strict(),
   },
   Write: {
     description: "Create or overwrite a file with content.",

@@ -25,31 +25,31 @@ const inputSchema = z
 
 export const createEditTool = () =>
   defineTool({
-  name: "Edit",
-  description,
-  inputSchema,
-  ...BUILTIN_TOOL_TRAITS.Edit,
-  async execute(input, context): Promise<ToolResult> {
-    const outcome = await editFile(context, input.file_path, [
-      { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all },
-    ]);
-    if (!outcome.ok) return outcome.result;
-    const { edited } = outcome;
-    const fuzzyMatch = edited.fuzzyMatches[0]?.note;
-    return {
-      content: editSuccessText(edited, 1),
-      isError: false,
-      details: {
-        filePath: edited.filePath,
-        oldString: input.old_string,
-        newString: input.new_string,
-        originalFile: edited.originalFile,
-        structuredPatch: edited.structuredPatch,
-        userModified: false,
-        replaceAll: input.replace_all,
-        // agentwire extension: present only when old_string was matched inexactly.
-        ...(fuzzyMatch ? { fuzzyMatch } : {}),
-      },
-    };
-  },
-});
+    name: "Edit",
+    description,
+    inputSchema,
+    ...BUILTIN_TOOL_TRAITS.Edit,
+    async execute(input, context): Promise<ToolResult> {
+      const outcome = await editFile(context, input.file_path, [
+        { oldString: input.old_string, newString: input.new_string, replaceAll: input.replace_all },
+      ]);
+      if (!outcome.ok) return outcome.result;
+      const { edited } = outcome;
+      const fuzzyMatch = edited.fuzzyMatches[0]?.note;
+      return {
+        content: editSuccessText(edited, 1),
+        isError: false,
+        details: {
+          filePath: edited.filePath,
+          oldString: input.old_string,
+          newString: input.new_string,
+          originalFile: edited.originalFile,
+          structuredPatch: edited.structuredPatch,
+          userModified: false,
+          replaceAll: input.replace_all,
+          // agentwire extension: present only when old_string was matched inexactly.
+          ...(fuzzyMatch ? { fuzzyMatch } : {}),
+        },
+      };
+    },
+  });

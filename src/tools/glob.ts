@@ -21,7 +21,7 @@ const MAX_RESULTS = 100;
 
 const inputSchema = z
   .object({
-    pattern: z.string().min(1).describe("Pattern the file paths must match, e.g. \"**/*.ts\""),
+    pattern: z.string().min(1).describe('Pattern the file paths must match, e.g. "**/*.ts"'),
     path: z
       .string()
       .optional()
@@ -33,53 +33,54 @@ const inputSchema = z
 
 export const createGlobTool = () =>
   defineTool({
-  name: "Glob",
-  description,
-  inputSchema,
-  ...BUILTIN_TOOL_TRAITS.Glob,
-  async execute(input, context): Promise<ToolResult> {
-    const startedAt = Date.now();
-    const split = path.isAbsolute(input.pattern) ? splitAbsolutePattern(input.pattern) : undefined;
-    const searchPath = split?.base ?? input.path ?? context.cwd;
-    const resolved = await resolveWorkspacePath(context, searchPath);
-    if (resolved.refusal) return resolved.refusal;
-    const root = resolved.path;
-    // A relative pattern's fixed folders (`lnk/*`, `../x/*`) are where the search really starts:
-    // they get the same workspace check as a path, so the answer says why instead of "No files".
-    if (split === undefined) {
-      const start = await resolveWorkspacePath(context, splitAbsolutePattern(path.join(root, input.pattern)).base);
-      if (start.refusal) return start.refusal;
-    }
-    try {
-      if (!(await stat(root)).isDirectory()) {
-        return toolError("not_a_file", `${root} is a file, not a directory. Glob searches folders; give the folder as path.`);
+    name: "Glob",
+    description,
+    inputSchema,
+    ...BUILTIN_TOOL_TRAITS.Glob,
+    async execute(input, context): Promise<ToolResult> {
+      const startedAt = Date.now();
+      const split = path.isAbsolute(input.pattern) ? splitAbsolutePattern(input.pattern) : undefined;
+      const searchPath = split?.base ?? input.path ?? context.cwd;
+      const resolved = await resolveWorkspacePath(context, searchPath);
+      if (resolved.refusal) return resolved.refusal;
+      const root = resolved.path;
+      // A relative pattern's fixed folders (`lnk/*`, `../x/*`) are where the search really starts:
+      // they get the same workspace check as a path, so the answer says why instead of "No files".
+      if (split === undefined) {
+        const start = await resolveWorkspacePath(context, splitAbsolutePattern(path.join(root, input.pattern)).base);
+        if (start.refusal) return start.refusal;
       }
-    } catch {
-      return toolError("file_not_found", `Directory does not exist: ${root}. Note: your current working directory is ${context.cwd}.`);
-    }
+      try {
+        if (!(await stat(root)).isDirectory()) {
+          return toolError("not_a_file", `${root} is a file, not a directory. Glob searches folders; give the folder as path.`);
+        }
+      } catch {
+        return toolError("file_not_found", `Directory does not exist: ${root}. Note: your current working directory is ${context.cwd}.`);
+      }
 
-    const files: Array<{ absolutePath: string; mtimeMs: number }> = [];
-    for await (const file of matchingFiles(root, split?.pattern ?? input.pattern, context.signal)) files.push(file);
-    // Newest first, then by path so equal times (files written together) list stably.
-    files.sort((left, right) => right.mtimeMs - left.mtimeMs || left.absolutePath.localeCompare(right.absolutePath));
-    const filenames = files.slice(0, MAX_RESULTS).map((file) => displayPath(context.cwd, file.absolutePath));
-    const truncated = files.length > MAX_RESULTS;
-    let content = filenames.length === 0 ? "No files found" : filenames.join("\n");
-    if (truncated) content += `\n(Results are truncated: showing ${MAX_RESULTS} of ${files.length} files. Use a more specific path or pattern.)`;
-    return {
-      content,
-      isError: false,
-      details: {
-        filenames,
-        durationMs: Date.now() - startedAt,
-        numFiles: filenames.length,
-        truncated,
-        totalMatches: files.length,
-        countIsComplete: true,
-      },
-    };
-  },
-});
+      const files: Array<{ absolutePath: string; mtimeMs: number }> = [];
+      for await (const file of matchingFiles(root, split?.pattern ?? input.pattern, context.signal)) files.push(file);
+      // Newest first, then by path so equal times (files written together) list stably.
+      files.sort((left, right) => right.mtimeMs - left.mtimeMs || left.absolutePath.localeCompare(right.absolutePath));
+      const filenames = files.slice(0, MAX_RESULTS).map((file) => displayPath(context.cwd, file.absolutePath));
+      const truncated = files.length > MAX_RESULTS;
+      let content = filenames.length === 0 ? "No files found" : filenames.join("\n");
+      if (truncated)
+        content += `\n(Results are truncated: showing ${MAX_RESULTS} of ${files.length} files. Use a more specific path or pattern.)`;
+      return {
+        content,
+        isError: false,
+        details: {
+          filenames,
+          durationMs: Date.now() - startedAt,
+          numFiles: filenames.length,
+          truncated,
+          totalMatches: files.length,
+          countIsComplete: true,
+        },
+      };
+    },
+  });
 
 /** `**\/` and a name glob with no further slash: files named like this, at any depth. */
 const ANYWHERE_NAME_PATTERN = /^\*\*\/([^/!][^/]*)$/;
@@ -98,7 +99,10 @@ async function* matchingFiles(root: string, pattern: string, signal: AbortSignal
     return;
   }
   // Loaded on first use, like Grep's built-in search: the glob matcher is micromatch.
-  const [{ walkSearchTree }, { nameGlobFilter }] = await Promise.all([import("./search/walk-search-tree.js"), import("./search/search-glob.js")]);
+  const [{ walkSearchTree }, { nameGlobFilter }] = await Promise.all([
+    import("./search/walk-search-tree.js"),
+    import("./search/search-glob.js"),
+  ]);
   for await (const batch of walkSearchTree({ root, includesFile: nameGlobFilter(name), signal })) {
     for (const absolutePath of batch) {
       // Gone since its folder was read, or replaced by something else: not a match any more.

@@ -42,21 +42,37 @@ const inputSchema = z
       .min(0)
       .optional()
       .describe('Lines of context shown on both sides of each match (rg -C); only with output_mode "content"'),
-    "-n": z.boolean().optional().describe('Put each line\'s number before it (rg -n; on unless set to false); only with output_mode "content"'),
+    "-n": z
+      .boolean()
+      .optional()
+      .describe('Put each line\'s number before it (rg -n; on unless set to false); only with output_mode "content"'),
     "-i": z.boolean().optional().describe("Match regardless of upper or lower case (rg -i)"),
     "-o": z
       .boolean()
       .optional()
-      .describe('Show just the text each match covers, one match per line, instead of whole lines (off unless true); only with output_mode "content"'),
-    type: z.string().optional().describe('Only files of this ripgrep type, e.g. "ts", "py", "go" (rg --type); quicker than a glob for the usual languages'),
+      .describe(
+        'Show just the text each match covers, one match per line, instead of whole lines (off unless true); only with output_mode "content"',
+      ),
+    type: z
+      .string()
+      .optional()
+      .describe('Only files of this ripgrep type, e.g. "ts", "py", "go" (rg --type); quicker than a glob for the usual languages'),
     head_limit: z
       .number()
       .int()
       .min(0)
       .optional()
-      .describe('Show at most this many entries (lines, paths or counts): 250 when left out, 0 for all of them, which can be a great deal'),
-    offset: z.number().int().min(0).optional().describe("Entries to pass over before the ones shown, for the next page of a long result (default 0)"),
-    multiline: z.boolean().optional().describe("Let a match run over several lines, with . matching newlines too (rg -U --multiline-dotall; off unless true)"),
+      .describe("Show at most this many entries (lines, paths or counts): 250 when left out, 0 for all of them, which can be a great deal"),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe("Entries to pass over before the ones shown, for the next page of a long result (default 0)"),
+    multiline: z
+      .boolean()
+      .optional()
+      .describe("Let a match run over several lines, with . matching newlines too (rg -U --multiline-dotall; off unless true)"),
   })
   .strict();
 
@@ -103,10 +119,15 @@ export function createGrepTool(options: GrepToolOptions): ToolDefinition<typeof 
       const ripgrep = options.backend === "auto" ? await findRipgrep() : undefined;
       // The built-in search (its walker, worker pool and glob matcher: ~60 KB) loads only where
       // there is no ripgrep, and only when the model searches.
-      const outcome = ripgrep === undefined ? await (await import("./search/builtin-search.js")).searchWithBuiltin(request) : await searchWithRipgrep(ripgrep, request);
+      const outcome =
+        ripgrep === undefined
+          ? await (await import("./search/builtin-search.js")).searchWithBuiltin(request)
+          : await searchWithRipgrep(ripgrep, request);
       context.signal.throwIfAborted();
       if (!outcome.ok) return toolError(outcome.code, outcome.message);
-      const note = outcome.stoppedEarly ? "\n(The search stopped early after collecting too many lines; narrow the pattern, path or glob to see everything.)" : "";
+      const note = outcome.stoppedEarly
+        ? "\n(The search stopped early after collecting too many lines; narrow the pattern, path or glob to see everything.)"
+        : "";
       switch (mode) {
         case "files_with_matches":
           return filesResult(await newestFirst(outcome.files), input, context.cwd, note);
@@ -119,11 +140,16 @@ export function createGrepTool(options: GrepToolOptions): ToolDefinition<typeof 
   });
 }
 
-
 /** Claude Code lists matching files most recently modified first. */
 async function newestFirst(files: FileMatches[]): Promise<FileMatches[]> {
   const withTimes = await Promise.all(
-    files.map(async (file) => ({ file, mtimeMs: await stat(file.absolutePath).then((stats) => stats.mtimeMs, () => 0) })),
+    files.map(async (file) => ({
+      file,
+      mtimeMs: await stat(file.absolutePath).then(
+        (stats) => stats.mtimeMs,
+        () => 0,
+      ),
+    })),
   );
   withTimes.sort((left, right) => right.mtimeMs - left.mtimeMs || left.file.absolutePath.localeCompare(right.file.absolutePath));
   return withTimes.map(({ file }) => file);
@@ -182,7 +208,8 @@ function countResult(files: FileMatches[], input: GrepInput, cwd: string, note: 
   const body = capOutput(shownPage.shown.join("\n"));
   const summary = `Found ${numMatches} matching line${numMatches === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"}.`;
   return {
-    content: files.length === 0 ? `No matches found${note}` : `${body}\n\n${summary}${pageNote(shownPage, entries.length, "entries")}${note}`,
+    content:
+      files.length === 0 ? `No matches found${note}` : `${body}\n\n${summary}${pageNote(shownPage, entries.length, "entries")}${note}`,
     isError: false,
     details: {
       mode: "count",
@@ -211,7 +238,9 @@ function contentResult(files: FileMatches[], input: GrepInput, cwd: string, note
       if (usesContext && outputLines.length > 0 && !adjacent) outputLines.push("--");
       const separator = line.isMatch ? ":" : "-";
       const text = line.text.length > MAX_LINE_CHARACTERS ? `${line.text.slice(0, MAX_LINE_CHARACTERS)}… [line truncated]` : line.text;
-      outputLines.push(showLineNumbers ? `${shownPath}${separator}${line.lineNumber}${separator}${text}` : `${shownPath}${separator}${text}`);
+      outputLines.push(
+        showLineNumbers ? `${shownPath}${separator}${line.lineNumber}${separator}${text}` : `${shownPath}${separator}${text}`,
+      );
       previousLine = line.lineNumber;
     }
   }

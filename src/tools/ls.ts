@@ -20,7 +20,10 @@ const MAX_ENTRIES = 1000;
 
 const inputSchema = z
   .object({
-    path: z.string().optional().describe("The directory to list (absolute, or relative to the working directory). Defaults to the working directory."),
+    path: z
+      .string()
+      .optional()
+      .describe("The directory to list (absolute, or relative to the working directory). Defaults to the working directory."),
     ignore: z.array(z.string()).optional().describe('Patterns to leave out, in .gitignore syntax (e.g. "node_modules", "*.log")'),
   })
   .strict();
@@ -34,40 +37,44 @@ interface ListedEntry {
 
 export const createLsTool = () =>
   defineTool({
-  name: "LS",
-  description,
-  inputSchema,
-  ...BUILTIN_TOOL_TRAITS.LS,
-  async execute(input, context): Promise<ToolResult> {
-    const resolved = await resolveWorkspacePath(context, input.path ?? context.cwd);
-    if (resolved.refusal) return resolved.refusal;
-    const root = resolved.path;
-    try {
-      if (!(await stat(root)).isDirectory()) {
-        return toolError("not_a_file", `${root} is a file, not a directory. Use Read to see its contents.`);
+    name: "LS",
+    description,
+    inputSchema,
+    ...BUILTIN_TOOL_TRAITS.LS,
+    async execute(input, context): Promise<ToolResult> {
+      const resolved = await resolveWorkspacePath(context, input.path ?? context.cwd);
+      if (resolved.refusal) return resolved.refusal;
+      const root = resolved.path;
+      try {
+        if (!(await stat(root)).isDirectory()) {
+          return toolError("not_a_file", `${root} is a file, not a directory. Use Read to see its contents.`);
+        }
+      } catch {
+        return toolError("file_not_found", `Directory does not exist: ${root}. Note: your current working directory is ${context.cwd}.`);
       }
-    } catch {
-      return toolError("file_not_found", `Directory does not exist: ${root}. Note: your current working directory is ${context.cwd}.`);
-    }
 
-    const { entries, truncated } = await listTree(root, await ignorePatterns(input.ignore ?? []), context.signal);
-    const lines = [`- ${root}${root.endsWith(path.sep) ? "" : path.sep}`];
-    for (const entry of sortAsTree(entries)) {
-      const name = path.posix.basename(entry.path);
-      lines.push(`${"  ".repeat(entry.depth + 1)}- ${name}${entry.type === "directory" ? "/" : ""}`);
-    }
-    if (entries.length === 0) lines.push("  (empty)");
-    if (truncated) lines.push(`\n(Listing stopped at ${MAX_ENTRIES} entries. List a subfolder, or use Glob, to see the rest.)`);
-    return {
-      content: lines.join("\n"),
-      isError: false,
-      details: { path: root, entries: entries.map(({ path: entryPath, type }) => ({ path: entryPath, type })), truncated },
-    };
-  },
-});
+      const { entries, truncated } = await listTree(root, await ignorePatterns(input.ignore ?? []), context.signal);
+      const lines = [`- ${root}${root.endsWith(path.sep) ? "" : path.sep}`];
+      for (const entry of sortAsTree(entries)) {
+        const name = path.posix.basename(entry.path);
+        lines.push(`${"  ".repeat(entry.depth + 1)}- ${name}${entry.type === "directory" ? "/" : ""}`);
+      }
+      if (entries.length === 0) lines.push("  (empty)");
+      if (truncated) lines.push(`\n(Listing stopped at ${MAX_ENTRIES} entries. List a subfolder, or use Glob, to see the rest.)`);
+      return {
+        content: lines.join("\n"),
+        isError: false,
+        details: { path: root, entries: entries.map(({ path: entryPath, type }) => ({ path: entryPath, type })), truncated },
+      };
+    },
+  });
 
 /** Breadth first, so a capped listing shows the upper levels completely. */
-async function listTree(root: string, ignoredByInput: (relativePath: string, isDirectory: boolean) => boolean, signal: AbortSignal): Promise<{ entries: ListedEntry[]; truncated: boolean }> {
+async function listTree(
+  root: string,
+  ignoredByInput: (relativePath: string, isDirectory: boolean) => boolean,
+  signal: AbortSignal,
+): Promise<{ entries: ListedEntry[]; truncated: boolean }> {
   const gitignore = await GitignoreFilter.forSearchRoot(root);
   const entries: ListedEntry[] = [];
   let level = [""];

@@ -29,29 +29,29 @@ const inputSchema = z
 
 export const createMultiEditTool = () =>
   defineTool({
-  name: "MultiEdit",
-  description,
-  inputSchema,
-  ...BUILTIN_TOOL_TRAITS.MultiEdit,
-  async execute(input, context): Promise<ToolResult> {
-    const outcome = await editFile(
-      context,
-      input.file_path,
-      input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all })),
-    );
-    if (!outcome.ok) return outcome.result;
-    const { edited } = outcome;
-    return {
-      content: editSuccessText(edited, input.edits.length),
-      isError: false,
-      details: {
-        filePath: edited.filePath,
-        edits: input.edits,
-        originalFile: edited.originalFile,
-        structuredPatch: edited.structuredPatch,
-        userModified: false,
-        ...(edited.fuzzyMatches.length > 0 ? { fuzzyMatches: edited.fuzzyMatches } : {}),
-      },
-    };
-  },
-});
+    name: "MultiEdit",
+    description,
+    inputSchema,
+    ...BUILTIN_TOOL_TRAITS.MultiEdit,
+    async execute(input, context): Promise<ToolResult> {
+      const outcome = await editFile(
+        context,
+        input.file_path,
+        input.edits.map((edit) => ({ oldString: edit.old_string, newString: edit.new_string, replaceAll: edit.replace_all })),
+      );
+      if (!outcome.ok) return outcome.result;
+      const { edited } = outcome;
+      return {
+        content: editSuccessText(edited, input.edits.length),
+        isError: false,
+        details: {
+          filePath: edited.filePath,
+          edits: input.edits,
+          originalFile: edited.originalFile,
+          structuredPatch: edited.structuredPatch,
+          userModified: false,
+          ...(edited.fuzzyMatches.length > 0 ? { fuzzyMatches: edited.fuzzyMatches } : {}),
+        },
+      };
+    },
+  });

@@ -15,7 +15,9 @@ export function resolveToolPath(cwd: string, filePath: string): string {
   return path.resolve(cwd, filePath);
 }
 
-export type ResolvedToolPath = { path: string; realPath: string; refusal?: undefined } | { path?: undefined; realPath?: undefined; refusal: ToolResult };
+export type ResolvedToolPath =
+  | { path: string; realPath: string; refusal?: undefined }
+  | { path?: undefined; realPath?: undefined; refusal: ToolResult };
 
 /**
  * Resolves a tool's path argument and applies the workspace policy: the path must lie inside one

@@ -57,18 +57,8 @@ const inputSchema = z
   .object({
     file_path: z.string().describe("Absolute path of the file to show"),
     // Claude Code treats offset 0 like 1, so 0 is accepted rather than rejected.
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe("Line to begin at, counting from 1; for a part of a long file"),
-    limit: z
-      .number()
-      .int()
-      .positive()
-      .optional()
-      .describe("How many lines to show from there; for a part of a long file"),
+    offset: z.number().int().min(0).optional().describe("Line to begin at, counting from 1; for a part of a long file"),
+    limit: z.number().int().positive().optional().describe("How many lines to show from there; for a part of a long file"),
   })
   .strict();
 
@@ -87,80 +77,80 @@ interface LineScan {
 
 export const createReadTool = () =>
   defineTool({
-  name: "Read",
-  description,
-  inputSchema,
-  ...BUILTIN_TOOL_TRAITS.Read,
-  async execute(input, context): Promise<ToolResult> {
-    const resolved = await resolveWorkspacePath(context, input.file_path);
-    if (resolved.refusal) return resolved.refusal;
-    const filePath = resolved.path;
-    let fileStats;
-    try {
-      fileStats = await stat(filePath);
-    } catch (error) {
-      return fileAccessError(error, filePath, context.cwd);
-    }
-    if (fileStats.isDirectory()) {
-      return toolError(
-        "is_directory",
-        `${filePath} is a directory, not a file. To see what it contains, use LS (or Glob with a pattern).`,
-      );
-    }
-    // Opening a FIFO would block until some writer appears, and devices can be endless.
-    if (!fileStats.isFile()) {
-      return toolError(
-        "not_a_file",
-        `${filePath} is not a regular file (it is a device, socket or pipe), so Read cannot show it.`,
-      );
-    }
-    if (fileStats.size === 0) {
-      return textResult(
-        "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>",
-        { filePath, content: "", numLines: 0, startLine: 1, totalLines: 0 },
-      );
-    }
-
-    let handle: FileHandle;
-    try {
-      handle = await open(filePath, "r");
-    } catch (error) {
-      return fileAccessError(error, filePath, context.cwd);
-    }
-    try {
-      const binary = await detectBinaryKind(handle);
-      let notAnImage: string | undefined;
-      if (binary?.mediaType !== undefined && context.imageInput && fileStats.size <= MAX_IMAGE_BYTES) {
-        const bytes = await readFile(filePath);
-        notAnImage = await imageProblem(bytes, binary.mediaType);
-        if (notAnImage === undefined) return imageResult(filePath, binary.mediaType, bytes);
+    name: "Read",
+    description,
+    inputSchema,
+    ...BUILTIN_TOOL_TRAITS.Read,
+    async execute(input, context): Promise<ToolResult> {
+      const resolved = await resolveWorkspacePath(context, input.file_path);
+      if (resolved.refusal) return resolved.refusal;
+      const filePath = resolved.path;
+      let fileStats;
+      try {
+        fileStats = await stat(filePath);
+      } catch (error) {
+        return fileAccessError(error, filePath, context.cwd);
       }
-      if (binary !== undefined) {
-        const imageNote =
-          binary.mediaType === undefined
-            ? ""
-            : notAnImage !== undefined
-              ? ` It is not a valid image (${notAnImage}), so it is not shown as one.`
-              : context.imageInput
-                ? ` It is too large to show as an image (over ${MAX_IMAGE_BYTES} bytes).`
-                : " The current model provider cannot be shown images in tool results.";
-        // An error rather than a description with isError false, as Claude Code does: the model
-        // asked for contents and did not get them, and the flag makes it change course (use Bash
-        // with `file`, `xxd` or `strings`) instead of treating the description as the file text.
+      if (fileStats.isDirectory()) {
         return toolError(
-          "not_a_file",
-          `${filePath} is a binary file (${binary.kind}, ${fileStats.size} bytes), so Read does not show its contents.${imageNote} ` +
-            "To inspect it, use the Bash tool (for example `file`, `xxd | head` or `strings`).",
+          "is_directory",
+          `${filePath} is a directory, not a file. To see what it contains, use LS (or Glob with a pattern).`,
         );
       }
-      const startLine = Math.max(input.offset ?? 1, 1);
-      const scan = await scanLines(handle, startLine, input.limit ?? DEFAULT_LINE_LIMIT, context.signal);
-      return formatScan(filePath, startLine, scan);
-    } finally {
-      await handle.close();
-    }
-  },
-});
+      // Opening a FIFO would block until some writer appears, and devices can be endless.
+      if (!fileStats.isFile()) {
+        return toolError("not_a_file", `${filePath} is not a regular file (it is a device, socket or pipe), so Read cannot show it.`);
+      }
+      if (fileStats.size === 0) {
+        return textResult("<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>", {
+          filePath,
+          content: "",
+          numLines: 0,
+          startLine: 1,
+          totalLines: 0,
+        });
+      }
+
+      let handle: FileHandle;
+      try {
+        handle = await open(filePath, "r");
+      } catch (error) {
+        return fileAccessError(error, filePath, context.cwd);
+      }
+      try {
+        const binary = await detectBinaryKind(handle);
+        let notAnImage: string | undefined;
+        if (binary?.mediaType !== undefined && context.imageInput && fileStats.size <= MAX_IMAGE_BYTES) {
+          const bytes = await readFile(filePath);
+          notAnImage = await imageProblem(bytes, binary.mediaType);
+          if (notAnImage === undefined) return imageResult(filePath, binary.mediaType, bytes);
+        }
+        if (binary !== undefined) {
+          const imageNote =
+            binary.mediaType === undefined
+              ? ""
+              : notAnImage !== undefined
+                ? ` It is not a valid image (${notAnImage}), so it is not shown as one.`
+                : context.imageInput
+                  ? ` It is too large to show as an image (over ${MAX_IMAGE_BYTES} bytes).`
+                  : " The current model provider cannot be shown images in tool results.";
+          // An error rather than a description with isError false, as Claude Code does: the model
+          // asked for contents and did not get them, and the flag makes it change course (use Bash
+          // with `file`, `xxd` or `strings`) instead of treating the description as the file text.
+          return toolError(
+            "not_a_file",
+            `${filePath} is a binary file (${binary.kind}, ${fileStats.size} bytes), so Read does not show its contents.${imageNote} ` +
+              "To inspect it, use the Bash tool (for example `file`, `xxd | head` or `strings`).",
+          );
+        }
+        const startLine = Math.max(input.offset ?? 1, 1);
+        const scan = await scanLines(handle, startLine, input.limit ?? DEFAULT_LINE_LIMIT, context.signal);
+        return formatScan(filePath, startLine, scan);
+      } finally {
+        await handle.close();
+      }
+    },
+  });
 
 function formatScan(filePath: string, startLine: number, scan: LineScan): ToolResult {
   const { lines, totalLines } = scan;
@@ -233,12 +223,7 @@ async function detectBinaryKind(handle: FileHandle): Promise<{ kind: string; med
  * still scanned to report `totalLines` (Claude Code's `tool_use_result` carries it).
  * Splitting on the 0x0A byte is safe in UTF-8, where that byte never occurs inside a character.
  */
-async function scanLines(
-  handle: FileHandle,
-  startLine: number,
-  lineLimit: number,
-  signal: AbortSignal,
-): Promise<LineScan> {
+async function scanLines(handle: FileHandle, startLine: number, lineLimit: number, signal: AbortSignal): Promise<LineScan> {
   const lines: ReturnedLine[] = [];
   let collecting = true;
   let outputCharacters = 0;

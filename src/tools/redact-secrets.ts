@@ -55,9 +55,7 @@ function redactValue(value: unknown, redactString: (text: string) => string): un
   if (Array.isArray(value)) return value.map((item) => redactValue(item, redactString));
   if (typeof value === "object" && value !== null) {
     // Image bytes (Read's `file.base64`) are not text; a base64 run can look like a key.
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, key === "base64" ? item : redactValue(item, redactString)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === "base64" ? item : redactValue(item, redactString)]));
   }
   return value;
 }

@@ -16,7 +16,17 @@ import { createWriteTool } from "./write.js";
  * prompts and cache keys line up with it where the sets overlap.
  */
 export function builtinTools(): ToolDefinition[] {
-  return [createBashTool(), createEditTool(), createGlobTool(), createGrepTool({ backend: "auto" }), createLsTool(), createMultiEditTool(), createReadTool(), createTodoWriteTool(), createWriteTool()] as ToolDefinition[];
+  return [
+    createBashTool(),
+    createEditTool(),
+    createGlobTool(),
+    createGrepTool({ backend: "auto" }),
+    createLsTool(),
+    createMultiEditTool(),
+    createReadTool(),
+    createTodoWriteTool(),
+    createWriteTool(),
+  ] as ToolDefinition[];
 }
 
 /**

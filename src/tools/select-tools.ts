@@ -24,14 +24,22 @@ export interface ToolSelection {
  * Contract: never throws; an unknown name in `tools` is reported as `{ error }` naming the
  * available tools (Claude Code ignores such names, but a typo silently dropping a tool is worse).
  */
-export function selectTools<Tool extends { name: string }>(available: readonly Tool[], selection: ToolSelection): { tools: Tool[] } | { error: string } {
+export function selectTools<Tool extends { name: string }>(
+  available: readonly Tool[],
+  selection: ToolSelection,
+): { tools: Tool[] } | { error: string } {
   let chosen = [...available];
   if (selection.tools !== undefined && !(selection.tools.length === 1 && selection.tools[0] === "default")) {
     const unknown = selection.tools.filter((name) => !available.some((tool) => tool.name === name));
     if (unknown.length > 0) {
       const availableNames = available.map((tool) => tool.name).join(", ");
-      const hint = didYouMean(unknown, available.map((tool) => tool.name));
-      return { error: `Unknown tool name${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}.${hint} Available tools: ${availableNames}.` };
+      const hint = didYouMean(
+        unknown,
+        available.map((tool) => tool.name),
+      );
+      return {
+        error: `Unknown tool name${unknown.length > 1 ? "s" : ""} in --tools: ${unknown.join(", ")}.${hint} Available tools: ${availableNames}.`,
+      };
     }
     chosen = available.filter((tool) => selection.tools!.includes(tool.name));
   }

@@ -3,7 +3,6 @@ import type { ToolResult } from "../conversation/tool-result.js";
 import { defineTool, type ToolDefinition } from "./define-tool.js";
 import { STRUCTURED_OUTPUT_TOOL } from "./structured-output-limits.js";
 
-
 /** A `--json-schema` that is not JSON Schema ajv can compile. */
 export class OutputSchemaError extends Error {}
 
@@ -20,7 +19,9 @@ export async function createStructuredOutputTool(schema: JsonSchema): Promise<To
   const validate = await compile(schema);
   const wrapped = !isObjectSchema(schema);
   const { $schema: _dialect, ...advertised } = schema;
-  const inputJsonSchema = wrapped ? { type: "object", properties: { output: advertised }, required: ["output"], additionalProperties: false } : advertised;
+  const inputJsonSchema = wrapped
+    ? { type: "object", properties: { output: advertised }, required: ["output"], additionalProperties: false }
+    : advertised;
   const unwrap = (input: Record<string, unknown>): unknown => (wrapped ? input.output : input);
   return defineTool({
     name: STRUCTURED_OUTPUT_TOOL,
@@ -28,7 +29,8 @@ export async function createStructuredOutputTool(schema: JsonSchema): Promise<To
       "Give your final answer in the structured format the user asked for. Call this exactly once, when the work is done, with the answer as its input; " +
       "the conversation ends when the input matches the schema. If it does not, you get the errors back: fix them and call it again.",
     inputSchema: z.record(z.string(), z.unknown()).superRefine((input, context) => {
-      for (const issue of validate(unwrap(input))) context.addIssue({ code: "custom", path: wrapped ? ["output", ...issue.path] : issue.path, message: issue.message });
+      for (const issue of validate(unwrap(input)))
+        context.addIssue({ code: "custom", path: wrapped ? ["output", ...issue.path] : issue.path, message: issue.message });
     }),
     inputJsonSchema,
     kind: "other",
@@ -58,7 +60,11 @@ interface SchemaIssue {
  */
 async function compile(schema: JsonSchema): Promise<(value: unknown) => SchemaIssue[]> {
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
-  const module = dialect.includes("2020-12") ? await import("ajv/dist/2020.js") : dialect.includes("2019-09") ? await import("ajv/dist/2019.js") : await import("ajv");
+  const module = dialect.includes("2020-12")
+    ? await import("ajv/dist/2020.js")
+    : dialect.includes("2019-09")
+      ? await import("ajv/dist/2019.js")
+      : await import("ajv");
   const { default: addFormats } = await import("ajv-formats");
   const Ajv = defaultExport(module) as typeof import("ajv").default;
   const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
@@ -72,8 +78,14 @@ async function compile(schema: JsonSchema): Promise<(value: unknown) => SchemaIs
   return (value) => {
     if (validate(value)) return [];
     return (validate.errors ?? []).map((error) => ({
-      path: error.instancePath.split("/").slice(1).map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~")),
-      message: error.keyword === "additionalProperties" ? `${error.message}: ${String((error.params as { additionalProperty?: string }).additionalProperty)}` : (error.message ?? "invalid"),
+      path: error.instancePath
+        .split("/")
+        .slice(1)
+        .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~")),
+      message:
+        error.keyword === "additionalProperties"
+          ? `${error.message}: ${String((error.params as { additionalProperty?: string }).additionalProperty)}`
+          : (error.message ?? "invalid"),
     }));
   };
 }

@@ -34,25 +34,25 @@ const TODOS = sessionSlot<readonly Todo[]>("todos", () => []);
 
 export const createTodoWriteTool = () =>
   defineTool({
-  name: "TodoWrite",
-  description,
-  inputSchema,
-  ...BUILTIN_TOOL_TRAITS.TodoWrite,
-  async execute(input, context): Promise<ToolResult> {
-    const oldTodos = context.sessionState.get(TODOS);
-    context.sessionState.set(TODOS, input.todos);
-    const count = (status: Todo["status"]): number => input.todos.filter((todo) => todo.status === status).length;
-    const inProgress = count("in_progress");
-    const summary = `${count("pending")} pending, ${inProgress} in progress, ${count("completed")} completed`;
-    const reminder =
-      inProgress > 1
-        ? " More than one item is in progress: finish or pause all but one."
-        : " Keep it current: mark items completed as soon as they are done.";
-    return {
-      content: `Todo list updated (${summary}).${reminder}`,
-      isError: false,
-      // Claude Code's TodoWrite output shape.
-      details: { oldTodos, newTodos: input.todos },
-    };
-  },
-});
+    name: "TodoWrite",
+    description,
+    inputSchema,
+    ...BUILTIN_TOOL_TRAITS.TodoWrite,
+    async execute(input, context): Promise<ToolResult> {
+      const oldTodos = context.sessionState.get(TODOS);
+      context.sessionState.set(TODOS, input.todos);
+      const count = (status: Todo["status"]): number => input.todos.filter((todo) => todo.status === status).length;
+      const inProgress = count("in_progress");
+      const summary = `${count("pending")} pending, ${inProgress} in progress, ${count("completed")} completed`;
+      const reminder =
+        inProgress > 1
+          ? " More than one item is in progress: finish or pause all but one."
+          : " Keep it current: mark items completed as soon as they are done.";
+      return {
+        content: `Todo list updated (${summary}).${reminder}`,
+        isError: false,
+        // Claude Code's TodoWrite output shape.
+        details: { oldTodos, newTodos: input.todos },
+      };
+    },
+  });

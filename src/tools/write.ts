@@ -25,44 +25,46 @@ const inputSchema = z
 
 export const createWriteTool = () =>
   defineTool({
-  name: "Write",
-  description,
-  inputSchema,
-  ...BUILTIN_TOOL_TRAITS.Write,
-  async execute(input, context): Promise<ToolResult> {
-    const resolved = await resolveWorkspacePath(context, input.file_path);
-    if (resolved.refusal) return resolved.refusal;
-    const filePath = resolved.path;
-    const writeOptions = { path: filePath, allowLinkedFiles: context.workspace.allowLinkedFiles === true };
+    name: "Write",
+    description,
+    inputSchema,
+    ...BUILTIN_TOOL_TRAITS.Write,
+    async execute(input, context): Promise<ToolResult> {
+      const resolved = await resolveWorkspacePath(context, input.file_path);
+      if (resolved.refusal) return resolved.refusal;
+      const filePath = resolved.path;
+      const writeOptions = { path: filePath, allowLinkedFiles: context.workspace.allowLinkedFiles === true };
 
-    let existing: FileToChange | undefined;
-    try {
-      existing = await openFileToChange(resolved.realPath, writeOptions);
-    } catch (error) {
-      return writeFailure(error, filePath);
-    }
-    const originalFile = existing?.text ?? null;
-    try {
-      if (input.content.includes(REDACTION_MARKER_PREFIX) && !(originalFile ?? "").includes(REDACTION_MARKER_PREFIX)) {
-        return toolError(
-          "redacted_secret",
-          `The content contains a ${REDACTION_MARKER_PREFIX}…] placeholder. agentwire shows those instead of secrets; writing one would replace the real value. ` +
-            "Use Edit to change the other parts of the file, leaving the lines with secrets alone.",
-        );
+      let existing: FileToChange | undefined;
+      try {
+        existing = await openFileToChange(resolved.realPath, writeOptions);
+      } catch (error) {
+        return writeFailure(error, filePath);
       }
-      // Keep the file's convention: a CRLF file stays CRLF even when the model writes LF.
-      const lineEnding = originalFile === null ? "lf" : detectLineEnding(originalFile);
-      const written = input.content.includes("\r\n") ? input.content : applyLineEnding(input.content, lineEnding);
-      if (existing) await existing.replace(written);
-      else await createFile(resolved.realPath, written, writeOptions);
-      return originalFile === null ? createdResult(filePath, input.content) : await updatedResult(filePath, input.content, originalFile, written);
-    } catch (error) {
-      return writeFailure(error, filePath);
-    } finally {
-      await existing?.close();
-    }
-  },
-});
+      const originalFile = existing?.text ?? null;
+      try {
+        if (input.content.includes(REDACTION_MARKER_PREFIX) && !(originalFile ?? "").includes(REDACTION_MARKER_PREFIX)) {
+          return toolError(
+            "redacted_secret",
+            `The content contains a ${REDACTION_MARKER_PREFIX}…] placeholder. agentwire shows those instead of secrets; writing one would replace the real value. ` +
+              "Use Edit to change the other parts of the file, leaving the lines with secrets alone.",
+          );
+        }
+        // Keep the file's convention: a CRLF file stays CRLF even when the model writes LF.
+        const lineEnding = originalFile === null ? "lf" : detectLineEnding(originalFile);
+        const written = input.content.includes("\r\n") ? input.content : applyLineEnding(input.content, lineEnding);
+        if (existing) await existing.replace(written);
+        else await createFile(resolved.realPath, written, writeOptions);
+        return originalFile === null
+          ? createdResult(filePath, input.content)
+          : await updatedResult(filePath, input.content, originalFile, written);
+      } catch (error) {
+        return writeFailure(error, filePath);
+      } finally {
+        await existing?.close();
+      }
+    },
+  });
 
 function createdResult(filePath: string, content: string): ToolResult {
   return {
@@ -76,7 +78,14 @@ async function updatedResult(filePath: string, content: string, originalFile: st
   return {
     content: `The file ${filePath} has been updated successfully. ${FILE_STATE_NOTE}`,
     isError: false,
-    details: { type: "update", filePath, content, structuredPatch: await structuredPatch(toLf(originalFile), toLf(written)), originalFile, userModified: false },
+    details: {
+      type: "update",
+      filePath,
+      content,
+      structuredPatch: await structuredPatch(toLf(originalFile), toLf(written)),
+      originalFile,
+      userModified: false,
+    },
   };
 }
 
@@ -84,10 +93,7 @@ function writeFailure(error: unknown, filePath: string): ToolResult {
   if (error instanceof WriteRefused) return toolError(error.code, error.message);
   const errorCode = (error as NodeJS.ErrnoException).code;
   if (errorCode === "EISDIR") {
-    return toolError(
-      "is_directory",
-      `${filePath} is a directory; Write can only replace files. Choose a file path inside it.`,
-    );
+    return toolError("is_directory", `${filePath} is a directory; Write can only replace files. Choose a file path inside it.`);
   }
   if (errorCode === "EACCES" || errorCode === "EPERM" || errorCode === "EROFS") {
     return toolError("permission_denied", `Permission denied: cannot write ${filePath}.`);

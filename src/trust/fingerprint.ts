@@ -92,7 +92,9 @@ export function folderFingerprint(directory: string): string | undefined {
 export function mcpConfigFingerprint(bytes: Uint8Array, directory: string, root: string): string {
   const words = stdioServers(bytes).flatMap((server) => {
     const base = typeof server.cwd === "string" ? path.resolve(directory, server.cwd) : directory;
-    return [server.command, ...(Array.isArray(server.args) ? server.args : [])].flatMap((word) => (typeof word === "string" ? [{ word, base }] : []));
+    return [server.command, ...(Array.isArray(server.args) ? server.args : [])].flatMap((word) =>
+      typeof word === "string" ? [{ word, base }] : [],
+    );
   });
   return withNamedFiles(bytes, words, root);
 }
@@ -127,7 +129,10 @@ function stdioServers(bytes: Uint8Array): Array<{ command?: unknown; args?: unkn
   try {
     const servers = (JSON.parse(Buffer.from(bytes).toString("utf8")) as { mcpServers?: unknown }).mcpServers;
     if (typeof servers !== "object" || servers === null) return [];
-    return Object.values(servers).filter((server): server is Record<string, unknown> => typeof server === "object" && server !== null && typeof (server as Record<string, unknown>).command === "string");
+    return Object.values(servers).filter(
+      (server): server is Record<string, unknown> =>
+        typeof server === "object" && server !== null && typeof (server as Record<string, unknown>).command === "string",
+    );
   } catch {
     return [];
   }

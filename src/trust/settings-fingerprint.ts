@@ -20,7 +20,11 @@ export function settingsFingerprint(bytes: Uint8Array, directory: string, root: 
     if (named === undefined) return undefined;
     words.push(...named);
   }
-  return withNamedFiles(bytes, words.map((word) => ({ word, base: directory })), root);
+  return withNamedFiles(
+    bytes,
+    words.map((word) => ({ word, base: directory })),
+    root,
+  );
 }
 
 /** The `command` of every hook in a settings document; none when the text is not one. */
@@ -60,7 +64,10 @@ function commandWords(command: string, projectDirectory: string): string[] | und
   const visit = (source: string, depth: number): boolean => {
     for (const simple of parseShell(source).commands) {
       for (const word of [...simple.words, ...simple.redirections.map((redirection) => redirection.target)]) {
-        const inner = [...word.segments.flatMap((segment) => segment.commands ?? []), ...(/[\s;&|()<>`$]/.test(word.text) ? [word.text] : [])];
+        const inner = [
+          ...word.segments.flatMap((segment) => segment.commands ?? []),
+          ...(/[\s;&|()<>`$]/.test(word.text) ? [word.text] : []),
+        ];
         if (depth < MAX_NESTED_SHELL && !inner.every((text) => visit(text, depth + 1))) return false;
         const named = pathsOfWord(word, projectDirectory);
         if (named === undefined) return false;
@@ -77,7 +84,8 @@ function commandWords(command: string, projectDirectory: string): string[] | und
 function pathsOfWord(word: ShellWord, projectDirectory: string): string[] | undefined {
   const characters: PatternCharacter[] = [];
   for (const segment of word.segments) {
-    if (segment.kind === "parameter" && segment.name === "CLAUDE_PROJECT_DIR") characters.push(...[...projectDirectory].map((character) => ({ character, active: false })));
+    if (segment.kind === "parameter" && segment.name === "CLAUDE_PROJECT_DIR")
+      characters.push(...[...projectDirectory].map((character) => ({ character, active: false })));
     else if (segment.kind === "parameter" || segment.kind === "substitution") return [];
     else characters.push(...[...segment.text].map((character) => ({ character, active: segment.kind !== "quoted" })));
   }

@@ -53,7 +53,8 @@ export function readTrustStore(home: string): { store: TrustStore } | { problem:
   if (!stats.isFile()) return { problem: `${file} is not a regular file` };
   const uid = process.getuid?.();
   if (uid !== undefined && stats.uid !== uid) return { problem: `${file} belongs to another user (uid ${stats.uid})` };
-  if ((stats.mode & 0o022) !== 0) return { problem: `${file} may be written by other users (mode ${(stats.mode & 0o777).toString(8)}); chmod 600 it` };
+  if ((stats.mode & 0o022) !== 0)
+    return { problem: `${file} may be written by other users (mode ${(stats.mode & 0o777).toString(8)}); chmod 600 it` };
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, "utf8"));

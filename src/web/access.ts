@@ -36,14 +36,17 @@ export function checkAccess(request: IncomingMessage, url: URL, policy: AccessPo
   const host = request.headers.host ?? "";
   if (!hostIsOurs(host, policy)) return { allowed: false, status: 403, error: `Host "${host}" is not this server.` };
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== `http://${host}`) return { allowed: false, status: 403, error: "Cross-origin requests are not accepted." };
+  if (origin !== undefined && origin !== `http://${host}`)
+    return { allowed: false, status: 403, error: "Cross-origin requests are not accepted." };
   const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
   const changesState = request.method !== "GET" && request.method !== "HEAD";
-  if (changesState && origin === undefined && bearer === undefined) return { allowed: false, status: 403, error: "A request that changes state needs this server's Origin or an Authorization header." };
+  if (changesState && origin === undefined && bearer === undefined)
+    return { allowed: false, status: 403, error: "A request that changes state needs this server's Origin or an Authorization header." };
   if (withoutToken && request.method === "GET") return { allowed: true };
   const queryToken = request.method === "GET" ? (url.searchParams.get("token") ?? undefined) : undefined;
   const presented = bearer ?? queryToken;
-  if (presented === undefined || !sameSecret(presented, policy.token)) return { allowed: false, status: 401, error: "The access token is missing or wrong: open the URL agentwire web printed." };
+  if (presented === undefined || !sameSecret(presented, policy.token))
+    return { allowed: false, status: 401, error: "The access token is missing or wrong: open the URL agentwire web printed." };
   return { allowed: true };
 }
 

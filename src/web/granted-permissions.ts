@@ -15,7 +15,9 @@ export function grantedOptions(base: GrantedOptions, grants: readonly Permission
   let permissionMode = base.permissionMode;
   for (const grant of grants) {
     if (grant.type === "addRules" && grant.behavior === "allow") {
-      allowedTools.push(...grant.rules.map((rule) => (rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`)));
+      allowedTools.push(
+        ...grant.rules.map((rule) => (rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`)),
+      );
     } else if (grant.type === "addDirectories") {
       additionalDirectories.push(...grant.directories.filter((directory) => !additionalDirectories.includes(directory)));
     } else if (grant.type === "setMode") {

@@ -145,7 +145,14 @@ export class LiveSession {
     if (event.type === "system" && event.subtype === "init") {
       // The user's own message, as Claude Code echoes it (--replay-user-messages): a browser
       // that reloads mid-turn replays the log and must see what was asked, not only the answer.
-      this.log.append({ type: "user", message: { role: "user", content: [{ type: "text", text: prompt }] }, parent_tool_use_id: null, session_id: event.session_id, uuid: randomUUID(), timestamp: new Date().toISOString() });
+      this.log.append({
+        type: "user",
+        message: { role: "user", content: [{ type: "text", text: prompt }] },
+        parent_tool_use_id: null,
+        session_id: event.session_id,
+        uuid: randomUUID(),
+        timestamp: new Date().toISOString(),
+      });
     }
   }
 }

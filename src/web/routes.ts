@@ -76,7 +76,12 @@ const ROUTES: ReadonlyArray<Route<unknown>> = [
     path: "/api/sessions/:session/history",
     handle: ({ response, params }, { sessions }) => sendJson(response, 200, sessions.history(params.session!)),
   }),
-  route({ method: "GET", path: "/api/sessions/:session/events", live: true, handle: ({ request, response, session }) => streamEvents(request, response, session.log) }),
+  route({
+    method: "GET",
+    path: "/api/sessions/:session/events",
+    live: true,
+    handle: ({ request, response, session }) => streamEvents(request, response, session.log),
+  }),
   route({
     method: "POST",
     path: "/api/sessions/:session/messages",
@@ -103,7 +108,8 @@ const ROUTES: ReadonlyArray<Route<unknown>> = [
     live: true,
     body: PermissionAnswerSchema,
     handle: ({ response, session, params, body }) => {
-      if (!session.answer(params.question!, body)) throw new HttpError(404, `No open permission question ${params.question} in session ${session.id}.`);
+      if (!session.answer(params.question!, body))
+        throw new HttpError(404, `No open permission question ${params.question} in session ${session.id}.`);
       sendJson(response, 200, {});
     },
   }),
@@ -139,7 +145,11 @@ function validSessionId(segment: string): string {
 }
 
 /** The named segments and the wildcard's part when `pattern` matches the request's path. Pure. */
-export function matchPath(pattern: string, pathname: string, segments: readonly string[]): { params: Record<string, string>; rest: string[] } | undefined {
+export function matchPath(
+  pattern: string,
+  pathname: string,
+  segments: readonly string[],
+): { params: Record<string, string>; rest: string[] } | undefined {
   const parts = pattern.split("/").filter(Boolean);
   if (!parts.some((part) => part.startsWith(":") || part === "*")) return pattern === pathname ? { params: {}, rest: [] } : undefined;
   const wildcard = parts.at(-1) === "*";

@@ -55,7 +55,13 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const state: WebServerState = {
     sessions,
     page: new StaticFiles(options.pageRoot),
-    info: async () => ({ cwd: realpathSync(options.cwd), roots, defaults: options.defaults, models: await options.listModels(), version: options.version }),
+    info: async () => ({
+      cwd: realpathSync(options.cwd),
+      roots,
+      defaults: options.defaults,
+      models: await options.listModels(),
+      version: options.version,
+    }),
   };
   let policy: AccessPolicy | undefined;
 
@@ -63,7 +69,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
     void answer(request, response).catch((error: unknown) => {
       const status = error instanceof HttpError ? error.status : 500;
-      if (!response.headersSent) sendJson(response, status, { error: status === 500 ? `Internal error: ${(error as Error).message}` : (error as Error).message });
+      if (!response.headersSent)
+        sendJson(response, status, { error: status === 500 ? `Internal error: ${(error as Error).message}` : (error as Error).message });
       else response.end();
     });
   });

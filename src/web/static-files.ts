@@ -34,7 +34,10 @@ export class StaticFiles {
     const file = path.resolve(folder, name);
     const type = CONTENT_TYPES[path.extname(file)];
     if (!type || !file.startsWith(`${folder}${path.sep}`)) return undefined;
-    const found = await readFile(file).then((body) => ({ body, type }), () => undefined);
+    const found = await readFile(file).then(
+      (body) => ({ body, type }),
+      () => undefined,
+    );
     if (found) this.cache.set(name, found);
     return found;
   }

@@ -34,12 +34,18 @@ export class WebSessions {
   /** The session running here, or a 404 that says how to continue it. */
   running(sessionId: string): LiveSession {
     const session = this.live.get(sessionId);
-    if (!session) throw new HttpError(404, `Session ${sessionId} is not running here; POST /api/sessions with {"resume": "${sessionId}"} continues it.`);
+    if (!session)
+      throw new HttpError(
+        404,
+        `Session ${sessionId} is not running here; POST /api/sessions with {"resume": "${sessionId}"} continues it.`,
+      );
     return session;
   }
 
   history(sessionId: string): StoredEvent[] {
-    const history = this.historyAtStart.get(sessionId) ?? (this.storedSessionFolder(sessionId) ? sessionHistory(sessionId, { env: this.settings.env, all: true }) : undefined);
+    const history =
+      this.historyAtStart.get(sessionId) ??
+      (this.storedSessionFolder(sessionId) ? sessionHistory(sessionId, { env: this.settings.env, all: true }) : undefined);
     if (!history) throw new HttpError(404, `No session ${sessionId}.`);
     return history;
   }
@@ -82,7 +88,8 @@ export class WebSessions {
     const outcome = deleteSession(sessionId, { env: this.settings.env, all: true });
     // A live session that never wrote a file has nothing to delete.
     if (outcome === "not_found" && !session) throw new HttpError(404, `No session ${sessionId}.`);
-    if (typeof outcome === "object") throw new HttpError(409, `Session ${sessionId} is in use by process ${outcome.inUseBy}; it was not deleted.`);
+    if (typeof outcome === "object")
+      throw new HttpError(409, `Session ${sessionId} is in use by process ${outcome.inUseBy}; it was not deleted.`);
   }
 
   /** Stored and live sessions inside the roots, newest first, filtered by `search`. */
@@ -92,11 +99,28 @@ export class WebSessions {
     const rows = new Map(
       stored.map((summary) => [
         summary.sessionId,
-        { id: summary.sessionId, cwd: summary.cwd, updated: summary.updatedAt, firstPrompt: summary.title, turns: summary.turns, costUsd: summary.totalCostUsd, running: this.live.has(summary.sessionId) },
+        {
+          id: summary.sessionId,
+          cwd: summary.cwd,
+          updated: summary.updatedAt,
+          firstPrompt: summary.title,
+          turns: summary.turns,
+          costUsd: summary.totalCostUsd,
+          running: this.live.has(summary.sessionId),
+        },
       ]),
     );
     for (const session of this.live.values()) {
-      if (!rows.has(session.id)) rows.set(session.id, { id: session.id, cwd: session.cwd, updated: new Date().toISOString(), firstPrompt: "", turns: 0, costUsd: 0, running: true });
+      if (!rows.has(session.id))
+        rows.set(session.id, {
+          id: session.id,
+          cwd: session.cwd,
+          updated: new Date().toISOString(),
+          firstPrompt: "",
+          turns: 0,
+          costUsd: 0,
+          running: true,
+        });
     }
     const needle = search.trim().toLowerCase();
     return [...rows.values()]
@@ -125,7 +149,8 @@ export class WebSessions {
     } catch {
       throw new HttpError(400, `cwd ${requested} is not an existing directory.`);
     }
-    if (!roots.some((root) => isSameOrInside(real, root))) throw new HttpError(400, `cwd ${requested} is outside the folders this server may use (${roots.join(", ")}).`);
+    if (!roots.some((root) => isSameOrInside(real, root)))
+      throw new HttpError(400, `cwd ${requested} is outside the folders this server may use (${roots.join(", ")}).`);
     return real;
   }
 }

@@ -121,10 +121,7 @@ function deferred<T>(): Deferred<T> {
 
 /** Rejects with `message` when `promise` has not settled within `ms` (instead of a silent hang). */
 function within<T>(promise: Promise<T>, ms: number, message: () => string): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(message())), ms)),
-  ]);
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(message())), ms))]);
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -186,10 +183,7 @@ describe("runTurn: completing turns", () => {
   });
 
   it("emits every committed message as message_committed, in history order", async () => {
-    const { dependencies, events } = createHarness([
-      toolTurn([{ id: "toolu_1", name: "Write", input: {} }]),
-      textTurn("done"),
-    ]);
+    const { dependencies, events } = createHarness([toolTurn([{ id: "toolu_1", name: "Write", input: {} }]), textTurn("done")]);
     const history: Message[] = [{ role: "user", content: [{ type: "text", text: "earlier turn" }] }];
 
     await runTurn(history, prompt("go"), settings, dependencies, new AbortController().signal);
@@ -340,9 +334,7 @@ describe("runTurn: tool execution", () => {
 describe("runTurn: interrupts", () => {
   it("keeps the partial text and adds the interrupt marker when aborted mid-stream", async () => {
     const controller = new AbortController();
-    const { provider, dependencies, events } = createHarness([
-      hangingTurn({ text: "I was saying", onWaiting: () => controller.abort() }),
-    ]);
+    const { provider, dependencies, events } = createHarness([hangingTurn({ text: "I was saying", onWaiting: () => controller.abort() })]);
     const history: Message[] = [];
     const userPrompt = prompt("talk");
 
@@ -355,7 +347,11 @@ describe("runTurn: interrupts", () => {
       { role: "user", content: [{ type: "text", text: INTERRUPT_MARKER }] },
     ]);
     expect(eventsOfType(events, "model_response_aborted")).toEqual([
-      { type: "model_response_aborted", partialBlock: { type: "text", text: "I was saying" }, response: expect.objectContaining({ messageId: expect.any(String) }) },
+      {
+        type: "model_response_aborted",
+        partialBlock: { type: "text", text: "I was saying" },
+        response: expect.objectContaining({ messageId: expect.any(String) }),
+      },
     ]);
     expect(eventsOfType(events, "user_notice")).toEqual([{ type: "user_notice", text: INTERRUPT_MARKER }]);
     expect(eventsOfType(events, "api_retry")).toEqual([]);

@@ -35,7 +35,11 @@ describe("messagesForProvider", () => {
     });
     expect(forGemini[3]).toBe(history[3]);
     const forAnthropic = messagesForProvider(history, "anthropic");
-    expect(forAnthropic[3]).toEqual({ role: "assistant", provider: "gemini", content: [{ type: "tool_use", id: "t2", name: "Read", input: {} }] });
+    expect(forAnthropic[3]).toEqual({
+      role: "assistant",
+      provider: "gemini",
+      content: [{ type: "tool_use", id: "t2", name: "Read", input: {} }],
+    });
     expect(history[1]!.content).toHaveLength(3);
   });
 });

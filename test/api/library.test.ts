@@ -35,7 +35,11 @@ async function place(scenario: z.input<typeof scenarioSchema>): Promise<Place> {
 
 function anthropicOptions(where: Place, extra: QueryOptions = {}): QueryOptions {
   // HOME too: the user's settings files (~/.claude/settings.json) are the test's, not the machine's.
-  return { cwd: where.cwd, env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: where.server.url, AGENTWIRE_HOME: where.home, HOME: where.home }, ...extra };
+  return {
+    cwd: where.cwd,
+    env: { ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: where.server.url, AGENTWIRE_HOME: where.home, HOME: where.home },
+    ...extra,
+  };
 }
 
 async function collect(events: AsyncIterable<OutputEvent>): Promise<OutputEvent[]> {
@@ -61,7 +65,9 @@ function messageChannel(): { messages: AsyncIterable<QueryUserMessage>; send(tex
   };
   return {
     messages: {
-      [Symbol.asyncIterator]: () => ({ next: () => (queued.length > 0 ? Promise.resolve(queued.shift()!) : new Promise((resolve) => pending.push(resolve))) }),
+      [Symbol.asyncIterator]: () => ({
+        next: () => (queued.length > 0 ? Promise.resolve(queued.shift()!) : new Promise((resolve) => pending.push(resolve))),
+      }),
     },
     send: (text) => deliver({ value: { type: "user", message: { role: "user", content: text } }, done: false }),
     end: () => deliver({ value: undefined, done: true }),
@@ -106,37 +112,68 @@ describe("query()", () => {
     const where = await place({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "touch made.txt" } }] }, { text: "Done." }] });
     const log = join(where.home, "prompts.log");
     await mkdir(join(where.home, ".claude"));
-    await writeFile(join(where.home, ".claude", "settings.json"), JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `cat >> ${log}; echo >> ${log}` }] }] } }));
+    await writeFile(
+      join(where.home, ".claude", "settings.json"),
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `cat >> ${log}; echo >> ${log}` }] }] } }),
+    );
     const settings = { permissions: { allow: ["Bash(touch:*)"] } };
     const events = await collect(query({ prompt: "Make it", options: anthropicOptions(where, { settings }) }));
     expect(resultsOf(events)[0]).toMatchObject({ is_error: false, permission_denials: [] });
     await expect(readFile(join(where.cwd, "made.txt"), "utf8")).resolves.toBe("");
     expect(JSON.parse((await readFile(log, "utf8")).trim())).toMatchObject({ hook_event_name: "UserPromptSubmit", prompt: "Make it" });
 
-    const next = await place({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "touch made.txt" } }] }, { text: "Done again." }] });
+    const next = await place({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: "touch made.txt" } }] }, { text: "Done again." }],
+    });
     // The same HOME, so the same user file, but no file is read.
-    const isolated = await collect(query({ prompt: "Again", options: anthropicOptions(next, { settings: JSON.stringify(settings), settingSources: [], env: { ...anthropicOptions(next).env, HOME: where.home } }) }));
+    const isolated = await collect(
+      query({
+        prompt: "Again",
+        options: anthropicOptions(next, {
+          settings: JSON.stringify(settings),
+          settingSources: [],
+          env: { ...anthropicOptions(next).env, HOME: where.home },
+        }),
+      }),
+    );
     expect(resultsOf(isolated)[0]!.permission_denials, "the settings text still applies").toEqual([]);
     await expect(readFile(join(next.cwd, "made.txt"), "utf8")).resolves.toBe("");
     expect((await readFile(log, "utf8")).trim().split("\n"), "the user's file was not read: its hook did not run").toHaveLength(1);
     const broken = await collect(query({ prompt: "x", options: anthropicOptions(next, { settings: "/nonexistent/settings.json" }) }));
-    expect(resultsOf(broken)[0]).toMatchObject({ is_error: true, terminal_reason: "invalid_arguments", errors: [expect.stringMatching(/^settings: .*nonexistent\/settings\.json was not read/)] });
+    expect(resultsOf(broken)[0]).toMatchObject({
+      is_error: true,
+      terminal_reason: "invalid_arguments",
+      errors: [expect.stringMatching(/^settings: .*nonexistent\/settings\.json was not read/)],
+    });
   });
 
   it("starts the MCP servers of mcpServers, offers their tools and stops the servers with the query", async () => {
-    const where = await place({ turns: [{ tool_calls: [{ name: "mcp__fixture__echo", input: { text: "from the library" } }] }, { text: "Echoed." }] });
+    const where = await place({
+      turns: [{ tool_calls: [{ name: "mcp__fixture__echo", input: { text: "from the library" } }] }, { text: "Echoed." }],
+    });
     const pidFile = join(where.home, "mcp-pids");
-    const server = { command: process.execPath, args: [join(ROOT, "fixtures", "mcp", "test-server.mjs")], env: { MCP_TEST_PID_FILE: pidFile } };
-    const events = await collect(query({ prompt: "Echo it", options: anthropicOptions(where, { mcpServers: { fixture: server }, allowedTools: ["mcp__fixture"] }) }));
+    const server = {
+      command: process.execPath,
+      args: [join(ROOT, "fixtures", "mcp", "test-server.mjs")],
+      env: { MCP_TEST_PID_FILE: pidFile },
+    };
+    const events = await collect(
+      query({ prompt: "Echo it", options: anthropicOptions(where, { mcpServers: { fixture: server }, allowedTools: ["mcp__fixture"] }) }),
+    );
     const init = events[0];
     expect(init?.type === "system" && init.subtype === "init" && init.mcp_servers).toEqual([{ name: "fixture", status: "connected" }]);
     const toolResult = events.find((event) => event.type === "user");
-    expect(toolResult?.type === "user" && toolResult.message.content[0]).toMatchObject({ type: "tool_result", content: "ECHO: FROM THE LIBRARY" });
+    expect(toolResult?.type === "user" && toolResult.message.content[0]).toMatchObject({
+      type: "tool_result",
+      content: "ECHO: FROM THE LIBRARY",
+    });
     const pid = Number((await readFile(pidFile, "utf8")).trim());
     expect(await until(() => !isAlive(pid), 3_000), "the server stopped when the query ended").toBe(true);
   });
   it("denies through canUseTool and tells the model why", async () => {
-    const where = await place({ turns: [{ tool_calls: [{ name: "Write", input: { file_path: "out.txt", content: "x" } }] }, { text: "I could not write it." }] });
+    const where = await place({
+      turns: [{ tool_calls: [{ name: "Write", input: { file_path: "out.txt", content: "x" } }] }, { text: "I could not write it." }],
+    });
     const asked: string[] = [];
     const events = await collect(
       query({
@@ -167,7 +204,8 @@ describe("query()", () => {
     for await (const event of running) {
       events.push(event);
       // The first streamed text block arrives: stop the turn.
-      if (event.type === "system" && event.subtype === "init" && resultsOf(events).length === 0) setTimeout(() => void running.interrupt(), 150);
+      if (event.type === "system" && event.subtype === "init" && resultsOf(events).length === 0)
+        setTimeout(() => void running.interrupt(), 150);
       if (event.type === "result" && resultsOf(events).length === 1) {
         channel.send("And now?");
         channel.end();
@@ -197,10 +235,19 @@ describe("query()", () => {
         void running.interrupt();
       }
     }
-    expect(resultsOf(events).map((result) => result.is_error ? result.subtype : result.result)).toEqual(["error_during_execution", "Second.", "Third."]);
+    expect(resultsOf(events).map((result) => (result.is_error ? result.subtype : result.result))).toEqual([
+      "error_during_execution",
+      "Second.",
+      "Third.",
+    ]);
     // Each turn starts with its system/init, after the result of the one before.
     expect(sequence(events).filter((name) => name === "system/init" || name.startsWith("result/"))).toEqual([
-      "system/init", "result/error_during_execution", "system/init", "result/success", "system/init", "result/success",
+      "system/init",
+      "result/error_during_execution",
+      "system/init",
+      "result/success",
+      "system/init",
+      "result/success",
     ]);
   });
 
@@ -244,39 +291,64 @@ describe("query()", () => {
     const events = await collect(query({ prompt: "hi", options: { cwd: "/nonexistent/agentwire-test", env: {} } }));
     expect(sequence(events)).toEqual(["result/error_during_execution"]);
     expect(resultsOf(events)[0]!.errors?.[0]).toMatch(/Working directory does not exist/);
-    const unknown = await collect(query({ prompt: "hi", options: { cwd: tmpdir(), resume: "no-such-session", env: { AGENTWIRE_HOME: join(tmpdir(), "agentwire-none") } } }));
+    const unknown = await collect(
+      query({
+        prompt: "hi",
+        options: { cwd: tmpdir(), resume: "no-such-session", env: { AGENTWIRE_HOME: join(tmpdir(), "agentwire-none") } },
+      }),
+    );
     expect(resultsOf(unknown)[0]).toMatchObject({ terminal_reason: "session_not_found" });
   });
 
   it("refuses the Agent SDK's sandbox object rather than run commands unconfined", async () => {
     const events = await collect(query({ prompt: "hi", options: { cwd: tmpdir(), sandbox: { enabled: true } as never, env: {} } }));
-    expect(resultsOf(events)[0]).toMatchObject({ terminal_reason: "invalid_arguments", errors: [expect.stringMatching(/^Invalid option sandbox: /)] });
+    expect(resultsOf(events)[0]).toMatchObject({
+      terminal_reason: "invalid_arguments",
+      errors: [expect.stringMatching(/^Invalid option sandbox: /)],
+    });
   });
 
   it.skipIf(bwrapProblem !== undefined)(`sandbox: "workspace-write" confines Bash as --sandbox does${needsBwrap}`, async () => {
     // ../home is outside the workspace (the cwd is <root>/repo); under /tmp, which the sandbox
     // without network covers, it is not even there.
-    const where = await place({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo x > ../home/outside.txt" } }] }, { text: "done" }] });
-    const events = await collect(query({ prompt: "write", options: anthropicOptions(where, { sandbox: "workspace-write", permissionMode: "bypassPermissions" }) }));
+    const where = await place({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo x > ../home/outside.txt" } }] }, { text: "done" }],
+    });
+    const events = await collect(
+      query({ prompt: "write", options: anthropicOptions(where, { sandbox: "workspace-write", permissionMode: "bypassPermissions" }) }),
+    );
     const toolResult = events.find((event) => event.type === "user");
-    expect(toolResult?.type === "user" && toolResult.message.content[0]).toMatchObject({ is_error: true, content: expect.stringMatching(/Read-only file system|No such file or directory/) });
-    expect(toolResult?.type === "user" && toolResult.tool_use_result).toMatchObject({ sandbox: { mode: "workspace-write", network: false } });
+    expect(toolResult?.type === "user" && toolResult.message.content[0]).toMatchObject({
+      is_error: true,
+      content: expect.stringMatching(/Read-only file system|No such file or directory/),
+    });
+    expect(toolResult?.type === "user" && toolResult.tool_use_result).toMatchObject({
+      sandbox: { mode: "workspace-write", network: false },
+    });
   });
 
   it("outputFormat: the answer is the result's structured_output; a schema that does not compile is an error result", async () => {
     const where = await place({ turns: [{ tool_calls: [{ name: "StructuredOutput", input: { ok: true } }] }] });
     const schema = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
-    const events = await collect(query({ prompt: "ok?", options: anthropicOptions(where, { outputFormat: { type: "json_schema", schema } }) }));
+    const events = await collect(
+      query({ prompt: "ok?", options: anthropicOptions(where, { outputFormat: { type: "json_schema", schema } }) }),
+    );
     expect(resultsOf(events)[0]).toMatchObject({ subtype: "success", structured_output: { ok: true } });
-    const broken = await collect(query({ prompt: "ok?", options: anthropicOptions(where, { outputFormat: { type: "json_schema", schema: { type: "nonsense" } } }) }));
+    const broken = await collect(
+      query({ prompt: "ok?", options: anthropicOptions(where, { outputFormat: { type: "json_schema", schema: { type: "nonsense" } } }) }),
+    );
     expect(sequence(broken)).toEqual(["result/error_during_execution"]);
     expect(resultsOf(broken)[0]).toMatchObject({ terminal_reason: "invalid_arguments" });
     expect(resultsOf(broken)[0]!.errors?.[0]).toMatch(/outputFormat\.schema: not a valid JSON Schema/);
   });
 
   it("runs two sessions at once with different cwds and providers without interference", async () => {
-    const anthropicPlace = await place({ turns: [{ tool_calls: [{ name: "Read", input: { file_path: "which.txt" } }], chunk_delay_ms: 5 }, { text: "anthropic done" }] });
-    const openaiPlace = await place({ turns: [{ tool_calls: [{ name: "Read", input: { file_path: "which.txt" } }], chunk_delay_ms: 5 }, { text: "openai done" }] });
+    const anthropicPlace = await place({
+      turns: [{ tool_calls: [{ name: "Read", input: { file_path: "which.txt" } }], chunk_delay_ms: 5 }, { text: "anthropic done" }],
+    });
+    const openaiPlace = await place({
+      turns: [{ tool_calls: [{ name: "Read", input: { file_path: "which.txt" } }], chunk_delay_ms: 5 }, { text: "openai done" }],
+    });
     await writeFile(join(anthropicPlace.cwd, "which.txt"), "first cwd\n");
     await writeFile(join(openaiPlace.cwd, "which.txt"), "second cwd\n");
     const [a, b] = await Promise.all([
@@ -291,7 +363,8 @@ describe("query()", () => {
     ]);
     expect(a.result).toBe("anthropic done");
     expect(b.result).toBe("openai done");
-    const toolText = (messages: OutputEvent[]): unknown => messages.flatMap((event) => (event.type === "user" ? [event.message.content[0]] : []))[0];
+    const toolText = (messages: OutputEvent[]): unknown =>
+      messages.flatMap((event) => (event.type === "user" ? [event.message.content[0]] : []))[0];
     expect(toolText(a.messages)).toMatchObject({ content: "1\tfirst cwd\n2\t" });
     expect(toolText(b.messages)).toMatchObject({ content: "1\tsecond cwd\n2\t" });
     const init = (messages: OutputEvent[]) => messages.find((event) => event.type === "system" && event.subtype === "init");

@@ -48,20 +48,35 @@ describe("the agentwire package", () => {
     for (const entry of ["dist/index.js", "dist/protocol.js"]) {
       const inputs = staticClosure(metafile, entry);
       expect(inputs.length, `${entry} has a static import graph`).toBeGreaterThan(3);
-      const heavy = inputs.filter((input) => /node_modules\/(@anthropic-ai\/sdk|openai|@google\/genai|@modelcontextprotocol\/sdk|yargs|pino)\//.test(input) || input.startsWith("src/cli/"));
+      const heavy = inputs.filter(
+        (input) =>
+          /node_modules\/(@anthropic-ai\/sdk|openai|@google\/genai|@modelcontextprotocol\/sdk|yargs|pino)\//.test(input) ||
+          input.startsWith("src/cli/"),
+      );
       expect(heavy, `${entry} loads these before any session runs`).toEqual([]);
     }
     // The protocol entry is standalone: nothing from src/.
     expect(staticClosure(metafile, "dist/protocol.js").filter((input) => input.startsWith("src/"))).toEqual([]);
     // The check can see an SDK: the CLI entry reaches Anthropic's on demand.
-    expect(Object.values(metafile.outputs).some((output) => Object.keys(output.inputs).some((input) => input.includes("node_modules/@anthropic-ai/sdk/")))).toBe(true);
+    expect(
+      Object.values(metafile.outputs).some((output) =>
+        Object.keys(output.inputs).some((input) => input.includes("node_modules/@anthropic-ai/sdk/")),
+      ),
+    ).toBe(true);
   });
 
   it("starts the CLI without the tools', the loop's, the session core's or the logger's code: they load after system/init", async () => {
     const metafile = JSON.parse(await readFile(join(ROOT, "dist", "metafile.json"), "utf8")) as Metafile;
     const inputs = staticClosure(metafile, "dist/cli.cjs");
-    expect(inputs).toEqual(expect.arrayContaining(["src/session/prepare-session.ts", "src/session/wire/init-event.ts", "src/skills/catalog.ts"]));
-    const late = inputs.filter((input) => /^src\/(tools\/(bash|read|grep|edit|registry)|agent\/loop|session\/session|permissions\/shell\/shell-(syntax|parser))\.ts$/.test(input) || /node_modules\/(pino|yargs|ajv|@modelcontextprotocol\/sdk)\//.test(input));
+    expect(inputs).toEqual(
+      expect.arrayContaining(["src/session/prepare-session.ts", "src/session/wire/init-event.ts", "src/skills/catalog.ts"]),
+    );
+    const late = inputs.filter(
+      (input) =>
+        /^src\/(tools\/(bash|read|grep|edit|registry)|agent\/loop|session\/session|permissions\/shell\/shell-(syntax|parser))\.ts$/.test(
+          input,
+        ) || /node_modules\/(pino|yargs|ajv|@modelcontextprotocol\/sdk)\//.test(input),
+    );
     expect(late, "dist/cli.cjs loads these before its first line").toEqual([]);
     // The schemas built before the first line are zod/mini ones: classic zod's code costs ~8 ms to load.
     expect(inputs.filter((input) => input.includes("node_modules/zod/v4/classic/"))).toEqual([]);
@@ -70,23 +85,38 @@ describe("the agentwire package", () => {
 
   it("loads one provider's SDK per run: the CLI's provider chunks do not pull in each other's", async () => {
     const metafile = JSON.parse(await readFile(join(ROOT, "dist", "metafile.json"), "utf8")) as Metafile;
-    const sdks = { "src/providers/anthropic.ts": "node_modules/@anthropic-ai/sdk/", "src/providers/openai-chat.ts": "node_modules/openai/", "src/providers/gemini.ts": "node_modules/@google/genai/" };
+    const sdks = {
+      "src/providers/anthropic.ts": "node_modules/@anthropic-ai/sdk/",
+      "src/providers/openai-chat.ts": "node_modules/openai/",
+      "src/providers/gemini.ts": "node_modules/@google/genai/",
+    };
     for (const [provider, ownSdk] of Object.entries(sdks)) {
-      const chunk = Object.keys(metafile.outputs).find((output) => output.startsWith("dist/cli-chunks/") && provider in metafile.outputs[output]!.inputs);
+      const chunk = Object.keys(metafile.outputs).find(
+        (output) => output.startsWith("dist/cli-chunks/") && provider in metafile.outputs[output]!.inputs,
+      );
       expect(chunk, provider).toBeDefined();
       const inputs = staticClosure(metafile, chunk!);
-      expect(inputs.some((input) => input.startsWith(ownSdk)), provider).toBe(true);
+      expect(
+        inputs.some((input) => input.startsWith(ownSdk)),
+        provider,
+      ).toBe(true);
       const others = Object.values(sdks).filter((sdk) => sdk !== ownSdk);
-      expect(inputs.filter((input) => others.some((sdk) => input.startsWith(sdk))), provider).toEqual([]);
+      expect(
+        inputs.filter((input) => others.some((sdk) => input.startsWith(sdk))),
+        provider,
+      ).toEqual([]);
     }
   });
 
   it("sets up English zod messages wherever zod/mini schemas are built (mini installs no messages of its own)", async () => {
-    const files = (await readdir(join(ROOT, "src"), { recursive: true })).filter((file) => file.endsWith(".ts")).map((file) => join("src", file));
+    const files = (await readdir(join(ROOT, "src"), { recursive: true }))
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => join("src", file));
     const miniUsers = [];
     for (const file of [...files, "protocol/model-usage.ts", "protocol/permission-mode.ts"]) {
       const text = await readFile(join(ROOT, file), "utf8");
-      if (/^import \* as z from "zod\/mini";$/m.test(text)) miniUsers.push({ file, english: text.includes('import "../validation/english-issues.js";') });
+      if (/^import \* as z from "zod\/mini";$/m.test(text))
+        miniUsers.push({ file, english: text.includes('import "../validation/english-issues.js";') });
     }
     expect(miniUsers.length).toBeGreaterThan(5);
     // protocol/ may not import src/; its entry builds classic schemas, which install the English messages.
@@ -100,7 +130,15 @@ describe("the agentwire package", () => {
     expect(example!.split("\n").length).toBeLessThanOrEqual(22);
     workspace = await createWorkspace("text");
     await workspace.useScenario({
-      turns: [{ tool_calls: [{ name: "LS", input: { path: "." } }, { name: "Bash", input: { command: "touch made-by-bash.txt" } }] }, { text: "One file: README.md, about bees." }],
+      turns: [
+        {
+          tool_calls: [
+            { name: "LS", input: { path: "." } },
+            { name: "Bash", input: { command: "touch made-by-bash.txt" } },
+          ],
+        },
+        { text: "One file: README.md, about bees." },
+      ],
     });
     await writeFile(join(workspace.cwd, "README.md"), "# Bees\n");
     // Inside the package folder, so `import "agentwire"` resolves through package.json "exports".
@@ -109,7 +147,13 @@ describe("the agentwire package", () => {
     const output = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, [join(scratch!, "example.mjs")], {
         cwd: workspace!.cwd,
-        env: { PATH: process.env.PATH, HOME: workspace!.home, AGENTWIRE_HOME: join(workspace!.home, ".agentwire"), ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: workspace!.server.url },
+        env: {
+          PATH: process.env.PATH,
+          HOME: workspace!.home,
+          AGENTWIRE_HOME: join(workspace!.home, ".agentwire"),
+          ANTHROPIC_API_KEY: "test-key",
+          ANTHROPIC_BASE_URL: workspace!.server.url,
+        },
       });
       let stdout = "";
       let stderr = "";

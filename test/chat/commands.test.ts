@@ -12,7 +12,14 @@ const runCommand = (text: string, shown: string, host: CommandHost) => runParsed
 /** A chat as its commands see it, recording what they did. */
 function fakeHost(init?: Partial<SystemInitEvent>) {
   const home = mkdtempSync(join(tmpdir(), "agentwire-chat-commands-"));
-  const done: { printed: string[]; sent: string[]; modes: string[]; models: string[]; resumed: string[]; exits: number[] } = { printed: [], sent: [], modes: [], models: [], resumed: [], exits: [] };
+  const done: { printed: string[]; sent: string[]; modes: string[]; models: string[]; resumed: string[]; exits: number[] } = {
+    printed: [],
+    sent: [],
+    modes: [],
+    models: [],
+    resumed: [],
+    exits: [],
+  };
   const host: CommandHost = {
     style: createStyle(false),
     queryOptions: { cwd: home, env: { AGENTWIRE_HOME: home } },

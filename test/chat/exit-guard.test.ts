@@ -5,7 +5,10 @@ describe("leaving the chat with two Ctrl+C", () => {
   it("confirms within two seconds of being told, not after", () => {
     let now = 10_000;
     const told: number[] = [];
-    const guard = new ExitGuard(() => told.push(now), () => now);
+    const guard = new ExitGuard(
+      () => told.push(now),
+      () => now,
+    );
     expect(guard.confirms()).toBe(false);
     guard.arm();
     now += 1999;
@@ -18,7 +21,10 @@ describe("leaving the chat with two Ctrl+C", () => {
   it("during a turn, tells only once the turn has ended, and counts from then", () => {
     let now = 0;
     const told: number[] = [];
-    const guard = new ExitGuard(() => told.push(now), () => now);
+    const guard = new ExitGuard(
+      () => told.push(now),
+      () => now,
+    );
     guard.armDuringTurn();
     expect(told).toEqual([]);
     now = 5000;

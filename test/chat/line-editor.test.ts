@@ -9,7 +9,11 @@ function type(editor: LineEditor, input: string): EditorAction {
   for (const token of input.match(/\{[a-z-]+\}|[^]/g) ?? []) {
     if (token.startsWith("{") && token.length > 1) {
       const name = token.slice(1, -1);
-      const key: Key = name.startsWith("ctrl-") ? { name: name.slice(5), ctrl: true } : name.startsWith("meta-") ? { name: name.slice(5), meta: true } : { name };
+      const key: Key = name.startsWith("ctrl-")
+        ? { name: name.slice(5), ctrl: true }
+        : name.startsWith("meta-")
+          ? { name: name.slice(5), meta: true }
+          : { name };
       last = editor.handle(undefined, key);
     } else last = editor.handle(token, { name: token.toLowerCase(), sequence: token });
   }

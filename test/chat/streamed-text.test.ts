@@ -4,7 +4,8 @@ import { renderMarkdown } from "../../src/render/markdown.js";
 import { createStyle } from "../../src/render/style.js";
 
 const plain = createStyle(false);
-const ANSWER = "**mock** answer\n\n- **one**\n- two\n\n```\n# not a heading\n```\nThe end, with a long line that has to wrap at the edge of the pane without cutting a word.";
+const ANSWER =
+  "**mock** answer\n\n- **one**\n- two\n\n```\n# not a heading\n```\nThe end, with a long line that has to wrap at the edge of the pane without cutting a word.";
 
 /** Feeds `text` in chunks of `size` characters; returns every final line and the last preview. */
 function stream(text: string, size: number, width = 30): { final: string[]; previews: string[][] } {

@@ -18,7 +18,16 @@ const parse = (...argv: string[]) => parseFlags(argv, TABLE).values;
 
 describe("the command-line flag parser", () => {
   it("reads --name value, --name=value, short aliases, and fills defaults", () => {
-    expect(parse("-p", "hi", "--output-format=json", "--max-turns", "3")).toEqual({ print: "hi", flag: false, verbose: false, skills: true, "output-format": "json", "max-turns": 3, continue: false, _: [] });
+    expect(parse("-p", "hi", "--output-format=json", "--max-turns", "3")).toEqual({
+      print: "hi",
+      flag: false,
+      verbose: false,
+      skills: true,
+      "output-format": "json",
+      "max-turns": 3,
+      continue: false,
+      _: [],
+    });
     expect(parse("-c", "--verbose")).toMatchObject({ continue: true, verbose: true });
   });
 
@@ -36,12 +45,19 @@ describe("the command-line flag parser", () => {
   });
 
   it("accumulates list flags one value per occurrence; other flags keep their last value", () => {
-    expect(parse("--allowedTools", "Read", "--allowedTools", "Bash(npm:*)", "prompt")).toMatchObject({ allowedTools: ["Read", "Bash(npm:*)"], _: ["prompt"] });
+    expect(parse("--allowedTools", "Read", "--allowedTools", "Bash(npm:*)", "prompt")).toMatchObject({
+      allowedTools: ["Read", "Bash(npm:*)"],
+      _: ["prompt"],
+    });
     expect(parse("--max-turns", "2", "--max-turns", "5")).toMatchObject({ "max-turns": 5 });
   });
 
   it("takes the kebab-case and camelCase spellings of one flag as the same flag", () => {
-    expect(parse("--allowed-tools", "Read", "--outputFormat", "json", "--maxTurns=4")).toMatchObject({ allowedTools: ["Read"], "output-format": "json", "max-turns": 4 });
+    expect(parse("--allowed-tools", "Read", "--outputFormat", "json", "--maxTurns=4")).toMatchObject({
+      allowedTools: ["Read"],
+      "output-format": "json",
+      "max-turns": 4,
+    });
   });
 
   it("ends the options at --, and takes negative numbers as words", () => {
@@ -56,7 +72,9 @@ describe("the command-line flag parser", () => {
     } catch (error) {
       expect((error as FlagError).unknown).toEqual(["modle", "z"]);
     }
-    expect(() => parse("--output-format", "yaml")).toThrowError(/Invalid values:\n {2}Argument: output-format, Given: "yaml", Choices: "text", "json"/);
+    expect(() => parse("--output-format", "yaml")).toThrowError(
+      /Invalid values:\n {2}Argument: output-format, Given: "yaml", Choices: "text", "json"/,
+    );
     expect(parse("--max-turns", "many")["max-turns"]).toBeNaN();
   });
 
@@ -116,13 +134,15 @@ describe("the flag parser against yargs", () => {
   });
 
   // Greedy yargs is variadic for every list flag: these use only the variadic one.
-  it.each([[["--tools", "Read", "Bash", "-f", "prompt"]], [["-f", "--tools", "Read", "--tools", "Grep", "Glob", "--verbose"]]])("variadic %j", async (argv) => {
-    expect(parse(...argv)).toEqual(await viaYargs(argv, true));
-  });
+  it.each([[["--tools", "Read", "Bash", "-f", "prompt"]], [["-f", "--tools", "Read", "--tools", "Grep", "Glob", "--verbose"]]])(
+    "variadic %j",
+    async (argv) => {
+      expect(parse(...argv)).toEqual(await viaYargs(argv, true));
+    },
+  );
 
   it("differs on purpose: `--list=value` takes that value only, where greedy yargs takes the words after it too", async () => {
     expect(parse("--tools=Read", "prompt")._).toEqual(["prompt"]);
     expect((await viaYargs(["--tools=Read", "prompt"], true))._).toEqual([]);
   });
 });
-

@@ -31,9 +31,28 @@ describe("-p / --print as Claude Code reads it: a flag, repeatable; the prompt i
   });
 
   it("without a prompt argument the prompt comes from stdin (Yume's chat runs)", async () => {
-    const command = await run(["--print", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions", "--disallowed-tools", "AskUserQuestion,EnterPlanMode,ExitPlanMode", "--append-system-prompt", "be brief", "--model", "claude-opus-4-5-20251101", "--resume", SESSION]);
+    const command = await run([
+      "--print",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--dangerously-skip-permissions",
+      "--disallowed-tools",
+      "AskUserQuestion,EnterPlanMode,ExitPlanMode",
+      "--append-system-prompt",
+      "be brief",
+      "--model",
+      "claude-opus-4-5-20251101",
+      "--resume",
+      SESSION,
+    ]);
     expect(command.prompt).toBeUndefined();
-    expect(command.config).toMatchObject({ permissionMode: "bypassPermissions", disallowedTools: ["AskUserQuestion,EnterPlanMode,ExitPlanMode"], model: "claude-opus-4-5-20251101", resume: SESSION });
+    expect(command.config).toMatchObject({
+      permissionMode: "bypassPermissions",
+      disallowedTools: ["AskUserQuestion,EnterPlanMode,ExitPlanMode"],
+      model: "claude-opus-4-5-20251101",
+      resume: SESSION,
+    });
   });
 });
 
@@ -133,11 +152,14 @@ describe("every flag the Agent SDKs pass, as --flag value and as --flag=value", 
   });
 
   it("--fork-session with --resume; --debug=FILTER (Claude Code's category filter) turns debug logging on", async () => {
-    expect((await run([...SDK_BASE, `--resume=${SESSION}`, "--fork-session"])).config).toMatchObject({ resume: SESSION, forkSession: true });
+    expect((await run([...SDK_BASE, `--resume=${SESSION}`, "--fork-session"])).config).toMatchObject({
+      resume: SESSION,
+      forkSession: true,
+    });
     expect((await run([...SDK_BASE, "--debug=hooks,mcp"])).config.debug).toBe(true);
   });
 
-  it("--system-prompt \"\" (the Python SDK's when its user set none) reaches the session as an empty prompt", async () => {
+  it('--system-prompt "" (the Python SDK\'s when its user set none) reaches the session as an empty prompt', async () => {
     expect((await run([...SDK_BASE, "--system-prompt", ""])).promptFiles).toEqual({ systemPrompt: "" });
   });
 

@@ -47,10 +47,23 @@ describe("--list-models: which lists", () => {
 
   it("with keys: each provider's live list from its own endpoint and shape", async () => {
     const { url } = await replayServer();
-    const env = { ANTHROPIC_API_KEY: "a", ANTHROPIC_BASE_URL: url, OPENAI_API_KEY: "o", OPENAI_BASE_URL: `${url}/v1`, GOOGLE_API_KEY: "g", GEMINI_BASE_URL: url };
+    const env = {
+      ANTHROPIC_API_KEY: "a",
+      ANTHROPIC_BASE_URL: url,
+      OPENAI_API_KEY: "o",
+      OPENAI_BASE_URL: `${url}/v1`,
+      GOOGLE_API_KEY: "g",
+      GEMINI_BASE_URL: url,
+    };
     const listings = await collectModelListings({ env });
     for (const listing of listings) {
-      expect(listing).toMatchObject({ source: "live", models: [{ id: "mock-model", aliases: [] }, { id: "mock-model-large", aliases: [] }] });
+      expect(listing).toMatchObject({
+        source: "live",
+        models: [
+          { id: "mock-model", aliases: [] },
+          { id: "mock-model-large", aliases: [] },
+        ],
+      });
     }
     // Gemini reports limits; the others' ids are all the replay server says.
     expect(listings[2]!.models[0]).toEqual({ id: "mock-model", aliases: [], context_window: 1_048_576, max_output_tokens: 65_536 });
@@ -60,12 +73,24 @@ describe("--list-models: which lists", () => {
   it("--provider lists only that one; local servers only when asked, at their address", async () => {
     const { url } = await replayServer();
     expect(await collectModelListings({ env: { OPENAI_API_KEY: "o", OPENAI_BASE_URL: `${url}/v1` }, provider: "openai" })).toEqual([
-      { provider: "openai", source: "live", models: [{ id: "mock-model", aliases: [] }, { id: "mock-model-large", aliases: [] }] },
+      {
+        provider: "openai",
+        source: "live",
+        models: [
+          { id: "mock-model", aliases: [] },
+          { id: "mock-model-large", aliases: [] },
+        ],
+      },
     ]);
     const ollama = await collectModelListings({ env: {}, provider: "ollama", baseUrl: `${url}/v1` });
     expect(ollama).toMatchObject([{ provider: "ollama", source: "live", models: [{ id: "mock-model" }, { id: "mock-model-large" }] }]);
     const withServer = await collectModelListings({ env: {}, baseUrl: `${url}/v1` });
-    expect(withServer.map((listing) => `${listing.provider}:${listing.source}`)).toEqual(["anthropic:known", "openai:known", "gemini:known", "openai-compatible:live"]);
+    expect(withServer.map((listing) => `${listing.provider}:${listing.source}`)).toEqual([
+      "anthropic:known",
+      "openai:known",
+      "gemini:known",
+      "openai-compatible:live",
+    ]);
   });
 
   it("each provider is asked where its variables and --base-url say, with its own credentials", () => {
@@ -80,28 +105,51 @@ describe("--list-models: which lists", () => {
     expect(modelListRequest("openai", { OPENAI_API_KEY: "o" })?.url).toBe("https://api.openai.com/v1/models");
     expect(modelListRequest("openai", {})).toBeUndefined();
     // Local servers need no key; the placeholder keeps proxies that demand a header happy.
-    expect(modelListRequest("vllm", {})).toMatchObject({ url: "http://127.0.0.1:8000/v1/models", headers: { authorization: "Bearer agentwire-no-key" } });
+    expect(modelListRequest("vllm", {})).toMatchObject({
+      url: "http://127.0.0.1:8000/v1/models",
+      headers: { authorization: "Bearer agentwire-no-key" },
+    });
   });
 
   it("reads what each API adds: Anthropic limits without retired models, Gemini chat models only, vLLM's max_model_len", () => {
     const anthropic = modelListRequest("anthropic", { ANTHROPIC_API_KEY: "a" })!;
     expect(
-      anthropic.read({ data: [{ id: "claude-new", max_input_tokens: 500_000, max_tokens: 64_000, lifecycle: "active" }, { id: "claude-2", lifecycle: "retired" }] }),
+      anthropic.read({
+        data: [
+          { id: "claude-new", max_input_tokens: 500_000, max_tokens: 64_000, lifecycle: "active" },
+          { id: "claude-2", lifecycle: "retired" },
+        ],
+      }),
     ).toEqual([{ id: "claude-new", contextWindow: 500_000, maxOutputTokens: 64_000 }]);
     const gemini = modelListRequest("gemini", { GEMINI_API_KEY: "g" })!;
     expect(
-      gemini.read({ models: [{ name: "models/gemini-x", supportedGenerationMethods: ["generateContent"] }, { name: "models/embedding-001", supportedGenerationMethods: ["embedContent"] }] }),
+      gemini.read({
+        models: [
+          { name: "models/gemini-x", supportedGenerationMethods: ["generateContent"] },
+          { name: "models/embedding-001", supportedGenerationMethods: ["embedContent"] },
+        ],
+      }),
     ).toEqual([{ id: "gemini-x" }]);
     expect(gemini.read({})).toEqual([]);
-    expect(modelListRequest("vllm", {})!.read({ data: [{ id: "Qwen/Qwen2.5-7B", max_model_len: 32_768 }] })).toEqual([{ id: "Qwen/Qwen2.5-7B", contextWindow: 32_768 }]);
+    expect(modelListRequest("vllm", {})!.read({ data: [{ id: "Qwen/Qwen2.5-7B", max_model_len: 32_768 }] })).toEqual([
+      { id: "Qwen/Qwen2.5-7B", contextWindow: 32_768 },
+    ]);
     expect(() => anthropic.read({ models: [] })).toThrow("not a model list");
   });
 });
 
 describe("--list-models: failures fall back to the known list with a note", () => {
   it("an HTTP error carries the API's message", async () => {
-    const listings = await collectModelListings({ env: { OPENAI_API_KEY: "bad" }, provider: "openai", fetch: answering(401, { error: { message: "Incorrect API key provided." } }) });
-    expect(listings[0]).toMatchObject({ provider: "openai", source: "known", error: "GET https://api.openai.com/v1/models failed: HTTP 401: Incorrect API key provided." });
+    const listings = await collectModelListings({
+      env: { OPENAI_API_KEY: "bad" },
+      provider: "openai",
+      fetch: answering(401, { error: { message: "Incorrect API key provided." } }),
+    });
+    expect(listings[0]).toMatchObject({
+      provider: "openai",
+      source: "known",
+      error: "GET https://api.openai.com/v1/models failed: HTTP 401: Incorrect API key provided.",
+    });
     expect(listings[0]!.models.map((model) => model.id)).toContain("gpt-5.5");
   });
 
@@ -109,8 +157,15 @@ describe("--list-models: failures fall back to the known list with a note", () =
     const { url } = await replayServer();
     await server!.close();
     const [refused] = await collectModelListings({ env: { ANTHROPIC_API_KEY: "a", ANTHROPIC_BASE_URL: url }, provider: "anthropic" });
-    expect(refused).toMatchObject({ source: "known", error: expect.stringMatching(/^GET http:\/\/127\.0\.0\.1:\d+\/v1\/models failed: .*ECONNREFUSED/) });
-    const [garbled] = await collectModelListings({ env: { GEMINI_API_KEY: "g" }, provider: "gemini", fetch: answering(200, ["not", "a", "list"]) });
+    expect(refused).toMatchObject({
+      source: "known",
+      error: expect.stringMatching(/^GET http:\/\/127\.0\.0\.1:\d+\/v1\/models failed: .*ECONNREFUSED/),
+    });
+    const [garbled] = await collectModelListings({
+      env: { GEMINI_API_KEY: "g" },
+      provider: "gemini",
+      fetch: answering(200, ["not", "a", "list"]),
+    });
     expect(garbled).toMatchObject({ source: "known", error: expect.stringMatching(/failed: the answer is not a model list$/) });
   });
 
@@ -128,7 +183,11 @@ describe("--list-models: failures fall back to the known list with a note", () =
       timeoutMs: 200,
     });
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(listings.map((listing) => [listing.provider, listing.source])).toEqual([["anthropic", "known"], ["openai", "known"], ["gemini", "live"]]);
+    expect(listings.map((listing) => [listing.provider, listing.source])).toEqual([
+      ["anthropic", "known"],
+      ["openai", "known"],
+      ["gemini", "live"],
+    ]);
     expect(listings[0]!.error).toMatch(/failed: no answer within 0.2 s$/);
   });
 
@@ -144,12 +203,29 @@ describe("--list-models output", () => {
       provider: "anthropic",
       source: "live",
       models: [
-        { id: "claude-opus-5-5", aliases: ["opus"], context_window: 1_000_000, max_output_tokens: 128_000, price_per_mtok: { input: 4, output: 20 } },
-        { id: "claude-haiku-4-5", aliases: ["haiku"], context_window: 200_000, max_output_tokens: 64_000, price_per_mtok: { input: 1, output: 5 } },
+        {
+          id: "claude-opus-5-5",
+          aliases: ["opus"],
+          context_window: 1_000_000,
+          max_output_tokens: 128_000,
+          price_per_mtok: { input: 4, output: 20 },
+        },
+        {
+          id: "claude-haiku-4-5",
+          aliases: ["haiku"],
+          context_window: 200_000,
+          max_output_tokens: 64_000,
+          price_per_mtok: { input: 1, output: 5 },
+        },
         { id: "claude-custom", aliases: [] },
       ],
     },
-    { provider: "ollama", source: "known", error: "GET http://127.0.0.1:11434/v1/models failed: connect ECONNREFUSED 127.0.0.1:11434", models: [] },
+    {
+      provider: "ollama",
+      source: "known",
+      error: "GET http://127.0.0.1:11434/v1/models failed: connect ECONNREFUSED 127.0.0.1:11434",
+      models: [],
+    },
   ];
 
   it("text: a header per provider, one aligned line per model", () => {
@@ -175,13 +251,22 @@ describe("--list-models output", () => {
   });
 
   it("the flag needs no model, even for local servers, and keeps --provider and --base-url", async () => {
-    expect(await parseArguments(["--list-models", "--provider", "vllm", "--base-url", "http://gpu:8000/v1", "--output-format", "json"], "/tmp", {})).toEqual({
+    expect(
+      await parseArguments(
+        ["--list-models", "--provider", "vllm", "--base-url", "http://gpu:8000/v1", "--output-format", "json"],
+        "/tmp",
+        {},
+      ),
+    ).toEqual({
       kind: "list-models",
       outputFormat: "json",
       provider: "vllm",
       baseUrl: "http://gpu:8000/v1",
     });
     expect(await parseArguments(["--list-models"], "/tmp", {})).toEqual({ kind: "list-models", outputFormat: "text" });
-    expect(await parseArguments(["--list-models", "--base-url", "not a url"], "/tmp", {})).toMatchObject({ kind: "error", message: expect.stringMatching(/^--base-url: /) });
+    expect(await parseArguments(["--list-models", "--base-url", "not a url"], "/tmp", {})).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(/^--base-url: /),
+    });
   });
 });

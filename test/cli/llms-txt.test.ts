@@ -4,8 +4,36 @@ import { runAgentwire, createWorkspace } from "../helpers/agentwire.js";
 
 describe("shiftHeadings", () => {
   it("moves headings deeper, not lines inside fenced code, and stops at six", () => {
-    const text = ["# Title", "text", "````md", "# a comment", "```", "# still code", "````", "## Part", "~~~", "# tilde code", "~~~", "###### Deep", "#no-space"].join("\n");
-    expect(shiftHeadings(text, 2).split("\n")).toEqual(["### Title", "text", "````md", "# a comment", "```", "# still code", "````", "#### Part", "~~~", "# tilde code", "~~~", "###### Deep", "#no-space"]);
+    const text = [
+      "# Title",
+      "text",
+      "````md",
+      "# a comment",
+      "```",
+      "# still code",
+      "````",
+      "## Part",
+      "~~~",
+      "# tilde code",
+      "~~~",
+      "###### Deep",
+      "#no-space",
+    ].join("\n");
+    expect(shiftHeadings(text, 2).split("\n")).toEqual([
+      "### Title",
+      "text",
+      "````md",
+      "# a comment",
+      "```",
+      "# still code",
+      "````",
+      "#### Part",
+      "~~~",
+      "# tilde code",
+      "~~~",
+      "###### Deep",
+      "#no-space",
+    ]);
   });
 });
 
@@ -17,7 +45,10 @@ describe("--llms-txt", () => {
       expect(run.code).toBe(0);
       // The skill-writing guide's example SKILL.md starts its body with a level-1 heading.
       expect(run.stdout).toMatch(/```[a-z]*\n(?:[^`]*\n)?# Release notes\n/);
-      const headings = run.stdout.replace(/^(```|~~~)[^]*?^\1/gm, "").split("\n").filter((line) => /^#{1,6} /.test(line));
+      const headings = run.stdout
+        .replace(/^(```|~~~)[^]*?^\1/gm, "")
+        .split("\n")
+        .filter((line) => /^#{1,6} /.test(line));
       expect(headings.filter((heading, index) => headings.indexOf(heading) !== index)).toEqual([]);
     } finally {
       await workspace.cleanup();

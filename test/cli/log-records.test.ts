@@ -64,7 +64,12 @@ const RECORDS: Array<[string, "debug" | "info" | "warn" | "error", unknown, stri
   ["an AggregateError", "error", { err: aggregate }, "m"],
   ["an error under another key", "warn", { failure: errorWithStack("x") }, "m"],
   ["err that is not an error", "warn", { err: "just text" }, "m"],
-  ["values JSON lacks", "info", { nan: Number.NaN, inf: Infinity, gone: undefined, fn: () => 1, big: [1, "two", { three: null }] }, "values"],
+  [
+    "values JSON lacks",
+    "info",
+    { nan: Number.NaN, inf: Infinity, gone: undefined, fn: () => 1, big: [1, "two", { three: null }] },
+    "values",
+  ],
   ["a msg field of its own", "info", { msg: "from the fields", other: true }, undefined],
   ["quotes and control characters", "info", { path: 'a "b"\n\tc' }, 'said "hi"\u0001\u2028'],
   ["a cycle in a field", "debug", { cycle }, "cyclic"],

@@ -23,7 +23,13 @@ describe("the CLI logger", () => {
     log.warn("a plain message");
     const lines = written.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({ level: 30, name: "agentwire", msg: "stdout was closed by its reader", session: "s1", err: { type: "Error", message: "boom" } });
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      name: "agentwire",
+      msg: "stdout was closed by its reader",
+      session: "s1",
+      err: { type: "Error", message: "boom" },
+    });
     expect(lines[0]!.time).toEqual(expect.any(Number));
     expect(lines[1]).toMatchObject({ level: 40, msg: "a plain message" });
   });

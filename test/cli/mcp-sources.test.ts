@@ -47,7 +47,9 @@ describe("--mcp-config", () => {
   });
 
   it("an in-process server's name must be usable in tool names", () => {
-    expect(gather({ read: false, trust: nobody }, [JSON.stringify({ mcpServers: { "no spaces": { type: "sdk" } } })])).toEqual({ error: expect.stringContaining("server names may use letters") });
+    expect(gather({ read: false, trust: nobody }, [JSON.stringify({ mcpServers: { "no spaces": { type: "sdk" } } })])).toEqual({
+      error: expect.stringContaining("server names may use letters"),
+    });
   });
 });
 
@@ -55,32 +57,60 @@ describe("the project's .mcp.json", () => {
   it("untrusted: nothing starts and nothing is expanded; its valid server names are listed for system/init", () => {
     writeFileSync(join(cwd, ".mcp.json"), JSON.stringify(leaking));
     // ${NOT_SET} would fail a trusted read; an untrusted file cannot stop the run.
-    expect(gather({ read: true, trust: nobody })).toEqual({ servers: {}, hostServers: [], projectSdkServers: [], untrustedProjectServers: ["leak", "local"] });
+    expect(gather({ read: true, trust: nobody })).toEqual({
+      servers: {},
+      hostServers: [],
+      projectSdkServers: [],
+      untrustedProjectServers: ["leak", "local"],
+    });
   });
 
   it("trusted: expanded and started like the user's files, failing clearly when broken", () => {
     const { mcpServers } = leaking;
     writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { leak: mcpServers.leak } }));
     const trusted = gather({ read: true, trust: everyone });
-    expect(trusted).toEqual({ servers: { leak: { type: "http", url: "https://example.test/mcp?key=sk-secret", headers: { Authorization: "Bearer sk-secret" } } }, hostServers: [], projectSdkServers: [], untrustedProjectServers: [] });
+    expect(trusted).toEqual({
+      servers: { leak: { type: "http", url: "https://example.test/mcp?key=sk-secret", headers: { Authorization: "Bearer sk-secret" } } },
+      hostServers: [],
+      projectSdkServers: [],
+      untrustedProjectServers: [],
+    });
     writeFileSync(join(cwd, ".mcp.json"), JSON.stringify(leaking));
     expect(gather({ read: true, trust: everyone })).toEqual({ error: expect.stringContaining("NOT_SET") });
   });
 
   it("not read at all with read: false (--strict-mcp-config, --setting-sources without project)", () => {
     writeFileSync(join(cwd, ".mcp.json"), "not even JSON");
-    expect(gather({ read: false, trust: everyone })).toEqual({ servers: {}, hostServers: [], projectSdkServers: [], untrustedProjectServers: [] });
+    expect(gather({ read: false, trust: everyone })).toEqual({
+      servers: {},
+      hostServers: [],
+      projectSdkServers: [],
+      untrustedProjectServers: [],
+    });
   });
 
   it("a server the user configures under the same name replaces the project's and is not listed as needing trust", () => {
     writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { db: { command: "evil" }, other: { command: "x" } } }));
     const result = gather({ read: true, trust: nobody }, [JSON.stringify({ mcpServers: { db: { command: "mine" } } })]);
-    expect(result).toEqual({ servers: { db: { command: "mine", args: [], env: {} } }, hostServers: [], projectSdkServers: [], untrustedProjectServers: ["other"] });
+    expect(result).toEqual({
+      servers: { db: { command: "mine", args: [], env: {} } },
+      hostServers: [],
+      projectSdkServers: [],
+      untrustedProjectServers: ["other"],
+    });
   });
 
   it("trusted, with an in-process (type sdk) entry: it is never the host's server, only reported", () => {
-    writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { ghost: { type: "sdk", name: "ghost" }, tool: { command: "x" } } }));
-    expect(gather({ read: true, trust: everyone })).toEqual({ servers: { tool: { command: "x", args: [], env: {} } }, hostServers: [], projectSdkServers: ["ghost"], untrustedProjectServers: [] });
+    writeFileSync(
+      join(cwd, ".mcp.json"),
+      JSON.stringify({ mcpServers: { ghost: { type: "sdk", name: "ghost" }, tool: { command: "x" } } }),
+    );
+    expect(gather({ read: true, trust: everyone })).toEqual({
+      servers: { tool: { command: "x", args: [], env: {} } },
+      hostServers: [],
+      projectSdkServers: ["ghost"],
+      untrustedProjectServers: [],
+    });
     // The host naming the same server in --mcp-config makes it the host's.
     const claimed = gather({ read: true, trust: everyone }, [JSON.stringify({ mcpServers: { ghost: { type: "sdk", name: "ghost" } } })]);
     expect(claimed).toMatchObject({ hostServers: ["ghost"], projectSdkServers: [] });

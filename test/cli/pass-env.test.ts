@@ -3,7 +3,9 @@ import { parseArguments } from "../../src/cli/arguments.js";
 
 describe("--pass-env", () => {
   it("is repeatable and reaches the run's settings", async () => {
-    const parsed = await parseArguments(["-p", "hi", "--pass-env", "GITHUB_TOKEN", "--pass-env", "NPM_TOKEN"], "/tmp", { ANTHROPIC_API_KEY: "a" });
+    const parsed = await parseArguments(["-p", "hi", "--pass-env", "GITHUB_TOKEN", "--pass-env", "NPM_TOKEN"], "/tmp", {
+      ANTHROPIC_API_KEY: "a",
+    });
     expect(parsed.kind === "run" && parsed.config.passEnv).toEqual(["GITHUB_TOKEN", "NPM_TOKEN"]);
   });
 

@@ -11,7 +11,8 @@ afterEach(() => {
 });
 
 function recordingLogger(records: Array<{ level: string; object: unknown; message?: string }>): Logger {
-  const record = (level: string) => (object: unknown, message?: string) => records.push({ level, object, ...(message === undefined ? {} : { message }) });
+  const record = (level: string) => (object: unknown, message?: string) =>
+    records.push({ level, object, ...(message === undefined ? {} : { message }) });
   return { isLevelEnabled: () => true, debug: record("debug"), info: record("info"), warn: record("warn"), error: record("error") };
 }
 

@@ -6,9 +6,21 @@ import { lastSkillsListing, userWords, visibleMessage } from "../../src/conversa
 const LISTING = "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- a: A.\n</system-reminder>";
 
 describe("reminders in user messages", () => {
-  const marked: Message = { role: "user", content: [{ type: "text", text: LISTING, reminder: "skills" }, { type: "text", text: "fix the build" }] };
+  const marked: Message = {
+    role: "user",
+    content: [
+      { type: "text", text: LISTING, reminder: "skills" },
+      { type: "text", text: "fix the build" },
+    ],
+  };
   // Written before the mark existed: recognised by how the listing began.
-  const unmarked: Message = { role: "user", content: [{ type: "text", text: LISTING }, { type: "text", text: "fix the build" }] };
+  const unmarked: Message = {
+    role: "user",
+    content: [
+      { type: "text", text: LISTING },
+      { type: "text", text: "fix the build" },
+    ],
+  };
 
   it("leave the user's words, marked or written before the mark", () => {
     for (const message of [marked, unmarked]) {
@@ -21,13 +33,22 @@ describe("reminders in user messages", () => {
   });
 
   it("the last listing the conversation carries is found, also after other turns", () => {
-    const history: Message[] = [marked, { role: "assistant", content: [{ type: "text", text: "Done." }] }, { role: "user", content: [{ type: "text", text: "thanks" }] }];
+    const history: Message[] = [
+      marked,
+      { role: "assistant", content: [{ type: "text", text: "Done." }] },
+      { role: "user", content: [{ type: "text", text: "thanks" }] },
+    ];
     expect(lastSkillsListing(history)).toBe(LISTING);
     expect(lastSkillsListing(history.slice(1))).toBeUndefined();
   });
 
   it("a compaction keeps the user's recent words even when a listing went before them", () => {
-    const [head] = conversationFromSummary([marked, { role: "assistant", content: [{ type: "text", text: "Done." }] }], "summary", [], 100_000);
+    const [head] = conversationFromSummary(
+      [marked, { role: "assistant", content: [{ type: "text", text: "Done." }] }],
+      "summary",
+      [],
+      100_000,
+    );
     const text = head!.content.map((block) => (block.type === "text" ? block.text : "")).join("");
     expect(text).toContain("- fix the build");
     expect(text).not.toContain("skills are available");

@@ -18,11 +18,18 @@ const expensive = { input_tokens: 1_000_000, output_tokens: 10 };
 describe("--max-budget-usd", () => {
   it("a response that crosses the budget ends the turn: its tool calls are answered without running", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "touch ran.txt" } }], usage: expensive }, { text: "never asked" }] });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: "touch ran.txt" } }], usage: expensive }, { text: "never asked" }],
+    });
     const run = await runAgentwire(["-p", "go", ...STREAM, "--max-budget-usd", "1", "--dangerously-skip-permissions"], { workspace });
     expectWellFormedRun(run, 1);
     expect(run.code).toBe(1);
-    expect(results(run.events)[0]).toMatchObject({ subtype: "error_max_budget_usd", is_error: true, terminal_reason: "budget_exhausted", errors: ["Reached maximum budget ($1)"] });
+    expect(results(run.events)[0]).toMatchObject({
+      subtype: "error_max_budget_usd",
+      is_error: true,
+      terminal_reason: "budget_exhausted",
+      errors: ["Reached maximum budget ($1)"],
+    });
     expect(results(run.events)[0]!.total_cost_usd).toBeGreaterThan(1);
     expect(existsSync(join(workspace.cwd, "ran.txt"))).toBe(false);
     expect(workspace.server.requests).toHaveLength(1);

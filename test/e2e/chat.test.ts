@@ -19,7 +19,13 @@ const SLOW_TEXT = "A long and slow answer that is still streaming when Esc arriv
 const SUMMARY = "1. User requests: a greeting and a notes file.\n2. Next step: none.";
 type Body = { messages: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }> };
 const userTexts = (body: unknown): string[] =>
-  (body as Body).messages.filter((message) => message.role === "user").flatMap((message) => (typeof message.content === "string" ? [message.content] : message.content.flatMap((block) => (block.type === "text" ? [block.text!] : []))));
+  (body as Body).messages
+    .filter((message) => message.role === "user")
+    .flatMap((message) =>
+      typeof message.content === "string"
+        ? [message.content]
+        : message.content.flatMap((block) => (block.type === "text" ? [block.text!] : [])),
+    );
 
 /** The screen text since `mark` characters of raw output. */
 const since = (session: PtySession, mark: number) => plainScreen(session.raw.slice(mark));
@@ -44,12 +50,16 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     await pty.waitFor(/Hello there! How can I help\?\n[^]*✓ success · 1 turn/);
 
     pty.type("write notes\r");
-    await pty.waitFor(/\? Allow Write notes\.txt\?\n\s+File edits need approval in this mode\n\s+y allow once · a always allow Write in this chat · n deny/);
+    await pty.waitFor(
+      /\? Allow Write notes\.txt\?\n\s+File edits need approval in this mode\n\s+y allow once · a always allow Write in this chat · n deny/,
+    );
     const beforeAnswer = pty.raw.length;
     pty.type("y");
     await pty.waitFor(/✓ success · 2 turns/);
     // (The raw output keeps what the chat erased and redrew, such as the status line, so only the order is checked.)
-    expect(since(pty, beforeAnswer)).toMatch(/✓ Write allowed once\n[^]*⎿ created notes\.txt \(2 lines\)\n\s+\+alpha\n\s+\+beta\n[^]*Done writing\./);
+    expect(since(pty, beforeAnswer)).toMatch(
+      /✓ Write allowed once\n[^]*⎿ created notes\.txt \(2 lines\)\n\s+\+alpha\n\s+\+beta\n[^]*Done writing\./,
+    );
     expect(since(pty, beforeAnswer)).not.toContain("? Allow Write");
     expect(readFileSync(join(workspace.cwd, "notes.txt"), "utf8")).toBe("alpha\nbeta\n");
     // Colour on a terminal: the added lines are green.
@@ -140,7 +150,9 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
   it("formats a streamed answer's markdown as render does and wraps it at word boundaries; /sessions says 1 turn", async () => {
     workspace = await createWorkspace("text");
     const long = "This streamed line is long enough that it must wrap at the edge of a narrow pane without cutting any word in two.";
-    await workspace.useScenario({ turns: [{ text: `**mock** answer\n\n- **one**\n\n\`\`\`\nconst x = 1;\n\`\`\`\n${long}`, chunk_delay_ms: 5 }] });
+    await workspace.useScenario({
+      turns: [{ text: `**mock** answer\n\n- **one**\n\n\`\`\`\nconst x = 1;\n\`\`\`\n${long}`, chunk_delay_ms: 5 }],
+    });
     // A dumb terminal redraws nothing, so what it shows is exactly what stays on the screen.
     pty = spawnInPty(chat(), { cwd: workspace.cwd, env: { ...agentwireEnv(workspace), TERM: "dumb" }, term: "dumb", columns: 40 });
     await pty.waitFor(/Ctrl\+D exits/);
@@ -182,7 +194,11 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
   it("agentwire alone at a terminal starts the chat; a dumb terminal gets plain lines without escape codes", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ text: "Plain answer." }] });
-    pty = spawnInPty(`"${process.execPath}" "${BIN}"`, { cwd: workspace.cwd, env: { ...agentwireEnv(workspace), TERM: "dumb" }, term: "dumb" });
+    pty = spawnInPty(`"${process.execPath}" "${BIN}"`, {
+      cwd: workspace.cwd,
+      env: { ...agentwireEnv(workspace), TERM: "dumb" },
+      term: "dumb",
+    });
     await pty.waitFor(/agentwire chat · claude-opus-5-5/);
     pty.type("hello\r");
     await pty.waitFor(/Plain answer\.\n[^]*✓ success/);
@@ -196,9 +212,18 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
 describe("agentwire chat with piped input", () => {
   it("reads one message or command per line, answers questions from the next line, ends at EOF", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ text: "I will write it.", tool_calls: [{ name: "Write", input: { file_path: "piped.txt", content: "x\n" } }] }, { text: "Written." }] });
+    await workspace.useScenario({
+      turns: [
+        { text: "I will write it.", tool_calls: [{ name: "Write", input: { file_path: "piped.txt", content: "x\n" } }] },
+        { text: "Written." },
+      ],
+    });
     const { spawn } = await import("node:child_process");
-    const child = spawn(process.execPath, [BIN, "chat"], { cwd: workspace.cwd, env: agentwireEnv(workspace), stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "chat"], {
+      cwd: workspace.cwd,
+      env: agentwireEnv(workspace),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stdin.end("write it\nn\n/permissions\n");

@@ -52,7 +52,10 @@ describe.skipIf("problem" in user)(`credentials stay out of child processes${nee
     await workspace.useScenario(bashTurns(commands));
     const run = await runPromptAsUser(user, workspace, flags, SECRETS);
     expect(run.code).toBe(0);
-    return { stdout: run.stdout, outputs: toolOutcomes(run.events).map((outcome) => (outcome.details as { stdout?: string } | undefined)?.stdout ?? "") };
+    return {
+      stdout: run.stdout,
+      outputs: toolOutcomes(run.events).map((outcome) => (outcome.details as { stdout?: string } | undefined)?.stdout ?? ""),
+    };
   }
 
   it("a read-only command sees no key in any transformed form, and the run still ends with its result", async () => {
@@ -81,9 +84,15 @@ describe.skipIf("problem" in user)(`credentials stay out of child processes${nee
     await workspace.useScenario({ turns: [{ text: "done" }] });
     const recorded = join(workspace.root, "server-env.txt");
     // The server records its environment, then becomes the repository's test MCP server.
-    const server = { command: "/bin/sh", args: ["-c", 'env > "$0"; exec "$1" "$2"', recorded, process.execPath, SERVER], env: { GITHUB_TOKEN: "${GITHUB_TOKEN}", MCP_TEST_NAME: "recorder" } };
+    const server = {
+      command: "/bin/sh",
+      args: ["-c", 'env > "$0"; exec "$1" "$2"', recorded, process.execPath, SERVER],
+      env: { GITHUB_TOKEN: "${GITHUB_TOKEN}", MCP_TEST_NAME: "recorder" },
+    };
     const run = await runPromptAsUser(user, workspace, ["--mcp-config", JSON.stringify({ mcpServers: { recorder: server } })], SECRETS);
-    const init = run.events.find((event) => event.type === "system" && event.subtype === "init") as { mcp_servers?: Array<{ name: string; status: string }> } | undefined;
+    const init = run.events.find((event) => event.type === "system" && event.subtype === "init") as
+      | { mcp_servers?: Array<{ name: string; status: string }> }
+      | undefined;
     expect(init?.mcp_servers).toEqual([{ name: "recorder", status: "connected" }]);
     const environment = await readFile(recorded, "utf8");
     expect(environment).toContain("PATH=");

@@ -1,5 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { agentwireEnv, createWorkspace, expectWellFormedRun, results, ROOT, runAgentwire, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
+import {
+  agentwireEnv,
+  createWorkspace,
+  expectWellFormedRun,
+  results,
+  ROOT,
+  runAgentwire,
+  spawnAgentwire,
+  waitForEvent,
+  waitForExit,
+  type Workspace,
+} from "../helpers/agentwire.js";
 
 let workspace: Workspace;
 
@@ -16,7 +27,16 @@ describe("command line", () => {
     expect(version.stdout).toMatch(/^2\.\d+\.\d+ \(agentwire \d+\.\d+\.\d+\)\n$/);
     const help = await runAgentwire(["--help"], { workspace });
     expect(help.code).toBe(0);
-    for (const flag of ["--print", "--output-format", "--input-format", "--model", "--resume", "--continue", "--max-turns", "--include-partial-messages"]) {
+    for (const flag of [
+      "--print",
+      "--output-format",
+      "--input-format",
+      "--model",
+      "--resume",
+      "--continue",
+      "--max-turns",
+      "--include-partial-messages",
+    ]) {
       expect(help.stdout).toContain(flag);
     }
   });
@@ -60,7 +80,7 @@ describe("command line", () => {
     expect(workspace.server.requests).toHaveLength(0);
   });
 
-  it("the prompt can be a positional argument, also after flags (claude -p --flags \"prompt\")", async () => {
+  it('the prompt can be a positional argument, also after flags (claude -p --flags "prompt")', async () => {
     workspace = await createWorkspace("multi-turn");
     const run = await runAgentwire(["-p", "--output-format", "json", "Say", "hello."], { workspace });
     expect(run.code).toBe(0);
@@ -72,9 +92,12 @@ describe("command line", () => {
     expect(second.messages[0]!.content[0]!.text).toBe("Say hi.");
   });
 
-  it("piped input is appended to a prompt argument (git diff | agentwire -p \"review\")", async () => {
+  it('piped input is appended to a prompt argument (git diff | agentwire -p "review")', async () => {
     workspace = await createWorkspace("multi-turn");
-    const run = await runAgentwire(["-p", "summarize", "--output-format", "json"], { workspace, stdin: "context line 1\ncontext line 2\n" });
+    const run = await runAgentwire(["-p", "summarize", "--output-format", "json"], {
+      workspace,
+      stdin: "context line 1\ncontext line 2\n",
+    });
     expect(run.code).toBe(0);
     const body = workspace.server.requests[0]!.body as { messages: Array<{ content: Array<{ text: string }> }> };
     expect(body.messages[0]!.content[0]!.text).toBe("summarize\n\ncontext line 1\ncontext line 2\n");
@@ -84,7 +107,9 @@ describe("command line", () => {
     workspace = await createWorkspace("multi-turn");
     const empty = await runAgentwire(["-p", "summarize", "--output-format", "json"], { workspace, stdin: "" });
     expect(empty.code).toBe(0);
-    expect((workspace.server.requests[0]!.body as { messages: Array<{ content: Array<{ text: string }> }> }).messages[0]!.content[0]!.text).toBe("summarize");
+    expect(
+      (workspace.server.requests[0]!.body as { messages: Array<{ content: Array<{ text: string }> }> }).messages[0]!.content[0]!.text,
+    ).toBe("summarize");
     // stdin left open and silent: given up after a short wait with a note on stderr, never a hang.
     const child = spawnAgentwire(["-p", "summarize", "--output-format", "stream-json"], { workspace });
     const started = Date.now();
@@ -96,7 +121,9 @@ describe("command line", () => {
     expect(open.code).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(open.stderr).toMatch(/no input arrived on stdin within 3 s/);
-    expect((workspace.server.requests[1]!.body as { messages: Array<{ content: Array<{ text: string }> }> }).messages[0]!.content[0]!.text).toBe("summarize");
+    expect(
+      (workspace.server.requests[1]!.body as { messages: Array<{ content: Array<{ text: string }> }> }).messages[0]!.content[0]!.text,
+    ).toBe("summarize");
   });
 
   it.each([
@@ -108,7 +135,9 @@ describe("command line", () => {
     workspace = await createWorkspace("multi-turn");
     const run = await runAgentwire(["--output-format", "json", ...args], { workspace });
     expect(run.code, run.stderr).toBe(0);
-    expect((workspace.server.requests[0]!.body as { messages: Array<{ content: Array<{ text: string }> }> }).messages[0]!.content[0]!.text).toBe(prompt);
+    expect(
+      (workspace.server.requests[0]!.body as { messages: Array<{ content: Array<{ text: string }> }> }).messages[0]!.content[0]!.text,
+    ).toBe(prompt);
   });
 
   it("`agentwire help` is the help, not a prompt; `help start` shows start's own defaults", async () => {
@@ -134,14 +163,19 @@ describe("command line", () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", "--effort", "high", "--fallback-model", "haiku"], { workspace });
     expect(run.code).toBe(0);
-    expect(run.stderr).toBe("agentwire: warning: --fallback-model and --effort are accepted for Claude Code compatibility but have no effect yet.\n");
+    expect(run.stderr).toBe(
+      "agentwire: warning: --fallback-model and --effort are accepted for Claude Code compatibility but have no effect yet.\n",
+    );
   });
 
   it("list flags take one value per occurrence; a repeated single flag keeps its last value", async () => {
     workspace = await createWorkspace("text");
     const { mkdir } = await import("node:fs/promises");
     await mkdir(`${workspace.cwd}/extra`);
-    const run = await runAgentwire(["-p", "--output-format", "json", "--add-dir", `${workspace.cwd}/extra`, "--model", "opus", "--model", "haiku", "Say", "hello."], { workspace });
+    const run = await runAgentwire(
+      ["-p", "--output-format", "json", "--add-dir", `${workspace.cwd}/extra`, "--model", "opus", "--model", "haiku", "Say", "hello."],
+      { workspace },
+    );
     expect(run.code).toBe(0);
     const body = workspace.server.requests[0]!.body as { model: string; messages: Array<{ content: Array<{ text: string }> }> };
     expect(body.model).toBe("claude-haiku-4-5");
@@ -190,7 +224,18 @@ describe("command line", () => {
   it("accepts --flag=value, as the Agent SDK passes it, and Claude Code host flags it does not implement", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(
-      ["--output-format=stream-json", "--verbose", "--input-format=stream-json", "--model=haiku", "--max-turns=3", "--setting-sources=", "--fallback-model=haiku", "--permission-mode=default", "--mcp-config", '{"mcpServers":{}}'],
+      [
+        "--output-format=stream-json",
+        "--verbose",
+        "--input-format=stream-json",
+        "--model=haiku",
+        "--max-turns=3",
+        "--setting-sources=",
+        "--fallback-model=haiku",
+        "--permission-mode=default",
+        "--mcp-config",
+        '{"mcpServers":{}}',
+      ],
       { workspace, stdin: `${JSON.stringify({ type: "user", message: { role: "user", content: "hi" } })}\n` },
     );
     expectWellFormedRun(run, 1);
@@ -198,14 +243,21 @@ describe("command line", () => {
     // --setting-sources is acted on (no project settings here), so only --fallback-model is noted:
     // in a system/warning line, not on stderr, which hosts show as an error.
     const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning");
-    expect(warnings).toEqual([expect.objectContaining({ code: "flags_ignored", message: "--fallback-model is accepted for Claude Code compatibility but has no effect yet." })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        code: "flags_ignored",
+        message: "--fallback-model is accepted for Claude Code compatibility but has no effect yet.",
+      }),
+    ]);
     expect(run.stderr).toBe("");
     expect((workspace.server.requests[0]!.body as { model: string }).model).toBe("claude-haiku-4-5");
   });
 
   it("--dangerously-skip-permissions is accepted (also as root) and reported as bypassPermissions", async () => {
     workspace = await createWorkspace("text");
-    const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"], { workspace });
+    const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"], {
+      workspace,
+    });
     expectWellFormedRun(run, 1);
     expect(run.events[0]).toMatchObject({ permissionMode: "bypassPermissions" });
   });
@@ -214,7 +266,19 @@ describe("command line", () => {
     workspace = await createWorkspace("text");
     const { writeFile } = await import("node:fs/promises");
     await writeFile(`${workspace.cwd}/extra.md`, "Always answer in French.");
-    const run = await runAgentwire(["-p", "hi", "--output-format", "json", "--system-prompt", "You are terse.", "--append-system-prompt-file", `${workspace.cwd}/extra.md`], { workspace });
+    const run = await runAgentwire(
+      [
+        "-p",
+        "hi",
+        "--output-format",
+        "json",
+        "--system-prompt",
+        "You are terse.",
+        "--append-system-prompt-file",
+        `${workspace.cwd}/extra.md`,
+      ],
+      { workspace },
+    );
     expect(run.code).toBe(0);
     expect((workspace.server.requests[0]!.body as { system: string }).system).toBe("You are terse.\n\nAlways answer in French.");
   });
@@ -226,10 +290,21 @@ describe("command line", () => {
     const run = await runAgentwire(["-p", "Read hello.txt", "--output-format", "stream-json", "--debug"], { workspace });
     expect(run.code).toBe(0);
     // Not a terminal: one JSON object per line.
-    const lines = run.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = run.stderr
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const messages = lines.map((line) => line.msg);
-    expect(messages).toEqual(expect.arrayContaining(["model request", "model response", "tool start", "tool end", "permission decision", "session write"]));
-    expect(lines.find((line) => line.msg === "model request")).toMatchObject({ provider: "anthropic", url: workspace.server.url, model: "claude-opus-5-5", attempt: 1, bytes: expect.any(Number) });
+    expect(messages).toEqual(
+      expect.arrayContaining(["model request", "model response", "tool start", "tool end", "permission decision", "session write"]),
+    );
+    expect(lines.find((line) => line.msg === "model request")).toMatchObject({
+      provider: "anthropic",
+      url: workspace.server.url,
+      model: "claude-opus-5-5",
+      attempt: 1,
+      bytes: expect.any(Number),
+    });
     expect(lines.find((line) => line.msg === "model response")).toMatchObject({ ms: expect.any(Number), stopReason: "tool_use" });
     expect(lines.find((line) => line.msg === "permission decision")).toMatchObject({ tool: "Read", allow: true });
     expect(lines.find((line) => line.msg === "tool end")).toMatchObject({ tool: "Read", isError: false, ms: expect.any(Number) });
@@ -238,25 +313,44 @@ describe("command line", () => {
 
   it("stderr has one format at a time: readable lines by default, JSON records with --debug into a pipe", async () => {
     workspace = await createWorkspace("text");
-    const secretRun = { turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" } }] }, { text: "done" }] };
+    const secretRun = {
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" } }] }, { text: "done" }],
+    };
     const freshHome = (name: string): Record<string, string> => ({ AGENTWIRE_HOME: `${workspace!.root}/${name}` });
     await workspace.useScenario(secretRun);
     const plain = await runAgentwire(["-p", "go", "--permission-mode", "bypassPermissions"], { workspace, env: freshHome("plain") });
     expect(plain.code).toBe(0);
     const plainLines = plain.stderr.trimEnd().split("\n");
-    expect(plainLines).toEqual([expect.stringMatching(/^agentwire: warning: Installed the default skills/), expect.stringMatching(/^agentwire: warning: Redacted 1 secret\(s\) \(github_token\)/)]);
+    expect(plainLines).toEqual([
+      expect.stringMatching(/^agentwire: warning: Installed the default skills/),
+      expect.stringMatching(/^agentwire: warning: Redacted 1 secret\(s\) \(github_token\)/),
+    ]);
 
     await workspace.useScenario(secretRun);
-    const debug = await runAgentwire(["-p", "go", "--permission-mode", "bypassPermissions", "--debug"], { workspace, env: freshHome("debug") });
+    const debug = await runAgentwire(["-p", "go", "--permission-mode", "bypassPermissions", "--debug"], {
+      workspace,
+      env: freshHome("debug"),
+    });
     expect(debug.code).toBe(0);
-    const records = debug.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as { level: number; msg: string });
-    expect(records.filter((record) => record.level === 40).map((record) => record.msg)).toEqual([expect.stringMatching(/^Installed the default skills/), expect.stringMatching(/^Redacted 1 secret/)]);
+    const records = debug.stderr
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(records.filter((record) => record.level === 40).map((record) => record.msg)).toEqual([
+      expect.stringMatching(/^Installed the default skills/),
+      expect.stringMatching(/^Redacted 1 secret/),
+    ]);
 
     // A failed run's error too is a record then, not an "Error:" line among them.
-    await workspace.useScenario({ turns: [{ error: { status: 401, type: "authentication_error", message: "invalid x-api-key" }, repeat: true }] });
+    await workspace.useScenario({
+      turns: [{ error: { status: 401, type: "authentication_error", message: "invalid x-api-key" }, repeat: true }],
+    });
     const failed = await runAgentwire(["-p", "go", "--debug"], { workspace });
     expect(failed.code).toBe(1);
-    const failedRecords = failed.stderr.trimEnd().split("\n").map((line) => JSON.parse(line) as { level: number; msg: string });
+    const failedRecords = failed.stderr
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
     expect(failedRecords.at(-1)).toMatchObject({ level: 50, msg: expect.stringMatching(/invalid x-api-key|authentication/i) });
   });
 
@@ -267,7 +361,9 @@ describe("command line", () => {
     const out = `${workspace.cwd}/out.jsonl`;
     const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(`${ROOT}/bin/agentwire`)} -p hi --output-format stream-json --debug > ${JSON.stringify(out)}`;
     const transcript = await new Promise<string>((resolve, reject) =>
-      execFile("script", ["-qec", command, "/dev/null"], { env: { ...agentwireEnv(workspace!), NO_COLOR: "1" } }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+      execFile("script", ["-qec", command, "/dev/null"], { env: { ...agentwireEnv(workspace!), NO_COLOR: "1" } }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      ),
     );
     expect(transcript).toMatch(/^agentwire: debug: model request provider=anthropic/m);
     expect(transcript).not.toMatch(/^\{"level"/m);
@@ -300,12 +396,17 @@ describe("command line", () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["web", "--prot", "80"], { workspace });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^Error: Unknown option: --prot\. Did you mean --port\? Run agentwire web --help for the supported options\.\n/);
+    expect(run.stderr).toMatch(
+      /^Error: Unknown option: --prot\. Did you mean --port\? Run agentwire web --help for the supported options\.\n/,
+    );
   });
 
   it("SIGTERM mid-stream ends the turn with a result, then exits 143 leaving nothing behind", async () => {
     workspace = await createWorkspace("interrupt");
-    const child = spawnAgentwire(["-p", "Write a long essay.", "--output-format", "stream-json", "--verbose", "--include-partial-messages"], { workspace });
+    const child = spawnAgentwire(
+      ["-p", "Write a long essay.", "--output-format", "stream-json", "--verbose", "--include-partial-messages"],
+      { workspace },
+    );
     child.stdin.end();
     const exited = waitForExit(child);
     await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");
@@ -319,7 +420,10 @@ describe("command line", () => {
 
   it("SIGINT mid-stream in print mode: result, exit 130", async () => {
     workspace = await createWorkspace("interrupt");
-    const child = spawnAgentwire(["-p", "Write a long essay.", "--output-format", "stream-json", "--verbose", "--include-partial-messages"], { workspace });
+    const child = spawnAgentwire(
+      ["-p", "Write a long essay.", "--output-format", "stream-json", "--verbose", "--include-partial-messages"],
+      { workspace },
+    );
     child.stdin.end();
     const exited = waitForExit(child);
     await waitForEvent(child, (event) => event.type === "stream_event" && event.event.type === "content_block_delta");

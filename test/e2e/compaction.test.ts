@@ -3,7 +3,16 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, results, ROOT, runAgentwire, sequence, type ProviderUnderTest, type Workspace } from "../helpers/agentwire.js";
+import {
+  createWorkspace,
+  expectWellFormedRun,
+  results,
+  ROOT,
+  runAgentwire,
+  sequence,
+  type ProviderUnderTest,
+  type Workspace,
+} from "../helpers/agentwire.js";
 
 const STREAM = ["--output-format", "stream-json", "--verbose"];
 let workspace: Workspace | undefined;
@@ -16,8 +25,12 @@ afterEach(async () => {
 type Body = { system?: unknown; tools?: unknown[]; messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> };
 const bodyOf = (workspace: Workspace, index: number) => workspace.server.requests[index]!.body as Body;
 const textOf = (body: Body) => JSON.stringify(body.messages);
-const boundaries = (events: OutputEvent[]) => events.filter((event) => event.type === "system" && event.subtype === "compact_boundary") as Array<{ compact_metadata: { trigger: string; pre_tokens: number; post_tokens: number; duration_ms: number } }>;
-const compactionLines = (events: OutputEvent[]) => sequence(events).filter((kind) => kind.startsWith("system/status") || kind === "system/compact_boundary");
+const boundaries = (events: OutputEvent[]) =>
+  events.filter((event) => event.type === "system" && event.subtype === "compact_boundary") as Array<{
+    compact_metadata: { trigger: string; pre_tokens: number; post_tokens: number; duration_ms: number };
+  }>;
+const compactionLines = (events: OutputEvent[]) =>
+  sequence(events).filter((kind) => kind.startsWith("system/status") || kind === "system/compact_boundary");
 const SUMMARY = "1. User requests: read big.txt.\n5. Current work: reading big.txt.\n6. Next step: answer.";
 
 describe("automatic compaction", () => {
@@ -25,12 +38,23 @@ describe("automatic compaction", () => {
     workspace = await createWorkspace("text");
     await writeFile(join(workspace.cwd, "big.txt"), `${"A line of a large file that fills the context window.\n".repeat(600)}`);
     await writeFile(join(workspace.cwd, "AGENTS.md"), "Memory: always answer briefly.\n");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Read", input: { file_path: "big.txt" } }] }, { text: SUMMARY }, { text: "It is a large file." }] });
-    const run = await runAgentwire(["-p", "Read big.txt and tell me about it", ...STREAM, "--context-window", "8192", "--tool-profile", "compact"], { workspace });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Read", input: { file_path: "big.txt" } }] }, { text: SUMMARY }, { text: "It is a large file." }],
+    });
+    const run = await runAgentwire(
+      ["-p", "Read big.txt and tell me about it", ...STREAM, "--context-window", "8192", "--tool-profile", "compact"],
+      { workspace },
+    );
     expectWellFormedRun(run, 1);
     expect(compactionLines(run.events)).toEqual(["system/status", "system/compact_boundary", "system/status"]);
-    const statuses = run.events.filter((event) => event.type === "system" && event.subtype === "status") as Array<{ status: string | null; compact_result?: string }>;
-    expect(statuses.map((status) => [status.status, status.compact_result])).toEqual([["compacting", undefined], [null, "success"]]);
+    const statuses = run.events.filter((event) => event.type === "system" && event.subtype === "status") as Array<{
+      status: string | null;
+      compact_result?: string;
+    }>;
+    expect(statuses.map((status) => [status.status, status.compact_result])).toEqual([
+      ["compacting", undefined],
+      [null, "success"],
+    ]);
     const [boundary] = boundaries(run.events);
     expect(boundary!.compact_metadata.trigger).toBe("auto");
     expect(boundary!.compact_metadata.pre_tokens).toBeGreaterThan(5_000);
@@ -68,7 +92,9 @@ describe("automatic compaction", () => {
 
   it("compacting that does not help three times in a row ends the turn with context_length_exceeded", async () => {
     workspace = await createWorkspace("text");
-    const overflow = { error: { status: 400, type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } };
+    const overflow = {
+      error: { status: 400, type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" },
+    };
     await workspace.useScenario({ turns: [overflow, { text: SUMMARY }, overflow, { text: SUMMARY }, overflow, { text: "never" }] });
     const run = await runAgentwire(["-p", "A long question", ...STREAM], { workspace });
     expectWellFormedRun(run, 1);
@@ -80,7 +106,12 @@ describe("automatic compaction", () => {
 
   it("--no-auto-compact leaves an overflow as the error it is", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ error: { status: 400, type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } }, { text: "never" }] });
+    await workspace.useScenario({
+      turns: [
+        { error: { status: 400, type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } },
+        { text: "never" },
+      ],
+    });
     const run = await runAgentwire(["-p", "A long question", ...STREAM, "--no-auto-compact"], { workspace });
     expect(results(run.events)[0]).toMatchObject({ is_error: true, error_code: "context_length_exceeded" });
     expect(boundaries(run.events)).toEqual([]);
@@ -93,7 +124,17 @@ describe("automatic compaction", () => {
     const longPrompt = `Here are my notes. ${"Notes about the fruit harvest and the weather this season. ".repeat(500)}`;
     const line = (text: string) => `${JSON.stringify({ type: "user", content: text })}\n`;
     const setModel = `${JSON.stringify({ type: "control_request", request_id: "m1", request: { subtype: "set_model", model: "haiku" } })}\n`;
-    const args = ["--input-format", "stream-json", ...STREAM, "--model", "claude-opus-5-5", "--auto-compact-threshold", "2", "--tool-profile", "compact"];
+    const args = [
+      "--input-format",
+      "stream-json",
+      ...STREAM,
+      "--model",
+      "claude-opus-5-5",
+      "--auto-compact-threshold",
+      "2",
+      "--tool-profile",
+      "compact",
+    ];
     const run = await runAgentwire(args, { workspace, stdin: line("First?") + setModel + line(longPrompt) });
     expectWellFormedRun(run, 2);
     const [boundary] = boundaries(run.events);
@@ -101,7 +142,10 @@ describe("automatic compaction", () => {
     expect(boundary!.compact_metadata.pre_tokens).toBeGreaterThan(4_000);
     expect(boundary!.compact_metadata.pre_tokens).toBeLessThan(20_000);
     // The summary was asked of the new model, and the answer after it too.
-    expect(workspace.server.requests.slice(1).map((request) => (request.body as { model: string }).model)).toEqual(["claude-haiku-4-5", "claude-haiku-4-5"]);
+    expect(workspace.server.requests.slice(1).map((request) => (request.body as { model: string }).model)).toEqual([
+      "claude-haiku-4-5",
+      "claude-haiku-4-5",
+    ]);
     expect(results(run.events).map((result) => result.result)).toEqual(["One.", "Two."]);
   });
 });
@@ -111,14 +155,28 @@ describe("/compact, /clear and resuming", () => {
 
   it("/compact with instructions, then resume: the session continues from the summary; the file keeps everything", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ text: "The answer about apples." }, { text: SUMMARY }, { text: "Continuing from the summary." }, { text: "Resumed." }] });
-    const run = await runAgentwire(["--input-format", "stream-json", ...STREAM], { workspace, stdin: line("Tell me about apples") + line("/compact keep the fruit names") + line("And now?") });
+    await workspace.useScenario({
+      turns: [{ text: "The answer about apples." }, { text: SUMMARY }, { text: "Continuing from the summary." }, { text: "Resumed." }],
+    });
+    const run = await runAgentwire(["--input-format", "stream-json", ...STREAM], {
+      workspace,
+      stdin: line("Tell me about apples") + line("/compact keep the fruit names") + line("And now?"),
+    });
     expectWellFormedRun(run, 3);
     expect(boundaries(run.events).map((boundary) => boundary.compact_metadata.trigger)).toEqual(["manual"]);
-    expect(results(run.events).map((result) => result.result)).toEqual(["The answer about apples.", "Compacted the conversation.", "Continuing from the summary."]);
+    expect(results(run.events).map((result) => result.result)).toEqual([
+      "The answer about apples.",
+      "Compacted the conversation.",
+      "Continuing from the summary.",
+    ]);
     // As Claude Code: the /compact turn reports no usage; the summary is billed in the session totals.
     const [answer, compacted] = results(run.events);
-    expect(compacted!.usage).toMatchObject({ input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+    expect(compacted!.usage).toMatchObject({
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    });
     expect(compacted!.total_cost_usd).toBeGreaterThan(answer!.total_cost_usd);
     expect(textOf(bodyOf(workspace, 1))).toContain("Focus the summary on: keep the fruit names");
     const third = bodyOf(workspace, 2);
@@ -142,7 +200,10 @@ describe("/compact, /clear and resuming", () => {
 
   it("/clear starts the conversation over in the same session", async () => {
     workspace = await createWorkspace("multi-turn");
-    const run = await runAgentwire(["--input-format", "stream-json", ...STREAM], { workspace, stdin: line("First?") + line("/clear") + line("Second?") });
+    const run = await runAgentwire(["--input-format", "stream-json", ...STREAM], {
+      workspace,
+      stdin: line("First?") + line("/clear") + line("Second?"),
+    });
     expectWellFormedRun(run, 3);
     expect(results(run.events)[1]!.result).toMatch(/^Cleared the conversation \(2 messages\)/);
     expect(bodyOf(workspace, 1).messages).toEqual([{ role: "user", content: [{ type: "text", text: "Second?" }] }]);

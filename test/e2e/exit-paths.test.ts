@@ -33,7 +33,9 @@ function uniqueSleep(): string {
 
 async function sleepingBashRun(marker: string) {
   workspace = await createWorkspace("text");
-  await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: `${marker}; echo finished` } }] }, { text: "done" }] });
+  await workspace.useScenario({
+    turns: [{ tool_calls: [{ name: "Bash", input: { command: `${marker}; echo finished` } }] }, { text: "done" }],
+  });
   const child = spawnAgentwire(["-p", "wait", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
   child.stdin.end();
   await waitForEvent(child, (event) => event.type === "assistant" && event.message.content[0].type === "tool_use");
@@ -56,7 +58,10 @@ describe("exit paths", () => {
     const sessions = join(workspace!.home, ".agentwire", "projects");
     const [project] = readdirSync(sessions);
     const [file] = readdirSync(join(sessions, project!));
-    const lines = readFileSync(join(sessions, project!, file!), "utf8").trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; message?: { role: string } });
+    const lines = readFileSync(join(sessions, project!, file!), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; message?: { role: string } });
     expect(lines.map((line) => line.message?.role ?? line.type)).toEqual(["session", "user", "assistant", "user", "user", "turn_end"]);
   });
 
@@ -87,9 +92,15 @@ describe("exit paths", () => {
     const marker = uniqueSleep();
     workspace = await createWorkspace("text");
     await workspace.useScenario({
-      turns: [{ tool_calls: [{ name: "Bash", input: { command: `${marker} >/dev/null 2>&1 &` } }] }, { text: "started" }, { text: "still here" }],
+      turns: [
+        { tool_calls: [{ name: "Bash", input: { command: `${marker} >/dev/null 2>&1 &` } }] },
+        { text: "started" },
+        { text: "still here" },
+      ],
     });
-    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
+    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--dangerously-skip-permissions"], {
+      workspace,
+    });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "start it" } })}\n`);
     await waitForEvent(child, (event) => event.type === "result");
     // The call returned at once, and the job runs on between turns (the shell's forked child
@@ -107,8 +118,12 @@ describe("exit paths", () => {
   it("SIGKILL after a command left a background job: the job dies too", async () => {
     const marker = uniqueSleep();
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: `${marker} >/dev/null 2>&1 &` } }] }, { text: "started" }] });
-    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: `${marker} >/dev/null 2>&1 &` } }] }, { text: "started" }],
+    });
+    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--dangerously-skip-permissions"], {
+      workspace,
+    });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "start it" } })}\n`);
     await waitForEvent(child, (event) => event.type === "result");
     expect(await until(() => pidsRunning(marker).length === 1, DEATH_WAIT_MS)).toBe(true);

@@ -47,7 +47,11 @@ function shape(events: FlatEvent[]): string[] {
   return labels.filter((label, index) => !(label === "assistant~" && labels[index - 1] === "assistant~"));
 }
 
-const streamedText = (events: FlatEvent[]): string => events.map((event) => (event.type === "assistant" ? event.message.content : "|")).join("").replace(/\|+/g, "|");
+const streamedText = (events: FlatEvent[]): string =>
+  events
+    .map((event) => (event.type === "assistant" ? event.message.content : "|"))
+    .join("")
+    .replace(/\|+/g, "|");
 const userLine = (text: string): string => `${JSON.stringify({ type: "user", message: { role: "user", content: text } })}\n`;
 
 describe("--event-dialect flat", () => {
@@ -59,7 +63,13 @@ describe("--event-dialect flat", () => {
     expect(shape(events)).toEqual(["system/init", "assistant~", "result/success"]);
     expect(events[0]).toMatchObject({ dialect: "flat", model: "claude-opus-5-5", provider: "anthropic", cwd: workspace.cwd });
     expect(streamedText(events.slice(1, -1))).toBe("Hello! I am the mock model. 2 + 2 = 4.");
-    expect(events.at(-1)).toMatchObject({ type: "result", is_error: false, result: "Hello! I am the mock model. 2 + 2 = 4.", num_turns: 1, usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) } });
+    expect(events.at(-1)).toMatchObject({
+      type: "result",
+      is_error: false,
+      result: "Hello! I am the mock model. 2 + 2 = 4.",
+      num_turns: 1,
+      usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) },
+    });
     expect(new Set(events.map((event) => (event as { session_id?: string }).session_id)).size).toBe(1);
   });
 
@@ -83,7 +93,10 @@ describe("--event-dialect flat", () => {
     expect(run.code).toBe(0);
     const events = flatEvents(run);
     expect(shape(events)).toEqual(["system/init", "tool_use", "tool_result", "assistant~", "result/success"]);
-    expect(events[2]).toMatchObject({ type: "tool_result", message: { is_error: true, content: expect.stringContaining("does not exist") } });
+    expect(events[2]).toMatchObject({
+      type: "tool_result",
+      message: { is_error: true, content: expect.stringContaining("does not exist") },
+    });
   });
 
   it("401: system/error with error_code authentication_failed, an error result, exit 1", async () => {
@@ -102,7 +115,16 @@ describe("--event-dialect flat", () => {
     const run = await runAgentwire(["-p", "Read forever", ...FLAT, "--max-turns", "2"], { workspace });
     expect(run.code).toBe(1);
     const events = flatEvents(run);
-    expect(shape(events)).toEqual(["system/init", "assistant~", "tool_use", "tool_result", "assistant~", "tool_use", "tool_result", "result/error_max_turns"]);
+    expect(shape(events)).toEqual([
+      "system/init",
+      "assistant~",
+      "tool_use",
+      "tool_result",
+      "assistant~",
+      "tool_use",
+      "tool_result",
+      "result/error_max_turns",
+    ]);
     expect(events.filter((event) => event.type === "result")).toHaveLength(1);
   });
 
@@ -130,7 +152,10 @@ describe("--event-dialect flat", () => {
     expect(results).toHaveLength(2);
     expect(results[0]).toMatchObject({ is_error: true, terminal_reason: "aborted_streaming" });
     expect(results[1]).toMatchObject({ is_error: false });
-    expect(events).toContainEqual({ type: "control_response", response: { subtype: "success", request_id: "stop", response: expect.any(Object) } });
+    expect(events).toContainEqual({
+      type: "control_response",
+      response: { subtype: "success", request_id: "stop", response: expect.any(Object) },
+    });
   });
 
   it("a failure before any turn is a flat result too; flat needs stream-json", async () => {

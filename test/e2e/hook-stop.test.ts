@@ -2,7 +2,15 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent, ResultEvent } from "../../protocol/events.js";
-import { createWorkspace, expectWellFormedRun, results, runAgentwire, toolOutcomes, type RunResult, type Workspace } from "../helpers/agentwire.js";
+import {
+  createWorkspace,
+  expectWellFormedRun,
+  results,
+  runAgentwire,
+  toolOutcomes,
+  type RunResult,
+  type Workspace,
+} from "../helpers/agentwire.js";
 import { startControlHost } from "../helpers/control-host.js";
 
 /**
@@ -26,15 +34,35 @@ const settingsWith = (event: string, answer: string, matcher?: string): string[]
   JSON.stringify({ hooks: { [event]: [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command: `echo '${answer}'` }] }] } }),
 ];
 const run = (args: string[]): Promise<RunResult> => runAgentwire(["-p", "go", ...STREAM, ...args], { workspace: workspace! });
-const warningsOf = (events: OutputEvent[]) => events.flatMap((event) => (event.type === "system" && event.subtype === "warning" ? [event as { code: string; message: string }] : []));
+const warningsOf = (events: OutputEvent[]) =>
+  events.flatMap((event) => (event.type === "system" && event.subtype === "warning" ? [event as { code: string; message: string }] : []));
 const allRequests = () => JSON.stringify(workspace!.server.requests.map((request) => request.body));
 /** Two calls in one response, run one after the other (Bash is not read-only). */
-const twoBashCalls = { turns: [{ tool_calls: [{ name: "Bash", input: { command: "touch one.txt" } }, { name: "Bash", input: { command: "touch two.txt" } }] }, { text: "done" }] };
+const twoBashCalls = {
+  turns: [
+    {
+      tool_calls: [
+        { name: "Bash", input: { command: "touch one.txt" } },
+        { name: "Bash", input: { command: "touch two.txt" } },
+      ],
+    },
+    { text: "done" },
+  ],
+};
 
 function expectStopped(result: RunResult, terminalReason: ResultEvent["terminal_reason"], text = ""): void {
   expectWellFormedRun(result, 1);
   expect(results(result.events)[0]).toMatchObject({ subtype: "success", is_error: false, terminal_reason: terminalReason, result: text });
-  expect(warningsOf(result.events)).toEqual([{ type: "system", subtype: "warning", code: "hook_stopped", message: expect.stringContaining("the build is frozen"), session_id: expect.any(String), uuid: expect.any(String) }]);
+  expect(warningsOf(result.events)).toEqual([
+    {
+      type: "system",
+      subtype: "warning",
+      code: "hook_stopped",
+      message: expect.stringContaining("the build is frozen"),
+      session_id: expect.any(String),
+      uuid: expect.any(String),
+    },
+  ]);
   expect(allRequests()).not.toContain("the build is frozen");
   expect(result.stderr).toBe("");
 }
@@ -68,8 +96,13 @@ describe("a settings hook answering continue: false", () => {
     const stopped = await run(["--dangerously-skip-permissions", ...settingsWith("PreToolUse", answer, "Bash")]);
     expectStopped(stopped, "hook_stopped");
     expect(existsSync(join(workspace.cwd, "one.txt"))).toBe(false);
-    expect(toolOutcomes(stopped.events).map((outcome) => outcome.content)).toEqual(["no shell", "Not run: a hook stopped the run before this call."]);
-    expect(results(stopped.events)[0]!.permission_denials).toEqual([expect.objectContaining({ tool_name: "Bash", tool_input: { command: "touch one.txt" } })]);
+    expect(toolOutcomes(stopped.events).map((outcome) => outcome.content)).toEqual([
+      "no shell",
+      "Not run: a hook stopped the run before this call.",
+    ]);
+    expect(results(stopped.events)[0]!.permission_denials).toEqual([
+      expect.objectContaining({ tool_name: "Bash", tool_input: { command: "touch one.txt" } }),
+    ]);
   });
 
   it("PostToolUse: the call ran and its result is kept; the next call and the next request do not happen", async () => {
@@ -94,7 +127,9 @@ describe("a settings hook answering continue: false", () => {
   it("Stop: the turn ends with the model's answer even when the hook also blocks (continue: false takes precedence)", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ text: "first answer" }, { text: "second answer" }] });
-    const stopped = await run(settingsWith("Stop", `{"continue":false,"stopReason":"the build is frozen","decision":"block","reason":"keep going"}`));
+    const stopped = await run(
+      settingsWith("Stop", `{"continue":false,"stopReason":"the build is frozen","decision":"block","reason":"keep going"}`),
+    );
     expectStopped(stopped, "stop_hook_prevented", "first answer");
     expect(workspace.server.requests).toHaveLength(1);
   });
@@ -103,7 +138,12 @@ describe("a settings hook answering continue: false", () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ text: "second turn answered" }] });
     const host = startControlHost(settingsWith("SessionStart", STOP), { workspace, answer: () => ({ error: "unexpected" }) });
-    const user = (content: string) => ({ type: "user", message: { role: "user", content }, parent_tool_use_id: null, session_id: "default" });
+    const user = (content: string) => ({
+      type: "user",
+      message: { role: "user", content },
+      parent_tool_use_id: null,
+      session_id: "default",
+    });
     host.send(user("one"));
     await host.waitUntil((events) => results(events).length >= 1);
     host.send(user("two"));
@@ -125,10 +165,20 @@ describe("a host hook answering continue: false", () => {
     await workspace.useScenario({ turns: [...twoBashCalls.turns.slice(0, 1), { text: "second turn answered" }] });
     const host = startControlHost(["--dangerously-skip-permissions"], {
       workspace,
-      answer: (request) => (request.subtype === "hook_callback" ? { continue: false, stopReason: "the build is frozen" } : { error: "unexpected" }),
+      answer: (request) =>
+        request.subtype === "hook_callback" ? { continue: false, stopReason: "the build is frozen" } : { error: "unexpected" },
     });
-    host.send({ type: "control_request", request_id: "req_1", request: { subtype: "initialize", hooks: { PostToolUse: [{ matcher: "Bash", hookCallbackIds: ["hook_0"] }] } } });
-    const user = (content: string) => ({ type: "user", message: { role: "user", content }, parent_tool_use_id: null, session_id: "default" });
+    host.send({
+      type: "control_request",
+      request_id: "req_1",
+      request: { subtype: "initialize", hooks: { PostToolUse: [{ matcher: "Bash", hookCallbackIds: ["hook_0"] }] } },
+    });
+    const user = (content: string) => ({
+      type: "user",
+      message: { role: "user", content },
+      parent_tool_use_id: null,
+      session_id: "default",
+    });
     host.send(user("one"));
     await host.waitUntil((events) => results(events).length >= 1);
     host.send(user("two"));

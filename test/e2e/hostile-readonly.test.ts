@@ -37,7 +37,10 @@ afterEach(async () => {
 });
 
 /** Runs `cat a.txt` (the control), then each call, as one turn, and returns every tool result. */
-async function attempt(calls: Array<{ name: string; input: Record<string, unknown> }>, flags: string[] = []): Promise<{ run: RunResult; outcomes: ToolOutcome[] }> {
+async function attempt(
+  calls: Array<{ name: string; input: Record<string, unknown> }>,
+  flags: string[] = [],
+): Promise<{ run: RunResult; outcomes: ToolOutcome[] }> {
   await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "cat a.txt" } }, ...calls] }, { text: "done" }] });
   const run = await runPromptAsUser(user, workspace, flags);
   const outcomes = toolOutcomes(run.events);
@@ -57,7 +60,12 @@ const bash = (command: string) => ({ name: "Bash", input: { command } });
 
 describe(`hostile read-only commands are not run without a question${needsUnprivilegedUser(user)}`, () => {
   it.skipIf("problem" in user)("sed: a command or a write after a label (:a e CMD, b end w FILE) does not run", async () => {
-    const commands = ["sed -n ':a e touch marker-e' f.txt", "sed -n ':a w marker-w' f.txt", "sed -n 'b end w marker-b' f.txt", `sed -n ':a w ${join(workspace.home, ".bashrc")}' f.txt`];
+    const commands = [
+      "sed -n ':a e touch marker-e' f.txt",
+      "sed -n ':a w marker-w' f.txt",
+      "sed -n 'b end w marker-b' f.txt",
+      `sed -n ':a w ${join(workspace.home, ".bashrc")}' f.txt`,
+    ];
     const { run, outcomes } = await attempt(commands.map(bash));
     expectDenied(run, outcomes, commands);
     for (const marker of ["marker-e", "marker-w", "marker-b"]) expect(existsSync(join(workspace.cwd, marker)), marker).toBe(false);

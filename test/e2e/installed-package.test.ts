@@ -38,7 +38,10 @@ beforeAll(async () => {
   await Promise.all([mkdir(elsewhere), mkdir(home)]);
   // The suite's global setup built dist/ already; the prepack script would rebuild it (removing
   // dist/ while other test files run from it), so the tarball is packed from that build.
-  const packed = await run(NPM, ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+  const packed = await run(NPM, ["pack", "--ignore-scripts", "--json", "--pack-destination", scratch], {
+    cwd: ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const [contents] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = join(scratch, contents!.filename);
   packedFiles = contents!.files.map((file) => file.path);
@@ -65,13 +68,34 @@ function agentwire(args: string[], stdin = "") {
 
 describe("the installed package", () => {
   it("ships the built code and what it reads at run time, without the build's source maps and metafile", () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(["bin/agentwire", "dist/code-cache.js", "dist/cli.cjs", "dist/index.js", "dist/help.txt", "protocol/schema.json", "web/index.html", "skills/repo-map/scripts/repo-map.sh"]));
+    expect(packedFiles).toEqual(
+      expect.arrayContaining([
+        "bin/agentwire",
+        "dist/code-cache.js",
+        "dist/cli.cjs",
+        "dist/index.js",
+        "dist/help.txt",
+        "protocol/schema.json",
+        "web/index.html",
+        "skills/repo-map/scripts/repo-map.sh",
+      ]),
+    );
     expect(packedFiles.filter((file) => file.endsWith(".map") || file === "dist/metafile.json")).toEqual([]);
   });
 
   it("runs a scripted session from any directory, installs its bundled skills, and renders the session", async () => {
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Write", input: { file_path: "note.txt", content: "hello\n" } }] }, { text: "Wrote **note.txt**." }] });
-    const session = await agentwire(["-p", "write a note", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"]);
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Write", input: { file_path: "note.txt", content: "hello\n" } }] }, { text: "Wrote **note.txt**." }],
+    });
+    const session = await agentwire([
+      "-p",
+      "write a note",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--permission-mode",
+      "acceptEdits",
+    ]);
     expect(session.code, session.stderr).toBe(0);
     const result = session.events.at(-1);
     expect(result).toMatchObject({ type: "result", subtype: "success", result: "Wrote **note.txt**." });
@@ -136,7 +160,10 @@ describe("the installed package", () => {
       ].join("\n"),
     );
     await workspace.useScenario({ turns: [{ text: "Hello, library." }] });
-    const output = await run(process.execPath, ["main.js"], { cwd: project, env: withModel({ ...userEnv, AGENTWIRE_HOME: join(scratch, "library-home") }) });
+    const output = await run(process.execPath, ["main.js"], {
+      cwd: project,
+      env: withModel({ ...userEnv, AGENTWIRE_HOME: join(scratch, "library-home") }),
+    });
     const { result, schema } = JSON.parse(output.stdout) as { result: unknown; schema: string };
     expect(parseStdout(`${JSON.stringify(result)}\n`)[0]).toMatchObject({ type: "result", subtype: "success", result: "Hello, library." });
     expect(schema).toBe("string");

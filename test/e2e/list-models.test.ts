@@ -61,9 +61,14 @@ describe("--list-models", () => {
   it("--provider restricts the list; a local server is asked at --base-url with no key", async () => {
     workspace = await createWorkspace("text");
     const { url } = workspace.server;
-    const gemini = await runAgentwire(["--list-models", "--provider", "gemini", "--output-format", "json"], { workspace, env: { GOOGLE_API_KEY: "k", GEMINI_BASE_URL: url } });
+    const gemini = await runAgentwire(["--list-models", "--provider", "gemini", "--output-format", "json"], {
+      workspace,
+      env: { GOOGLE_API_KEY: "k", GEMINI_BASE_URL: url },
+    });
     expect(parseListing(gemini.stdout)).toEqual([expect.objectContaining({ provider: "gemini", source: "live" })]);
-    const ollama = await runAgentwire(["--list-models", "--provider", "ollama", "--base-url", `${url}/v1`, "--output-format", "json"], { workspace });
+    const ollama = await runAgentwire(["--list-models", "--provider", "ollama", "--base-url", `${url}/v1`, "--output-format", "json"], {
+      workspace,
+    });
     expect(ollama.code).toBe(0);
     const [listing] = parseListing(ollama.stdout);
     expect(listing).toMatchObject({ provider: "ollama", source: "live" });
@@ -74,12 +79,19 @@ describe("--list-models", () => {
     workspace = await createWorkspace("text");
     const port = await closedPort();
     const started = Date.now();
-    const run = await runAgentwire(["--list-models", "--output-format", "json"], { workspace, env: { ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` } });
+    const run = await runAgentwire(["--list-models", "--output-format", "json"], {
+      workspace,
+      env: { ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}` },
+    });
     // Far below the 3 s lookup timeout: a refused connection is not waited out.
     expect(Date.now() - started).toBeLessThan(2_500);
     expect(run.code).toBe(0);
     const [anthropic] = parseListing(run.stdout);
-    expect(anthropic).toMatchObject({ provider: "anthropic", source: "known", error: expect.stringContaining(`127.0.0.1:${port}/v1/models failed: connect ECONNREFUSED`) });
+    expect(anthropic).toMatchObject({
+      provider: "anthropic",
+      source: "known",
+      error: expect.stringContaining(`127.0.0.1:${port}/v1/models failed: connect ECONNREFUSED`),
+    });
     expect(anthropic!.models[0]).toMatchObject({ id: "claude-opus-5-5", aliases: ["opus"] });
   });
 });

@@ -4,7 +4,18 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent } from "../../protocol/events.js";
-import { createWorkspace, onStdoutEvents, expectWellFormedRun, results, ROOT, runAgentwire, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
+import {
+  createWorkspace,
+  onStdoutEvents,
+  expectWellFormedRun,
+  results,
+  ROOT,
+  runAgentwire,
+  spawnAgentwire,
+  waitForEvent,
+  waitForExit,
+  type Workspace,
+} from "../helpers/agentwire.js";
 import { isAlive, until } from "../helpers/processes.js";
 
 /**
@@ -36,7 +47,6 @@ function pidsIn(file: string): number[] {
   return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map(Number) : [];
 }
 
-
 function killQuietly(pid: number): void {
   try {
     process.kill(pid, "SIGKILL");
@@ -44,7 +54,6 @@ function killQuietly(pid: number): void {
     // already gone
   }
 }
-
 
 function init(events: OutputEvent[]) {
   const event = events.find((candidate) => candidate.type === "system" && candidate.subtype === "init");
@@ -56,7 +65,8 @@ function toolResults(events: OutputEvent[]) {
   return events.flatMap((event) => (event.type === "user" && event.message.content[0]?.type === "tool_result" ? [event] : []));
 }
 
-const requestTools = (request: { body: unknown }) => (request.body as { tools: Array<{ name: string; input_schema: Record<string, unknown> }> }).tools;
+const requestTools = (request: { body: unknown }) =>
+  (request.body as { tools: Array<{ name: string; input_schema: Record<string, unknown> }> }).tools;
 
 describe("MCP servers (--mcp-config, .mcp.json)", () => {
   it("a stdio server's tools reach the model with their schemas; text, image, resource-link and isError results map to tool results", async () => {
@@ -74,32 +84,66 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
         { text: "done" },
       ],
     });
-    const run = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", mcpConfig({ t: stdioServer() })], { workspace });
+    const run = await runAgentwire(
+      ["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", mcpConfig({ t: stdioServer() })],
+      { workspace },
+    );
     expect(run.code).toBe(0);
     expectWellFormedRun(run, 1);
     const started = init(run.events);
     expect(started.mcp_servers).toEqual([{ name: "t", status: "connected" }]);
-    expect(started.tools).toEqual(expect.arrayContaining(["Bash", "mcp__t__echo", "mcp__t__picture", "mcp__t__link", "mcp__t__fail", "mcp__t__hang", "mcp__t__crash", "mcp__t__peek"]));
+    expect(started.tools).toEqual(
+      expect.arrayContaining([
+        "Bash",
+        "mcp__t__echo",
+        "mcp__t__picture",
+        "mcp__t__link",
+        "mcp__t__fail",
+        "mcp__t__hang",
+        "mcp__t__crash",
+        "mcp__t__peek",
+      ]),
+    );
     const echo = requestTools(workspace.server.requests[0]!).find((tool) => tool.name === "mcp__t__echo");
     expect(echo?.input_schema).toMatchObject({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
     const [text, picture, link, fail] = toolResults(run.events).map((event) => event.message.content[0]);
     expect(text).toMatchObject({ content: "ECHO: HI" });
     expect(text).not.toHaveProperty("is_error");
-    expect(picture).toMatchObject({ content: [{ type: "text", text: "Here it is:" }, { type: "image", source: { type: "base64", media_type: "image/png" } }] });
+    expect(picture).toMatchObject({
+      content: [
+        { type: "text", text: "Here it is:" },
+        { type: "image", source: { type: "base64", media_type: "image/png" } },
+      ],
+    });
     expect(JSON.stringify(link)).toContain("file:///tmp/report.txt");
     expect(fail).toMatchObject({ content: "the widget is broken", is_error: true });
   });
 
   it("a server that fails to start is reported in init and as a warning; the session goes on with the others", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "mcp__good__echo", input: { text: "still here" } }] }, { text: "done" }] });
-    const config = mcpConfig({ good: stdioServer(), bad: stdioServer({ MCP_TEST_FAIL_START: "database password missing" }), missing: { command: "/nonexistent/mcp-server" } });
-    const run = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config], { workspace });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "mcp__good__echo", input: { text: "still here" } }] }, { text: "done" }],
+    });
+    const config = mcpConfig({
+      good: stdioServer(),
+      bad: stdioServer({ MCP_TEST_FAIL_START: "database password missing" }),
+      missing: { command: "/nonexistent/mcp-server" },
+    });
+    const run = await runAgentwire(
+      ["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config],
+      { workspace },
+    );
     expect(run.code).toBe(0);
     const servers = init(run.events).mcp_servers;
     expect(servers.find((server) => server.name === "good")).toEqual({ name: "good", status: "connected" });
-    expect(servers.find((server) => server.name === "bad")).toMatchObject({ status: "failed", error: expect.stringContaining("database password missing") });
-    expect(servers.find((server) => server.name === "missing")).toMatchObject({ status: "failed", error: expect.stringContaining("command not found") });
+    expect(servers.find((server) => server.name === "bad")).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("database password missing"),
+    });
+    expect(servers.find((server) => server.name === "missing")).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("command not found"),
+    });
     const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning");
     expect(warnings.map((warning) => (warning as { code: string }).code)).toEqual(["mcp_server_failed", "mcp_server_failed"]);
     expect(toolResults(run.events)[0]?.message.content[0]).toMatchObject({ content: "ECHO: STILL HERE" });
@@ -110,10 +154,18 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     const pidFile = join(workspace.home, "pids");
     pidFiles.push(pidFile);
     await workspace.useScenario({
-      turns: [{ tool_calls: [{ name: "mcp__t__hang", input: {} }] }, { tool_calls: [{ name: "mcp__t__crash", input: {} }] }, { tool_calls: [{ name: "mcp__t__echo", input: { text: "back" } }] }, { text: "done" }],
+      turns: [
+        { tool_calls: [{ name: "mcp__t__hang", input: {} }] },
+        { tool_calls: [{ name: "mcp__t__crash", input: {} }] },
+        { tool_calls: [{ name: "mcp__t__echo", input: { text: "back" } }] },
+        { text: "done" },
+      ],
     });
     const config = mcpConfig({ t: stdioServer({ MCP_TEST_PID_FILE: pidFile }, { timeout: 1_000 }) });
-    const run = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config], { workspace });
+    const run = await runAgentwire(
+      ["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config],
+      { workspace },
+    );
     expect(run.code).toBe(0);
     expectWellFormedRun(run, 1);
     const [hang, crash, echo] = toolResults(run.events).map((event) => event.message.content[0]);
@@ -121,19 +173,31 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     expect(crash).toMatchObject({ is_error: true, content: expect.stringContaining("could not run crash") });
     expect(echo).toMatchObject({ content: "ECHO: BACK" });
     expect(pidsIn(pidFile), "started, then restarted once").toHaveLength(2);
-    const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning").map((warning) => (warning as { message: string }).message);
+    const warnings = run.events
+      .filter((event) => event.type === "system" && event.subtype === "warning")
+      .map((warning) => (warning as { message: string }).message);
     expect(warnings.some((message) => /stopped .*restarting it once/.test(message) && message.includes("crashing on purpose"))).toBe(true);
   });
 
   for (const type of ["http", "sse"] as const) {
     it(`an ${type} server on loopback, with the configured headers`, async () => {
       workspace = await createWorkspace("text");
-      const server = spawn(process.execPath, [SERVER, `--${type}`], { env: { ...process.env, MCP_TEST_TOKEN: "s3cret" }, stdio: ["ignore", "pipe", "inherit"] });
+      const server = spawn(process.execPath, [SERVER, `--${type}`], {
+        env: { ...process.env, MCP_TEST_TOKEN: "s3cret" },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
       children.push(server);
-      const url = await new Promise<string>((resolve) => server.stdout!.once("data", (chunk) => resolve((JSON.parse(String(chunk)) as { url: string }).url)));
-      await workspace.useScenario({ turns: [{ tool_calls: [{ name: "mcp__remote__echo", input: { text: `over ${type}` } }] }, { text: "done" }] });
+      const url = await new Promise<string>((resolve) =>
+        server.stdout!.once("data", (chunk) => resolve((JSON.parse(String(chunk)) as { url: string }).url)),
+      );
+      await workspace.useScenario({
+        turns: [{ tool_calls: [{ name: "mcp__remote__echo", input: { text: `over ${type}` } }] }, { text: "done" }],
+      });
       const config = mcpConfig({ remote: { type, url, headers: { Authorization: "Bearer ${MCP_TOKEN}" } }, locked: { type, url } });
-      const run = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config], { workspace, env: { MCP_TOKEN: "s3cret" } });
+      const run = await runAgentwire(
+        ["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config],
+        { workspace, env: { MCP_TOKEN: "s3cret" } },
+      );
       expect(run.code).toBe(0);
       const servers = init(run.events).mcp_servers;
       expect(servers).toEqual([{ name: "remote", status: "connected" }, expect.objectContaining({ name: "locked", status: "failed" })]);
@@ -148,16 +212,30 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     await workspace.useScenario({ turns: [{ text: "one" }, { text: "two" }, { text: "three" }] });
     const discovered = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--trust-project"], { workspace });
     expect(init(discovered.events).mcp_servers).toEqual([{ name: "project", status: "connected" }]);
-    const strict = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--trust-project", "--strict-mcp-config"], { workspace });
+    const strict = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--trust-project", "--strict-mcp-config"], {
+      workspace,
+    });
     expect(init(strict.events).mcp_servers).toEqual([]);
     expect(init(strict.events).tools.some((tool) => tool.startsWith("mcp__"))).toBe(false);
-    const userOnly = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--trust-project", "--setting-sources=user"], { workspace });
+    const userOnly = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--trust-project", "--setting-sources=user"], {
+      workspace,
+    });
     expect(init(userOnly.events).mcp_servers).toEqual([]);
   });
 
   it("permission rules apply: MCP tools ask unless allowed, read-only ones do not, a whole-server deny rule hides them", async () => {
     workspace = await createWorkspace("text");
-    const turns = { turns: [{ tool_calls: [{ name: "mcp__t__echo", input: { text: "x" } }, { name: "mcp__t__peek", input: {} }] }, { text: "done" }] };
+    const turns = {
+      turns: [
+        {
+          tool_calls: [
+            { name: "mcp__t__echo", input: { text: "x" } },
+            { name: "mcp__t__peek", input: {} },
+          ],
+        },
+        { text: "done" },
+      ],
+    };
     await workspace.useScenario(turns);
     const config = mcpConfig({ t: stdioServer() });
     // -p with nobody to ask: a call that needs permission is denied.
@@ -168,11 +246,16 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     expect(results(asked.events)[0]?.permission_denials).toEqual([expect.objectContaining({ tool_name: "mcp__t__echo" })]);
 
     await workspace.useScenario(turns);
-    const allowed = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--mcp-config", config, "--allowedTools", "mcp__t"], { workspace });
+    const allowed = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--mcp-config", config, "--allowedTools", "mcp__t"], {
+      workspace,
+    });
     expect(toolResults(allowed.events)[0]?.message.content[0]).toMatchObject({ content: "ECHO: X" });
 
     await workspace.useScenario({ turns: [{ text: "done" }] });
-    const hidden = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--mcp-config", config, "--disallowedTools", "mcp__t__echo"], { workspace });
+    const hidden = await runAgentwire(
+      ["-p", "go", "--output-format", "stream-json", "--mcp-config", config, "--disallowedTools", "mcp__t__echo"],
+      { workspace },
+    );
     const tools = init(hidden.events).tools;
     expect(tools).toContain("mcp__t__peek");
     expect(tools).not.toContain("mcp__t__echo");
@@ -181,17 +264,44 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
 
   it("a host's can_use_tool is asked for an MCP tool like any tool, and its answer decides", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "mcp__t__echo", input: { text: "asked" } }, { name: "mcp__t__echo", input: { text: "refused" } }] }, { text: "done" }] });
-    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--permission-prompt-tool", "stdio", "--mcp-config", mcpConfig({ t: stdioServer() })], { workspace });
+    await workspace.useScenario({
+      turns: [
+        {
+          tool_calls: [
+            { name: "mcp__t__echo", input: { text: "asked" } },
+            { name: "mcp__t__echo", input: { text: "refused" } },
+          ],
+        },
+        { text: "done" },
+      ],
+    });
+    const child = spawnAgentwire(
+      [
+        "--input-format",
+        "stream-json",
+        "--output-format",
+        "stream-json",
+        "--permission-prompt-tool",
+        "stdio",
+        "--mcp-config",
+        mcpConfig({ t: stdioServer() }),
+      ],
+      { workspace },
+    );
     children.push(child);
     const asked: Array<{ tool_name: string; input: { text: string } }> = [];
-    onStdoutEvents<{ type: string; request_id?: string; request?: { subtype: string; tool_name: string; input: { text: string } } }>(child, (event) => {
-      if (event.type !== "control_request" || event.request?.subtype !== "can_use_tool") return;
-      asked.push(event.request);
-      const allow = event.request.input.text === "asked";
-      const response = allow ? { behavior: "allow", updatedInput: event.request.input } : { behavior: "deny", message: "not this one" };
-      child.stdin.write(`${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: event.request_id, response } })}\n`);
-    });
+    onStdoutEvents<{ type: string; request_id?: string; request?: { subtype: string; tool_name: string; input: { text: string } } }>(
+      child,
+      (event) => {
+        if (event.type !== "control_request" || event.request?.subtype !== "can_use_tool") return;
+        asked.push(event.request);
+        const allow = event.request.input.text === "asked";
+        const response = allow ? { behavior: "allow", updatedInput: event.request.input } : { behavior: "deny", message: "not this one" };
+        child.stdin.write(
+          `${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: event.request_id, response } })}\n`,
+        );
+      },
+    );
     const exited = waitForExit(child);
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "go" } })}\n`);
     await waitForEvent(child, (event) => event.type === "result");
@@ -211,23 +321,39 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     await workspace.useScenario({ turns: [{ text: "first" }, { text: "second" }] });
     // Start-up wait 2 s: ample for the fast server on a busy machine, short of the slow one's 4 s.
     const config = mcpConfig({ fast: stdioServer(), slow: stdioServer({ MCP_TEST_START_DELAY: "4000" }) });
-    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--mcp-config", config], { workspace, env: { MCP_TIMEOUT: "2000" } });
+    const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--mcp-config", config], {
+      workspace,
+      env: { MCP_TIMEOUT: "2000" },
+    });
     children.push(child);
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "one" } })}\n`);
     const first = await waitForEvent(child, (event) => event.type === "system" && event.subtype === "init");
-    expect(first.type === "system" && first.subtype === "init" && first.mcp_servers).toEqual([{ name: "fast", status: "connected" }, { name: "slow", status: "pending" }]);
+    expect(first.type === "system" && first.subtype === "init" && first.mcp_servers).toEqual([
+      { name: "fast", status: "connected" },
+      { name: "slow", status: "pending" },
+    ]);
     await waitForEvent(child, (event) => event.type === "result");
     expect(requestTools(workspace.server.requests[0]!).some((tool) => tool.name === "mcp__slow__echo")).toBe(false);
     // Ask for the status until the slow server is up, then run a second turn.
     let status: OutputEvent | undefined;
     for (let attempt = 0; attempt < 40; attempt++) {
-      child.stdin.write(`${JSON.stringify({ type: "control_request", request_id: `status-${attempt}`, request: { subtype: "mcp_status" } })}\n`);
+      child.stdin.write(
+        `${JSON.stringify({ type: "control_request", request_id: `status-${attempt}`, request: { subtype: "mcp_status" } })}\n`,
+      );
       status = await waitForEvent(child, (event) => event.type === "control_response" && event.response.request_id === `status-${attempt}`);
       if (JSON.stringify(status).includes('"name":"slow","status":"connected"')) break;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     expect(status).toMatchObject({
-      response: { subtype: "success", response: { mcpServers: [{ name: "fast", status: "connected", serverInfo: { name: "test-server", version: "1.2.3" } }, { name: "slow", status: "connected" }] } },
+      response: {
+        subtype: "success",
+        response: {
+          mcpServers: [
+            { name: "fast", status: "connected", serverInfo: { name: "test-server", version: "1.2.3" } },
+            { name: "slow", status: "connected" },
+          ],
+        },
+      },
     });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "two" } })}\n`);
     await waitForEvent(child, (event) => event.type === "result" && event.result === "second");
@@ -244,7 +370,10 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     const waitForServer = `for i in $(seq 150); do [ -e ${ready} ] && break; sleep 0.1; done; sleep 1`;
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: waitForServer } }] }, { text: "done" }] });
     const config = mcpConfig({ slow: stdioServer({ MCP_TEST_START_DELAY: "2500", MCP_TEST_READY_FILE: ready }) });
-    const run = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config], { workspace, env: { MCP_TIMEOUT: "500" } });
+    const run = await runAgentwire(
+      ["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", config],
+      { workspace, env: { MCP_TIMEOUT: "500" } },
+    );
     expect(run.code).toBe(0);
     expect(init(run.events).mcp_servers).toEqual([{ name: "slow", status: "pending" }]);
     const [first, second] = workspace.server.requests.map((request) => requestTools(request).map((tool) => tool.name));
@@ -257,7 +386,18 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
     const pidFile = join(workspace.home, "pids");
     pidFiles.push(pidFile);
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "mcp__t__hang", input: {} }] }, { text: "never" }] });
-    const child = spawnAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions", "--mcp-config", mcpConfig({ t: stdioServer({ MCP_TEST_PID_FILE: pidFile }) })], { workspace });
+    const child = spawnAgentwire(
+      [
+        "-p",
+        "go",
+        "--output-format",
+        "stream-json",
+        "--dangerously-skip-permissions",
+        "--mcp-config",
+        mcpConfig({ t: stdioServer({ MCP_TEST_PID_FILE: pidFile }) }),
+      ],
+      { workspace },
+    );
     children.push(child);
     child.stdin.end();
     await waitForEvent(child, (event) => event.type === "assistant" && event.message.content[0]?.type === "tool_use");
@@ -269,7 +409,10 @@ describe("MCP servers (--mcp-config, .mcp.json)", () => {
 
   it("a broken configuration fails before anything runs, naming the problem", async () => {
     workspace = await createWorkspace("text");
-    const invalid = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--mcp-config", '{"mcpServers": {"x": {"args": []}}}'], { workspace });
+    const invalid = await runAgentwire(
+      ["-p", "hi", "--output-format", "stream-json", "--mcp-config", '{"mcpServers": {"x": {"args": []}}}'],
+      { workspace },
+    );
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/MCP configuration --mcp-config: mcpServers\.x/);
     expect(invalid.events.map((event) => event.type)).toEqual(["result"]);

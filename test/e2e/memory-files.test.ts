@@ -33,7 +33,9 @@ describe("project memory files", () => {
     const run = await runAgentwire(["-p", "hi", ...STREAM, "--cwd", app], { workspace });
     expectWellFormedRun(run, 1);
     const system = systemOf(workspace);
-    const order = [join(workspace.home, ".agentwire", "AGENTS.md"), join(repo, "AGENTS.md"), join(app, "CLAUDE.md")].map((file) => system.indexOf(`Contents of ${file}:`));
+    const order = [join(workspace.home, ".agentwire", "AGENTS.md"), join(repo, "AGENTS.md"), join(app, "CLAUDE.md")].map((file) =>
+      system.indexOf(`Contents of ${file}:`),
+    );
     expect(order.every((position) => position > 0)).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(system).toContain("Repo rule: run npm test before committing.");
@@ -58,6 +60,12 @@ describe("project memory files", () => {
     expect(system).toContain("Start.");
     expect(system).not.toContain("End of a very long file.");
     const warnings = cut.events.filter((event) => event.type === "system" && event.subtype === "warning");
-    expect(warnings).toEqual([expect.objectContaining({ code: "memory_file_cut", path: join(workspace.cwd, "AGENTS.md"), message: expect.stringMatching(/was cut to 32768 of its \d+ characters/) })]);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        code: "memory_file_cut",
+        path: join(workspace.cwd, "AGENTS.md"),
+        message: expect.stringMatching(/was cut to 32768 of its \d+ characters/),
+      }),
+    ]);
   });
 });

@@ -45,6 +45,9 @@ describe("agentwire mock-server started wrongly", () => {
     taken = createServer();
     await new Promise<void>((resolve) => taken!.listen(0, "127.0.0.1", resolve));
     const port = (taken.address() as { port: number }).port;
-    await expectUserMistake(["--port", String(port), "--host", "127.0.0.1", "--scenario", join(folder, "good.json")], new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE`));
+    await expectUserMistake(
+      ["--port", String(port), "--host", "127.0.0.1", "--scenario", join(folder, "good.json")],
+      new RegExp(`cannot listen on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE`),
+    );
   });
 });

@@ -31,13 +31,31 @@ describe("print mode (-p) against the replay server", () => {
     expectWellFormedRun(run, 1);
     expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "result/success"]);
     const [init] = run.events;
-    expect(init).toMatchObject({ type: "system", subtype: "init", cwd: workspace.cwd, model: "claude-opus-5-5", provider: "anthropic", protocol_version: "1.1", claude_code_version: "2.1.330" });
+    expect(init).toMatchObject({
+      type: "system",
+      subtype: "init",
+      cwd: workspace.cwd,
+      model: "claude-opus-5-5",
+      provider: "anthropic",
+      protocol_version: "1.1",
+      claude_code_version: "2.1.330",
+    });
     const [result] = results(run.events);
-    expect(result).toMatchObject({ is_error: false, num_turns: 1, result: "Hello! I am the mock model. 2 + 2 = 4.", stop_reason: "end_turn", terminal_reason: "completed" });
+    expect(result).toMatchObject({
+      is_error: false,
+      num_turns: 1,
+      result: "Hello! I am the mock model. 2 + 2 = 4.",
+      stop_reason: "end_turn",
+      terminal_reason: "completed",
+    });
     expect(result!.usage.input_tokens).toBeGreaterThan(0);
     expect(result!.total_cost_usd).toBeGreaterThan(0);
     // The request carries the prompt and tool definitions in the Anthropic wire format.
-    const body = workspace.server.requests[0]!.body as { messages: Array<{ role: string; content: unknown }>; tools: Array<{ name: string }>; stream: boolean };
+    const body = workspace.server.requests[0]!.body as {
+      messages: Array<{ role: string; content: unknown }>;
+      tools: Array<{ name: string }>;
+      stream: boolean;
+    };
     expect(body.stream).toBe(true);
     expect(body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Say hello." }] }]);
     expect(body.tools.map((tool) => tool.name)).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write"]);
@@ -47,17 +65,33 @@ describe("print mode (-p) against the replay server", () => {
     await setUp("read");
     const run = await runAgentwire(["-p", "What is in hello.txt?", ...STREAM], { workspace });
     expectWellFormedRun(run, 1);
-    expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "assistant:tool_use", "user:tool_result", "assistant:text", "result/success"]);
+    expect(sequence(run.events)).toEqual([
+      "system/init",
+      "assistant:text",
+      "assistant:tool_use",
+      "user:tool_result",
+      "assistant:text",
+      "result/success",
+    ]);
     const [text, toolUse] = run.events.filter((event): event is AssistantEvent => event.type === "assistant");
     expect(text!.message.id).toBe(toolUse!.message.id);
     const user = run.events.find((event): event is UserEvent => event.type === "user")!;
     expect(toolResult(user).content).toBe("1\tHello, world!\n2\tThis is line two.\n3\tThird line here.\n4\t");
-    expect(user.tool_use_result).toMatchObject({ type: "text", file: { filePath: join(workspace.cwd, "hello.txt"), numLines: 4, startLine: 1, totalLines: 4 } });
+    expect(user.tool_use_result).toMatchObject({
+      type: "text",
+      file: { filePath: join(workspace.cwd, "hello.txt"), numLines: 4, startLine: 1, totalLines: 4 },
+    });
     expect(results(run.events)[0]).toMatchObject({ num_turns: 2, stop_reason: "end_turn" });
     const second = workspace.server.requests[1]!.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
     expect(second.messages.at(-1)).toEqual({
       role: "user",
-      content: [{ type: "tool_result", tool_use_id: "toolu_mock_0001", content: "1\tHello, world!\n2\tThis is line two.\n3\tThird line here.\n4\t" }],
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_mock_0001",
+          content: "1\tHello, world!\n2\tThis is line two.\n3\tThird line here.\n4\t",
+        },
+      ],
     });
   });
 
@@ -84,7 +118,10 @@ describe("print mode (-p) against the replay server", () => {
     const run = await runAgentwire(["-p", "Read missing.txt", ...STREAM], { workspace });
     expectWellFormedRun(run, 1);
     const user = run.events.find((event): event is UserEvent => event.type === "user")!;
-    expect(toolResult(user)).toMatchObject({ is_error: true, content: `File does not exist. Note: your current working directory is ${workspace.cwd}.` });
+    expect(toolResult(user)).toMatchObject({
+      is_error: true,
+      content: `File does not exist. Note: your current working directory is ${workspace.cwd}.`,
+    });
     expect(user.tool_error_code).toBe("file_not_found");
     expect(user.tool_use_result).toBe(`Error: File does not exist. Note: your current working directory is ${workspace.cwd}.`);
     expect(results(run.events)[0]).toMatchObject({ subtype: "success", is_error: false });
@@ -96,7 +133,11 @@ describe("print mode (-p) against the replay server", () => {
     expectWellFormedRun(run, 1);
     const user = run.events.find((event): event is UserEvent => event.type === "user")!;
     expect(toolResult(user).content).toBe("hello\nhello.txt\nnotes.md");
-    expect(user.tool_use_result).toMatchObject({ stdout: expect.stringMatching(/^hello\nhello\.txt\nnotes\.md\n?$/), stderr: "", interrupted: false });
+    expect(user.tool_use_result).toMatchObject({
+      stdout: expect.stringMatching(/^hello\nhello\.txt\nnotes\.md\n?$/),
+      stderr: "",
+      interrupted: false,
+    });
   });
 
   it("Write: creates the file and its parent directory", async () => {
@@ -140,7 +181,9 @@ describe("print mode (-p) against the replay server", () => {
       .join("");
     expect(text).toContain("I'll read the file.");
     const partialJson = run.events.flatMap((event) =>
-      event.type === "stream_event" && (event.event.delta as { type?: string } | undefined)?.type === "input_json_delta" ? [(event.event.delta as { partial_json: string }).partial_json] : [],
+      event.type === "stream_event" && (event.event.delta as { type?: string } | undefined)?.type === "input_json_delta"
+        ? [(event.event.delta as { partial_json: string }).partial_json]
+        : [],
     );
     expect(JSON.parse(partialJson.join(""))).toEqual({ file_path: "hello.txt" });
   });
@@ -150,18 +193,34 @@ describe("print mode (-p) against the replay server", () => {
     const run = await runAgentwire(["-p", "Read every file.", ...STREAM, "--max-turns", "1"], { workspace });
     expectWellFormedRun(run, 1);
     expect(run.code).toBe(1);
-    expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "assistant:tool_use", "user:tool_result", "result/error_max_turns"]);
-    expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "max_turns", errors: ["Reached maximum number of turns (1)"], num_turns: 2 });
+    expect(sequence(run.events)).toEqual([
+      "system/init",
+      "assistant:text",
+      "assistant:tool_use",
+      "user:tool_result",
+      "result/error_max_turns",
+    ]);
+    expect(results(run.events)[0]).toMatchObject({
+      is_error: true,
+      terminal_reason: "max_turns",
+      errors: ["Reached maximum number of turns (1)"],
+      num_turns: 2,
+    });
     expect(workspace.server.requests).toHaveLength(1);
   });
 
   it("stop_reason max_tokens: an automatic continuation with Claude Code's synthetic nudge, then the rest", async () => {
     await setUp("text");
-    await workspace.useScenario({ turns: [{ text: "The first half of a long", stop_reason: "max_tokens" }, { text: "and the second half." }] });
+    await workspace.useScenario({
+      turns: [{ text: "The first half of a long", stop_reason: "max_tokens" }, { text: "and the second half." }],
+    });
     const run = await runAgentwire(["-p", "Write a lot.", ...STREAM], { workspace });
     expectWellFormedRun(run, 1);
     expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "user:text", "assistant:text", "result/success"]);
-    expect(run.events[2]).toMatchObject({ isSynthetic: true, message: { content: [{ type: "text", text: expect.stringMatching(/^Output token limit hit\. Resume directly/) }] } });
+    expect(run.events[2]).toMatchObject({
+      isSynthetic: true,
+      message: { content: [{ type: "text", text: expect.stringMatching(/^Output token limit hit\. Resume directly/) }] },
+    });
     expect(results(run.events)[0]).toMatchObject({ num_turns: 2, result: "and the second half.", stop_reason: "end_turn" });
     const second = workspace.server.requests[1]!.body as { messages: Array<{ role: string }> };
     expect(second.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
@@ -184,8 +243,18 @@ describe("print mode (-p) against the replay server", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(run.code).toBe(1);
     expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "result/error_during_execution"]);
-    expect(run.events[1]).toMatchObject({ is_api_error_message: true, api_error_status: 401, error: "authentication_failed", message: { model: "<synthetic>" } });
-    expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "api_error", api_error_status: 401, error_code: "authentication_failed" });
+    expect(run.events[1]).toMatchObject({
+      is_api_error_message: true,
+      api_error_status: 401,
+      error: "authentication_failed",
+      message: { model: "<synthetic>" },
+    });
+    expect(results(run.events)[0]).toMatchObject({
+      is_error: true,
+      terminal_reason: "api_error",
+      api_error_status: 401,
+      error_code: "authentication_failed",
+    });
     expect(results(run.events)[0]!.errors![0]).toMatch(/Authentication failed \(HTTP 401\)/);
     expect(workspace.server.requests).toHaveLength(1);
   });
@@ -219,9 +288,14 @@ describe("print mode (-p) against the replay server", () => {
     await setUp("disconnect");
     const run = await runAgentwire(["-p", "Say something long.", ...STREAM, "--include-partial-messages"], { workspace });
     expectWellFormedRun(run, 1);
-    const assistantTexts = run.events.flatMap((event) => (event.type === "assistant" && event.message.content[0].type === "text" ? [event.message.content[0].text] : []));
+    const assistantTexts = run.events.flatMap((event) =>
+      event.type === "assistant" && event.message.content[0].type === "text" ? [event.message.content[0].text] : [],
+    );
     expect(assistantTexts).toEqual(["Complete answer after the reconnect."]);
-    expect(run.events.find((event) => event.type === "system" && event.subtype === "api_retry")).toMatchObject({ error_status: null, error: "unknown" });
+    expect(run.events.find((event) => event.type === "system" && event.subtype === "api_retry")).toMatchObject({
+      error_status: null,
+      error: "unknown",
+    });
     expect(results(run.events)[0]!.result).toBe("Complete answer after the reconnect.");
     // The abandoned attempt is not part of the conversation sent on later requests.
     expect(workspace.server.requests).toHaveLength(2);
@@ -232,14 +306,27 @@ describe("print mode (-p) against the replay server", () => {
     await writeFile(join(workspace.cwd, "hello.txt"), "Hello\n");
     const { encodeAnthropicStream } = await import("../../src/mock-server/anthropic-sse.js");
     const toolTurn = { tool_calls: [{ name: "Write", input: { file_path: "should-not-exist.txt", content: "x" } }] };
-    const frames = encodeAnthropicStream(toolTurn, { messageId: "m", toolUseIds: ["t"], requestedModel: "x", estimatedInputTokens: 1, requestId: "r" });
+    const frames = encodeAnthropicStream(toolTurn, {
+      messageId: "m",
+      toolUseIds: ["t"],
+      requestedModel: "x",
+      estimatedInputTokens: 1,
+      requestId: "r",
+    });
     // Everything up to and including content_block_stop, but no message_delta / message_stop.
     const cut = frames.findIndex((frame) => frame.startsWith("event: message_delta"));
     await workspace.useScenario({ turns: [{ ...toolTurn, disconnect_after_chunks: cut }, { text: "Recovered." }] });
-    const run = await runAgentwire(["-p", "Write it.", ...STREAM, "--include-partial-messages", "--dangerously-skip-permissions"], { workspace });
+    const run = await runAgentwire(["-p", "Write it.", ...STREAM, "--include-partial-messages", "--dangerously-skip-permissions"], {
+      workspace,
+    });
     expectWellFormedRun(run, 1);
-    const toolUse = run.events.find((event): event is AssistantEvent => event.type === "assistant" && event.message.content[0].type === "tool_use")!;
-    const closing = run.events.find((event): event is UserEvent => event.type === "user" && toolResult(event).tool_use_id === (toolUse.message.content[0] as { id: string }).id)!;
+    const toolUse = run.events.find(
+      (event): event is AssistantEvent => event.type === "assistant" && event.message.content[0].type === "tool_use",
+    )!;
+    const closing = run.events.find(
+      (event): event is UserEvent =>
+        event.type === "user" && toolResult(event).tool_use_id === (toolUse.message.content[0] as { id: string }).id,
+    )!;
     expect(toolResult(closing).is_error).toBe(true);
     expect(closing.tool_error_code).toBe("aborted");
     const labels = sequence(run.events);
@@ -304,7 +391,10 @@ describe("print mode (-p) against the replay server", () => {
     const sessionId = results(run.events)[0]!.session_id;
     const key = workspace.cwd.replace(/[^a-zA-Z0-9]/g, "-");
     const file = join(workspace.home, ".agentwire", "projects", key, `${sessionId}.jsonl`);
-    const lines = (await readFile(file, "utf8")).trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string; version?: number });
+    const lines = (await readFile(file, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; version?: number });
     expect(lines[0]).toMatchObject({ type: "session", version: 2, session_id: sessionId, cwd: workspace.cwd });
     expect(lines.filter((line) => line.type === "message")).toHaveLength(4);
     expect(lines.at(-1)!.type).toBe("turn_end");

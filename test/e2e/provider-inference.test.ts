@@ -15,7 +15,10 @@ describe("provider inference from API keys", () => {
   it("only OPENAI_API_KEY: openai with its default model, reported in system/init and used", async () => {
     workspace = await createWorkspace("text");
     const { url } = workspace.server;
-    const run = await runAgentwire(STREAM, { workspace, env: { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${url}/v1` } });
+    const run = await runAgentwire(STREAM, {
+      workspace,
+      env: { ANTHROPIC_API_KEY: "", OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${url}/v1` },
+    });
     expectWellFormedRun(run, 1);
     expect(run.events[0]).toMatchObject({ subtype: "init", provider: "openai", model: "gpt-5.5", apiKeySource: "OPENAI_API_KEY" });
     expect(workspace.server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions"]);
@@ -24,7 +27,10 @@ describe("provider inference from API keys", () => {
 
   it("only GEMINI_API_KEY: gemini with its default model", async () => {
     workspace = await createWorkspace("text");
-    const run = await runAgentwire(STREAM, { workspace, env: { ANTHROPIC_API_KEY: "", GEMINI_API_KEY: "k", GEMINI_BASE_URL: workspace.server.url } });
+    const run = await runAgentwire(STREAM, {
+      workspace,
+      env: { ANTHROPIC_API_KEY: "", GEMINI_API_KEY: "k", GEMINI_BASE_URL: workspace.server.url },
+    });
     expectWellFormedRun(run, 1);
     expect(run.events[0]).toMatchObject({ subtype: "init", provider: "gemini", model: "gemini-3.8-flash", apiKeySource: "GEMINI_API_KEY" });
     expect(workspace.server.requests[0]!.path).toMatch(/^\/v1beta\/models\/gemini-3\.8-flash:streamGenerateContent/);

@@ -58,7 +58,11 @@ function conversation(provider: ProviderUnderTest, body: unknown): WireTurn[] {
     last.toolResultIds.push(...(entry.toolResultIds ?? []));
   };
   const textsOf = (content: unknown): string[] =>
-    typeof content === "string" ? [content] : Array.isArray(content) ? content.flatMap((part: { text?: string }) => (typeof part.text === "string" ? [part.text] : [])) : [];
+    typeof content === "string"
+      ? [content]
+      : Array.isArray(content)
+        ? content.flatMap((part: { text?: string }) => (typeof part.text === "string" ? [part.text] : []))
+        : [];
 
   if (provider === "anthropic") {
     for (const message of (body as { messages: Array<{ role: WireTurn["role"]; content: Array<Record<string, unknown>> }> }).messages) {
@@ -88,7 +92,10 @@ function conversation(provider: ProviderUnderTest, body: unknown): WireTurn[] {
       if (message.role === "tool") add("user", { toolResultIds: [message.tool_call_id as string] });
       else if (message.role === "user") add("user", { texts: textsOf(message.content) });
       else if (message.role === "assistant") {
-        add("assistant", { texts: textsOf(message.content), toolUseIds: ((message.tool_calls ?? []) as Array<{ id: string }>).map((call) => call.id) });
+        add("assistant", {
+          texts: textsOf(message.content),
+          toolUseIds: ((message.tool_calls ?? []) as Array<{ id: string }>).map((call) => call.id),
+        });
       }
     }
   }
@@ -96,7 +103,9 @@ function conversation(provider: ProviderUnderTest, body: unknown): WireTurn[] {
 }
 
 function toolUseIdsOf(events: OutputEvent[]): string[] {
-  return events.flatMap((event) => (event.type === "assistant" && event.message.content[0].type === "tool_use" ? [event.message.content[0].id] : []));
+  return events.flatMap((event) =>
+    event.type === "assistant" && event.message.content[0].type === "tool_use" ? [event.message.content[0].id] : [],
+  );
 }
 
 function userLines(events: OutputEvent[]): UserEvent[] {
@@ -109,7 +118,8 @@ function toolResultBlock(event: UserEvent) {
   return block;
 }
 
-const userLine = (content: unknown): string => `${JSON.stringify({ type: "user", message: { role: "user", content }, parent_tool_use_id: null, session_id: "" })}\n`;
+const userLine = (content: unknown): string =>
+  `${JSON.stringify({ type: "user", message: { role: "user", content }, parent_tool_use_id: null, session_id: "" })}\n`;
 
 let workspace: Workspace;
 
@@ -134,25 +144,44 @@ describe.each(CASES)("the same stream from every provider: $name", ({ name: prov
     expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "result/success"]);
     expect(run.events[0]).toMatchObject({ provider: expected.provider, model: expected.model });
     const [result] = results(run.events);
-    expect(result).toMatchObject({ is_error: false, num_turns: 1, result: "Hello! I am the mock model. 2 + 2 = 4.", stop_reason: "end_turn", terminal_reason: "completed" });
+    expect(result).toMatchObject({
+      is_error: false,
+      num_turns: 1,
+      result: "Hello! I am the mock model. 2 + 2 = 4.",
+      stop_reason: "end_turn",
+      terminal_reason: "completed",
+    });
     expect(result!.usage.input_tokens).toBeGreaterThan(0);
     expect(result!.usage.output_tokens).toBe(10);
     expect(result!.modelUsage[expected.model]).toMatchObject({ outputTokens: 10 });
     if (priced) expect(result!.total_cost_usd).toBeGreaterThan(0);
     else expect(result!.total_cost_usd).toBe(0);
-    expect(conversation(provider, workspace.server.requests[0]!.body)).toEqual([{ role: "user", texts: ["Say hello."], toolUseIds: [], toolResultIds: [] }]);
+    expect(conversation(provider, workspace.server.requests[0]!.body)).toEqual([
+      { role: "user", texts: ["Say hello."], toolUseIds: [], toolResultIds: [] },
+    ]);
   });
 
   it("one Read round: the tool runs and its result reaches the model under the call's id", async () => {
     await setUp("read");
     const run = await runAgentwire(["-p", "What is in hello.txt?", ...STREAM], { workspace, provider });
     expectWellFormedRun(run, 1);
-    expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "assistant:tool_use", "user:tool_result", "assistant:text", "result/success"]);
+    expect(sequence(run.events)).toEqual([
+      "system/init",
+      "assistant:text",
+      "assistant:tool_use",
+      "user:tool_result",
+      "assistant:text",
+      "result/success",
+    ]);
     const [text, toolUse] = run.events.filter((event): event is AssistantEvent => event.type === "assistant");
     expect(text!.message.id).toBe(toolUse!.message.id);
     expect(toolUse!.message.content[0]).toMatchObject({ type: "tool_use", name: "Read", input: { file_path: "hello.txt" } });
     expect(toolResultBlock(userLines(run.events)[0]!).content).toBe("1\tHello, world!\n2\tThis is line two.\n3\tThird line here.\n4\t");
-    expect(results(run.events)[0]).toMatchObject({ num_turns: 2, stop_reason: "end_turn", result: "The file hello.txt has three lines and starts with 'Hello, world!'." });
+    expect(results(run.events)[0]).toMatchObject({
+      num_turns: 2,
+      stop_reason: "end_turn",
+      result: "The file hello.txt has three lines and starts with 'Hello, world!'.",
+    });
     const second = conversation(provider, workspace.server.requests[1]!.body);
     expect(second.map((turn) => turn.role)).toEqual(["user", "assistant", "user"]);
     expect(second[1]!.toolUseIds).toEqual(toolUseIdsOf(run.events));
@@ -163,7 +192,15 @@ describe.each(CASES)("the same stream from every provider: $name", ({ name: prov
     await setUp("parallel-tools");
     const run = await runAgentwire(["-p", "Read both files.", ...STREAM], { workspace, provider });
     expectWellFormedRun(run, 1);
-    expect(sequence(run.events)).toEqual(["system/init", "assistant:tool_use", "assistant:tool_use", "user:tool_result", "user:tool_result", "assistant:text", "result/success"]);
+    expect(sequence(run.events)).toEqual([
+      "system/init",
+      "assistant:tool_use",
+      "assistant:tool_use",
+      "user:tool_result",
+      "user:tool_result",
+      "assistant:text",
+      "result/success",
+    ]);
     const ids = toolUseIdsOf(run.events);
     expect(new Set(ids).size).toBe(2);
     expect(userLines(run.events).map((line) => toolResultBlock(line).tool_use_id)).toEqual(ids);
@@ -176,27 +213,53 @@ describe.each(CASES)("the same stream from every provider: $name", ({ name: prov
     const run = await runAgentwire(["-p", "Read missing.txt", ...STREAM], { workspace, provider });
     expectWellFormedRun(run, 1);
     const user = userLines(run.events)[0]!;
-    expect(toolResultBlock(user)).toMatchObject({ is_error: true, content: `File does not exist. Note: your current working directory is ${workspace.cwd}.` });
+    expect(toolResultBlock(user)).toMatchObject({
+      is_error: true,
+      content: `File does not exist. Note: your current working directory is ${workspace.cwd}.`,
+    });
     expect(user.tool_error_code).toBe("file_not_found");
     expect(results(run.events)[0]).toMatchObject({ subtype: "success", is_error: false, result: "That file does not exist." });
   });
 
-  it.skipIf(noThinking !== undefined)(`thinking: progress, a thinking line, then the text${noThinking ? ` (skipped: ${noThinking})` : ""}`, async () => {
-    await setUp("thinking");
-    const run = await runAgentwire(["-p", "What is 17*3?", ...STREAM], { workspace, provider });
-    expectWellFormedRun(run, 1);
-    expect(sequence(run.events).filter((label) => label !== "system/thinking_tokens")).toEqual(["system/init", "assistant:thinking", "assistant:text", "result/success"]);
-    expect(sequence(run.events)).toContain("system/thinking_tokens");
-    const thinking = run.events.find((event): event is AssistantEvent => event.type === "assistant")!;
-    expect(thinking.message.content[0]).toMatchObject({ type: "thinking", thinking: "The user asks for 17*3. 17*3 = 51.", signature: expect.any(String) });
-    expect(results(run.events)[0]!.result).toBe("17 × 3 = 51.");
-  });
+  it.skipIf(noThinking !== undefined)(
+    `thinking: progress, a thinking line, then the text${noThinking ? ` (skipped: ${noThinking})` : ""}`,
+    async () => {
+      await setUp("thinking");
+      const run = await runAgentwire(["-p", "What is 17*3?", ...STREAM], { workspace, provider });
+      expectWellFormedRun(run, 1);
+      expect(sequence(run.events).filter((label) => label !== "system/thinking_tokens")).toEqual([
+        "system/init",
+        "assistant:thinking",
+        "assistant:text",
+        "result/success",
+      ]);
+      expect(sequence(run.events)).toContain("system/thinking_tokens");
+      const thinking = run.events.find((event): event is AssistantEvent => event.type === "assistant")!;
+      expect(thinking.message.content[0]).toMatchObject({
+        type: "thinking",
+        thinking: "The user asks for 17*3. 17*3 = 51.",
+        signature: expect.any(String),
+      });
+      expect(results(run.events)[0]!.result).toBe("17 × 3 = 51.");
+    },
+  );
 
   it("multi-turn over stdin: two turns in one session, the second request carries the first", async () => {
     workspace = await createWorkspace("multi-turn");
-    const run = await runAgentwire(STREAM_IO, { workspace, provider, stdin: userLine("First?") + userLine([{ type: "text", text: "Second?" }]) });
+    const run = await runAgentwire(STREAM_IO, {
+      workspace,
+      provider,
+      stdin: userLine("First?") + userLine([{ type: "text", text: "Second?" }]),
+    });
     expectWellFormedRun(run, 2);
-    expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "result/success", "system/init", "assistant:text", "result/success"]);
+    expect(sequence(run.events)).toEqual([
+      "system/init",
+      "assistant:text",
+      "result/success",
+      "system/init",
+      "assistant:text",
+      "result/success",
+    ]);
     expect(results(run.events).map((result) => result.result)).toEqual(["First answer.", "Second answer."]);
     expect(conversation(provider, workspace.server.requests[1]!.body)).toEqual([
       { role: "user", texts: ["First?"], toolUseIds: [], toolResultIds: [] },
@@ -250,7 +313,9 @@ describe.each(CASES)("the same stream from every provider: $name", ({ name: prov
     await setUp("disconnect");
     const run = await runAgentwire(["-p", "Say something long.", ...STREAM, "--include-partial-messages"], { workspace, provider });
     expectWellFormedRun(run, 1);
-    const texts = run.events.flatMap((event) => (event.type === "assistant" && event.message.content[0].type === "text" ? [event.message.content[0].text] : []));
+    const texts = run.events.flatMap((event) =>
+      event.type === "assistant" && event.message.content[0].type === "text" ? [event.message.content[0].text] : [],
+    );
     expect(texts).toEqual(["Complete answer after the reconnect."]);
     expect(run.events.find((event) => event.type === "system" && event.subtype === "api_retry")).toMatchObject({ error_status: null });
     expect(workspace.server.requests).toHaveLength(2);
@@ -260,7 +325,13 @@ describe.each(CASES)("the same stream from every provider: $name", ({ name: prov
     await setUp("max-turns");
     const run = await runAgentwire(["-p", "Read every file.", ...STREAM, "--max-turns", "1"], { workspace, provider });
     expectWellFormedRun(run, 1);
-    expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "assistant:tool_use", "user:tool_result", "result/error_max_turns"]);
+    expect(sequence(run.events)).toEqual([
+      "system/init",
+      "assistant:text",
+      "assistant:tool_use",
+      "user:tool_result",
+      "result/error_max_turns",
+    ]);
     expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "max_turns", num_turns: 2, stop_reason: "tool_use" });
     expect(workspace.server.requests).toHaveLength(1);
   });

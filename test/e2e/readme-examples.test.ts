@@ -23,13 +23,19 @@ function section(text: string, title: string): string {
 
 /** Facts that differ from run to run: the session line's id and folder, the closing line's figures. */
 function normalized(lines: string[]): string[] {
-  return lines.map((line) => line.replace(/^● session \S+ · (.*) · \S+ · (\w+)$/, "● session ID · $1 · CWD · $2").replace(/^✓ success · (\d+ turns?) · .*$/, "✓ success · $1 · FIGURES"));
+  return lines.map((line) =>
+    line
+      .replace(/^● session \S+ · (.*) · \S+ · (\w+)$/, "● session ID · $1 · CWD · $2")
+      .replace(/^✓ success · (\d+ turns?) · .*$/, "✓ success · $1 · FIGURES"),
+  );
 }
 
 describe("the README", () => {
   it("lists every src/ folder in its repository layout", async () => {
     const layout = section(await readme(), "Repository layout");
-    const folders = (await readdir(join(ROOT, "src"), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = (await readdir(join(ROOT, "src"), { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(folders.filter((folder) => !layout.includes(`| \`src/${folder}/\` |`))).toEqual([]);
   });
 
@@ -46,7 +52,11 @@ describe("the README", () => {
     expect(block, "the render example").not.toBeNull();
     const [, command, shown] = block!;
     const prompt = /-p "([^"]+)"/.exec(command!)![1]!;
-    const flags = command!.split("|")[0]!.replace(/^agentwire -p "[^"]+" /, "").trim().split(/\s+/);
+    const flags = command!
+      .split("|")[0]!
+      .replace(/^agentwire -p "[^"]+" /, "")
+      .trim()
+      .split(/\s+/);
     workspace = await createWorkspace("text");
     await workspace.useScenario({
       turns: [

@@ -2,7 +2,16 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentwireEnv, BIN, createWorkspace, expectWellFormedRun, results, ROOT, runAgentwire, type Workspace } from "../helpers/agentwire.js";
+import {
+  agentwireEnv,
+  BIN,
+  createWorkspace,
+  expectWellFormedRun,
+  results,
+  ROOT,
+  runAgentwire,
+  type Workspace,
+} from "../helpers/agentwire.js";
 
 const STREAM = ["--output-format", "stream-json", "--verbose"];
 let workspace: Workspace | undefined;
@@ -13,8 +22,16 @@ afterEach(async () => {
 });
 
 /** `agentwire render …` in the workspace, with `stdin` piped in. */
-async function render(args: string[], stdin = "", env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, "render", ...args], { cwd: workspace!.cwd, env: { ...agentwireEnv(workspace!), ...env }, stdio: ["pipe", "pipe", "pipe"] });
+async function render(
+  args: string[],
+  stdin = "",
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, "render", ...args], {
+    cwd: workspace!.cwd,
+    env: { ...agentwireEnv(workspace!), ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -26,7 +43,10 @@ async function render(args: string[], stdin = "", env: Record<string, string> = 
 
 const EDIT_SCENARIO = {
   turns: [
-    { text: "## Plan\n\n- write the file\n- fix it", tool_calls: [{ name: "Write", input: { file_path: "notes.txt", content: "alpha\nbeta\n" } }] },
+    {
+      text: "## Plan\n\n- write the file\n- fix it",
+      tool_calls: [{ name: "Write", input: { file_path: "notes.txt", content: "alpha\nbeta\n" } }],
+    },
     { tool_calls: [{ name: "Edit", input: { file_path: "notes.txt", old_string: "beta", new_string: "gamma" } }] },
     { tool_calls: [{ name: "Bash", input: { command: "cat notes.txt; exit 3" } }] },
     { text: "Done." },
@@ -37,7 +57,9 @@ describe("agentwire render", () => {
   it("renders a live run piped in: markdown, calls, the Write and Edit diffs, the Bash exit code, the closing line", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario(EDIT_SCENARIO);
-    const run = await runAgentwire(["-p", "Write notes", ...STREAM, "--permission-mode", "acceptEdits", "--allowedTools", "Bash"], { workspace });
+    const run = await runAgentwire(["-p", "Write notes", ...STREAM, "--permission-mode", "acceptEdits", "--allowedTools", "Bash"], {
+      workspace,
+    });
     expectWellFormedRun(run, 1);
     const rendered = await render([], run.stdout);
     expect(rendered.code).toBe(0);
@@ -81,14 +103,18 @@ describe("agentwire render", () => {
   it("renders a stored session by id and a saved file, showing malformed lines and going on", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario(EDIT_SCENARIO);
-    const run = await runAgentwire(["-p", "Write notes", ...STREAM, "--permission-mode", "acceptEdits", "--allowedTools", "Bash"], { workspace });
+    const run = await runAgentwire(["-p", "Write notes", ...STREAM, "--permission-mode", "acceptEdits", "--allowedTools", "Bash"], {
+      workspace,
+    });
     const sessionId = results(run.events)[0]!.session_id;
     const stored = await render([sessionId, "--width", "60"]);
     expect(stored.code).toBe(0);
     expect(stored.stdout).toContain(`● session ${sessionId} · ${workspace.cwd}`);
     expect(stored.stdout).toContain("\n> Write notes\n");
     // The session file keeps each tool call's structured result: the edit reads as it did live.
-    expect(stored.stdout).toContain("⏺ Edit notes.txt\n  ⎿ updated notes.txt: +1 -1\n    @@ -1,2 +1,2 @@\n     alpha\n    -beta\n    +gamma\n");
+    expect(stored.stdout).toContain(
+      "⏺ Edit notes.txt\n  ⎿ updated notes.txt: +1 -1\n    @@ -1,2 +1,2 @@\n     alpha\n    -beta\n    +gamma\n",
+    );
     expect(stored.stdout).toMatch(/── end of turn · session cost \$\d+\.\d{4} ──/);
 
     const file = join(workspace.cwd, "saved.jsonl");
@@ -125,11 +151,21 @@ describe("agentwire render", () => {
     };
     const rendered = await render([], `${JSON.stringify(claudeCodeJson)}\n`);
     expect(rendered.code).toBe(0);
-    expect(rendered.stdout.split("\n")).toEqual(["The sum is 4.", "", "• checked twice", "✓ success · 1 turn · 2,012 tokens (2,000 in, 12 out) · $0.0125 · 1.2 s", "", ""]);
+    expect(rendered.stdout.split("\n")).toEqual([
+      "The sum is 4.",
+      "",
+      "• checked twice",
+      "✓ success · 1 turn · 2,012 tokens (2,000 in, 12 out) · $0.0125 · 1.2 s",
+      "",
+      "",
+    ]);
 
     // The real Claude Code's output for `-p … --output-format json` (fixtures/claude-code/16-output-json.jsonl).
     const recorded = await render([join(ROOT, "fixtures", "claude-code", "16-output-json.jsonl")]);
-    expect(recorded.stdout.split("\n").slice(0, 2)).toEqual(["Hello! I am the mock model. 2 + 2 = 4.", expect.stringMatching(/^✓ success · 1 turn · 2,553 tokens \(2,543 in, 10 out\) · \$0\.0104 · 0\.2 s$/)]);
+    expect(recorded.stdout.split("\n").slice(0, 2)).toEqual([
+      "Hello! I am the mock model. 2 + 2 = 4.",
+      expect.stringMatching(/^✓ success · 1 turn · 2,553 tokens \(2,543 in, 10 out\) · \$0\.0104 · 0\.2 s$/),
+    ]);
 
     // agentwire's own json output renders the same way.
     await workspace.useScenario({ turns: [{ text: "Hello from the model." }] });
@@ -140,7 +176,10 @@ describe("agentwire render", () => {
     expect(own.stdout.split("\n")[1]).toMatch(/^✓ success · 1 turn · /);
 
     // A failed result keeps its one closing line, with the error in it.
-    const failed = await render([], `${JSON.stringify({ ...claudeCodeJson, subtype: "error_during_execution", is_error: true, result: "API Error: 500" })}\n`);
+    const failed = await render(
+      [],
+      `${JSON.stringify({ ...claudeCodeJson, subtype: "error_during_execution", is_error: true, result: "API Error: 500" })}\n`,
+    );
     expect(failed.stdout.split("\n")[0]).toMatch(/^✗ error_during_execution: API Error: 500 · 1 turn/);
     expect(failed.stdout.split("\n")).toHaveLength(3);
   });

@@ -37,7 +37,10 @@ interface BashOutcome {
 async function runCommands(commands: Array<string | { command: string; timeout: number }>, flags: string[]): Promise<BashOutcome[]> {
   workspace ??= await createWorkspace("text");
   await workspace.useScenario({
-    turns: [...commands.map((entry) => ({ tool_calls: [{ name: "Bash", input: typeof entry === "string" ? { command: entry } : entry }] })), { text: "done" }],
+    turns: [
+      ...commands.map((entry) => ({ tool_calls: [{ name: "Bash", input: typeof entry === "string" ? { command: entry } : entry }] })),
+      { text: "done" },
+    ],
   });
   const run = await runAgentwire([...STREAM, ...flags], { workspace });
   expectWellFormedRun(run, 1);
@@ -84,7 +87,11 @@ describe.skipIf(bwrapProblem !== undefined)(`--sandbox${needsBwrap}`, () => {
 
     expect(inside).toMatchObject({ isError: false, content: "hello" });
     expect(await readFile(join(workspace.cwd, "inside.txt"), "utf8")).toBe("hello\n");
-    expect(inside!.result.sandbox).toEqual({ mode: "workspace-write", network: false, note: expect.stringContaining("ran inside the sandbox") });
+    expect(inside!.result.sandbox).toEqual({
+      mode: "workspace-write",
+      network: false,
+      note: expect.stringContaining("ran inside the sandbox"),
+    });
 
     // The model sees the command's own error; the host sees the sandbox note and can offer to re-run it unconfined.
     expect(outside!.isError).toBe(true);
@@ -123,7 +130,11 @@ describe.skipIf(bwrapProblem !== undefined)(`--sandbox${needsBwrap}`, () => {
           "mv .git .git-orig",
           "echo /tmp/evil > .git/commondir",
           `${JSON.stringify(process.execPath)} -e 'require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => console.log(String(d))).on("error", (e) => console.log("refused " + e.code))'`,
-          { command: 'F=$(tr "\\0" "\\n" </proc/$$/cmdline | grep -o "/[^ ]*agentwire-bash-cwd-[0-9a-f-]*" | head -1); test -n "$F" && rm -f "$F" && mkfifo "$F" && echo planted', timeout: 5_000 },
+          {
+            command:
+              'F=$(tr "\\0" "\\n" </proc/$$/cmdline | grep -o "/[^ ]*agentwire-bash-cwd-[0-9a-f-]*" | head -1); test -n "$F" && rm -f "$F" && mkfifo "$F" && echo planted',
+            timeout: 5_000,
+          },
           "pwd",
         ],
         ["--sandbox", "workspace-write"],
@@ -152,12 +163,10 @@ describe.skipIf(bwrapProblem !== undefined)(`--sandbox${needsBwrap}`, () => {
   it("--add-dir is writable, but the agentwire home inside it stays read-only", async () => {
     workspace = await createWorkspace("text");
     const agentwireHome = join(workspace.home, ".agentwire");
-    const [added, home] = await runCommands([`echo added > ${join(workspace.home, "added.txt")}`, `echo x > ${join(agentwireHome, "settings.json")}`], [
-      "--sandbox",
-      "workspace-write",
-      "--add-dir",
-      workspace.home,
-    ]);
+    const [added, home] = await runCommands(
+      [`echo added > ${join(workspace.home, "added.txt")}`, `echo x > ${join(agentwireHome, "settings.json")}`],
+      ["--sandbox", "workspace-write", "--add-dir", workspace.home],
+    );
     expect(added!.isError).toBe(false);
     expect(await readFile(join(workspace.home, "added.txt"), "utf8")).toBe("added\n");
     expect(home!.content).toMatch(/Read-only file system/);
@@ -168,11 +177,19 @@ describe.skipIf(bwrapProblem !== undefined)(`--sandbox${needsBwrap}`, () => {
     const allowed = await mkdtemp(join(tmpdir(), "agentwire-allowed-"));
     try {
       const [inside, temp, extra] = await runCommands(
-        ["echo x > inside.txt", 'echo t > "$TMPDIR/t" && cat "$TMPDIR/t"', `echo allowed > ${join(allowed, "a.txt")} && cat ${join(allowed, "a.txt")}`],
+        [
+          "echo x > inside.txt",
+          'echo t > "$TMPDIR/t" && cat "$TMPDIR/t"',
+          `echo allowed > ${join(allowed, "a.txt")} && cat ${join(allowed, "a.txt")}`,
+        ],
         ["--sandbox", "read-only", "--sandbox-allow-write", allowed],
       );
       expect(inside!.content).toMatch(/Read-only file system/);
-      expect(inside!.result.sandbox).toMatchObject({ mode: "read-only", network: false, note: expect.stringContaining("writes anywhere but the allowed paths") });
+      expect(inside!.result.sandbox).toMatchObject({
+        mode: "read-only",
+        network: false,
+        note: expect.stringContaining("writes anywhere but the allowed paths"),
+      });
       expect(readdirSync(workspace!.cwd)).not.toContain("inside.txt");
       expect(temp).toMatchObject({ isError: false, content: "t" });
       expect(extra).toMatchObject({ isError: false, content: "allowed" });
@@ -185,7 +202,10 @@ describe.skipIf(bwrapProblem !== undefined)(`--sandbox${needsBwrap}`, () => {
     const marker = `sleep 32${Math.floor(Math.random() * 1e6)}.5`;
     markers.push(marker);
     // setsid escapes the group agentwire signals; the PID namespace still ends with bwrap.
-    const [timedOut] = await runCommands([{ command: `${marker} & setsid ${marker} & ${marker} & wait`, timeout: 1_000 }], ["--sandbox", "workspace-write"]);
+    const [timedOut] = await runCommands(
+      [{ command: `${marker} & setsid ${marker} & ${marker} & wait`, timeout: 1_000 }],
+      ["--sandbox", "workspace-write"],
+    );
     expect(timedOut!.isError).toBe(true);
     expect(timedOut!.content).toMatch(/timed out after 1000 ms/);
     expect(await until(() => pidsRunning(marker).length === 0, 3_000), "no sleep survives the sandbox").toBe(true);
@@ -195,7 +215,9 @@ describe.skipIf(bwrapProblem !== undefined)(`--sandbox${needsBwrap}`, () => {
     const marker = `sleep 34${Math.floor(Math.random() * 1e6)}.5`;
     markers.push(marker);
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: `setsid ${marker} & ${marker}` } }] }, { text: "done" }] });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: `setsid ${marker} & ${marker}` } }] }, { text: "done" }],
+    });
     const child = spawnAgentwire([...STREAM, "--sandbox", "workspace-write"], { workspace });
     child.stdin.end();
     expect(await until(() => pidsRunning(marker).length === 2, 5_000), "both sleeps started").toBe(true);
@@ -217,14 +239,20 @@ describe("--sandbox without a working bwrap", () => {
   it("fails at start with how to install it, and a result event: commands never run unconfined", async () => {
     workspace = await createWorkspace("text");
     const emptyBin = await pathWithoutBwrap(workspace);
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo ran > ran.txt" } }] }, { text: "done" }] });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo ran > ran.txt" } }] }, { text: "done" }],
+    });
     const run = await runAgentwire([...STREAM, "--sandbox", "workspace-write"], { workspace, env: { PATH: emptyBin } });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/--sandbox workspace-write needs bubblewrap \(bwrap\), which is not on PATH/);
     expect(run.stderr).toMatch(/apt-get install bubblewrap/);
     expect(run.stderr).toMatch(/kernel\.unprivileged_userns_clone=1/);
     expect(run.events.map((event) => event.type)).toEqual(["result"]);
-    expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "invalid_arguments", errors: [expect.stringMatching(/dnf install bubblewrap/)] });
+    expect(results(run.events)[0]).toMatchObject({
+      is_error: true,
+      terminal_reason: "invalid_arguments",
+      errors: [expect.stringMatching(/dnf install bubblewrap/)],
+    });
     expect(readdirSync(workspace.cwd)).not.toContain("ran.txt");
   });
 

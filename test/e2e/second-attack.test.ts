@@ -95,9 +95,19 @@ describe.skipIf("problem" in user)(`a second, independent attack${needsUnprivile
   it("a deny rule holds against a copy of the program named through a pattern, or made by the line", async () => {
     workspace = await createWorkspace("text");
     await writeFile(join(workspace.cwd, "victim.txt"), "keep\n");
-    await workspace.useScenario(bashTurns(["cp /usr/bin/r[m] ./zz && ./zz victim.txt", "cat /usr/bin/r[m] > zz && chmod +x zz && ./zz victim.txt", "ls /usr/bin/r[m] | xargs -I{} cp {} zz; ./zz victim.txt"]));
+    await workspace.useScenario(
+      bashTurns([
+        "cp /usr/bin/r[m] ./zz && ./zz victim.txt",
+        "cat /usr/bin/r[m] > zz && chmod +x zz && ./zz victim.txt",
+        "ls /usr/bin/r[m] | xargs -I{} cp {} zz; ./zz victim.txt",
+      ]),
+    );
     const run = await runPromptAsUser(user, workspace, ["--permission-mode", "auto", "--disallowedTools", "Bash(rm:*)"]);
-    expect(toolOutcomes(run.events).map((outcome) => outcome.code)).toEqual(["permission_denied", "permission_denied", "permission_denied"]);
+    expect(toolOutcomes(run.events).map((outcome) => outcome.code)).toEqual([
+      "permission_denied",
+      "permission_denied",
+      "permission_denied",
+    ]);
     expect(existsSync(join(workspace.cwd, "victim.txt"))).toBe(true);
     await workspace.useScenario(bashTurns(["cp /usr/bin/r[m] ./zz && ./zz victim.txt"]));
     const without = await runPromptAsUser(user, workspace, ["--permission-mode", "auto"]);

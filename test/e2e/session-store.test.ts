@@ -13,7 +13,9 @@ afterEach(async () => {
 
 type Body = { messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> };
 const userTexts = (body: unknown): string[] =>
-  (body as Body).messages.filter((message) => message.role === "user").flatMap((message) => message.content.flatMap((block) => (block.type === "text" ? [block.text!] : [])));
+  (body as Body).messages
+    .filter((message) => message.role === "user")
+    .flatMap((message) => message.content.flatMap((block) => (block.type === "text" ? [block.text!] : [])));
 
 function sessionFileOf(workspace: Workspace): string {
   const projects = join(workspace.home, ".agentwire", "projects");
@@ -39,20 +41,32 @@ describe("the session file", () => {
     expect(userTexts(workspace.server.requests[2]!.body)).toEqual(["First?", "Second?", "Third?"]);
     // The fragment stays on a line of its own; every other line is whole JSON.
     const lines = readFileSync(file, "utf8").trimEnd().split("\n");
-    expect(lines.filter((line) => { try { JSON.parse(line); return false; } catch { return true; } })).toEqual(['{"type":"message","message":{"role":"user","cont']);
+    expect(
+      lines.filter((line) => {
+        try {
+          JSON.parse(line);
+          return false;
+        } catch {
+          return true;
+        }
+      }),
+    ).toEqual(['{"type":"message","message":{"role":"user","cont']);
   });
 
   it("AGENTWIRE_HOME is a file: one session_not_persisted warning, the turns go on, results say not saved", async () => {
     workspace = await createWorkspace("multi-turn");
     const home = join(workspace.home, "not-a-directory");
     writeFileSync(home, "");
-    const stdin = ["First?", "Second?"].map((text) => JSON.stringify({ type: "user", message: { role: "user", content: text } })).join("\n") + "\n";
+    const stdin =
+      ["First?", "Second?"].map((text) => JSON.stringify({ type: "user", message: { role: "user", content: text } })).join("\n") + "\n";
     const run = await runAgentwire(["--input-format", "stream-json", ...STREAM], { workspace, stdin, env: { AGENTWIRE_HOME: home } });
     expectWellFormedRun(run, 2);
     const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ code: "session_not_persisted" });
-    expect((warnings[0] as { message: string }).message).toMatch(/not being saved and cannot be resumed: could not write .*not-a-directory.*ENOTDIR/);
+    expect((warnings[0] as { message: string }).message).toMatch(
+      /not being saved and cannot be resumed: could not write .*not-a-directory.*ENOTDIR/,
+    );
     expect(results(run.events).map((result) => [result.is_error, result.session_persisted])).toEqual([
       [false, false],
       [false, false],

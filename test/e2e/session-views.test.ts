@@ -30,7 +30,10 @@ async function withSkill(): Promise<Workspace> {
   await created.useScenario({ turns: [{ text: "First." }, { text: "Second." }, { text: "Third." }] });
   const folder = join(created.home, ".agentwire", "skills", "csv-cleaning");
   await mkdir(folder, { recursive: true });
-  await writeFile(join(folder, "SKILL.md"), "---\nname: csv-cleaning\ndescription: Clean CSV files and fix their encodings.\n---\n\nSteps.\n");
+  await writeFile(
+    join(folder, "SKILL.md"),
+    "---\nname: csv-cleaning\ndescription: Clean CSV files and fix their encodings.\n---\n\nSteps.\n",
+  );
   return created;
 }
 
@@ -41,10 +44,16 @@ function sessionsFolder(workspace: Workspace): string {
 
 type Body = { messages: Array<{ role: string; content: Array<{ type: string; text?: string }> | string }> };
 const listingsIn = (body: Body): number =>
-  body.messages.flatMap((message) => (typeof message.content === "string" ? [message.content] : message.content.map((block) => block.text ?? ""))).filter((text) => text.startsWith(LISTING_START)).length;
+  body.messages
+    .flatMap((message) => (typeof message.content === "string" ? [message.content] : message.content.map((block) => block.text ?? "")))
+    .filter((text) => text.startsWith(LISTING_START)).length;
 
 async function pipedChat(workspace: Workspace, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, "chat"], { cwd: workspace.cwd, env: agentwireEnv(workspace), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "chat"], {
+    cwd: workspace.cwd,
+    env: agentwireEnv(workspace),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -116,12 +125,16 @@ describe("a reopened session shows what was shown live", () => {
     const live = await runAgentwire(["-p", "write notes", ...STREAM, "--permission-mode", "bypassPermissions"], { workspace });
     expectWellFormedRun(live, 1);
     const sessionId = results(live.events)[0]!.session_id;
-    const liveResults = live.events.flatMap((event) => (event.type === "user" && "tool_use_result" in event ? [event.tool_use_result as Record<string, unknown>] : []));
+    const liveResults = live.events.flatMap((event) =>
+      event.type === "user" && "tool_use_result" in event ? [event.tool_use_result as Record<string, unknown>] : [],
+    );
     expect(liveResults).toHaveLength(2);
 
     web = await startWeb(workspace);
     const history = (await web.call("GET", `/api/sessions/${sessionId}/history`)).body as Array<Record<string, unknown>>;
-    const stored = history.flatMap((event) => (event.tool_use_result === undefined ? [] : [event.tool_use_result as Record<string, unknown>]));
+    const stored = history.flatMap((event) =>
+      event.tool_use_result === undefined ? [] : [event.tool_use_result as Record<string, unknown>],
+    );
     // The same structured results, less the whole-file copy only the live event needs.
     const withoutOriginal = ({ originalFile: _unused, ...rest }: Record<string, unknown>) => rest;
     expect(stored).toEqual(liveResults.map(withoutOriginal));
@@ -172,7 +185,10 @@ describe("a bad entry in the sessions folder", () => {
       expect(run.code).toBe(1);
       expect(run.stderr).not.toContain("    at ");
       expect(results(run.events)).toHaveLength(1);
-      expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: id === "dangling" ? "session_not_found" : "session_unreadable" });
+      expect(results(run.events)[0]).toMatchObject({
+        is_error: true,
+        terminal_reason: id === "dangling" ? "session_not_found" : "session_unreadable",
+      });
     }
   });
 });

@@ -2,7 +2,18 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentwireEnv, BIN, createWorkspace, expectWellFormedRun, results, runAgentwire, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
+import {
+  agentwireEnv,
+  BIN,
+  createWorkspace,
+  expectWellFormedRun,
+  results,
+  runAgentwire,
+  spawnAgentwire,
+  waitForEvent,
+  waitForExit,
+  type Workspace,
+} from "../helpers/agentwire.js";
 
 const STREAM = ["--output-format", "stream-json", "--verbose"];
 let workspace: Workspace | undefined;
@@ -14,7 +25,11 @@ afterEach(async () => {
 
 /** `agentwire sessions …` in the workspace: exit code, stdout, stderr. */
 async function sessions(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, "sessions", ...args], { cwd: workspace!.cwd, env: agentwireEnv(workspace!), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "sessions", ...args], {
+    cwd: workspace!.cwd,
+    env: agentwireEnv(workspace!),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -24,7 +39,8 @@ async function sessions(args: string[]): Promise<{ code: number | null; stdout: 
 }
 
 type Body = { messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> };
-const textsOf = (body: unknown): string[] => (body as Body).messages.flatMap((message) => message.content.flatMap((block) => (block.type === "text" ? [block.text!] : [])));
+const textsOf = (body: unknown): string[] =>
+  (body as Body).messages.flatMap((message) => message.content.flatMap((block) => (block.type === "text" ? [block.text!] : [])));
 
 async function startSession(prompt: string, answer: string): Promise<{ sessionId: string; file: string }> {
   await workspace!.useScenario({ turns: [{ text: answer }] });
@@ -69,7 +85,10 @@ describe("agentwire sessions", () => {
 
     const jsonl = await sessions(["export", sessionId]);
     expect(jsonl.stdout).toBe(readFileSync(file, "utf8"));
-    const document = JSON.parse((await sessions(["export", sessionId, "--format", "json"])).stdout) as { session: { session_id: string }; entries: Array<{ type: string }> };
+    const document = JSON.parse((await sessions(["export", sessionId, "--format", "json"])).stdout) as {
+      session: { session_id: string };
+      entries: Array<{ type: string }>;
+    };
     expect(document.session.session_id).toBe(sessionId);
     expect(document.entries.map((entry) => entry.type)).toEqual(["message", "message", "turn_end"]);
     const written = await sessions(["export", sessionId, "--format", "json", "-o", "out.json"]);
@@ -138,7 +157,11 @@ describe("--fork-session", () => {
     expect(forkId).not.toBe(sessionId);
     expect(textsOf(workspace.server.requests[0]!.body)).toEqual(["Start here.", "Started.", "Go on."]);
     expect(readFileSync(file, "utf8")).toBe(original);
-    const listed = JSON.parse((await sessions(["list", "--output-format", "json"])).stdout) as Array<{ session_id: string; forked_from?: string; total_cost_usd: number }>;
+    const listed = JSON.parse((await sessions(["list", "--output-format", "json"])).stdout) as Array<{
+      session_id: string;
+      forked_from?: string;
+      total_cost_usd: number;
+    }>;
     const fork = listed.find((entry) => entry.session_id === forkId)!;
     expect(fork.forked_from).toBe(sessionId);
     // The copy carries the original's cost, and its own run adds to it.
@@ -190,7 +213,9 @@ describe("one writer per session", () => {
     const result = await waitForEvent(running, (event) => event.type === "result");
     running.kill("SIGKILL");
     await new Promise((resolve) => running.on("close", resolve));
-    const resumed = await runAgentwire(["-p", "Still there?", ...STREAM, "--resume", (result as { session_id: string }).session_id], { workspace });
+    const resumed = await runAgentwire(["-p", "Still there?", ...STREAM, "--resume", (result as { session_id: string }).session_id], {
+      workspace,
+    });
     expectWellFormedRun(resumed, 1);
     expect(results(resumed.events)[0]!.is_error).toBe(false);
   });

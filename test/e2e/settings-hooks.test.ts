@@ -2,7 +2,18 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent, SystemInitEvent } from "../../protocol/events.js";
-import { createWorkspace, onStdoutEvents, expectWellFormedRun, results, runAgentwire, spawnAgentwire, toolOutcomes, waitForExit, type RunResult, type Workspace } from "../helpers/agentwire.js";
+import {
+  createWorkspace,
+  onStdoutEvents,
+  expectWellFormedRun,
+  results,
+  runAgentwire,
+  spawnAgentwire,
+  toolOutcomes,
+  waitForExit,
+  type RunResult,
+  type Workspace,
+} from "../helpers/agentwire.js";
 import { pidsRunning, until } from "../helpers/processes.js";
 
 /**
@@ -20,28 +31,44 @@ afterEach(async () => {
 
 type Settings = Record<string, unknown>;
 const command = (text: string, extra: Record<string, unknown> = {}) => ({ type: "command", command: text, ...extra });
-const hooksFor = (event: string, text: string, matcher?: string, extra: Record<string, unknown> = {}) => ({ [event]: [{ ...(matcher ? { matcher } : {}), hooks: [command(text, extra)] }] });
+const hooksFor = (event: string, text: string, matcher?: string, extra: Record<string, unknown> = {}) => ({
+  [event]: [{ ...(matcher ? { matcher } : {}), hooks: [command(text, extra)] }],
+});
 const writeJson = (file: string, value: unknown) => {
   mkdirSync(join(file, ".."), { recursive: true });
   writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value));
 };
 const userSettings = (settings: Settings | string) => writeJson(join(workspace!.home, ".claude", "settings.json"), settings);
-const warningsOf = (events: OutputEvent[]) => events.flatMap((event) => (event.type === "system" && event.subtype === "warning" ? [event as { code: string; message: string }] : []));
-const initOf = (events: OutputEvent[]) => events.find((event): event is SystemInitEvent => event.type === "system" && event.subtype === "init")!;
+const warningsOf = (events: OutputEvent[]) =>
+  events.flatMap((event) => (event.type === "system" && event.subtype === "warning" ? [event as { code: string; message: string }] : []));
+const initOf = (events: OutputEvent[]) =>
+  events.find((event): event is SystemInitEvent => event.type === "system" && event.subtype === "init")!;
 const requestText = (index: number) => JSON.stringify((workspace!.server.requests[index]!.body as { messages: unknown }).messages);
 /** The folder where recording hooks write what they read on stdin, one JSON line per run. */
 const logDirectory = () => join(workspace!.root, "log");
-const recorder = (name: string, say = "") => `mkdir -p ${logDirectory()}; { cat; echo; } >> ${logDirectory()}/${name}.jsonl${say ? `; echo '${say}'` : ""}`;
+const recorder = (name: string, say = "") =>
+  `mkdir -p ${logDirectory()}; { cat; echo; } >> ${logDirectory()}/${name}.jsonl${say ? `; echo '${say}'` : ""}`;
 const recorded = (name: string): Array<Record<string, unknown>> => {
   const file = join(logDirectory(), `${name}.jsonl`);
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>) : [];
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+    : [];
 };
-const run = (args: string[], env?: Record<string, string>): Promise<RunResult> => runAgentwire(["-p", "go", ...STREAM, ...args], { workspace: workspace!, ...(env ? { env } : {}) });
-const bashThenDone = (bash = "touch ran.txt") => ({ turns: [{ tool_calls: [{ name: "Bash", input: { command: bash } }] }, { text: "done" }] });
+const run = (args: string[], env?: Record<string, string>): Promise<RunResult> =>
+  runAgentwire(["-p", "go", ...STREAM, ...args], { workspace: workspace!, ...(env ? { env } : {}) });
+const bashThenDone = (bash = "touch ran.txt") => ({
+  turns: [{ tool_calls: [{ name: "Bash", input: { command: bash } }] }, { text: "done" }],
+});
 
 describe("settings sources", () => {
   /** A PreToolUse hook that refuses Bash, in the words of the env its file sets: proof that both the hook and the env of that source apply. */
-  const refusing = (label: string): Settings => ({ env: { FROM: label }, hooks: hooksFor("PreToolUse", 'echo "$FROM refused it" >&2; exit 2', "Bash") });
+  const refusing = (label: string): Settings => ({
+    env: { FROM: label },
+    hooks: hooksFor("PreToolUse", 'echo "$FROM refused it" >&2; exit 2', "Bash"),
+  });
 
   it.each<[string, (settings: Settings) => string[]]>([
     ["--settings JSON", (settings) => ["--settings", JSON.stringify(settings)]],
@@ -85,14 +112,20 @@ describe("settings sources", () => {
     await workspace.useScenario(bashThenDone());
     const result = await run(["--dangerously-skip-permissions", ...place(refusing(label))]);
     expectWellFormedRun(result, 1);
-    expect(toolOutcomes(result.events)).toEqual([expect.objectContaining({ content: `${label} refused it`, isError: true, code: "permission_denied" })]);
+    expect(toolOutcomes(result.events)).toEqual([
+      expect.objectContaining({ content: `${label} refused it`, isError: true, code: "permission_denied" }),
+    ]);
     expect(existsSync(join(workspace.cwd, "ran.txt"))).toBe(false);
     expect(result.stderr).toBe("");
   });
 
   it("merge: the model, mode, rules and env of the files apply under the flags; a deny rule anywhere wins", async () => {
     workspace = await createWorkspace("text");
-    userSettings({ model: "claude-sonnet-4-5", env: { GREETING: "hello from settings" }, permissions: { defaultMode: "acceptEdits", allow: ["Bash(echo:*)"] } });
+    userSettings({
+      model: "claude-sonnet-4-5",
+      env: { GREETING: "hello from settings" },
+      permissions: { defaultMode: "acceptEdits", allow: ["Bash(echo:*)"] },
+    });
     writeJson(join(workspace.cwd, ".claude", "settings.local.json"), { permissions: { deny: ["Bash(echo:*)"] } });
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo $GREETING" } }] }, { text: "done" }] });
     const denied = await run([]);
@@ -120,7 +153,9 @@ describe("settings sources", () => {
     userSettings("{ this is not json");
     const result = await run([]);
     expectWellFormedRun(result, 1);
-    expect(warningsOf(result.events)).toEqual([expect.objectContaining({ code: "settings_invalid", message: expect.stringContaining(".claude/settings.json is not valid JSON") })]);
+    expect(warningsOf(result.events)).toEqual([
+      expect.objectContaining({ code: "settings_invalid", message: expect.stringContaining(".claude/settings.json is not valid JSON") }),
+    ]);
     expect(result.stderr).toBe("");
     const failed = await run(["--settings", join(workspace.root, "missing.json")]);
     expect(failed.code).toBe(1);
@@ -144,7 +179,11 @@ describe("a project's settings need trust", () => {
     workspace = await createWorkspace("text");
     const script = join(workspace.cwd, ".claude", "hooks", "record.sh");
     writeJson(script, `#!/bin/sh\n${recorder("project")}\n`);
-    const settings = { env: { SECRET_PLACE: "elsewhere" }, permissions: { allow: ["Bash(touch:*)"], deny: ["Read"] }, hooks: hooksFor("UserPromptSubmit", 'sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/record.sh') };
+    const settings = {
+      env: { SECRET_PLACE: "elsewhere" },
+      permissions: { allow: ["Bash(touch:*)"], deny: ["Read"] },
+      hooks: hooksFor("UserPromptSubmit", 'sh "$CLAUDE_PROJECT_DIR"/.claude/hooks/record.sh'),
+    };
     writeJson(join(workspace.cwd, ".claude", "settings.json"), settings);
     await workspace.useScenario(bashThenDone());
     const untrusted = await run([]);
@@ -154,7 +193,9 @@ describe("a project's settings need trust", () => {
     expect(initOf(untrusted.events).tools).not.toContain("Read");
     const warnings = warningsOf(untrusted.events).filter((warning) => warning.code === "project_not_trusted");
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]!.message).toContain('.claude/settings.json (its hooks for "UserPromptSubmit"; its allow rules "Bash(touch:*)"; its env "SECRET_PLACE")');
+    expect(warnings[0]!.message).toContain(
+      '.claude/settings.json (its hooks for "UserPromptSubmit"; its allow rules "Bash(touch:*)"; its env "SECRET_PLACE")',
+    );
     expect(warnings[0]!.message).toContain(`agentwire trust ${workspace.cwd}`);
 
     const offer = await runAgentwire(["trust", "--yes", workspace.cwd], { workspace });
@@ -171,7 +212,9 @@ describe("a project's settings need trust", () => {
     writeJson(script, `#!/bin/sh\n${recorder("project")}\necho changed\n`);
     await run([]);
     expect(recorded("project"), "a changed script needs trust again").toHaveLength(1);
-    expect((await runAgentwire(["trust", "--list"], { workspace })).stdout).toContain(".claude/settings.json  changed since: needs trust again");
+    expect((await runAgentwire(["trust", "--list"], { workspace })).stdout).toContain(
+      ".claude/settings.json  changed since: needs trust again",
+    );
   });
 });
 
@@ -179,7 +222,23 @@ describe("hooks: every event", () => {
   const allEvents = ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd", "PreCompact"] as const;
   const recordingSettings = (): Settings => ({
     hooks: Object.fromEntries(
-      allEvents.map((event) => [event, [{ hooks: [command(recorder(event, event === "SessionStart" || event === "UserPromptSubmit" || event === "PreCompact" ? `Context from ${event}.` : `Output of ${event}.`))] }]]),
+      allEvents.map((event) => [
+        event,
+        [
+          {
+            hooks: [
+              command(
+                recorder(
+                  event,
+                  event === "SessionStart" || event === "UserPromptSubmit" || event === "PreCompact"
+                    ? `Context from ${event}.`
+                    : `Output of ${event}.`,
+                ),
+              ),
+            ],
+          },
+        ],
+      ]),
     ),
   });
 
@@ -190,11 +249,27 @@ describe("hooks: every event", () => {
     const first = await run(["--dangerously-skip-permissions"]);
     expectWellFormedRun(first, 1);
     const sessionId = results(first.events)[0]!.session_id;
-    const base = { session_id: sessionId, transcript_path: expect.stringContaining(`${sessionId}.jsonl`), cwd: workspace.cwd, permission_mode: "bypassPermissions" };
+    const base = {
+      session_id: sessionId,
+      transcript_path: expect.stringContaining(`${sessionId}.jsonl`),
+      cwd: workspace.cwd,
+      permission_mode: "bypassPermissions",
+    };
     expect(recorded("SessionStart")).toEqual([{ ...base, hook_event_name: "SessionStart", source: "startup", model: "claude-opus-5-5" }]);
     expect(recorded("UserPromptSubmit")).toEqual([{ ...base, hook_event_name: "UserPromptSubmit", prompt: "go", source: "sdk" }]);
-    expect(recorded("PreToolUse")).toEqual([{ ...base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "echo hi" }, tool_use_id: expect.any(String) }]);
-    expect(recorded("PostToolUse")).toEqual([{ ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: { command: "echo hi" }, tool_response: expect.objectContaining({ stdout: "hi" }), tool_use_id: expect.any(String) }]);
+    expect(recorded("PreToolUse")).toEqual([
+      { ...base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "echo hi" }, tool_use_id: expect.any(String) },
+    ]);
+    expect(recorded("PostToolUse")).toEqual([
+      {
+        ...base,
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "echo hi" },
+        tool_response: expect.objectContaining({ stdout: "hi" }),
+        tool_use_id: expect.any(String),
+      },
+    ]);
     expect(recorded("Stop")).toEqual([{ ...base, hook_event_name: "Stop", stop_hook_active: false, last_assistant_message: "done" }]);
     expect(recorded("SessionEnd")).toEqual([{ ...base, hook_event_name: "SessionEnd", reason: "other" }]);
     expect(requestText(0)).toContain("Context from SessionStart.");
@@ -206,7 +281,11 @@ describe("hooks: every event", () => {
     const compacted = await runAgentwire(["-p", "/compact keep it short", ...STREAM, "--resume", sessionId], { workspace });
     expectWellFormedRun(compacted, 1);
     expect(recorded("SessionStart").map((input) => input.source)).toEqual(["startup", "resume", "compact"]);
-    expect(recorded("PreCompact").at(-1)).toMatchObject({ hook_event_name: "PreCompact", trigger: "manual", custom_instructions: "keep it short" });
+    expect(recorded("PreCompact").at(-1)).toMatchObject({
+      hook_event_name: "PreCompact",
+      trigger: "manual",
+      custom_instructions: "keep it short",
+    });
     // PreCompact's output joins the summary's instructions.
     expect(JSON.stringify(workspace.server.requests[0]!.body)).toContain("Context from PreCompact.");
   });
@@ -218,34 +297,63 @@ describe("hooks: every event", () => {
     const child = spawnAgentwire(["--input-format", "stream-json", ...STREAM, "--permission-prompt-tool", "stdio"], { workspace });
     onStdoutEvents<{ type: string; request_id?: string; request?: { subtype: string } }>(child, (event) => {
       if (event.type === "control_request" && event.request?.subtype === "can_use_tool") {
-        child.stdin.end(`${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: event.request_id, response: { behavior: "allow" } } })}\n`);
+        child.stdin.end(
+          `${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: event.request_id, response: { behavior: "allow" } } })}\n`,
+        );
       }
     });
     child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "go" } })}\n`);
     const result = await waitForExit(child);
     expectWellFormedRun(result, 1);
-    expect(recorded("Notification")).toEqual([expect.objectContaining({ hook_event_name: "Notification", notification_type: "permission_prompt", message: "agentwire needs your permission to use Bash" })]);
+    expect(recorded("Notification")).toEqual([
+      expect.objectContaining({
+        hook_event_name: "Notification",
+        notification_type: "permission_prompt",
+        message: "agentwire needs your permission to use Bash",
+      }),
+    ]);
     expect(existsSync(join(workspace.cwd, "ran.txt"))).toBe(true);
   });
 });
 
 describe("hooks: Claude Code's protocol", () => {
   it.each<[string, Settings, string[], { ran: boolean; content?: unknown; warning?: string }]>([
-    ["exit 1 is a warning; the call runs", hooksFor("PreToolUse", "echo broken >&2; exit 1"), ["--dangerously-skip-permissions"], { ran: true, warning: "failed with exit code 1: broken" }],
-    ["JSON allow runs a call nobody could have approved", hooksFor("PreToolUse", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`), [], { ran: true }],
+    [
+      "exit 1 is a warning; the call runs",
+      hooksFor("PreToolUse", "echo broken >&2; exit 1"),
+      ["--dangerously-skip-permissions"],
+      { ran: true, warning: "failed with exit code 1: broken" },
+    ],
+    [
+      "JSON allow runs a call nobody could have approved",
+      hooksFor("PreToolUse", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`),
+      [],
+      { ran: true },
+    ],
     [
       "JSON deny refuses it with the reason",
-      hooksFor("PreToolUse", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not on Fridays"}}'`),
+      hooksFor(
+        "PreToolUse",
+        `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not on Fridays"}}'`,
+      ),
       ["--dangerously-skip-permissions"],
       { ran: false, content: "not on Fridays" },
     ],
     [
       "JSON ask asks, and with nobody to ask the call is denied",
-      hooksFor("PreToolUse", `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"check first"}}'`),
+      hooksFor(
+        "PreToolUse",
+        `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"check first"}}'`,
+      ),
       ["--dangerously-skip-permissions"],
       { ran: false, content: expect.stringContaining("check first") },
     ],
-    ["a matcher for other tools leaves Bash alone", hooksFor("PreToolUse", "exit 2", "Write|Edit"), ["--dangerously-skip-permissions"], { ran: true }],
+    [
+      "a matcher for other tools leaves Bash alone",
+      hooksFor("PreToolUse", "exit 2", "Write|Edit"),
+      ["--dangerously-skip-permissions"],
+      { ran: true },
+    ],
     [
       "PostToolUse exit 2 feeds stderr to the model with the result",
       hooksFor("PostToolUse", "echo 'lint: 2 problems' >&2; exit 2", "Bash"),
@@ -280,9 +388,16 @@ describe("hooks: Claude Code's protocol", () => {
 
   it("UserPromptSubmit exit 2 blocks the prompt: no model request, an error result with the reason", async () => {
     workspace = await createWorkspace("text");
-    const result = await run(["--settings", JSON.stringify({ hooks: hooksFor("UserPromptSubmit", "echo 'no prompts after 6pm' >&2; exit 2") })]);
+    const result = await run([
+      "--settings",
+      JSON.stringify({ hooks: hooksFor("UserPromptSubmit", "echo 'no prompts after 6pm' >&2; exit 2") }),
+    ]);
     expect(result.code).toBe(1);
-    expect(results(result.events)[0]).toMatchObject({ is_error: true, terminal_reason: "hook_blocked", errors: [expect.stringContaining("no prompts after 6pm")] });
+    expect(results(result.events)[0]).toMatchObject({
+      is_error: true,
+      terminal_reason: "hook_blocked",
+      errors: [expect.stringContaining("no prompts after 6pm")],
+    });
     expect(workspace.server.requests).toHaveLength(0);
   });
 
@@ -300,9 +415,15 @@ describe("hooks: Claude Code's protocol", () => {
   it("a hook over its timeout is stopped with what it started, the session is told, and the call goes on", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario(bashThenDone());
-    const result = await run(["--dangerously-skip-permissions", "--settings", JSON.stringify({ hooks: hooksFor("PreToolUse", "sleep 317 & sleep 317; exit 2", undefined, { timeout: 1 }) })]);
+    const result = await run([
+      "--dangerously-skip-permissions",
+      "--settings",
+      JSON.stringify({ hooks: hooksFor("PreToolUse", "sleep 317 & sleep 317; exit 2", undefined, { timeout: 1 }) }),
+    ]);
     expectWellFormedRun(result, 1);
-    expect(warningsOf(result.events)).toEqual([expect.objectContaining({ code: "hook_failed", message: expect.stringContaining("did not finish within 1 s") })]);
+    expect(warningsOf(result.events)).toEqual([
+      expect.objectContaining({ code: "hook_failed", message: expect.stringContaining("did not finish within 1 s") }),
+    ]);
     expect(existsSync(join(workspace.cwd, "ran.txt"))).toBe(true);
     expect(await until(() => pidsRunning("sleep 317").length === 0, 3_000), "no process of the hook is left").toBe(true);
   });
@@ -311,7 +432,10 @@ describe("hooks: Claude Code's protocol", () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "true" } }], repeat: true }] });
     const settings = { hooks: hooksFor("PreToolUse", "sleep 318 & sleep 318") };
-    const child = spawnAgentwire(["--input-format", "stream-json", ...STREAM, "--dangerously-skip-permissions", "--settings", JSON.stringify(settings)], { workspace });
+    const child = spawnAgentwire(
+      ["--input-format", "stream-json", ...STREAM, "--dangerously-skip-permissions", "--settings", JSON.stringify(settings)],
+      { workspace },
+    );
     const exited = waitForExit(child);
     const say = (text: string) => child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: text } })}\n`);
     say("go");
@@ -328,7 +452,9 @@ describe("hooks: Claude Code's protocol", () => {
   it("a hook's environment has no provider key, and CLAUDE_PROJECT_DIR", async () => {
     workspace = await createWorkspace("text");
     const envFile = join(workspace.root, "hook-env.txt");
-    await run(["--settings", JSON.stringify({ hooks: hooksFor("UserPromptSubmit", `env > ${envFile}`) })], { OPENAI_API_KEY: "sk-never-seen" });
+    await run(["--settings", JSON.stringify({ hooks: hooksFor("UserPromptSubmit", `env > ${envFile}`) })], {
+      OPENAI_API_KEY: "sk-never-seen",
+    });
     const env = readFileSync(envFile, "utf8");
     expect(env).toContain(`CLAUDE_PROJECT_DIR=${workspace.cwd}\n`);
     expect(env).not.toContain("ANTHROPIC_API_KEY");

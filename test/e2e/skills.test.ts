@@ -14,10 +14,18 @@ afterEach(async () => {
 });
 
 /** A skill folder `<root>/<name>/SKILL.md` (plus `files`), written as a user would. */
-async function writeSkill(root: string, name: string, frontmatter: Record<string, string>, body = "1. Follow these steps.\n", files: Record<string, string> = {}): Promise<string> {
+async function writeSkill(
+  root: string,
+  name: string,
+  frontmatter: Record<string, string>,
+  body = "1. Follow these steps.\n",
+  files: Record<string, string> = {},
+): Promise<string> {
   const directory = join(root, name);
   await mkdir(directory, { recursive: true });
-  const yaml = Object.entries(frontmatter).map(([key, value]) => `${key}: ${value}`).join("\n");
+  const yaml = Object.entries(frontmatter)
+    .map(([key, value]) => `${key}: ${value}`)
+    .join("\n");
   await writeFile(join(directory, "SKILL.md"), `---\n${yaml}\n---\n\n${body}`);
   for (const [file, content] of Object.entries(files)) {
     await mkdir(join(directory, file, ".."), { recursive: true });
@@ -26,12 +34,20 @@ async function writeSkill(root: string, name: string, frontmatter: Record<string
   return directory;
 }
 
-type Body = { tools: Array<{ name: string; description: string }>; messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }> };
+type Body = {
+  tools: Array<{ name: string; description: string }>;
+  messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }>;
+};
 const requestBody = (workspace: Workspace, index: number) => workspace.server.requests[index]!.body as Body;
 const firstUserTexts = (body: Body) => body.messages[0]!.content.flatMap((block) => (block.type === "text" ? [block.text!] : []));
-const initOf = (events: OutputEvent[]) => events.find((event): event is SystemInitEvent => event.type === "system" && event.subtype === "init")!;
+const initOf = (events: OutputEvent[]) =>
+  events.find((event): event is SystemInitEvent => event.type === "system" && event.subtype === "init")!;
 const toolResults = (events: OutputEvent[]) =>
-  events.flatMap((event) => (event.type === "user" && (event as UserEvent).message.content[0]?.type === "tool_result" ? [(event as UserEvent).message.content[0] as { content: unknown; is_error?: boolean }] : []));
+  events.flatMap((event) =>
+    event.type === "user" && (event as UserEvent).message.content[0]?.type === "tool_result"
+      ? [(event as UserEvent).message.content[0] as { content: unknown; is_error?: boolean }]
+      : [],
+  );
 
 describe("skill discovery", () => {
   it("finds skills in every location, in precedence order; a project skill wins over a user skill of the same name", async () => {
@@ -44,20 +60,35 @@ describe("skill discovery", () => {
     await mkdir(project, { recursive: true });
     await writeSkill(join(project, ".claude", "skills"), "deploy", { name: "deploy", description: "Project deploy steps." });
     await writeSkill(join(repo, ".agents", "skills"), "lint-rules", { name: "lint-rules", description: "The repository's lint rules." });
-    await writeSkill(join(repo, ".agentwire", "skills"), "deploy", { name: "deploy", description: "Repo-level deploy, shadowed by the nearer one." });
+    await writeSkill(join(repo, ".agentwire", "skills"), "deploy", {
+      name: "deploy",
+      description: "Repo-level deploy, shadowed by the nearer one.",
+    });
     const extra = join(home, "extra");
-    await writeSkill(join(extra, ".agentwire", "skills"), "shared-docs", { name: "shared-docs", description: "Docs conventions from an added directory." });
+    await writeSkill(join(extra, ".agentwire", "skills"), "shared-docs", {
+      name: "shared-docs",
+      description: "Docs conventions from an added directory.",
+    });
     const skillsDir = join(home, "more-skills");
     await writeSkill(skillsDir, "from-flag", { name: "from-flag", description: "A skill from --skills-dir." });
-    await writeSkill(join(home, ".agentwire", "skills"), "deploy", { name: "deploy", description: "The user's own deploy, shadowed by the project's." });
+    await writeSkill(join(home, ".agentwire", "skills"), "deploy", {
+      name: "deploy",
+      description: "The user's own deploy, shadowed by the project's.",
+    });
     await writeSkill(join(home, ".agentwire", "skills"), "user-tool", { name: "user-tool", description: "A user skill." });
     await writeSkill(join(home, ".agents", "skills"), "agents-skill", { name: "agents-skill", description: "From ~/.agents/skills." });
-    await writeSkill(join(home, ".claude", "skills"), "claude-skill", { name: "claude-skill", description: "From ~/.claude/skills, written for Claude Code." });
+    await writeSkill(join(home, ".claude", "skills"), "claude-skill", {
+      name: "claude-skill",
+      description: "From ~/.claude/skills, written for Claude Code.",
+    });
 
     const args = ["--cwd", project, "--add-dir", extra, "--skills-dir", skillsDir];
     const listed = await runAgentwire(["--list-skills", "--output-format", "json", ...args], { workspace });
     expect(listed.code).toBe(0);
-    const document = JSON.parse(listed.stdout) as { skills: Array<{ name: string; source: string; description: string; path: string }>; warnings: unknown[] };
+    const document = JSON.parse(listed.stdout) as {
+      skills: Array<{ name: string; source: string; description: string; path: string }>;
+      warnings: unknown[];
+    };
     expect(document.skills.map((skill) => [skill.name, skill.source])).toEqual([
       ["deploy", "project"],
       ["lint-rules", "project"],
@@ -67,12 +98,23 @@ describe("skill discovery", () => {
       ["agents-skill", "user"],
       ["claude-skill", "user"],
     ]);
-    expect(document.skills[0]).toMatchObject({ description: "Project deploy steps.", path: join(project, ".claude", "skills", "deploy", "SKILL.md") });
+    expect(document.skills[0]).toMatchObject({
+      description: "Project deploy steps.",
+      path: join(project, ".claude", "skills", "deploy", "SKILL.md"),
+    });
     expect(document.warnings).toEqual([]);
 
     const run = await runAgentwire(["-p", "hi", ...STREAM, ...args], { workspace });
     expectWellFormedRun(run, 1);
-    expect(initOf(run.events).skills).toEqual(["deploy", "lint-rules", "shared-docs", "from-flag", "user-tool", "agents-skill", "claude-skill"]);
+    expect(initOf(run.events).skills).toEqual([
+      "deploy",
+      "lint-rules",
+      "shared-docs",
+      "from-flag",
+      "user-tool",
+      "agents-skill",
+      "claude-skill",
+    ]);
     expect(initOf(run.events).tools).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "Skill", "TodoWrite", "Write"]);
 
     const off = await runAgentwire(["-p", "hi", ...STREAM, ...args, "--no-skills"], { workspace });
@@ -87,7 +129,11 @@ describe("skill discovery", () => {
     expect(firstUserTexts(requestBody(workspace, 0))).toEqual(["Say hello."]);
     expect(requestBody(workspace, 0).tools.map((tool) => tool.name)).not.toContain("Skill");
 
-    await writeSkill(join(workspace.home, ".agentwire", "skills"), "greeting-style", { name: "greeting-style", description: "How to greet people in this team.", when_to_use: "hello, greetings" });
+    await writeSkill(join(workspace.home, ".agentwire", "skills"), "greeting-style", {
+      name: "greeting-style",
+      description: "How to greet people in this team.",
+      when_to_use: "hello, greetings",
+    });
     const withSkill = await runAgentwire(["-p", "Say hello.", ...STREAM], { workspace });
     expectWellFormedRun(withSkill, 1);
     const texts = firstUserTexts(requestBody(workspace, 1));
@@ -116,14 +162,25 @@ describe("skill discovery", () => {
 
     const run = await runAgentwire(["-p", "hi", ...STREAM], { workspace });
     expectWellFormedRun(run, 1);
-    const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning") as Array<{ code: string; path: string; message: string }>;
+    const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning") as Array<{
+      code: string;
+      path: string;
+      message: string;
+    }>;
     const byFolder = Object.fromEntries(warnings.map((warning) => [warning.path.split("/").at(-2), warning]));
     expect(byFolder["bad-yaml"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/not valid YAML/) });
-    expect(byFolder["csv-clean"]).toMatchObject({ code: "skill_fixed", message: expect.stringMatching(/not valid YAML .*; it was read with the value of `description` quoted\.$/) });
+    expect(byFolder["csv-clean"]).toMatchObject({
+      code: "skill_fixed",
+      message: expect.stringMatching(/not valid YAML .*; it was read with the value of `description` quoted\.$/),
+    });
     expect(byFolder["no-description"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/no description/) });
-    expect(byFolder["renamed"]).toMatchObject({ code: "skill_fixed", message: expect.stringMatching(/"other-name" does not match its folder; it is loaded as "renamed"/) });
+    expect(byFolder["renamed"]).toMatchObject({
+      code: "skill_fixed",
+      message: expect.stringMatching(/"other-name" does not match its folder; it is loaded as "renamed"/),
+    });
     expect(byFolder["binary"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/binary/) });
-    if (!rootCanReadAnything) expect(byFolder["unreadable"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/cannot be read: EACCES/) });
+    if (!rootCanReadAnything)
+      expect(byFolder["unreadable"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/cannot be read: EACCES/) });
     expect(warnings).toHaveLength(rootCanReadAnything ? 5 : 6);
     // Only what loaded is a skill: system/init names neither a skipped folder nor an unreadable one.
     const loaded = ["csv-clean", "good", "renamed", ...(rootCanReadAnything ? ["unreadable"] : [])];
@@ -161,7 +218,10 @@ describe("skill discovery", () => {
     const streamed = await runAgentwire(["-p", ...STREAM, "--input-format", "stream-json"], { workspace, stdin: input });
     expectWellFormedRun(streamed, 1);
     expect(initOf(streamed.events)).toMatchObject({ skills: ["good"], tools: expect.arrayContaining(["Skill"]) });
-    expect(toolResults(streamed.events)[0]).toMatchObject({ is_error: true, content: expect.stringMatching(/Unknown skill: broken\. The closest names: good\./) });
+    expect(toolResults(streamed.events)[0]).toMatchObject({
+      is_error: true,
+      content: expect.stringMatching(/Unknown skill: broken\. The closest names: good\./),
+    });
   });
 });
 
@@ -169,17 +229,27 @@ describe("skills from public collections (fixtures/skills-in-the-wild)", () => {
   it("system/init, the warnings and --list-skills agree: every readable skill listed, each repair and skip reported once", async () => {
     workspace = await createWorkspace("text");
     const directory = join(ROOT, "fixtures", "skills-in-the-wild");
-    const expected = JSON.parse(readFileSync(join(directory, "expected.json"), "utf8")) as Record<string, { quoted?: string[]; declaredName?: string; skipped?: unknown }>;
-    const readable = Object.keys(expected).filter((folder) => !expected[folder]!.skipped).sort();
+    const expected = JSON.parse(readFileSync(join(directory, "expected.json"), "utf8")) as Record<
+      string,
+      { quoted?: string[]; declaredName?: string; skipped?: unknown }
+    >;
+    const readable = Object.keys(expected)
+      .filter((folder) => !expected[folder]!.skipped)
+      .sort();
     const args = ["--skills-dir", directory, "--no-default-skills"];
     const run = await runAgentwire(["-p", "hi", ...STREAM, ...args], { workspace });
     expectWellFormedRun(run, 1);
     expect(initOf(run.events).skills).toEqual(readable);
-    const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning") as Array<{ code: string; path: string }>;
+    const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning") as Array<{
+      code: string;
+      path: string;
+    }>;
     const count = (code: string) => warnings.filter((warning) => warning.code === code).length;
     const entries = Object.values(expected);
     expect(count("skill_skipped")).toBe(entries.filter((entry) => entry.skipped).length);
-    expect(count("skill_fixed")).toBe(entries.filter((entry) => entry.quoted).length + entries.filter((entry) => entry.declaredName).length);
+    expect(count("skill_fixed")).toBe(
+      entries.filter((entry) => entry.quoted).length + entries.filter((entry) => entry.declaredName).length,
+    );
 
     const listed = await runAgentwire(["--list-skills", "--output-format", "json", ...args], { workspace });
     const document = JSON.parse(listed.stdout) as { skills: Array<{ name: string }>; warnings: unknown[] };
@@ -228,21 +298,47 @@ describe("using a skill", () => {
     await writeSkill(skills, "pdf-forms", { name: "pdf-forms", description: "Fill PDF forms and merge PDF files." });
     await writeSkill(skills, "git-helper", { name: "git-helper", description: "Resolve merge conflicts and undo commits." });
     await workspace.useScenario({
-      turns: [{ tool_calls: [{ name: "Skill", input: { skill: "docker-image" } }, { name: "Skill", input: { query: "merge two pdf files" } }, { name: "Skill", input: {} }] }, { text: "ok" }],
+      turns: [
+        {
+          tool_calls: [
+            { name: "Skill", input: { skill: "docker-image" } },
+            { name: "Skill", input: { query: "merge two pdf files" } },
+            { name: "Skill", input: {} },
+          ],
+        },
+        { text: "ok" },
+      ],
     });
     const run = await runAgentwire(["-p", "x", ...STREAM], { workspace });
     expectWellFormedRun(run, 1);
     const [unknown, query, neither] = toolResults(run.events);
-    expect(unknown).toMatchObject({ is_error: true, content: "<tool_use_error>Unknown skill: docker-image. The closest names: docker-images, pdf-forms, git-helper.</tool_use_error>" });
-    expect(query!.content).toMatch(new RegExp(`^Skills matching "merge two pdf files", best first; load one with \\{"skill": "<name>"\\}:\\n- pdf-forms \\(${join(skills, "pdf-forms", "SKILL.md")}\\): Fill PDF forms and merge PDF files\\.`));
+    expect(unknown).toMatchObject({
+      is_error: true,
+      content: "<tool_use_error>Unknown skill: docker-image. The closest names: docker-images, pdf-forms, git-helper.</tool_use_error>",
+    });
+    expect(query!.content).toMatch(
+      new RegExp(
+        `^Skills matching "merge two pdf files", best first; load one with \\{"skill": "<name>"\\}:\\n- pdf-forms \\(${join(skills, "pdf-forms", "SKILL.md")}\\): Fill PDF forms and merge PDF files\\.`,
+      ),
+    );
     expect(neither).toMatchObject({ is_error: true, content: expect.stringMatching(/give exactly one of skill and query/) });
   });
 
   it("/name args runs a user-invocable skill directly; a model-only skill is not a command", async () => {
     workspace = await createWorkspace("multi-turn");
     const skills = join(workspace.home, ".agentwire", "skills");
-    await writeSkill(skills, "summarize", { name: "summarize", description: "Summarize a file.", "argument-hint": "'[file]'" }, "Summarize $ARGUMENTS in three bullet points.\n");
-    await writeSkill(skills, "internal", { name: "internal", description: "Only for the model.", "user-invocable": "false" }, "Secret steps.\n");
+    await writeSkill(
+      skills,
+      "summarize",
+      { name: "summarize", description: "Summarize a file.", "argument-hint": "'[file]'" },
+      "Summarize $ARGUMENTS in three bullet points.\n",
+    );
+    await writeSkill(
+      skills,
+      "internal",
+      { name: "internal", description: "Only for the model.", "user-invocable": "false" },
+      "Secret steps.\n",
+    );
     const stdin = ["/summarize README.md", "/internal now"].map((text) => `${JSON.stringify({ type: "user", content: text })}\n`).join("");
     const run = await runAgentwire(["--input-format", "stream-json", ...STREAM], { workspace, stdin });
     expectWellFormedRun(run, 2);
@@ -251,16 +347,28 @@ describe("using a skill", () => {
       "<command-name>/summarize</command-name>\n<command-args>README.md</command-args>",
       `Base directory for this skill: ${join(skills, "summarize")}\n\nSummarize README.md in three bullet points.`,
     ]);
-    const second = requestBody(workspace, 1).messages.at(-1)!.content.flatMap((block) => (block.type === "text" ? [block.text!] : []));
+    const second = requestBody(workspace, 1)
+      .messages.at(-1)!
+      .content.flatMap((block) => (block.type === "text" ? [block.text!] : []));
     expect(second).toEqual(["/internal now"]);
   });
 
   it("a skill's allowed-tools approve its commands only in the turn that loaded it, and never lift a deny rule", async () => {
     workspace = await createWorkspace("text");
-    await writeSkill(join(workspace.home, ".agentwire", "skills"), "scaffold", { name: "scaffold", description: "Creates marker files.", "allowed-tools": "Bash(touch:*)" });
+    await writeSkill(join(workspace.home, ".agentwire", "skills"), "scaffold", {
+      name: "scaffold",
+      description: "Creates marker files.",
+      "allowed-tools": "Bash(touch:*)",
+    });
     const touch = (file: string) => ({ tool_calls: [{ name: "Bash", input: { command: `touch ${file}` } }] });
     await workspace.useScenario({
-      turns: [{ tool_calls: [{ name: "Skill", input: { skill: "scaffold" } }] }, touch("first.txt"), { text: "made" }, touch("second.txt"), { text: "refused" }],
+      turns: [
+        { tool_calls: [{ name: "Skill", input: { skill: "scaffold" } }] },
+        touch("first.txt"),
+        { text: "made" },
+        touch("second.txt"),
+        { text: "refused" },
+      ],
     });
     const stdin = ["make the first", "make the second"].map((text) => `${JSON.stringify({ type: "user", content: text })}\n`).join("");
     const run = await runAgentwire(["--input-format", "stream-json", ...STREAM], { workspace, stdin });
@@ -269,7 +377,9 @@ describe("using a skill", () => {
     expect(existsSync(join(workspace.cwd, "second.txt"))).toBe(false);
     expect(results(run.events)[1]!.permission_denials.map((denial) => denial.tool_input)).toEqual([{ command: "touch second.txt" }]);
 
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Skill", input: { skill: "scaffold" } }] }, touch("third.txt"), { text: "refused" }] });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Skill", input: { skill: "scaffold" } }] }, touch("third.txt"), { text: "refused" }],
+    });
     const denied = await runAgentwire(["-p", "make it", ...STREAM, "--disallowedTools", "Bash(touch:*)"], { workspace });
     expectWellFormedRun(denied, 1);
     expect(existsSync(join(workspace.cwd, "third.txt"))).toBe(false);
@@ -285,7 +395,9 @@ describe("skills as commands", () => {
     const initialize = JSON.stringify({ type: "control_request", request_id: "init-1", request: { subtype: "initialize" } });
     const run = await runAgentwire(["--input-format", "stream-json", ...STREAM], { workspace, stdin: `${initialize}\n` });
     expect(run.code).toBe(0);
-    const answer = run.events.find((event) => event.type === "control_response") as unknown as { response: { response: { commands: unknown[] } } };
+    const answer = run.events.find((event) => event.type === "control_response") as unknown as {
+      response: { response: { commands: unknown[] } };
+    };
     expect(answer.response.response.commands).toEqual([{ name: "summarize", description: "Summarize a file.", argumentHint: "[file]" }]);
   });
 });
@@ -294,10 +406,18 @@ describe("ranking the listing per prompt", () => {
   it("when the listing does not fit its budget, the skills relevant to this prompt get descriptions and the rest names only", async () => {
     workspace = await createWorkspace("multi-turn");
     const skills = join(workspace.home, ".agentwire", "skills");
-    await writeSkill(skills, "docker-images", { name: "docker-images", description: "Build small Docker images and debug Dockerfiles and containers." });
+    await writeSkill(skills, "docker-images", {
+      name: "docker-images",
+      description: "Build small Docker images and debug Dockerfiles and containers.",
+    });
     await writeSkill(skills, "pdf-forms", { name: "pdf-forms", description: "Fill PDF forms and merge PDF files into one document." });
-    await writeSkill(skills, "git-helper", { name: "git-helper", description: "Resolve merge conflicts, undo commits and clean up branches safely." });
-    const stdin = ["Shrink my docker image please", "Fill in the PDF form"].map((text) => `${JSON.stringify({ type: "user", content: text })}\n`).join("");
+    await writeSkill(skills, "git-helper", {
+      name: "git-helper",
+      description: "Resolve merge conflicts, undo commits and clean up branches safely.",
+    });
+    const stdin = ["Shrink my docker image please", "Fill in the PDF form"]
+      .map((text) => `${JSON.stringify({ type: "user", content: text })}\n`)
+      .join("");
     const run = await runAgentwire(["--input-format", "stream-json", ...STREAM, "--skill-listing-budget", "120"], { workspace, stdin });
     expectWellFormedRun(run, 2);
     expect(firstUserTexts(requestBody(workspace, 0))[0]).toBe(
@@ -314,8 +434,15 @@ describe("ranking the listing per prompt", () => {
     const skills = join(workspace.home, ".agentwire", "skills");
     await writeSkill(skills, "deploy-staging", { name: "deploy-staging", description: "Deploy the app to the staging environment." });
     await writeSkill(skills, "deploy-production", { name: "deploy-production", description: "Deploy the app to production after checks." });
-    await workspace.useScenario({ turns: [{ text: '["deploy-production", "deploy-staging"]', usage: { input_tokens: 100, output_tokens: 10 } }, { text: "Deploying.", usage: { input_tokens: 1000, output_tokens: 5 } }] });
-    const run = await runAgentwire(["-p", "deploy the app", ...STREAM, "--skill-ranking", "llm", "--skill-listing-budget", "90"], { workspace });
+    await workspace.useScenario({
+      turns: [
+        { text: '["deploy-production", "deploy-staging"]', usage: { input_tokens: 100, output_tokens: 10 } },
+        { text: "Deploying.", usage: { input_tokens: 1000, output_tokens: 5 } },
+      ],
+    });
+    const run = await runAgentwire(["-p", "deploy the app", ...STREAM, "--skill-ranking", "llm", "--skill-listing-budget", "90"], {
+      workspace,
+    });
     expectWellFormedRun(run, 1);
     const ranking = requestBody(workspace, 0) as Body & { system: unknown };
     expect(ranking.tools ?? []).toEqual([]);
@@ -342,7 +469,10 @@ describe("default skills", () => {
     expect(first.stderr).toBe("");
     const warnings = first.events.filter((event) => event.type === "system" && event.subtype === "warning");
     expect(warnings).toEqual([
-      expect.objectContaining({ code: "default_skills_installed", message: `Installed the default skills (${bundled.join(", ")}) into ${skills}; --no-default-skills skips this.` }),
+      expect.objectContaining({
+        code: "default_skills_installed",
+        message: `Installed the default skills (${bundled.join(", ")}) into ${skills}; --no-default-skills skips this.`,
+      }),
     ]);
     expect(readdirSync(skills).sort()).toEqual(bundled);
     expect(initOf(first.events).skills).toEqual(bundled);
@@ -374,7 +504,8 @@ describe("documentation and the compact tool profile", () => {
     const flags = [...new Set(help.stdout.match(/--[a-z][a-z-]+/gi) ?? [])];
     expect(flags.length).toBeGreaterThan(30);
     expect(flags.filter((flag) => !doc.stdout.includes(flag))).toEqual([]);
-    for (const tool of ["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "Skill", "TodoWrite", "Write"]) expect(doc.stdout).toContain(`### ${tool}\n`);
+    for (const tool of ["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "Skill", "TodoWrite", "Write"])
+      expect(doc.stdout).toContain(`### ${tool}\n`);
     expect(doc.stdout).toContain("## The stream-json protocol");
     expect(doc.stdout).toContain("`system/init`");
     expect(doc.stdout).toContain("### Writing a skill");
@@ -384,14 +515,19 @@ describe("documentation and the compact tool profile", () => {
   it("--tool-profile compact offers Bash, Read, Skill and Write with short definitions, and still validates strictly", async () => {
     workspace = await createWorkspace("text");
     await writeSkill(join(workspace.home, ".agentwire", "skills"), "notes", { name: "notes", description: "Keep notes." });
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo hi", description: "Say hi" } }] }, { text: "ok" }] });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: "echo hi", description: "Say hi" } }] }, { text: "ok" }],
+    });
     const compact = await runAgentwire(["-p", "x", ...STREAM, "--tool-profile", "compact"], { workspace });
     expectWellFormedRun(compact, 1);
     const tools = requestBody(workspace, 0).tools;
     expect(tools.map((tool) => tool.name)).toEqual(["Bash", "Read", "Skill", "Write"]);
     expect(Math.max(...tools.map((tool) => tool.description.length))).toBeLessThan(200);
     // A field the thin schema lacks is an input error the model can act on, not silently dropped.
-    expect(toolResults(compact.events)[0]).toMatchObject({ is_error: true, content: expect.stringMatching(/description: unexpected parameter/) });
+    expect(toolResults(compact.events)[0]).toMatchObject({
+      is_error: true,
+      content: expect.stringMatching(/description: unexpected parameter/),
+    });
 
     await workspace.useScenario({ turns: [{ text: "ok" }] });
     await runAgentwire(["-p", "x", ...STREAM], { workspace });

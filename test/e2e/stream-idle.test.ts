@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createWorkspace, expectWellFormedRun, results, runAgentwire, sequence, type ProviderUnderTest, type Workspace } from "../helpers/agentwire.js";
+import {
+  createWorkspace,
+  expectWellFormedRun,
+  results,
+  runAgentwire,
+  sequence,
+  type ProviderUnderTest,
+  type Workspace,
+} from "../helpers/agentwire.js";
 
 let workspace: Workspace | undefined;
 
@@ -20,9 +28,18 @@ describe("a model stream that stalls", () => {
     "%s: abandoned after the idle timeout, announced as a retry, and the retry's answer is the result",
     async (provider) => {
       workspace = await createWorkspace("text");
-      await workspace.useScenario({ turns: [{ text: "This answer starts and then the server goes quiet", chunk_chars: 4, stall_after_chunks: 4 }, { text: "Recovered." }] });
+      await workspace.useScenario({
+        turns: [
+          { text: "This answer starts and then the server goes quiet", chunk_chars: 4, stall_after_chunks: 4 },
+          { text: "Recovered." },
+        ],
+      });
       const started = Date.now();
-      const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose"], { workspace, provider, env: { AGENTWIRE_STREAM_IDLE_TIMEOUT_MS: IDLE_TIMEOUT_MS } });
+      const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose"], {
+        workspace,
+        provider,
+        env: { AGENTWIRE_STREAM_IDLE_TIMEOUT_MS: IDLE_TIMEOUT_MS },
+      });
       expectWellFormedRun(run, 1);
       const retries = run.events.filter((event) => event.type === "system" && event.subtype === "api_retry");
       expect(retries).toHaveLength(1);
@@ -40,7 +57,10 @@ describe("a model stream that stalls", () => {
     // Gaps well under the timeout, the whole answer more than twice as long: only a timer that
     // restarts on every chunk lets it through.
     await workspace.useScenario({ turns: [{ text: "Slow but steady, and never silent.", chunk_chars: 4, chunk_delay_ms: 400 }] });
-    const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose"], { workspace, env: { AGENTWIRE_STREAM_IDLE_TIMEOUT_MS: IDLE_TIMEOUT_MS } });
+    const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose"], {
+      workspace,
+      env: { AGENTWIRE_STREAM_IDLE_TIMEOUT_MS: IDLE_TIMEOUT_MS },
+    });
     expectWellFormedRun(run, 1);
     expect(run.events.filter((event) => event.type === "system" && event.subtype === "api_retry")).toEqual([]);
     expect(results(run.events)[0]).toMatchObject({ result: "Slow but steady, and never silent." });

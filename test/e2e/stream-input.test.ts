@@ -22,7 +22,8 @@ afterEach(async () => {
   await workspace?.cleanup();
 });
 
-const userLine = (content: unknown): string => `${JSON.stringify({ type: "user", message: { role: "user", content }, parent_tool_use_id: null, session_id: "" })}\n`;
+const userLine = (content: unknown): string =>
+  `${JSON.stringify({ type: "user", message: { role: "user", content }, parent_tool_use_id: null, session_id: "" })}\n`;
 
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -55,7 +56,14 @@ describe("stream-json input", () => {
     workspace = await createWorkspace("multi-turn");
     const run = await runAgentwire(STREAM_IO, { workspace, stdin: userLine("First?") + userLine([{ type: "text", text: "Second?" }]) });
     expectWellFormedRun(run, 2);
-    expect(sequence(run.events)).toEqual(["system/init", "assistant:text", "result/success", "system/init", "assistant:text", "result/success"]);
+    expect(sequence(run.events)).toEqual([
+      "system/init",
+      "assistant:text",
+      "result/success",
+      "system/init",
+      "assistant:text",
+      "result/success",
+    ]);
     expect(results(run.events).map((result) => result.result)).toEqual(["First answer.", "Second answer."]);
     const second = workspace.server.requests[1]!.body as { messages: Array<{ role: string }> };
     expect(second.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
@@ -69,12 +77,19 @@ describe("stream-json input", () => {
 
   it("invalid lines get structured input_error events and the session keeps serving", async () => {
     workspace = await createWorkspace("text");
-    const stdin = ["not json", '{"type":"bogus"}', '{"type":"user","message":{"role":"user"}}', "", "   ", userLine("Say hello.").trimEnd()].join("\r\n") + "\n";
+    const stdin =
+      ["not json", '{"type":"bogus"}', '{"type":"user","message":{"role":"user"}}', "", "   ", userLine("Say hello.").trimEnd()].join(
+        "\r\n",
+      ) + "\n";
     const run = await runAgentwire(STREAM_IO, { workspace, stdin });
     expectWellFormedRun(run, 1);
     const errors = run.events.filter((event) => event.type === "system" && event.subtype === "input_error");
     expect(errors).toHaveLength(3);
-    expect(errors.map((event) => (event as { error: { code: string } }).error.code)).toEqual(["invalid_json", "invalid_command", "invalid_command"]);
+    expect(errors.map((event) => (event as { error: { code: string } }).error.code)).toEqual([
+      "invalid_json",
+      "invalid_command",
+      "invalid_command",
+    ]);
     expect(errors.map((event) => (event as { line: number }).line)).toEqual([1, 2, 3]);
     expect((errors[2] as { error: { message: string } }).error.message).toMatch(/message\.content/);
     expect(results(run.events)[0]!.is_error).toBe(false);
@@ -82,11 +97,16 @@ describe("stream-json input", () => {
 
   it("stdin that ends before any turn, after invalid lines: an invalid_input result and exit 1", async () => {
     workspace = await createWorkspace("text");
-    const run = await runAgentwire(STREAM_IO, { workspace, stdin: ['{"type":"keep_alive"}', "not json", '{"type":"user"}'].join("\n") + "\n" });
+    const run = await runAgentwire(STREAM_IO, {
+      workspace,
+      stdin: ['{"type":"keep_alive"}', "not json", '{"type":"user"}'].join("\n") + "\n",
+    });
     expect(run.code).toBe(1);
     expect(sequence(run.events)).toEqual(["system/input_error", "system/input_error", "result/error_during_execution"]);
     expect(results(run.events)[0]).toMatchObject({ is_error: true, num_turns: 0, terminal_reason: "invalid_input" });
-    expect(results(run.events)[0]!.errors![0]).toMatch(/^stdin ended before any turn ran, and 2 lines were not usable; the first: Line 2 is not valid JSON/);
+    expect(results(run.events)[0]!.errors![0]).toMatch(
+      /^stdin ended before any turn ran, and 2 lines were not usable; the first: Line 2 is not valid JSON/,
+    );
     expect(workspace.server.requests).toHaveLength(0);
   });
 
@@ -116,18 +136,28 @@ describe("stream-json input", () => {
     expectWellFormedRun(run, 2);
     const labels = sequence(run.events);
     const controlIndex = labels.indexOf("control_response/success");
-    expect(run.events[controlIndex]).toEqual({ type: "control_response", response: { subtype: "success", request_id: "r1", response: { still_queued: [] } } });
+    expect(run.events[controlIndex]).toEqual({
+      type: "control_response",
+      response: { subtype: "success", request_id: "r1", response: { still_queued: [] } },
+    });
     const aborted = run.events.find((event): event is AssistantEvent => event.type === "assistant" && event.aborted === true)!;
     expect(labels.indexOf("assistant:text")).toBeGreaterThan(controlIndex);
     expect(aborted.message.content[0].type).toBe("text");
     const partialText = (aborted.message.content[0] as { text: string }).text;
     expect(partialText.length).toBeGreaterThan(0);
-    expect(run.events).toContainEqual(expect.objectContaining({ type: "user", message: { role: "user", content: [{ type: "text", text: "[Request interrupted by user]" }] } }));
+    expect(run.events).toContainEqual(
+      expect.objectContaining({
+        type: "user",
+        message: { role: "user", content: [{ type: "text", text: "[Request interrupted by user]" }] },
+      }),
+    );
     const [first, second] = results(run.events);
     expect(first).toMatchObject({ subtype: "error_during_execution", is_error: true, terminal_reason: "aborted_streaming" });
     expect(second).toMatchObject({ subtype: "success", result: "Done." });
     // The next request carries the partial answer and the interrupt marker.
-    const body = workspace.server.requests[1]!.body as { messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> };
+    const body = workspace.server.requests[1]!.body as {
+      messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }>;
+    };
     expect(body.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: partialText }] });
     expect(body.messages[2]!.content.map((block) => block.text)).toEqual(["[Request interrupted by user]", "Now just say done."]);
   });
@@ -151,7 +181,9 @@ describe("stream-json input", () => {
   it("interrupt during a Bash tool kills the whole process group and answers the call", async () => {
     workspace = await createWorkspace("text");
     const pidFile = join(workspace.cwd, "bg.pid");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Bash", input: { command: `sleep 30 & echo $! > ${pidFile}; sleep 30` } }] }, { text: "ok" }] });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: `sleep 30 & echo $! > ${pidFile}; sleep 30` } }] }, { text: "ok" }],
+    });
     const child = spawnAgentwire([...STREAM_IO, "--dangerously-skip-permissions"], { workspace });
     const exited = waitForExit(child);
     child.stdin.write(userLine("Run it."));
@@ -190,7 +222,10 @@ describe("stream-json input", () => {
     });
     expect(run.code).toBe(0);
     expect(run.events).toEqual([
-      { type: "control_response", response: { subtype: "error", request_id: "x1", error: "Unsupported control request subtype: rewind_files" } },
+      {
+        type: "control_response",
+        response: { subtype: "error", request_id: "x1", error: "Unsupported control request subtype: rewind_files" },
+      },
     ]);
   });
 

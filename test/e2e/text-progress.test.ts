@@ -60,11 +60,16 @@ describe("-p text mode: the answer on stdout, progress on stderr", () => {
     for (const format of ["text", "json", "stream-json"]) {
       await workspace.useScenario({ turns: [{ text: "Hello! I am the mock model. 2 + 2 = 4." }] });
       const file = join(workspace.cwd, `answer-${format}.txt`);
-      const run = await runAgentwire(["-p", "hi", "--output-format", format, "--verbose", "--output-last-message", `answer-${format}.txt`], { workspace });
+      const run = await runAgentwire(
+        ["-p", "hi", "--output-format", format, "--verbose", "--output-last-message", `answer-${format}.txt`],
+        { workspace },
+      );
       expect(run.code).toBe(0);
       expect(readFileSync(file, "utf8")).toBe("Hello! I am the mock model. 2 + 2 = 4.\n");
     }
-    await workspace.useScenario({ turns: [{ error: { status: 401, type: "authentication_error", message: "invalid x-api-key" }, repeat: true }] });
+    await workspace.useScenario({
+      turns: [{ error: { status: 401, type: "authentication_error", message: "invalid x-api-key" }, repeat: true }],
+    });
     const failed = await runAgentwire(["-p", "hi", "--output-last-message", "failed.txt"], { workspace });
     expect(failed.code).toBe(1);
     expect(existsSync(join(workspace.cwd, "failed.txt"))).toBe(false);

@@ -18,7 +18,9 @@ function toolResults(events: OutputEvent[]) {
     if (event.type !== "user") return [];
     const block = (event as UserEvent).message.content[0];
     if (block.type !== "tool_result") return [];
-    return [{ content: block.content, isError: block.is_error === true, toolUseResult: event.tool_use_result, code: event.tool_error_code }];
+    return [
+      { content: block.content, isError: block.is_error === true, toolUseResult: event.tool_use_result, code: event.tool_error_code },
+    ];
   });
 }
 
@@ -32,7 +34,13 @@ describe("every tool through the replay server", () => {
       turns: [
         toolTurn("Write", { file_path: "notes/plan.md", content: "alpha\nbeta\n" }),
         toolTurn("Edit", { file_path: "notes/plan.md", old_string: "beta", new_string: "gamma $&" }),
-        toolTurn("MultiEdit", { file_path: "notes/plan.md", edits: [{ old_string: "alpha", new_string: "one" }, { old_string: "one\ngamma", new_string: "one\ntwo" }] }),
+        toolTurn("MultiEdit", {
+          file_path: "notes/plan.md",
+          edits: [
+            { old_string: "alpha", new_string: "one" },
+            { old_string: "one\ngamma", new_string: "one\ntwo" },
+          ],
+        }),
         toolTurn("Read", { file_path: "notes/plan.md" }),
         {
           tool_calls: [
@@ -53,7 +61,10 @@ describe("every tool through the replay server", () => {
     const planPath = join(workspace.cwd, "notes", "plan.md");
     const [write, edit, multiEdit, read, glob, grep, ls, todo, bash] = toolResults(run.events);
 
-    expect(write).toMatchObject({ isError: false, toolUseResult: { type: "create", filePath: planPath, structuredPatch: [], originalFile: null } });
+    expect(write).toMatchObject({
+      isError: false,
+      toolUseResult: { type: "create", filePath: planPath, structuredPatch: [], originalFile: null },
+    });
     expect(edit).toMatchObject({
       content: `The file ${planPath} has been updated successfully. (file state is current in your context — no need to Read it back)`,
       toolUseResult: {
@@ -67,16 +78,26 @@ describe("every tool through the replay server", () => {
       },
     });
     expect(multiEdit).toMatchObject({ isError: false, toolUseResult: { filePath: planPath, originalFile: "alpha\ngamma $&\n" } });
-    expect(read).toMatchObject({ content: "1\tone\n2\ttwo $&\n3\t", toolUseResult: { type: "text", file: { filePath: planPath, numLines: 3 } } });
+    expect(read).toMatchObject({
+      content: "1\tone\n2\ttwo $&\n3\t",
+      toolUseResult: { type: "text", file: { filePath: planPath, numLines: 3 } },
+    });
     expect(glob!.content).toBe("notes/plan.md\nREADME.md");
     expect(glob!.toolUseResult).toMatchObject({ filenames: ["notes/plan.md", "README.md"], numFiles: 2, truncated: false });
-    expect(grep).toMatchObject({ content: "notes/plan.md:2:two $&", toolUseResult: { mode: "content", numFiles: 1, filenames: ["notes/plan.md"], numLines: 1 } });
+    expect(grep).toMatchObject({
+      content: "notes/plan.md:2:two $&",
+      toolUseResult: { mode: "content", numFiles: 1, filenames: ["notes/plan.md"], numLines: 1 },
+    });
     expect(ls!.content).toBe(`- ${workspace.cwd}/\n  - notes/\n    - plan.md\n  - README.md`);
     expect(todo).toMatchObject({
       isError: false,
       toolUseResult: { oldTodos: [], newTodos: [{ content: "Check the plan", status: "in_progress", activeForm: "Checking the plan" }] },
     });
-    expect(bash).toMatchObject({ isError: false, content: "2", toolUseResult: { stdout: "2", stderr: "", exitCode: 0, interrupted: false } });
+    expect(bash).toMatchObject({
+      isError: false,
+      content: "2",
+      toolUseResult: { stdout: "2", stderr: "", exitCode: 0, interrupted: false },
+    });
     expect(await readFile(planPath, "utf8")).toBe("one\ntwo $&\n");
   });
 
@@ -96,7 +117,9 @@ describe("every tool through the replay server", () => {
       ],
     });
     // No bypass: the workspace policy applies (the permission system lets reads inside the cwd run).
-    const run = await runAgentwire(["-p", "Try things.", ...STREAM, "--permission-mode", "acceptEdits", "--allowedTools", "Bash"], { workspace });
+    const run = await runAgentwire(["-p", "Try things.", ...STREAM, "--permission-mode", "acceptEdits", "--allowedTools", "Bash"], {
+      workspace,
+    });
     expectWellFormedRun(run, 1);
     const [notUnique, noMatch, outside, timeout] = toolResults(run.events);
     expect(notUnique).toMatchObject({ isError: true, code: "edit_not_unique" });
@@ -142,7 +165,10 @@ describe("every tool through the replay server", () => {
     expectWellFormedRun(run, 1);
     expect(run.stdout).not.toContain("sk-proj-abcdefghijklmnopqrstuvwxyz012345");
     expect(toolResults(run.events)[0]!.content).toBe("1\tOPENAI_API_KEY=[REDACTED:openai_api_key]\n2\t");
-    expect(run.events.find((event) => event.type === "system" && event.subtype === "warning")).toMatchObject({ code: "secrets_redacted", message: expect.stringContaining("Redacted 1 secret(s) (openai_api_key) from the Read result") });
+    expect(run.events.find((event) => event.type === "system" && event.subtype === "warning")).toMatchObject({
+      code: "secrets_redacted",
+      message: expect.stringContaining("Redacted 1 secret(s) (openai_api_key) from the Read result"),
+    });
     expect(run.stderr).toBe("");
     // The model's next request carries the redacted text only.
     expect(JSON.stringify(workspace.server.requests[1]!.body)).not.toContain("sk-proj-abcdefghijklmnopqrstuvwxyz012345");
@@ -150,15 +176,27 @@ describe("every tool through the replay server", () => {
 
   it("Read sends a real image as an image block, and a file that only starts like one as an error, never an image", async () => {
     workspace = await createWorkspace("text");
-    const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082", "hex");
+    const png = Buffer.from(
+      "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082",
+      "hex",
+    );
     await writeFile(join(workspace.cwd, "real.png"), png);
     await writeFile(join(workspace.cwd, "broken.png"), png.subarray(0, 45));
-    await workspace.useScenario({ turns: [toolTurn("Read", { file_path: "broken.png" }), toolTurn("Read", { file_path: "real.png" }), { text: "ok" }] });
+    await workspace.useScenario({
+      turns: [toolTurn("Read", { file_path: "broken.png" }), toolTurn("Read", { file_path: "real.png" }), { text: "ok" }],
+    });
     const run = await runAgentwire(["-p", "Look at the images", ...STREAM], { workspace });
     expectWellFormedRun(run, 1);
     const [broken, real] = toolResults(run.events);
-    expect(broken).toMatchObject({ isError: true, code: "not_a_file", content: expect.stringMatching(/broken\.png is a binary file \(PNG image, 45 bytes\).*It is not a valid image \(it is cut short/) });
-    expect(real).toMatchObject({ isError: false, content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: png.toString("base64") } }] });
+    expect(broken).toMatchObject({
+      isError: true,
+      code: "not_a_file",
+      content: expect.stringMatching(/broken\.png is a binary file \(PNG image, 45 bytes\).*It is not a valid image \(it is cut short/),
+    });
+    expect(real).toMatchObject({
+      isError: false,
+      content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: png.toString("base64") } }],
+    });
     // What the model API received: text for the broken file, an image for the real one.
     type Block = { type: string; content?: unknown };
     const lastRequest = workspace.server.requests.at(-1)!.body as { messages: Array<{ role: string; content: Block[] }> };
@@ -172,7 +210,7 @@ describe("every tool through the replay server", () => {
     const extra = join(workspace.home, "extra");
     await mkdir(extra);
     await writeFile(join(extra, "shared.txt"), "shared\n");
-    await workspace.useScenario({ turns: [toolTurn("Read", { file_path: join(extra, "shared.txt") }), { text: "ok" }], });
+    await workspace.useScenario({ turns: [toolTurn("Read", { file_path: join(extra, "shared.txt") }), { text: "ok" }] });
     const run = await runAgentwire(["-p", "Read it", ...STREAM, "--add-dir", extra], { workspace });
     expectWellFormedRun(run, 1);
     expect(toolResults(run.events)[0]).toMatchObject({ isError: false, content: "1\tshared\n2\t" });
@@ -189,7 +227,7 @@ describe("tool selection flags", () => {
     expect(body.tools.map((tool) => tool.name)).toEqual(["Grep", "Read"]);
   });
 
-  it("--tools \"\" offers no tools; --disallowedTools removes one", async () => {
+  it('--tools "" offers no tools; --disallowedTools removes one', async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ text: "a", repeat: true }] });
     const none = await runAgentwire(["-p", "hi", ...STREAM, "--tools", ""], { workspace });
@@ -213,14 +251,27 @@ describe("tool selection flags", () => {
     const text = await runAgentwire(["--list-tools"], { workspace });
     expect(text.code).toBe(0);
     const lines = text.stdout.trimEnd().split("\n");
-    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write"]);
+    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([
+      "Bash",
+      "Edit",
+      "Glob",
+      "Grep",
+      "LS",
+      "MultiEdit",
+      "Read",
+      "TodoWrite",
+      "Write",
+    ]);
     expect(lines[6]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
     const json = await runAgentwire(["--list-tools", "--output-format", "json", "--tools", "Edit"], { workspace });
     expect(json.code).toBe(0);
     expect(json.stdout.endsWith("\n")).toBe(true);
     const listing = JSON.parse(json.stdout) as Array<{ name: string; description: string; input_schema: { required: string[] } }>;
     expect(listing).toHaveLength(1);
-    expect(listing[0]).toMatchObject({ name: "Edit", input_schema: { type: "object", required: ["file_path", "old_string", "new_string"] } });
+    expect(listing[0]).toMatchObject({
+      name: "Edit",
+      input_schema: { type: "object", required: ["file_path", "old_string", "new_string"] },
+    });
     expect(listing[0]!.description).toContain("Replaces text in an existing file");
     expect(workspace.server.requests).toHaveLength(0);
   });

@@ -90,9 +90,22 @@ describe("agentwire web: the API", () => {
     // The page's own requests: the Bearer token with the server's Origin; its event stream: ?token=.
     const fromPage = await web.call("POST", "/api/sessions", {}, { Origin: web.base });
     expect(fromPage.status).toBe(201);
-    expect((await web.call("GET", `/api/sessions/${(fromPage.body as { id: string }).id}/history?token=${web.token}`, undefined, { Authorization: "" })).status).toBe(200);
+    expect(
+      (
+        await web.call("GET", `/api/sessions/${(fromPage.body as { id: string }).id}/history?token=${web.token}`, undefined, {
+          Authorization: "",
+        })
+      ).status,
+    ).toBe(200);
     const info = await web.call("GET", "/api/info");
-    expect(info).toMatchObject({ status: 200, body: { cwd: workspace.cwd, defaults: { permissionMode: "default" }, models: expect.arrayContaining([expect.objectContaining({ provider: "anthropic" })]) } });
+    expect(info).toMatchObject({
+      status: 200,
+      body: {
+        cwd: workspace.cwd,
+        defaults: { permissionMode: "default" },
+        models: expect.arrayContaining([expect.objectContaining({ provider: "anthropic" })]),
+      },
+    });
     expect(info.headers["content-security-policy"]).toContain("default-src 'self'");
   });
 
@@ -102,12 +115,23 @@ describe("agentwire web: the API", () => {
     const init = cli.events.find((event) => event.type === "system" && event.subtype === "init") as { model: string; provider: string };
     const web = await startWeb();
     const info = await web.call("GET", "/api/info");
-    expect((info.body as { defaults: unknown }).defaults).toEqual({ provider: init.provider, model: init.model, permissionMode: "default" });
+    expect((info.body as { defaults: unknown }).defaults).toEqual({
+      provider: init.provider,
+      model: init.model,
+      permissionMode: "default",
+    });
   });
 
   it("runs a session: SSE carries exactly the stream-json events; a reconnect with Last-Event-ID loses nothing", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ text: "Hello from the web." }, { text: "Second answer." }, { text: "From the CLI." }, { text: "Slow answer.", chunk_delay_ms: 400 }] });
+    await workspace.useScenario({
+      turns: [
+        { text: "Hello from the web." },
+        { text: "Second answer." },
+        { text: "From the CLI." },
+        { text: "Slow answer.", chunk_delay_ms: 400 },
+      ],
+    });
     const web = await startWeb();
     const created = await web.call("POST", "/api/sessions", {});
     expect(created.status).toBe(201);
@@ -118,7 +142,11 @@ describe("agentwire web: the API", () => {
     expect(result).toMatchObject({ subtype: "success", result: "Hello from the web.", session_id: id });
     expect(stream.events[0]?.event).toMatchObject({ type: "system", subtype: "init", session_id: id });
     // The user's message follows its turn's init, so a page that reloads mid-turn shows what was asked.
-    expect(stream.events[1]?.event).toMatchObject({ type: "user", message: { role: "user", content: [{ type: "text", text: "hi" }] }, session_id: id });
+    expect(stream.events[1]?.event).toMatchObject({
+      type: "user",
+      message: { role: "user", content: [{ type: "text", text: "hi" }] },
+      session_id: id,
+    });
     expect(stream.events.some((entry) => entry.event.type === "stream_event")).toBe(true);
     const seen = stream.events.length;
     stream.close();
@@ -150,19 +178,25 @@ describe("agentwire web: the API", () => {
 
   it("asks permission questions as can_use_tool control requests and applies the page's answer", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Write", input: { file_path: "made.txt", content: "made on the web\n" } }] }, { text: "Written." }] });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Write", input: { file_path: "made.txt", content: "made on the web\n" } }] }, { text: "Written." }],
+    });
     const web = await startWeb();
     const id = ((await web.call("POST", "/api/sessions", {})).body as { id: string }).id;
     const stream = openEvents(web, id);
     await web.call("POST", `/api/sessions/${id}/messages`, { text: "write it" });
     const question = await stream.until((event) => event.type === "control_request");
-    expect(question).toMatchObject({ type: "control_request", request: { subtype: "can_use_tool", tool_name: "Write", input: { file_path: "made.txt" }, decision_reason: expect.any(String) } });
+    expect(question).toMatchObject({
+      type: "control_request",
+      request: { subtype: "can_use_tool", tool_name: "Write", input: { file_path: "made.txt" }, decision_reason: expect.any(String) },
+    });
     const requestId = (question as { request_id: string }).request_id;
     expect((await web.call("POST", `/api/sessions/${id}/permissions/${requestId}`, { behavior: "allow" })).status).toBe(200);
     expect((await web.call("POST", `/api/sessions/${id}/permissions/${requestId}`, { behavior: "allow" })).status).toBe(404);
     expect(await stream.until(isResult)).toMatchObject({ subtype: "success", result: "Written." });
     expect(await readFile(join(workspace.cwd, "made.txt"), "utf8")).toBe("made on the web\n");
-    const toolResult = stream.events.find((entry) => entry.event.type === "user" && entry.event.message.content[0].type === "tool_result")!.event as { tool_use_result?: { structuredPatch?: unknown } };
+    const toolResult = stream.events.find((entry) => entry.event.type === "user" && entry.event.message.content[0].type === "tool_result")!
+      .event as { tool_use_result?: { structuredPatch?: unknown } };
     expect(toolResult.tool_use_result?.structuredPatch).toBeDefined();
     stream.close();
   });
@@ -195,8 +229,13 @@ describe("agentwire web: the API", () => {
     const first = ((await web.call("POST", "/api/sessions", {})).body as { id: string }).id;
     const second = ((await web.call("POST", "/api/sessions", { cwd: other })).body as { id: string }).id;
     const streams = [openEvents(web, first), openEvents(web, second)];
-    await Promise.all([web.call("POST", `/api/sessions/${first}/messages`, { text: "a" }), web.call("POST", `/api/sessions/${second}/messages`, { text: "b" })]);
-    const [initA, initB] = await Promise.all(streams.map((stream) => stream.until((event) => event.type === "system" && event.subtype === "init")));
+    await Promise.all([
+      web.call("POST", `/api/sessions/${first}/messages`, { text: "a" }),
+      web.call("POST", `/api/sessions/${second}/messages`, { text: "b" }),
+    ]);
+    const [initA, initB] = await Promise.all(
+      streams.map((stream) => stream.until((event) => event.type === "system" && event.subtype === "init")),
+    );
     expect([initA, initB].map((event) => (event as { cwd: string }).cwd)).toEqual([workspace.cwd, other]);
     await Promise.all(streams.map((stream) => stream.until(isResult)));
     for (const stream of streams) stream.close();
@@ -232,7 +271,9 @@ describe("agentwire web: the API", () => {
     expect((await web.call("POST", "/api/sessions", { resume: outsideId })).status).toBe(404);
     expect((await web.call("DELETE", `/api/sessions/${outsideId}`)).status).toBe(404);
     expect(existsSync(join(workspace.home, ".agentwire"))).toBe(true);
-    const stillThere = await runAgentwire(["-p", "again", "--output-format", "stream-json", "--cwd", elsewhere, "--resume", outsideId], { workspace });
+    const stillThere = await runAgentwire(["-p", "again", "--output-format", "stream-json", "--cwd", elsewhere, "--resume", outsideId], {
+      workspace,
+    });
     expect(stillThere.events.at(-1)).toMatchObject({ type: "result", session_id: outsideId });
   });
 
@@ -240,15 +281,27 @@ describe("agentwire web: the API", () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ error: { status: 401, message: "invalid x-api-key" } }] });
     const web = await startWeb();
-    expect(await web.call("POST", "/api/sessions", "{not json")).toMatchObject({ status: 400, body: { error: expect.stringContaining("not JSON") } });
-    expect(await web.call("POST", "/api/sessions", { cwd: "/" })).toMatchObject({ status: 400, body: { error: expect.stringContaining("outside") } });
-    expect(await web.call("POST", "/api/sessions", { permissionMode: "whatever" })).toMatchObject({ status: 400, body: { error: expect.stringContaining("permissionMode") } });
+    expect(await web.call("POST", "/api/sessions", "{not json")).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining("not JSON") },
+    });
+    expect(await web.call("POST", "/api/sessions", { cwd: "/" })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining("outside") },
+    });
+    expect(await web.call("POST", "/api/sessions", { permissionMode: "whatever" })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining("permissionMode") },
+    });
     expect(await web.call("POST", "/api/sessions", { resume: "00000000-0000-4000-8000-000000000000" })).toMatchObject({ status: 404 });
     expect(await web.call("GET", "/api/sessions/not-an-id/events")).toMatchObject({ status: 404, body: { error: expect.any(String) } });
     expect(await web.call("GET", "/api/sessions/00000000-0000-4000-8000-000000000000/events")).toMatchObject({ status: 404 });
     expect(await web.call("GET", "/assets/../../package.json")).toMatchObject({ status: 404 });
     const id = ((await web.call("POST", "/api/sessions", {})).body as { id: string }).id;
-    expect(await web.call("POST", `/api/sessions/${id}/messages`, { text: "" })).toMatchObject({ status: 400, body: { error: expect.stringContaining("text") } });
+    expect(await web.call("POST", `/api/sessions/${id}/messages`, { text: "" })).toMatchObject({
+      status: 400,
+      body: { error: expect.stringContaining("text") },
+    });
     const dropped = openEvents(web, id);
     await new Promise((resolve) => setTimeout(resolve, 100));
     dropped.close();

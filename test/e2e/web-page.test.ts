@@ -3,7 +3,14 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace, results, runAgentwire, type Workspace } from "../helpers/agentwire.js";
-import { chromiumMissing, launchChromium, screenshot, startWebServer, watchForPageErrors, type WebServerProcess } from "../helpers/browser.js";
+import {
+  chromiumMissing,
+  launchChromium,
+  screenshot,
+  startWebServer,
+  watchForPageErrors,
+  type WebServerProcess,
+} from "../helpers/browser.js";
 
 /**
  * The page of `agentwire web` in a real browser, against the real server and the replay server:
@@ -13,7 +20,8 @@ import { chromiumMissing, launchChromium, screenshot, startWebServer, watchForPa
 if (chromiumMissing) console.warn(`web page tests skipped: ${chromiumMissing}`);
 
 /** Evaluated in the page (the tests compile without the DOM's types). */
-const backgroundOf = (locator: Locator): Promise<string> => locator.evaluate((element) => element.ownerDocument.defaultView.getComputedStyle(element).backgroundColor);
+const backgroundOf = (locator: Locator): Promise<string> =>
+  locator.evaluate((element) => element.ownerDocument.defaultView.getComputedStyle(element).backgroundColor);
 
 const SLOW_TEXT = `${"This answer streams slowly, so the test can act while it is still arriving. ".repeat(12)}The end.`;
 
@@ -64,7 +72,16 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
   }
 
   it("sends a prompt with Enter and shows the answer as it streams, then as markdown", async () => {
-    const page = await openPage({ turns: [{ thinking: "First I weigh the question.", text: "Here is **the answer**, with `code`:\n\n- one\n- two", chunk_delay_ms: 40, chunk_chars: 4 }] });
+    const page = await openPage({
+      turns: [
+        {
+          thinking: "First I weigh the question.",
+          text: "Here is **the answer**, with `code`:\n\n- one\n- two",
+          chunk_delay_ms: 40,
+          chunk_chars: 4,
+        },
+      ],
+    });
     await page.locator("#prompt").fill("first line");
     await page.locator("#prompt").press("Shift+Enter");
     await page.locator("#prompt").pressSequentially("second line");
@@ -78,8 +95,12 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     await page.locator(".turn-result.ok").waitFor();
     const answer = page.locator(".answer");
     await expect.poll(() => answer.count()).toBe(1);
-    expect(await answer.evaluate((element) => element.innerHTML)).toBe("<p>Here is <strong>the answer</strong>, with <code>code</code>:</p><ul><li>one</li><li>two</li></ul>");
-    expect(await page.locator(".turn-result").textContent()).toMatch(/^✓ done1 turn[\d,]+ tokens \([\d,]+ in, [\d,]+ out\)\$\d+\.\d{4} session[\d.]+ s$/);
+    expect(await answer.evaluate((element) => element.innerHTML)).toBe(
+      "<p>Here is <strong>the answer</strong>, with <code>code</code>:</p><ul><li>one</li><li>two</li></ul>",
+    );
+    expect(await page.locator(".turn-result").textContent()).toMatch(
+      /^✓ done1 turn[\d,]+ tokens \([\d,]+ in, [\d,]+ out\)\$\d+\.\d{4} session[\d.]+ s$/,
+    );
     expect(await page.locator("#stop").isHidden()).toBe(true);
     expect(await page.locator("#session-facts").textContent()).toContain(workspace!.cwd);
     // Thinking is folded away until asked for.
@@ -91,7 +112,12 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
   });
 
   it("asks before a Write, and shows the change as a coloured diff once allowed", async () => {
-    const page = await openPage({ turns: [{ tool_calls: [{ name: "Write", input: { file_path: "notes.txt", content: "new line\nkept line\n" } }] }, { text: "Updated notes.txt." }] });
+    const page = await openPage({
+      turns: [
+        { tool_calls: [{ name: "Write", input: { file_path: "notes.txt", content: "new line\nkept line\n" } }] },
+        { text: "Updated notes.txt." },
+      ],
+    });
     writeFileSync(join(workspace!.cwd, "notes.txt"), "old line\nkept line\n");
     await sendPrompt(page, "Update the notes");
 
@@ -121,7 +147,11 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
 
   it("does not ask again after Always allow", async () => {
     const page = await openPage({
-      turns: [{ tool_calls: [{ name: "Write", input: { file_path: "a.txt", content: "a" } }] }, { tool_calls: [{ name: "Write", input: { file_path: "b.txt", content: "b" } }] }, { text: "Both written." }],
+      turns: [
+        { tool_calls: [{ name: "Write", input: { file_path: "a.txt", content: "a" } }] },
+        { tool_calls: [{ name: "Write", input: { file_path: "b.txt", content: "b" } }] },
+        { text: "Both written." },
+      ],
     });
     await sendPrompt(page, "Write two files");
     await page.locator(".permission.open button[data-answer=always]").click();
@@ -131,7 +161,9 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
   });
 
   it("denies a Write when asked, and the file stays as it was", async () => {
-    const page = await openPage({ turns: [{ tool_calls: [{ name: "Write", input: { file_path: "denied.txt", content: "x" } }] }, { text: "Understood." }] });
+    const page = await openPage({
+      turns: [{ tool_calls: [{ name: "Write", input: { file_path: "denied.txt", content: "x" } }] }, { text: "Understood." }],
+    });
     await sendPrompt(page, "Write a file");
     await page.locator(".permission.open button[data-answer=deny]").click();
     await page.locator(".turn-result").waitFor();
@@ -166,7 +198,9 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
   });
 
   it("loses nothing when the page is reloaded in the middle of a turn", async () => {
-    const page = await openPage({ turns: [{ tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] }, { text: SLOW_TEXT, chunk_delay_ms: 25 }] });
+    const page = await openPage({
+      turns: [{ tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] }, { text: SLOW_TEXT, chunk_delay_ms: 25 }],
+    });
     writeFileSync(join(workspace!.cwd, "hello.txt"), "one\ntwo\nthree");
     await sendPrompt(page, "Read hello.txt, then talk");
     await page.locator(".answer.streaming").waitFor();
@@ -215,7 +249,12 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
 
   it("fits a 360 px phone: no sideways scrolling, the input visible, the list in a drawer", async () => {
     const page = await openPage(
-      { turns: [{ tool_calls: [{ name: "Bash", input: { command: `echo ${"a-very-long-argument-".repeat(8)}` } }] }, { text: `A long unbroken word: ${"x".repeat(120)}\n\n\`\`\`\n${"code ".repeat(40)}\n\`\`\`` }] },
+      {
+        turns: [
+          { tool_calls: [{ name: "Bash", input: { command: `echo ${"a-very-long-argument-".repeat(8)}` } }] },
+          { text: `A long unbroken word: ${"x".repeat(120)}\n\n\`\`\`\n${"code ".repeat(40)}\n\`\`\`` },
+        ],
+      },
       { width: 360, height: 740 },
     );
     await sendPrompt(page, "Show something wide");

@@ -1,7 +1,15 @@
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startYumeBackend, YUME_CLI, yumeBackendMissing, type ShimRecord, type UiEvent, type YumeBackend, type YumeUi } from "../helpers/yume-backend.js";
+import {
+  startYumeBackend,
+  YUME_CLI,
+  yumeBackendMissing,
+  type ShimRecord,
+  type UiEvent,
+  type YumeBackend,
+  type YumeUi,
+} from "../helpers/yume-backend.js";
 import {
   isStreamEnd,
   isTitleInvocation,
@@ -60,18 +68,26 @@ describe.skipIf(missing !== undefined)(`Yume's backend drives ${YUME_CLI.name}${
       async function send(step: YumeStep) {
         const server = await backend.useScenario({ turns: YUME_STEPS[step].turns(backend.project) });
         const before = ui.events(sessionId).length;
-        const answer = await ui.call<{ success: boolean }>("sendMessage", { sessionId, content: YUME_STEPS[step].message, model, autoGenerateTitle: true, systemPromptSettings: {} });
+        const answer = await ui.call<{ success: boolean }>("sendMessage", {
+          sessionId,
+          content: YUME_STEPS[step].message,
+          model,
+          autoGenerateTitle: true,
+          systemPromptSettings: {},
+        });
         expect(answer).toEqual({ success: true });
         await ui.waitFor(sessionId, (event) => ui.events(sessionId).indexOf(event) >= before && isStreamEnd(event.payload));
         turnEvents = ui.events(sessionId).slice(before);
         return { events: turnEvents, server };
       }
-      const payloads = (events: UiEvent[], type: string) => events.filter((event) => event.channel === "message" && event.payload.type === type).map((event) => event.payload);
+      const payloads = (events: UiEvent[], type: string) =>
+        events.filter((event) => event.channel === "message" && event.payload.type === type).map((event) => event.payload);
       /** Yume shows each stderr chunk as an error and stops showing the turn as running. */
       const expectNoError = (events: UiEvent[]) => expect(payloads(events, "error"), "no error reached the UI").toEqual([]);
       const records = async (): Promise<ShimRecord[]> => (await backend.records()).slice(firstRecord);
       const lastTurnRecord = async (): Promise<ShimRecord> => (await records()).filter((record) => !isTitleInvocation(record)).at(-1)!;
-      const toolResultText = (payload: Record<string, unknown> | undefined) => String((payload?.message as { content?: unknown } | undefined)?.content);
+      const toolResultText = (payload: Record<string, unknown> | undefined) =>
+        String((payload?.message as { content?: unknown } | undefined)?.content);
 
       beforeAll(async () => {
         firstRecord = (await backend.records()).length;
@@ -86,7 +102,10 @@ describe.skipIf(missing !== undefined)(`Yume's backend drives ${YUME_CLI.name}${
       });
 
       it("1. opens a session in the project folder", async () => {
-        const answer = await ui.call<{ success: boolean; sessionId: string; workingDirectory: string }>("createSession", { name: "new session", workingDirectory: backend.project });
+        const answer = await ui.call<{ success: boolean; sessionId: string; workingDirectory: string }>("createSession", {
+          name: "new session",
+          workingDirectory: backend.project,
+        });
         expect(answer).toMatchObject({ success: true, workingDirectory: backend.project });
         sessionId = answer.sessionId;
       });
@@ -98,7 +117,9 @@ describe.skipIf(missing !== undefined)(`Yume's backend drives ${YUME_CLI.name}${
         claudeSessionId = (init!.message as { session_id: string }).session_id;
         const assistant = payloads(events, "assistant").find((payload) => payload.streaming === true);
         expect(assistant?.message).toMatchObject({ content: [{ type: "text", text: "2 + 2 = 4" }] });
-        expect(payloads(events, "result")).toEqual([expect.objectContaining({ is_error: false, result: "2 + 2 = 4", session_id: claudeSessionId, model })]);
+        expect(payloads(events, "result")).toEqual([
+          expect.objectContaining({ is_error: false, result: "2 + 2 = 4", session_id: claudeSessionId, model }),
+        ]);
         expectNoError(events);
       });
 
@@ -114,7 +135,11 @@ describe.skipIf(missing !== undefined)(`Yume's backend drives ${YUME_CLI.name}${
 
       it("5. a Read", async () => {
         const { events } = await send("read");
-        expect(payloads(events, "tool_use")).toEqual([expect.objectContaining({ message: expect.objectContaining({ name: "Read", input: { file_path: join(backend.project, "notes.txt") } }) })]);
+        expect(payloads(events, "tool_use")).toEqual([
+          expect.objectContaining({
+            message: expect.objectContaining({ name: "Read", input: { file_path: join(backend.project, "notes.txt") } }),
+          }),
+        ]);
         const [result] = payloads(events, "tool_result");
         expect(result?.message).not.toMatchObject({ is_error: true });
         expect(toolResultText(result)).toContain("ship on friday");
@@ -127,7 +152,12 @@ describe.skipIf(missing !== undefined)(`Yume's backend drives ${YUME_CLI.name}${
         // Yume keeps a snapshot for its rollback button from the tool_use it is shown (whether the file
         // is still new then is a race between its reading the line and the CLI's writing the file).
         const file = join(backend.project, "todo.md");
-        expect(payloads(events, "tool_use")).toEqual([expect.objectContaining({ message: expect.objectContaining({ name: "Write" }), fileSnapshot: expect.objectContaining({ path: file }) })]);
+        expect(payloads(events, "tool_use")).toEqual([
+          expect.objectContaining({
+            message: expect.objectContaining({ name: "Write" }),
+            fileSnapshot: expect.objectContaining({ path: file }),
+          }),
+        ]);
         expect(payloads(events, "tool_result")[0]?.message).not.toMatchObject({ is_error: true });
         expect(await readFile(file, "utf8")).toBe("- release\n");
         expectNoError(events);
@@ -177,12 +207,19 @@ describe.skipIf(missing !== undefined)(`Yume's backend drives ${YUME_CLI.name}${
         await backend.useScenario({ turns: YUME_STEPS.interrupted.turns() });
         const before = ui.events(sessionId).length;
         const started = (await backend.records()).length;
-        await ui.call("sendMessage", { sessionId, content: YUME_STEPS.interrupted.message, model, autoGenerateTitle: true, systemPromptSettings: {} });
+        await ui.call("sendMessage", {
+          sessionId,
+          content: YUME_STEPS.interrupted.message,
+          model,
+          autoGenerateTitle: true,
+          systemPromptSettings: {},
+        });
         await ui.waitFor(sessionId, (event) => ui.events(sessionId).indexOf(event) >= before && event.payload.type === "tool_use");
         const answer = await ui.call<{ success: boolean }>("interrupt", { sessionId });
         expect(answer).toEqual({ success: true });
         const deadline = Date.now() + 10_000;
-        while ((await backend.records()).length === started && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        while ((await backend.records()).length === started && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 100));
         const record = (await backend.records()).at(-1)!;
         expect(stepOf(record)).toBe("interrupted");
         expect(record.code, "exits with a code (Yume reports a death by signal as 'terminated unexpectedly')").not.toBeNull();
@@ -226,7 +263,10 @@ function asFixture(records: ShimRecord[], backend: YumeBackend): RecordedInvocat
   const replace = (text: string, record: ShimRecord): string => {
     let result = text.replaceAll(backend.project, "{project}").replaceAll(backend.home, "{home}");
     if (inherited) result = result.replaceAll(inherited, "{PATH}");
-    for (const [name, placeholder] of [["CLAUDE_SESSION_ID", "{yume_session_id}"], ["CLAUDE_INSTANCE", "{instance}"]] as const) {
+    for (const [name, placeholder] of [
+      ["CLAUDE_SESSION_ID", "{yume_session_id}"],
+      ["CLAUDE_INSTANCE", "{instance}"],
+    ] as const) {
       const value = record.env[name];
       if (value) result = result.replaceAll(value, placeholder);
     }

@@ -34,8 +34,11 @@ export async function createWorkspace(scenarioName: string): Promise<Workspace> 
   const home = join(root, "home");
   // An existing (empty) skills folder: runs do not install the bundled skills, so every test sees
   // only the skills it creates itself (the install has its own tests).
-  await import("node:fs/promises").then((fs) => Promise.all([fs.mkdir(cwd), fs.mkdir(join(home, ".agentwire", "skills"), { recursive: true })]));
-  const serve = (scenario: Scenario, name?: string): Promise<MockServer> => startMockServer({ scenario, ...(name ? { scenarioName: name } : {}), log: () => {} });
+  await import("node:fs/promises").then((fs) =>
+    Promise.all([fs.mkdir(cwd), fs.mkdir(join(home, ".agentwire", "skills"), { recursive: true })]),
+  );
+  const serve = (scenario: Scenario, name?: string): Promise<MockServer> =>
+    startMockServer({ scenario, ...(name ? { scenarioName: name } : {}), log: () => {} });
   const fixture = join("fixtures", "scenarios", `${scenarioName}.json`);
   const workspace: Workspace = {
     root,
@@ -60,7 +63,12 @@ export async function createWorkspace(scenarioName: string): Promise<Workspace> 
  */
 export const PROVIDERS_UNDER_TEST = {
   anthropic: { provider: "anthropic", model: "claude-opus-5-5", args: () => [], env: {} },
-  "openai-chat": { provider: "openai", model: "gpt-4.1", args: (url: string) => ["--provider", "openai", "--model", "gpt-4.1", "--base-url", `${url}/v1`], env: { OPENAI_API_KEY: "test-key" } },
+  "openai-chat": {
+    provider: "openai",
+    model: "gpt-4.1",
+    args: (url: string) => ["--provider", "openai", "--model", "gpt-4.1", "--base-url", `${url}/v1`],
+    env: { OPENAI_API_KEY: "test-key" },
+  },
   "openai-responses": {
     provider: "openai",
     model: "gpt-5.4",
@@ -68,14 +76,28 @@ export const PROVIDERS_UNDER_TEST = {
     env: { OPENAI_API_KEY: "test-key" },
   },
   // A local server through the compatible Chat flavour; llama3.1 is a known tool-capable family.
-  ollama: { provider: "ollama", model: "llama3.1:8b", args: (url: string) => ["--provider", "ollama", "--model", "llama3.1:8b", "--base-url", `${url}/v1`], env: {} },
+  ollama: {
+    provider: "ollama",
+    model: "llama3.1:8b",
+    args: (url: string) => ["--provider", "ollama", "--model", "llama3.1:8b", "--base-url", `${url}/v1`],
+    env: {},
+  },
   // The `gemini` alias, with no --provider: the model names its provider.
-  gemini: { provider: "gemini", model: "gemini-3.8-flash", args: (url: string) => ["--model", "gemini", "--base-url", url], env: { GEMINI_API_KEY: "test-key" } },
+  gemini: {
+    provider: "gemini",
+    model: "gemini-3.8-flash",
+    args: (url: string) => ["--model", "gemini", "--base-url", url],
+    env: { GEMINI_API_KEY: "test-key" },
+  },
 } satisfies Record<string, { provider: string; model: string; args: (serverUrl: string) => string[]; env: Record<string, string> }>;
 
 export type ProviderUnderTest = keyof typeof PROVIDERS_UNDER_TEST;
 
-export function agentwireEnv(workspace: Workspace, extra: Record<string, string> = {}, provider: ProviderUnderTest = "anthropic"): NodeJS.ProcessEnv {
+export function agentwireEnv(
+  workspace: Workspace,
+  extra: Record<string, string> = {},
+  provider: ProviderUnderTest = "anthropic",
+): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: workspace.home,
@@ -271,7 +293,11 @@ export function onStdoutEvents<Event = OutputEvent>(child: ChildProcessWithoutNu
 }
 
 /** Resolves when stdout has produced a line matching `predicate`. */
-export function waitForEvent(child: ChildProcessWithoutNullStreams, predicate: (event: OutputEvent) => boolean, timeoutMs = 10_000): Promise<OutputEvent> {
+export function waitForEvent(
+  child: ChildProcessWithoutNullStreams,
+  predicate: (event: OutputEvent) => boolean,
+  timeoutMs = 10_000,
+): Promise<OutputEvent> {
   return new Promise((resolve, reject) => {
     let buffer = "";
     const timer = setTimeout(() => {

@@ -10,7 +10,9 @@ import { agentwireEnv, BIN, ROOT, type Workspace } from "./agentwire.js";
  */
 const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
 
-const chromiumPath = CANDIDATES.find((candidate): candidate is string => candidate !== undefined && candidate !== "" && existsSync(candidate));
+const chromiumPath = CANDIDATES.find(
+  (candidate): candidate is string => candidate !== undefined && candidate !== "" && existsSync(candidate),
+);
 
 export const chromiumMissing = chromiumPath
   ? undefined
@@ -39,7 +41,11 @@ export interface WebServerProcess {
 
 /** Starts `agentwire web --port 0` in the workspace and waits for the URL line on stderr. */
 export async function startWebServer(workspace: Workspace, args: string[] = []): Promise<WebServerProcess> {
-  const child = spawn(process.execPath, [BIN, "web", "--port", "0", "--cwd", workspace.cwd, ...args], { cwd: workspace.cwd, env: agentwireEnv(workspace), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "web", "--port", "0", "--cwd", workspace.cwd, ...args], {
+    cwd: workspace.cwd,
+    env: agentwireEnv(workspace),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   child.stdout.resume();

@@ -28,7 +28,10 @@ export interface ControlHost {
  * that answers agentwire's control requests (`can_use_tool`, `hook_callback`, `mcp_message`)
  * through `answer`.
  */
-export function startControlHost(args: string[], options: AgentwireSpawnOptions & { answer: (request: HostRequest) => HostAnswer | Promise<HostAnswer> }): ControlHost {
+export function startControlHost(
+  args: string[],
+  options: AgentwireSpawnOptions & { answer: (request: HostRequest) => HostAnswer | Promise<HostAnswer> },
+): ControlHost {
   const child = spawnAgentwire(["--input-format", "stream-json", "--output-format", "stream-json", "--verbose", ...args], options);
   const exited = waitForExit(child);
   const requests: HostRequest[] = [];
@@ -45,7 +48,10 @@ export function startControlHost(args: string[], options: AgentwireSpawnOptions 
     const requestId = event.request_id;
     void Promise.resolve(options.answer(event.request)).then((answer) => {
       if (answer === undefined) return;
-      const response = "error" in answer && typeof answer.error === "string" ? { subtype: "error", request_id: requestId, error: answer.error } : { subtype: "success", request_id: requestId, response: answer };
+      const response =
+        "error" in answer && typeof answer.error === "string"
+          ? { subtype: "error", request_id: requestId, error: answer.error }
+          : { subtype: "success", request_id: requestId, response: answer };
       send({ type: "control_response", response });
     });
   });
@@ -57,7 +63,11 @@ export function startControlHost(args: string[], options: AgentwireSpawnOptions 
       new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`condition not met within ${timeoutMs} ms; stdout so far:\n${events.map((event) => JSON.stringify(event)).join("\n")}`));
+          reject(
+            new Error(
+              `condition not met within ${timeoutMs} ms; stdout so far:\n${events.map((event) => JSON.stringify(event)).join("\n")}`,
+            ),
+          );
         }, timeoutMs);
         const check = (): void => {
           if (!condition(events)) return;
@@ -99,12 +109,19 @@ export function inProcessMcpServers(servers: Record<string, InProcessTool[]>): (
       if (message.method === "notifications/initialized") initialized.add(name);
       return { mcp_response: { jsonrpc: "2.0", result: {} } };
     }
-    if (message.method === "initialize") return reply({ result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name, version: "9.9.9" } } });
+    if (message.method === "initialize")
+      return reply({ result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name, version: "9.9.9" } } });
     if (!initialized.has(name)) return reply({ error: { code: -32602, message: "Received request before initialization was complete" } });
-    if (message.method === "tools/list") return reply({ result: { tools: tools.map(({ name: toolName, inputSchema }) => ({ name: toolName, description: `The ${toolName} tool.`, inputSchema })) } });
+    if (message.method === "tools/list")
+      return reply({
+        result: {
+          tools: tools.map(({ name: toolName, inputSchema }) => ({ name: toolName, description: `The ${toolName} tool.`, inputSchema })),
+        },
+      });
     if (message.method === "tools/call") {
       const tool = tools.find((candidate) => candidate.name === message.params?.name);
-      if (!tool) return reply({ result: { content: [{ type: "text", text: `Unknown tool: ${String(message.params?.name)}` }], isError: true } });
+      if (!tool)
+        return reply({ result: { content: [{ type: "text", text: `Unknown tool: ${String(message.params?.name)}` }], isError: true } });
       return reply({ result: { content: [{ type: "text", text: tool.run(message.params?.arguments ?? {}) }] } });
     }
     return reply({ error: { code: -32601, message: `Method not found: ${message.method}` } });

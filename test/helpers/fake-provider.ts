@@ -33,7 +33,9 @@ export class FakeProvider implements Provider {
     this.requests.push({ ...request, messages: structuredClone(request.messages) as Message[] });
     const turn = this.turns.shift();
     if (turn === undefined) {
-      throw new Error(`FakeProvider: no more scripted turns, got request ${JSON.stringify(request.messages.at(-1))} (request #${this.requests.length})`);
+      throw new Error(
+        `FakeProvider: no more scripted turns, got request ${JSON.stringify(request.messages.at(-1))} (request #${this.requests.length})`,
+      );
     }
     return typeof turn === "function" ? turn(signal) : replay(turn);
   }

@@ -25,9 +25,16 @@ export function plainScreen(raw: string): string {
  * Runs `command` (a shell command line) on a pseudo-terminal of `columns` x `rows`; what is
  * written to it arrives as keystrokes, what it prints comes back with the terminal's escape codes.
  */
-export function spawnInPty(command: string, options: { cwd: string; env: NodeJS.ProcessEnv; columns?: number; rows?: number; term?: string }): PtySession {
+export function spawnInPty(
+  command: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv; columns?: number; rows?: number; term?: string },
+): PtySession {
   const setup = `stty cols ${options.columns ?? 100} rows ${options.rows ?? 40}; exec ${command}`;
-  const child: ChildProcessWithoutNullStreams = spawn("script", ["-q", "-e", "-c", setup, "/dev/null"], { cwd: options.cwd, env: { ...options.env, TERM: options.term ?? "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
+  const child: ChildProcessWithoutNullStreams = spawn("script", ["-q", "-e", "-c", setup, "/dev/null"], {
+    cwd: options.cwd,
+    env: { ...options.env, TERM: options.term ?? "xterm-256color" },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let raw = "";
   const listeners = new Set<() => void>();
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

@@ -19,7 +19,9 @@ export function comparableWords(text: string): string[] {
 /** Every run of PHRASE_WORDS consecutive words of a text, as written between single spaces. */
 export function phrases(text: string): string[] {
   const words = comparableWords(text);
-  return Array.from({ length: Math.max(0, words.length - PHRASE_WORDS + 1) }, (_, start) => words.slice(start, start + PHRASE_WORDS).join(" "));
+  return Array.from({ length: Math.max(0, words.length - PHRASE_WORDS + 1) }, (_, start) =>
+    words.slice(start, start + PHRASE_WORDS).join(" "),
+  );
 }
 
 /**
@@ -35,5 +37,7 @@ export function phraseFingerprint(phrase: string): string {
 export function descriptionsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(descriptionsIn);
   if (typeof value !== "object" || value === null) return [];
-  return Object.entries(value).flatMap(([key, inner]) => (key === "description" && typeof inner === "string" ? [inner] : descriptionsIn(inner)));
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === "description" && typeof inner === "string" ? [inner] : descriptionsIn(inner),
+  );
 }

@@ -68,7 +68,12 @@ export function unprivilegedUserForSuite(): UnprivilegedUser | { problem: string
  * Runs agentwire with `args` as `user`, after handing everything the test made in `workspace` to
  * that user. Throws the problem when there is no such user (call it only from tests skipped then).
  */
-export function runAsUser(user: UnprivilegedUser | { problem: string }, workspace: Workspace, args: string[], env?: Record<string, string>): Promise<RunResult> {
+export function runAsUser(
+  user: UnprivilegedUser | { problem: string },
+  workspace: Workspace,
+  args: string[],
+  env?: Record<string, string>,
+): Promise<RunResult> {
   if ("problem" in user) throw new Error(user.problem);
   user.own(workspace.root);
   return runAgentwire(args, { workspace, user, ...(env === undefined ? {} : { env }) });
@@ -79,7 +84,12 @@ export function runAsUser(user: UnprivilegedUser | { problem: string }, workspac
  * approve anything, as `user` (see runAsUser); the run must be well formed and end with its one
  * result.
  */
-export async function runPromptAsUser(user: UnprivilegedUser | { problem: string }, workspace: Workspace, flags: string[] = [], env?: Record<string, string>): Promise<RunResult> {
+export async function runPromptAsUser(
+  user: UnprivilegedUser | { problem: string },
+  workspace: Workspace,
+  flags: string[] = [],
+  env?: Record<string, string>,
+): Promise<RunResult> {
   const run = await runAsUser(user, workspace, [...PRINT_ARGS, ...flags], env);
   expectWellFormedRun(run, 1);
   return run;

@@ -9,12 +9,20 @@ export interface Web {
   token: string;
   child: ChildProcess;
   /** A JSON request with the token; `headers` adds to or replaces the defaults. */
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }>;
 }
 
 /** Starts `agentwire web` on a free loopback port for `workspace`; the caller kills `child`. */
 export async function startWeb(workspace: Workspace, extraArgs: string[] = []): Promise<Web> {
-  const child = spawn(process.execPath, [BIN, "web", "--port", "0", "--cwd", workspace.cwd, ...extraArgs], { env: agentwireEnv(workspace), stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [BIN, "web", "--port", "0", "--cwd", workspace.cwd, ...extraArgs], {
+    env: agentwireEnv(workspace),
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
@@ -31,11 +39,24 @@ export async function startWeb(workspace: Workspace, extraArgs: string[] = []): 
     new Promise((resolve, reject) => {
       const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
       const outgoing = httpRequest(
-        { host: "127.0.0.1", port, method, path, headers: { Authorization: `Bearer ${token}`, ...(text ? { "Content-Type": "application/json" } : {}), ...headers } },
+        {
+          host: "127.0.0.1",
+          port,
+          method,
+          path,
+          headers: { Authorization: `Bearer ${token}`, ...(text ? { "Content-Type": "application/json" } : {}), ...headers },
+        },
         (response) => {
           let data = "";
           response.setEncoding("utf8").on("data", (chunk: string) => (data += chunk));
-          response.on("end", () => resolve({ status: response.statusCode!, body: data === "" ? undefined : String(response.headers["content-type"]).startsWith("application/json") ? JSON.parse(data) : data, headers: response.headers }));
+          response.on("end", () =>
+            resolve({
+              status: response.statusCode!,
+              body:
+                data === "" ? undefined : String(response.headers["content-type"]).startsWith("application/json") ? JSON.parse(data) : data,
+              headers: response.headers,
+            }),
+          );
         },
       );
       outgoing.on("error", reject);

@@ -33,7 +33,11 @@ const PROJECT_PARENT = "/dev/shm";
 
 /** Why the live test cannot run here, or undefined when it can. */
 export async function yumeBackendMissing(): Promise<string | undefined> {
-  const exists = (path: string): Promise<boolean> => stat(path).then(() => true, () => false);
+  const exists = (path: string): Promise<boolean> =>
+    stat(path).then(
+      () => true,
+      () => false,
+    );
   if (!(await exists(YUME_SERVER))) return `no Yume backend at ${YUME_SERVER} (set AGENTWIRE_YUME_DIR; see fixtures/yume/README.md)`;
   // Yume replaces a working directory whose path contains "/tmp/" by the home folder.
   if (!(await isDirectory(PROJECT_PARENT))) return `no ${PROJECT_PARENT} to hold a project folder outside /tmp (Yume refuses those)`;
@@ -117,7 +121,10 @@ export async function startYumeBackend(titleScenario: z.input<typeof scenarioSch
     CLAUDE_PATH: join(shimDir, "claude"),
     ...YUME_CLI.env,
   };
-  await writeFile(serverEnv.CLAUDE_PATH!, shimSource({ recordFile, command: YUME_CLI.command, node: process.execPath, baseEnv: serverEnv }));
+  await writeFile(
+    serverEnv.CLAUDE_PATH!,
+    shimSource({ recordFile, command: YUME_CLI.command, node: process.execPath, baseEnv: serverEnv }),
+  );
   await chmod(serverEnv.CLAUDE_PATH!, 0o755);
 
   const server = spawn(process.execPath, [YUME_SERVER], { cwd: YUME_DIR, env: serverEnv, stdio: ["ignore", "ignore", "pipe"] });
@@ -134,7 +141,10 @@ export async function startYumeBackend(titleScenario: z.input<typeof scenarioSch
     project,
     async records() {
       const text = await readFile(recordFile, "utf8").catch(() => "");
-      return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as ShimRecord);
+      return text
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as ShimRecord);
     },
     async useScenario(scenario) {
       await current?.close();
@@ -190,7 +200,8 @@ function uiOver(socket: SocketClient): YumeUi {
     events: (sessionId) => bySession.get(sessionId) ?? [],
     allEvents: () => [...bySession.values()].flat(),
     call<T>(event: string, payload: unknown): Promise<T> {
-      const sessionId = (payload as { sessionId?: string; existingSessionId?: string }).existingSessionId ?? (payload as { sessionId?: string }).sessionId;
+      const sessionId =
+        (payload as { sessionId?: string; existingSessionId?: string }).existingSessionId ?? (payload as { sessionId?: string }).sessionId;
       if (sessionId) listen(sessionId);
       return new Promise<T>((resolve) =>
         socket.emit(event, payload, (answer: T) => {
@@ -205,7 +216,15 @@ function uiOver(socket: SocketClient): YumeUi {
       const seen = bySession.get(sessionId)?.find(predicate);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching UI event within ${timeoutMs} ms; saw:\n${(bySession.get(sessionId) ?? []).map((event) => JSON.stringify(event).slice(0, 300)).join("\n")}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `no matching UI event within ${timeoutMs} ms; saw:\n${(bySession.get(sessionId) ?? []).map((event) => JSON.stringify(event).slice(0, 300)).join("\n")}`,
+              ),
+            ),
+          timeoutMs,
+        );
         waiters.push({ sessionId, predicate, resolve: (event) => (clearTimeout(timer), resolve(event)) });
       });
     },
@@ -254,13 +273,19 @@ async function startRouter(pick: (body: string) => MockServer | undefined): Prom
       const body = Buffer.concat(chunks);
       const target = pick(body.toString("utf8"));
       if (!target) {
-        response.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "api_error", message: "no scenario for this step" } }));
+        response
+          .writeHead(500, { "content-type": "application/json" })
+          .end(JSON.stringify({ type: "error", error: { type: "api_error", message: "no scenario for this step" } }));
         return;
       }
-      const upstream = httpRequest(new URL(request.url ?? "/", target.url), { method: request.method, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
+      const upstream = httpRequest(
+        new URL(request.url ?? "/", target.url),
+        { method: request.method, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
       upstream.on("error", () => response.destroy());
       response.on("close", () => upstream.destroy());
       upstream.end(body);
@@ -286,7 +311,10 @@ async function waitForHealth(port: number, server: ChildProcess, stderr: () => s
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) throw new Error(`the Yume backend exited with ${server.exitCode}:\n${stderr()}`);
-    const healthy = await fetch(`http://127.0.0.1:${port}/health`).then((answer) => answer.ok, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/health`).then(
+      (answer) => answer.ok,
+      () => false,
+    );
     if (healthy) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -303,5 +331,8 @@ async function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((info) => info.isDirectory(), () => false);
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }

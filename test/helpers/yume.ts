@@ -15,7 +15,8 @@ export type YumeModelChoice = keyof typeof YUME_MODELS;
 export const TITLE = "simple arithmetic";
 
 /** The scripted model turns of a step (a subset of the replay scenario's fields). */
-type Turns = Array<{ text?: string; tool_calls?: Array<{ name: string; input: Record<string, unknown> }> }> & z.input<typeof scenarioSchema>["turns"];
+type Turns = Array<{ text?: string; tool_calls?: Array<{ name: string; input: Record<string, unknown> }> }> &
+  z.input<typeof scenarioSchema>["turns"];
 
 /**
  * The steps of a working day in Yume, each one message typed in the UI and the model's scripted
@@ -25,19 +26,34 @@ export const YUME_STEPS = {
   text: { message: "what is 2 + 2?", turns: (): Turns => [{ text: "2 + 2 = 4" }] },
   read: {
     message: "what does notes.txt say?",
-    turns: (project: string): Turns => [{ tool_calls: [{ name: "Read", input: { file_path: join(project, "notes.txt") } }] }, { text: "it says ship on friday" }],
+    turns: (project: string): Turns => [
+      { tool_calls: [{ name: "Read", input: { file_path: join(project, "notes.txt") } }] },
+      { text: "it says ship on friday" },
+    ],
   },
   write: {
     message: "write a todo list",
-    turns: (project: string): Turns => [{ tool_calls: [{ name: "Write", input: { file_path: join(project, "todo.md"), content: "- release\n" } }] }, { text: "wrote it" }],
+    turns: (project: string): Turns => [
+      { tool_calls: [{ name: "Write", input: { file_path: join(project, "todo.md"), content: "- release\n" } }] },
+      { text: "wrote it" },
+    ],
   },
-  bash: { message: "list the files", turns: (): Turns => [{ tool_calls: [{ name: "Bash", input: { command: "ls", description: "List the files" } }] }, { text: "two files" }] },
+  bash: {
+    message: "list the files",
+    turns: (): Turns => [
+      { tool_calls: [{ name: "Bash", input: { command: "ls", description: "List the files" } }] },
+      { text: "two files" },
+    ],
+  },
   followUp: { message: "what did i ask first?", turns: (): Turns => [{ text: "you asked what 2 + 2 is" }] },
   reopened: { message: "are you still there?", turns: (): Turns => [{ text: "still here" }] },
   // A command that runs until the interrupt (Claude Code's Bash refuses a plain `sleep 30`).
   interrupted: {
     message: "wait half a minute",
-    turns: (): Turns => [{ tool_calls: [{ name: "Bash", input: { command: 'node -e "setTimeout(() => {}, 30000)"', description: "Wait" } }] }, { text: "unreachable" }],
+    turns: (): Turns => [
+      { tool_calls: [{ name: "Bash", input: { command: 'node -e "setTimeout(() => {}, 30000)"', description: "Wait" } }] },
+      { text: "unreachable" },
+    ],
   },
   afterInterrupt: { message: "never mind", turns: (): Turns => [{ text: "stopped waiting" }] },
   // Yume's compact button (and its auto-compact) sends this as the message, always with its sonnet model.
@@ -82,7 +98,9 @@ export function isTitleInvocation(invocation: YumeInvocation): boolean {
 export function stepOf(invocation: YumeInvocation): YumeStep | undefined {
   const text = isTitleInvocation(invocation) ? invocation.argv[1]! : invocation.stdin;
   return (Object.keys(YUME_STEPS) as YumeStep[]).find((step) =>
-    isTitleInvocation(invocation) ? text.startsWith(`user message: "${YUME_STEPS[step].message}"`) : text === `${YUME_STEPS[step].message}\n`,
+    isTitleInvocation(invocation)
+      ? text.startsWith(`user message: "${YUME_STEPS[step].message}"`)
+      : text === `${YUME_STEPS[step].message}\n`,
   );
 }
 
@@ -101,6 +119,10 @@ export function yumeTitle(stdout: string): string | undefined {
   }
   const text = parsed.completion ?? parsed.result;
   if (typeof text !== "string" || text === "") return undefined;
-  const title = text.toLowerCase().replace(/[^\w\s]/g, "").trim().slice(0, 30);
+  const title = text
+    .toLowerCase()
+    .replace(/[^\w\s]/g, "")
+    .trim()
+    .slice(0, 30);
   return title.length > 2 ? title : undefined;
 }

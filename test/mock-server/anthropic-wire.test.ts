@@ -190,7 +190,9 @@ describe("mock server failures", () => {
 
     expect((error as APIError).status).toBe(400);
     expect((error as APIError).type).toBe("invalid_request_error");
-    expect((error as APIError).message).toContain("Replay scenario (given inline) is exhausted: request 2 arrived, but it scripts 1 turn, all already served.");
+    expect((error as APIError).message).toContain(
+      "Replay scenario (given inline) is exhausted: request 2 arrived, but it scripts 1 turn, all already served.",
+    );
     expect(server.requests.map((request) => request.turn)).toEqual([0, null]);
   });
 
@@ -260,7 +262,8 @@ describe("scenario files", () => {
     const testFiles = (await readdir(testDirectory, { recursive: true })).filter((name) => name.endsWith(".test.ts"));
     const named = new Set<string>();
     for (const file of testFiles) {
-      for (const match of (await readFile(join(testDirectory, file), "utf8")).matchAll(/createWorkspace\("([\w-]+)"\)/g)) named.add(`${match[1]}.json`);
+      for (const match of (await readFile(join(testDirectory, file), "utf8")).matchAll(/createWorkspace\("([\w-]+)"\)/g))
+        named.add(`${match[1]}.json`);
     }
     expect(named.size).toBeGreaterThan(0);
     expect([...named].filter((name) => !names.includes(name))).toEqual([]);

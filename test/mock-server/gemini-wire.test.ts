@@ -47,7 +47,13 @@ describe("mock server speaks the Gemini API", () => {
     const error = await client.models.generateContentStream({ model: "gemini-test", contents: "Hi" }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
-    expect(JSON.parse((error as ApiError).message)).toMatchObject({ error: { code: 400, status: "INVALID_ARGUMENT", message: expect.stringContaining("is exhausted: request 2 arrived, but it scripts 1 turn") } });
+    expect(JSON.parse((error as ApiError).message)).toMatchObject({
+      error: {
+        code: 400,
+        status: "INVALID_ARGUMENT",
+        message: expect.stringContaining("is exhausted: request 2 arrived, but it scripts 1 turn"),
+      },
+    });
   });
 
   it("encodes every bundled scenario turn as SSE frames of JSON", async () => {

@@ -21,17 +21,34 @@ describe("mock server speaks the OpenAI formats", () => {
   it("GET /v1/models answers in OpenAI's shape, and in Anthropic's with anthropic-version", async () => {
     const { server, openai } = await client([{ text: "x" }]);
     const page = await openai.models.list();
-    expect(page.data.map((model) => [model.id, model.object])).toEqual([["mock-model", "model"], ["mock-model-large", "model"]]);
-    const anthropic = (await (await fetch(`${server.url}/v1/models`, { headers: { "anthropic-version": "2023-06-01" } })).json()) as { data: Array<{ type: string }> };
+    expect(page.data.map((model) => [model.id, model.object])).toEqual([
+      ["mock-model", "model"],
+      ["mock-model-large", "model"],
+    ]);
+    const anthropic = (await (await fetch(`${server.url}/v1/models`, { headers: { "anthropic-version": "2023-06-01" } })).json()) as {
+      data: Array<{ type: string }>;
+    };
     expect(anthropic.data[0]!.type).toBe("model");
   });
 
   it("non-streaming Chat Completions: one chat.completion with tool calls and usage", async () => {
-    const { openai } = await client([{ thinking: "t", text: "Hi", tool_calls: [{ name: "Read", input: { file_path: "a" } }], usage: { input_tokens: 5, cache_read_input_tokens: 3 } }]);
+    const { openai } = await client([
+      {
+        thinking: "t",
+        text: "Hi",
+        tool_calls: [{ name: "Read", input: { file_path: "a" } }],
+        usage: { input_tokens: 5, cache_read_input_tokens: 3 },
+      },
+    ]);
     const completion = await openai.chat.completions.create({ model: "m", messages: [{ role: "user", content: "x" }] });
     expect(completion.choices[0]).toMatchObject({
       finish_reason: "tool_calls",
-      message: { role: "assistant", content: "Hi", reasoning_content: "t", tool_calls: [{ id: "call_mock_0001", type: "function", function: { name: "Read", arguments: '{"file_path":"a"}' } }] },
+      message: {
+        role: "assistant",
+        content: "Hi",
+        reasoning_content: "t",
+        tool_calls: [{ id: "call_mock_0001", type: "function", function: { name: "Read", arguments: '{"file_path":"a"}' } }],
+      },
     });
     expect(completion.usage).toMatchObject({ prompt_tokens: 8, prompt_tokens_details: { cached_tokens: 3 } });
   });
@@ -40,7 +57,13 @@ describe("mock server speaks the OpenAI formats", () => {
     const { openai } = await client([{ text: "Hi" }, { text: "Hi" }]);
     const chunks = async (includeUsage: boolean) => {
       const all = [];
-      for await (const part of await openai.chat.completions.create({ model: "m", messages: [], stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) })) all.push(part);
+      for await (const part of await openai.chat.completions.create({
+        model: "m",
+        messages: [],
+        stream: true,
+        ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
+      }))
+        all.push(part);
       return all;
     };
     expect((await chunks(false)).some((part) => part.usage)).toBe(false);
@@ -67,7 +90,9 @@ describe("mock server speaks the OpenAI formats", () => {
 
   it("errors come in OpenAI's shape with retry-after", async () => {
     const { openai } = await client([{ error: { status: 429, retry_after: 3 } }]);
-    const error = (await openai.chat.completions.create({ model: "m", messages: [] }).catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
+    const error = (await openai.chat.completions.create({ model: "m", messages: [] }).catch((caught: unknown) => caught)) as InstanceType<
+      typeof OpenAI.APIError
+    >;
     expect(error.status).toBe(429);
     expect(error.code).toBe("rate_limit_exceeded");
     expect(error.headers?.get("retry-after")).toBe("3");

@@ -167,18 +167,50 @@ describe("paths a read-only command reads outside the roots", () => {
   });
 
   it("default mode asks before a read-only command reads outside the workspace, and says what", () => {
-    const verdict = decidePermission({ toolName: "Bash", input: { command: "cat ~/.ssh/id_rsa" }, traits: traitsOf("Bash"), mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: [cwd] });
-    expect(verdict).toMatchObject({ behavior: "ask", reasonType: "workingDir", reason: expect.stringMatching(/reads ~\/\.ssh\/id_rsa, outside/) });
-    const inside = decidePermission({ toolName: "Bash", input: { command: "cat src/a.ts" }, traits: traitsOf("Bash"), mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: [cwd] });
+    const verdict = decidePermission({
+      toolName: "Bash",
+      input: { command: "cat ~/.ssh/id_rsa" },
+      traits: traitsOf("Bash"),
+      mode: "default",
+      rules: { allow: [], deny: [], ask: [] },
+      roots: [cwd],
+    });
+    expect(verdict).toMatchObject({
+      behavior: "ask",
+      reasonType: "workingDir",
+      reason: expect.stringMatching(/reads ~\/\.ssh\/id_rsa, outside/),
+    });
+    const inside = decidePermission({
+      toolName: "Bash",
+      input: { command: "cat src/a.ts" },
+      traits: traitsOf("Bash"),
+      mode: "default",
+      rules: { allow: [], deny: [], ask: [] },
+      roots: [cwd],
+    });
     expect(inside.behavior).toBe("allow");
-    const extraRoot = decidePermission({ toolName: "Bash", input: { command: "cat /etc/hostname" }, traits: traitsOf("Bash"), mode: "default", rules: { allow: [], deny: [], ask: [] }, roots: [cwd, "/etc"] });
+    const extraRoot = decidePermission({
+      toolName: "Bash",
+      input: { command: "cat /etc/hostname" },
+      traits: traitsOf("Bash"),
+      mode: "default",
+      rules: { allow: [], deny: [], ask: [] },
+      roots: [cwd, "/etc"],
+    });
     expect(extraRoot.behavior).toBe("allow");
   });
 });
 
 describe("allow rules: a read-only command riding along gets the same check as alone", () => {
   const decide = (command: string, allow: string[]) =>
-    decidePermission({ toolName: "Bash", input: { command }, traits: traitsOf("Bash"), mode: "default", rules: { allow: parseRuleList(allow), deny: [], ask: [] }, roots: [cwd] });
+    decidePermission({
+      toolName: "Bash",
+      input: { command },
+      traits: traitsOf("Bash"),
+      mode: "default",
+      rules: { allow: parseRuleList(allow), deny: [], ask: [] },
+      roots: [cwd],
+    });
 
   it.each([
     ["npm test; cat lnk/secret", ["Bash(npm test:*)"]],

@@ -36,8 +36,13 @@ export function watcherProblem(): string | undefined {
     const found = spawnSync("sh", ["-c", `command -v ${program}`], { encoding: "utf8" });
     if (found.status !== 0) return `${program} is not installed`;
   }
-  const probe = spawnSync("bwrap", [...sandboxArguments([]), "strace", "-f", "--seccomp-bpf", "-qq", "-e", "trace=execve", "-o", "/dev/null", "true"], { encoding: "utf8" });
-  if (probe.status !== 0) return `bwrap with strace inside does not run here: ${(probe.stderr || probe.error?.message || "").trim().split("\n")[0]}`;
+  const probe = spawnSync(
+    "bwrap",
+    [...sandboxArguments([]), "strace", "-f", "--seccomp-bpf", "-qq", "-e", "trace=execve", "-o", "/dev/null", "true"],
+    { encoding: "utf8" },
+  );
+  if (probe.status !== 0)
+    return `bwrap with strace inside does not run here: ${(probe.stderr || probe.error?.message || "").trim().split("\n")[0]}`;
   return undefined;
 }
 
@@ -80,7 +85,8 @@ export function createWatchedTree(base: string, watchDirectory: string): Watched
   symlinkSync(path.join(outside, "missing"), path.join(tree, "dangling"));
   symlinkSync("../../outside", path.join(tree, "sub", "rel-lnk"));
   mkdirSync(watchDirectory, { recursive: true });
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: tree, stdio: "ignore" });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: tree, stdio: "ignore" });
   try {
     git("init", "-q");
     git("add", "-A");
@@ -92,8 +98,10 @@ export function createWatchedTree(base: string, watchDirectory: string): Watched
 }
 
 /** System calls that change the filesystem whatever their arguments. */
-const CHANGING_CALLS = /^(creat|rename|renameat2?|unlink|unlinkat|rmdir|mkdir|mkdirat|link|linkat|symlink|symlinkat|truncate|ftruncate|chmod|fchmod|fchmodat|chown|fchown|lchown|fchownat|utimensat|mknod|mknodat)$/;
-const TRACED_CALLS = "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,rmdir,mkdir,mkdirat,link,linkat,symlink,symlinkat,truncate,ftruncate,chmod,fchmod,fchmodat,chown,fchown,lchown,fchownat,utimensat,mknod,mknodat,connect";
+const CHANGING_CALLS =
+  /^(creat|rename|renameat2?|unlink|unlinkat|rmdir|mkdir|mkdirat|link|linkat|symlink|symlinkat|truncate|ftruncate|chmod|fchmod|fchmodat|chown|fchown|lchown|fchownat|utimensat|mknod|mknodat)$/;
+const TRACED_CALLS =
+  "execve,execveat,open,openat,openat2,creat,rename,renameat,renameat2,unlink,unlinkat,rmdir,mkdir,mkdirat,link,linkat,symlink,symlinkat,truncate,ftruncate,chmod,fchmod,fchmodat,chown,fchown,lchown,fchownat,utimensat,mknod,mknodat,connect";
 const WRITE_FLAGS = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/;
 /** Where a program may write without writing a file: the terminal and the bit bucket. */
 const HARMLESS_WRITE_TARGETS = /^\/dev\/(null|tty|pts\/\d+|stdout|stderr)$/;
@@ -107,13 +115,38 @@ function sandboxArguments(binds: readonly string[]): string[] {
   const systemLinks = ["/bin", "/lib", "/lib64", "/sbin"].flatMap((folder) => {
     const stats = lstatSync(folder, { throwIfNoEntry: false });
     if (!stats) return [];
-    return stats.isSymbolicLink() ? ["--symlink", execFileSync("readlink", [folder], { encoding: "utf8" }).trim(), folder] : ["--ro-bind", folder, folder];
+    return stats.isSymbolicLink()
+      ? ["--symlink", execFileSync("readlink", [folder], { encoding: "utf8" }).trim(), folder]
+      : ["--ro-bind", folder, folder];
   });
-  return ["--unshare-all", "--die-with-parent", "--new-session", "--ro-bind", "/usr", "/usr", ...systemLinks, "--ro-bind", "/etc", "/etc", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", ...binds];
+  return [
+    "--unshare-all",
+    "--die-with-parent",
+    "--new-session",
+    "--ro-bind",
+    "/usr",
+    "/usr",
+    ...systemLinks,
+    "--ro-bind",
+    "/etc",
+    "/etc",
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+    ...binds,
+  ];
 }
 
 /** Runs each command in `tree` and returns what they did that a read-only command must not do. */
-export async function watchCommands(commands: readonly string[], watched: WatchedTree, namedPrograms: (command: string) => string[], parallel = 2): Promise<Violation[]> {
+export async function watchCommands(
+  commands: readonly string[],
+  watched: WatchedTree,
+  namedPrograms: (command: string) => string[],
+  parallel = 2,
+): Promise<Violation[]> {
   const driver = path.join(watched.watchDirectory, "driver.sh");
   // Each command gets its own bash with the marker as $0, so strace's execve line tells where it starts.
   writeFileSync(
@@ -121,23 +154,72 @@ export async function watchCommands(commands: readonly string[], watched: Watche
     'index=$2\nwhile IFS= read -r -d "" command; do\n  timeout -k 1 5 bash --norc --noprofile -c "$command" "aw-differential-$index" </dev/null >/dev/null 2>&1\n  index=$((index + 1))\ndone < "$1"\n',
   );
   const chunkSize = Math.ceil(commands.length / parallel);
-  const chunks = Array.from({ length: parallel }, (_, chunk) => ({ offset: chunk * chunkSize, commands: commands.slice(chunk * chunkSize, (chunk + 1) * chunkSize) }));
+  const chunks = Array.from({ length: parallel }, (_, chunk) => ({
+    offset: chunk * chunkSize,
+    commands: commands.slice(chunk * chunkSize, (chunk + 1) * chunkSize),
+  }));
   const traces = await Promise.all(chunks.map((chunk, number) => runChunk(chunk, number, watched, driver)));
   const tree = realpathSync(watched.tree);
   return traces.flatMap((trace) => violationsIn(trace, commands, tree, namedPrograms));
 }
 
-function runChunk(chunk: { offset: number; commands: readonly string[] }, number: number, watched: WatchedTree, driver: string): Promise<string> {
+function runChunk(
+  chunk: { offset: number; commands: readonly string[] },
+  number: number,
+  watched: WatchedTree,
+  driver: string,
+): Promise<string> {
   const list = path.join(watched.watchDirectory, `commands-${number}`);
   const trace = path.join(watched.watchDirectory, `trace-${number}`);
   writeFileSync(list, chunk.commands.map((command) => `${command}\0`).join(""));
-  const binds = ["--ro-bind", watched.base, watched.base, "--bind", watched.watchDirectory, watched.watchDirectory, "--chdir", watched.tree];
+  const binds = [
+    "--ro-bind",
+    watched.base,
+    watched.base,
+    "--bind",
+    watched.watchDirectory,
+    watched.watchDirectory,
+    "--chdir",
+    watched.tree,
+  ];
   // GIT_OPTIONAL_LOCKS=0: `git status` otherwise refreshes .git/index, a write of git's own that
   // auto-approved git must be run without (as `--no-optional-locks` does); the classifier cannot see it.
-  const environment = ["--clearenv", "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "HOME", watched.home, "--setenv", "LANG", "C.UTF-8", "--setenv", "GIT_OPTIONAL_LOCKS", "0"];
+  const environment = [
+    "--clearenv",
+    "--setenv",
+    "PATH",
+    "/usr/bin:/bin",
+    "--setenv",
+    "HOME",
+    watched.home,
+    "--setenv",
+    "LANG",
+    "C.UTF-8",
+    "--setenv",
+    "GIT_OPTIONAL_LOCKS",
+    "0",
+  ];
   // --seccomp-bpf stops the traced processes only at the calls watched, which makes tracing cheap.
-  const strace = ["strace", "-f", "--seccomp-bpf", "-qq", "-y", "-s", "4096", "-e", "signal=none", "-e", `trace=${TRACED_CALLS}`, "-o", trace];
-  const child = spawn("bwrap", [...sandboxArguments(binds), ...environment, ...strace, "bash", "--norc", "--noprofile", driver, list, String(chunk.offset)], { stdio: ["ignore", "ignore", "pipe"] });
+  const strace = [
+    "strace",
+    "-f",
+    "--seccomp-bpf",
+    "-qq",
+    "-y",
+    "-s",
+    "4096",
+    "-e",
+    "signal=none",
+    "-e",
+    `trace=${TRACED_CALLS}`,
+    "-o",
+    trace,
+  ];
+  const child = spawn(
+    "bwrap",
+    [...sandboxArguments(binds), ...environment, ...strace, "bash", "--norc", "--noprofile", driver, list, String(chunk.offset)],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
   return new Promise((resolve, reject) => {
@@ -152,7 +234,12 @@ function runChunk(chunk: { offset: number; commands: readonly string[] }, number
 const MARKER = /"aw-differential-(\d+)"/;
 
 /** Reads one strace log (several processes, calls split across lines) into violations per command. */
-export function violationsIn(trace: string, commands: readonly string[], tree: string, namedPrograms: (command: string) => string[]): Violation[] {
+export function violationsIn(
+  trace: string,
+  commands: readonly string[],
+  tree: string,
+  namedPrograms: (command: string) => string[],
+): Violation[] {
   const violations: Violation[] = [];
   const unfinished = new Map<string, string>();
   let current: number | undefined;
@@ -201,7 +288,10 @@ function problemOf(line: string, tree: string, allowedPrograms: Set<string>): Vi
   }
   if (openedPath === undefined) return undefined;
   if (SYSTEM_SECRETS.test(openedPath)) return "read outside";
-  const inside = openedPath === tree || openedPath.startsWith(`${tree}/`) || SYSTEM_FOLDERS.some((folder) => openedPath === folder || openedPath.startsWith(`${folder}/`));
+  const inside =
+    openedPath === tree ||
+    openedPath.startsWith(`${tree}/`) ||
+    SYSTEM_FOLDERS.some((folder) => openedPath === folder || openedPath.startsWith(`${folder}/`));
   return inside ? undefined : "read outside";
 }
 

@@ -32,7 +32,14 @@ function namedPrograms(command: string): string[] {
 }
 
 function autoApproved(command: string, roots: string[]): boolean {
-  const verdict = decidePermission({ toolName: "Bash", input: { command }, traits: traitsOf("Bash"), mode: "default", rules: { allow: [], deny: [], ask: [] }, roots });
+  const verdict = decidePermission({
+    toolName: "Bash",
+    input: { command },
+    traits: traitsOf("Bash"),
+    mode: "default",
+    rules: { allow: [], deny: [], ask: [] },
+    roots,
+  });
   return verdict.behavior === "allow";
 }
 
@@ -57,25 +64,42 @@ describe(`differential: commands run without a question only read inside the wor
   });
 
   it.skipIf(problem !== undefined)("the watcher sees each kind of harm (so a clean run means something)", async () => {
-    const harmful = ["sed -n '1e true' a.txt", "cat lnk/secret", "echo x > pwned", "grep -r secret lnk/", "cat $HOME/.netrc", "rm -f a.txt"];
+    const harmful = [
+      "sed -n '1e true' a.txt",
+      "cat lnk/secret",
+      "echo x > pwned",
+      "grep -r secret lnk/",
+      "cat $HOME/.netrc",
+      "rm -f a.txt",
+    ];
     const violations = await watchCommands(harmful, watched, namedPrograms, 1);
-    const kinds = harmful.map((command) => violations.filter((violation) => violation.command === command).map((violation) => violation.kind));
+    const kinds = harmful.map((command) =>
+      violations.filter((violation) => violation.command === command).map((violation) => violation.kind),
+    );
     expect(kinds.map((found) => found[0])).toEqual(["exec", "read outside", "write", "read outside", "read outside", "write"]);
   });
 
-  it.skipIf(problem !== undefined)("no command judged safe writes, runs another program, connects or reads outside", { timeout: 300_000 }, async () => {
-    const corpus = generateCorpus({ outside: watched.outside, home: watched.home });
-    const started = Date.now();
-    const approved = corpus.filter((command) => autoApproved(command, [watched.tree]));
-    const judgedAt = Date.now();
-    const violations = await watchCommands(approved, watched, namedPrograms);
-    const readOnly = corpus.filter(isReadOnlyCommand).length;
-    const report = `${corpus.length} commands, ${readOnly} judged read-only, ${approved.length} run without a question (judged in ${judgedAt - started} ms, executed in ${Date.now() - judgedAt} ms)`;
-    process.stderr.write(`differential: ${report}\n`);
-    const byCommand = new Map<string, string[]>();
-    for (const violation of violations) byCommand.set(violation.command, [...(byCommand.get(violation.command) ?? []), `${violation.kind}: ${violation.detail}`]);
-    expect([...byCommand].map(([command, details]) => `${JSON.stringify(command)} → ${details.slice(0, 3).join(" | ")}`), report).toEqual([]);
-    // A classifier that judged nothing safe would pass trivially; it must keep its everyday use.
-    expect(approved.length).toBeGreaterThan(500);
-  });
+  it.skipIf(problem !== undefined)(
+    "no command judged safe writes, runs another program, connects or reads outside",
+    { timeout: 300_000 },
+    async () => {
+      const corpus = generateCorpus({ outside: watched.outside, home: watched.home });
+      const started = Date.now();
+      const approved = corpus.filter((command) => autoApproved(command, [watched.tree]));
+      const judgedAt = Date.now();
+      const violations = await watchCommands(approved, watched, namedPrograms);
+      const readOnly = corpus.filter(isReadOnlyCommand).length;
+      const report = `${corpus.length} commands, ${readOnly} judged read-only, ${approved.length} run without a question (judged in ${judgedAt - started} ms, executed in ${Date.now() - judgedAt} ms)`;
+      process.stderr.write(`differential: ${report}\n`);
+      const byCommand = new Map<string, string[]>();
+      for (const violation of violations)
+        byCommand.set(violation.command, [...(byCommand.get(violation.command) ?? []), `${violation.kind}: ${violation.detail}`]);
+      expect(
+        [...byCommand].map(([command, details]) => `${JSON.stringify(command)} → ${details.slice(0, 3).join(" | ")}`),
+        report,
+      ).toEqual([]);
+      // A classifier that judged nothing safe would pass trivially; it must keep its everyday use.
+      expect(approved.length).toBeGreaterThan(500);
+    },
+  );
 });

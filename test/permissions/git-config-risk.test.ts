@@ -14,20 +14,30 @@ const names = (text: string): string[] => {
 
 describe("gitConfigKeys", () => {
   it("reads keys the way git does: sections, subsections, the old dotted form, keys on the header's line", () => {
-    expect(names("[core]\n\trepositoryformatversion = 0\n\tbare = false\n[remote \"origin\"]\n\turl = x\n")).toEqual(["core.repositoryformatversion", "core.bare", "remote.origin.url"]);
-    expect(names("[Diff \"Sub.Name\"] TextConv = cat")).toEqual(["diff.Sub.Name.textconv"]);
+    expect(names('[core]\n\trepositoryformatversion = 0\n\tbare = false\n[remote "origin"]\n\turl = x\n')).toEqual([
+      "core.repositoryformatversion",
+      "core.bare",
+      "remote.origin.url",
+    ]);
+    expect(names('[Diff "Sub.Name"] TextConv = cat')).toEqual(["diff.Sub.Name.textconv"]);
     expect(names("[filter.lfs]\nclean = x")).toEqual(["filter.lfs.clean"]);
     expect(names("[core]\nfsmonitor")).toEqual(["core.fsmonitor"]);
     expect(names('[sub "a\\"b\\\\c"]\nk=v')).toEqual(['sub.a"b\\c.k']);
   });
 
   it("skips values, comments, quotes and continuations without mistaking their text for keys", () => {
-    expect(names('[a]\n  x = "quoted ; not a comment" ; comment\n  y = one \\\n[core] \\\n fsmonitor = two\n# [core]\n; fsmonitor = x\n  z = last')).toEqual(["a.x", "a.y", "a.z"]);
+    expect(
+      names(
+        '[a]\n  x = "quoted ; not a comment" ; comment\n  y = one \\\n[core] \\\n fsmonitor = two\n# [core]\n; fsmonitor = x\n  z = last',
+      ),
+    ).toEqual(["a.x", "a.y", "a.z"]);
     expect(names("\uFEFF[a]\r\nb = c\r\n")).toEqual(["a.b"]);
   });
 
   it("reads values as git does: quotes, escapes, inner spaces kept, ends trimmed, comments dropped", () => {
-    const parsed = gitConfigKeys('[submodule "a"]\n\tpath = "dir with ; semicolon" ; note\n\turl =  one   two  \n\tflag\n\tesc = a\\tb\\\\c\\"d\n\tlong = first \\\n second\n');
+    const parsed = gitConfigKeys(
+      '[submodule "a"]\n\tpath = "dir with ; semicolon" ; note\n\turl =  one   two  \n\tflag\n\tesc = a\\tb\\\\c\\"d\n\tlong = first \\\n second\n',
+    );
     expect("keys" in parsed && parsed.keys.map((key) => [key.name, key.value])).toEqual([
       ["path", "dir with ; semicolon"],
       ["url", "one   two"],
@@ -38,7 +48,16 @@ describe("gitConfigKeys", () => {
   });
 
   it("returns a problem, never a guess, for text git would not read", () => {
-    for (const text of ["key = before any section", "[unfinished", '[a "sub', "[a]\nb = \"open", "[a]\n!b = c", "[a]\nb c", "[a b]", "[a]\nb = x\\q"]) {
+    for (const text of [
+      "key = before any section",
+      "[unfinished",
+      '[a "sub',
+      '[a]\nb = "open',
+      "[a]\n!b = c",
+      "[a]\nb c",
+      "[a b]",
+      "[a]\nb = x\\q",
+    ]) {
       expect(gitConfigKeys(text), text).toHaveProperty("problem");
     }
   });
@@ -47,10 +66,28 @@ describe("gitConfigKeys", () => {
 describe("runsCode", () => {
   it("flags the keys that make git run a program or read another file", () => {
     const risky = [
-      "[core]\nfsmonitor = x", "[core]\nhooksPath = x", "[core]\npager = x", "[core]\nsshCommand = x", "[core]\neditor = x", "[diff]\nexternal = x",
-      '[diff "d"]\ntextconv = x', '[diff "d"]\ncommand = x', '[filter "f"]\nclean = x', "[alias]\nst = !x", '[pager]\nlog = x', "[gpg]\nprogram = x",
-      '[gpg "ssh"]\nprogram = x', "[include]\npath = x", '[includeIf "gitdir:/"]\npath = x', "[credential]\nhelper = x", '[credential "https://h"]\nhelper = x',
-      "[sequence]\neditor = x", "[uploadpack]\npackObjectsHook = x", '[merge "m"]\ndriver = x', '[difftool "t"]\ncmd = x', '[remote "o"]\nuploadpack = x',
+      "[core]\nfsmonitor = x",
+      "[core]\nhooksPath = x",
+      "[core]\npager = x",
+      "[core]\nsshCommand = x",
+      "[core]\neditor = x",
+      "[diff]\nexternal = x",
+      '[diff "d"]\ntextconv = x',
+      '[diff "d"]\ncommand = x',
+      '[filter "f"]\nclean = x',
+      "[alias]\nst = !x",
+      "[pager]\nlog = x",
+      "[gpg]\nprogram = x",
+      '[gpg "ssh"]\nprogram = x',
+      "[include]\npath = x",
+      '[includeIf "gitdir:/"]\npath = x',
+      "[credential]\nhelper = x",
+      '[credential "https://h"]\nhelper = x',
+      "[sequence]\neditor = x",
+      "[uploadpack]\npackObjectsHook = x",
+      '[merge "m"]\ndriver = x',
+      '[difftool "t"]\ncmd = x',
+      '[remote "o"]\nuploadpack = x',
       "[sendemail]\nsmtpserver = x\n[sendemail]\ntocmd = x",
     ];
     for (const text of risky) {
@@ -60,7 +97,8 @@ describe("runsCode", () => {
   });
 
   it("leaves an ordinary clone's configuration alone", () => {
-    const ordinary = '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n[remote "origin"]\n\turl = https://example.com/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n[color]\n\tpager = false\n[user]\n\tname = me\n';
+    const ordinary =
+      '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n[remote "origin"]\n\turl = https://example.com/r.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n[color]\n\tpager = false\n[user]\n\tname = me\n';
     const parsed = gitConfigKeys(ordinary);
     expect("keys" in parsed && parsed.keys.filter(runsCode)).toEqual([]);
   });
@@ -83,7 +121,17 @@ describe("lineGitRisk", () => {
   });
 
   it("checks every folder git may start in: cd anywhere in the line, -C, --git-dir, --work-tree, wrappers (found by an independent attack)", () => {
-    for (const line of ["cd sub && git log -p", "git -C sub log -p", "git --git-dir=sub/.git log", "git --work-tree sub diff", "env git -C sub diff", "echo $(cd sub; git diff)", "git -c color.ui=never -C sub status", "git -Csub status", `cd ${root}/sub && git status`]) {
+    for (const line of [
+      "cd sub && git log -p",
+      "git -C sub log -p",
+      "git --git-dir=sub/.git log",
+      "git --work-tree sub diff",
+      "env git -C sub diff",
+      "echo $(cd sub; git diff)",
+      "git -c color.ui=never -C sub status",
+      "git -Csub status",
+      `cd ${root}/sub && git status`,
+    ]) {
       expect(lineGitRisk(line, root), line).toMatch(/textconv/);
     }
     expect(lineGitRisk("git status", join(root, "sub"))).toMatch(/textconv/);
@@ -126,7 +174,7 @@ describe("gitConfigRisk", () => {
     const inner = repository(join(outer, "vendor", "inner"));
     expect(gitConfigRisk(inner)).toBeUndefined();
     expect(gitConfigRisk(outer)).toMatch(/sets alias\.st/);
-    execFileSync("git", ["-C", inner, "config", 'filter.x.clean', "x"]);
+    execFileSync("git", ["-C", inner, "config", "filter.x.clean", "x"]);
     expect(gitConfigRisk(inner)).toMatch(/sets filter\.x\.clean/);
   });
 
@@ -136,9 +184,9 @@ describe("gitConfigRisk", () => {
     const linked = join(root, "linked");
     execFileSync("git", ["-C", main, "worktree", "add", "-q", linked]);
     expect(gitConfigRisk(linked)).toBeUndefined();
-    execFileSync("git", ["-C", main, "config", 'diff.pdf.textconv', "x"]);
+    execFileSync("git", ["-C", main, "config", "diff.pdf.textconv", "x"]);
     expect(gitConfigRisk(linked)).toMatch(new RegExp(`${join(main, ".git", "config")} sets diff\\.pdf\\.textconv`));
-    execFileSync("git", ["-C", main, "config", "--unset", 'diff.pdf.textconv']);
+    execFileSync("git", ["-C", main, "config", "--unset", "diff.pdf.textconv"]);
     writeFileSync(join(main, ".git", "worktrees", "linked", "config.worktree"), "[core]\n\tpager = x\n");
     expect(gitConfigRisk(linked)).toMatch(/config\.worktree sets core\.pager/);
   });
@@ -156,7 +204,9 @@ describe("gitConfigRisk", () => {
     const sub = repository(join(root, "sub"));
     execFileSync("git", ["-C", sub, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "s"]);
     const superproject = repository(join(root, "super"));
-    execFileSync("git", ["-C", superproject, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "libs/sub"], { stdio: "ignore" });
+    execFileSync("git", ["-C", superproject, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "libs/sub"], {
+      stdio: "ignore",
+    });
     expect(gitConfigRisk(superproject)).toBeUndefined();
     execFileSync("git", ["config", "-f", join(superproject, ".git", "modules", "libs", "sub", "config"), "filter.x.clean", "/tmp/x"]);
     expect(gitConfigRisk(superproject)).toMatch(/modules\/libs\/sub\/config sets filter\.x\.clean/);
@@ -167,7 +217,7 @@ describe("gitConfigRisk", () => {
     const embedded = repository(join(superproject, "vendor", "lib"));
     writeFileSync(join(superproject, ".gitmodules"), '[submodule "lib"]\n\tpath = vendor/lib\n\turl = https://example.com/lib.git\n');
     expect(gitConfigRisk(superproject)).toBeUndefined();
-    execFileSync("git", ["-C", embedded, "config", 'diff.x.textconv', "/tmp/x"]);
+    execFileSync("git", ["-C", embedded, "config", "diff.x.textconv", "/tmp/x"]);
     expect(gitConfigRisk(superproject)).toMatch(/vendor\/lib\/\.git\/config sets diff\.x\.textconv/);
   });
 

@@ -40,7 +40,10 @@ function* cases(count: number): Generator<[string, string]> {
 
 describe("path rule globs", () => {
   it("match exactly what their regular expression matched", () => {
-    for (const [glob, text] of cases(20_000)) expect(globMatches(compileGlob(glob), text), `${JSON.stringify(glob)} on ${JSON.stringify(text)}`).toBe(expressionOf(glob).test(text));
+    for (const [glob, text] of cases(20_000))
+      expect(globMatches(compileGlob(glob), text), `${JSON.stringify(glob)} on ${JSON.stringify(text)}`).toBe(
+        expressionOf(glob).test(text),
+      );
   });
 
   it("a repository's deny rule built to backtrack cannot stall a call: linear in the path", () => {

@@ -8,7 +8,14 @@ const cwd = "/work/project";
 
 /** The hint for a call the real policy leaves as a question, in the given mode. */
 function hintFor(toolName: string, input: Record<string, unknown>, mode: PermissionMode, ask: string[] = []): string {
-  const verdict: PermissionVerdict = decidePermission({ toolName, input, traits: traitsOf(toolName), mode, rules: { allow: [], deny: [], ask: parseRuleList(ask) }, roots: [cwd] });
+  const verdict: PermissionVerdict = decidePermission({
+    toolName,
+    input,
+    traits: traitsOf(toolName),
+    mode,
+    rules: { allow: [], deny: [], ask: parseRuleList(ask) },
+    roots: [cwd],
+  });
   if (verdict.behavior !== "ask") throw new Error(`${toolName} is not a question in ${mode}: ${verdict.behavior}`);
   return whatWouldAllow({ toolName, input, traits: traitsOf(toolName) }, verdict, cwd);
 }
@@ -20,12 +27,18 @@ describe("what would allow a refused call", () => {
       expect(hint).toBe('--allowedTools "Bash(npm test:*)" or --dangerously-skip-permissions');
       expect(hint).not.toMatch(/acceptEdits/);
     }
-    expect(hintFor("Bash", { command: "./build.sh --release" }, "default")).toBe('--allowedTools "Bash(./build.sh:*)" or --dangerously-skip-permissions');
+    expect(hintFor("Bash", { command: "./build.sh --release" }, "default")).toBe(
+      '--allowedTools "Bash(./build.sh:*)" or --dangerously-skip-permissions',
+    );
   });
 
   it("edit tools in default mode: acceptEdits or a rule for the tool", () => {
-    expect(hintFor("Write", { file_path: "a.txt", content: "" }, "default")).toBe('--permission-mode acceptEdits or --allowedTools "Write"');
-    expect(hintFor("Edit", { file_path: "a.txt", old_string: "a", new_string: "b" }, "default")).toBe('--permission-mode acceptEdits or --allowedTools "Edit"');
+    expect(hintFor("Write", { file_path: "a.txt", content: "" }, "default")).toBe(
+      '--permission-mode acceptEdits or --allowedTools "Write"',
+    );
+    expect(hintFor("Edit", { file_path: "a.txt", old_string: "a", new_string: "b" }, "default")).toBe(
+      '--permission-mode acceptEdits or --allowedTools "Edit"',
+    );
   });
 
   it("paths outside the workspace, for reads and for edits even in acceptEdits: --add-dir with the directory", () => {
@@ -45,7 +58,14 @@ describe("what would allow a refused call", () => {
   });
 
   it("plan mode refuses in the policy itself, with its own explanation", () => {
-    const verdict = decidePermission({ toolName: "Bash", input: { command: "make" }, traits: traitsOf("Bash"), mode: "plan", rules: { allow: [], deny: [], ask: [] }, roots: [cwd] });
+    const verdict = decidePermission({
+      toolName: "Bash",
+      input: { command: "make" },
+      traits: traitsOf("Bash"),
+      mode: "plan",
+      rules: { allow: [], deny: [], ask: [] },
+      roots: [cwd],
+    });
     expect(verdict).toMatchObject({ behavior: "deny", message: expect.stringMatching(/not available in plan mode/) });
   });
 });

@@ -375,14 +375,21 @@ describe("risk sentinel: file edits", () => {
     [".agentwire/settings.json", /agent configuration/],
     [".claude/settings.local.json", /agent configuration/],
     ["/etc/hosts", /system file/],
-  ])("flags %s", (filePath, reason) => expect(assessRisk({ input: { file_path: filePath }, traits: traitsOf("Write") }, roots)).toMatch(reason));
+  ])("flags %s", (filePath, reason) =>
+    expect(assessRisk({ input: { file_path: filePath }, traits: traitsOf("Write") }, roots)).toMatch(reason),
+  );
 
-  it.each([`${cwd}/src/a.ts`, ".github/workflows/ci.yml", ".gitignore", ".gitlab-ci.yml", "docs/environment.md"])("lets %s through", (filePath) => {
-    expect(assessRisk({ input: { file_path: filePath }, traits: traitsOf("Edit") }, roots)).toBeUndefined();
-  });
+  it.each([`${cwd}/src/a.ts`, ".github/workflows/ci.yml", ".gitignore", ".gitlab-ci.yml", "docs/environment.md"])(
+    "lets %s through",
+    (filePath) => {
+      expect(assessRisk({ input: { file_path: filePath }, traits: traitsOf("Edit") }, roots)).toBeUndefined();
+    },
+  );
 
   it("resolves relative paths against the session's working directory, not the process's", () => {
-    expect(assessRisk({ input: { file_path: ".git/config" }, traits: traitsOf("Write") }, ["/somewhere/else"])).toMatch(/\/somewhere\/else\/\.git\/config/);
+    expect(assessRisk({ input: { file_path: ".git/config" }, traits: traitsOf("Write") }, ["/somewhere/else"])).toMatch(
+      /\/somewhere\/else\/\.git\/config/,
+    );
   });
 
   it("follows symlinks, so a link in the workspace cannot stand in for a protected file", () => {
@@ -390,7 +397,9 @@ describe("risk sentinel: file edits", () => {
     try {
       mkdirSync(path.join(base, "workspace", ".git"), { recursive: true });
       symlinkSync(path.join(base, "workspace", ".git"), path.join(base, "workspace", "meta"));
-      expect(assessRisk({ input: { file_path: "meta/config" }, traits: traitsOf("Write") }, [path.join(base, "workspace")])).toMatch(/inside \.git/);
+      expect(assessRisk({ input: { file_path: "meta/config" }, traits: traitsOf("Write") }, [path.join(base, "workspace")])).toMatch(
+        /inside \.git/,
+      );
     } finally {
       rmSync(base, { recursive: true, force: true });
     }

@@ -45,7 +45,13 @@ describe("Bash allow rules cover a line only if every command in it is allowed o
     [["npm *"], "npm install && curl -s x", false],
     [["docker run:*"], "docker run \\\n  --rm alpine", true],
   ])("%j allows %j: %s", (contents, command, expected) => {
-    expect(allowRulesCover(contents.map((content) => ({ toolName: "Bash", content })), bash(command), [cwd])).toBe(expected);
+    expect(
+      allowRulesCover(
+        contents.map((content) => ({ toolName: "Bash", content })),
+        bash(command),
+        [cwd],
+      ),
+    ).toBe(expected);
   });
 
   it("a rule naming the whole tool covers everything", () => {
@@ -166,7 +172,7 @@ describe("Bash deny rules see through programs that run other programs (issue 23
     `python3 <<< 'import os; os.system("rm x")'`,
     "awk 'BEGIN{system(\"rm x\")}'",
     "perl -e 'system(\"rm x\")'",
-    "node -e 'require(\"child_process\").execSync(\"rm x\")'",
+    'node -e \'require("child_process").execSync("rm x")\'',
     "vim -c '!rm x' -c q",
     "vim +'!rm x'",
     "less '+!rm x' notes.txt",
@@ -207,10 +213,21 @@ describe("Bash deny rules see through programs that run other programs (issue 23
     "ls /usr/bin/r[m] | xargs -I{} cp {} zz; ./zz x",
   ])("%j is refused", (command) => expect(anyRuleMatches(denyRm, bash(command))).toBe(true));
 
-  it.each(["ls", "rmdir x", "echo rm", "grep rm notes.txt", "git rm x", "git commit -m 'rm x'", "sed s/rm/x/ f", "awk '/rm/ {print}' f", "cat rm.txt", "npm run rmfiles", "python3 script.py", "rg rm src", "man rm"])(
-    "%j is not",
-    (command) => expect(anyRuleMatches(denyRm, bash(command))).toBe(false),
-  );
+  it.each([
+    "ls",
+    "rmdir x",
+    "echo rm",
+    "grep rm notes.txt",
+    "git rm x",
+    "git commit -m 'rm x'",
+    "sed s/rm/x/ f",
+    "awk '/rm/ {print}' f",
+    "cat rm.txt",
+    "npm run rmfiles",
+    "python3 script.py",
+    "rg rm src",
+    "man rm",
+  ])("%j is not", (command) => expect(anyRuleMatches(denyRm, bash(command))).toBe(false));
 
   it("multi-word rules match through runners and code too", () => {
     const denyPush = parseRuleList(["Bash(git push:*)"]);
@@ -237,7 +254,8 @@ describe("rules cover related tools", () => {
 });
 
 describe("path rules", () => {
-  const matches = (rule: string, filePath: string) => anyRuleMatches(parseRuleList([rule]), { toolName: "Read", input: { file_path: filePath }, cwd, traits: traitsOf("Read") });
+  const matches = (rule: string, filePath: string) =>
+    anyRuleMatches(parseRuleList([rule]), { toolName: "Read", input: { file_path: filePath }, cwd, traits: traitsOf("Read") });
   it.each([
     ["Read(./src/**)", "src/a/b.ts", true],
     ["Read(./src/**)", "/work/project/test/x.ts", false],
@@ -247,8 +265,22 @@ describe("path rules", () => {
   ])("%s matches %s: %s", (rule, filePath, expected) => expect(matches(rule, filePath)).toBe(expected));
 
   it("mcp rules cover a server's tools", () => {
-    expect(anyRuleMatches(parseRuleList(["mcp__harness"]), { toolName: "mcp__harness__echo", input: {}, cwd, traits: traitsOf("mcp__harness__echo") })).toBe(true);
-    expect(anyRuleMatches(parseRuleList(["mcp__harness__echo"]), { toolName: "mcp__harness__other", input: {}, cwd, traits: traitsOf("mcp__harness__other") })).toBe(false);
+    expect(
+      anyRuleMatches(parseRuleList(["mcp__harness"]), {
+        toolName: "mcp__harness__echo",
+        input: {},
+        cwd,
+        traits: traitsOf("mcp__harness__echo"),
+      }),
+    ).toBe(true);
+    expect(
+      anyRuleMatches(parseRuleList(["mcp__harness__echo"]), {
+        toolName: "mcp__harness__other",
+        input: {},
+        cwd,
+        traits: traitsOf("mcp__harness__other"),
+      }),
+    ).toBe(false);
   });
 });
 
@@ -262,8 +294,18 @@ describe("path rules see through symlinks", () => {
   symlinkSync(workspace, path.join(base, "workspace-link"));
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-  const read = (filePath: string, root = workspace) => ({ toolName: "Read", input: { file_path: filePath }, cwd: root, traits: traitsOf("Read") });
-  const edit = (filePath: string, root = workspace) => ({ toolName: "Edit", input: { file_path: filePath }, cwd: root, traits: traitsOf("Edit") });
+  const read = (filePath: string, root = workspace) => ({
+    toolName: "Read",
+    input: { file_path: filePath },
+    cwd: root,
+    traits: traitsOf("Read"),
+  });
+  const edit = (filePath: string, root = workspace) => ({
+    toolName: "Edit",
+    input: { file_path: filePath },
+    cwd: root,
+    traits: traitsOf("Edit"),
+  });
 
   it("a deny rule matches the real path of a symlinked alias", () => {
     expect(anyRuleMatches(parseRuleList(["Read(./secret/**)"]), read("alias/key"))).toBe(true);

@@ -14,7 +14,14 @@ describe("parseShell", () => {
   it.each([
     ["ls -la", [["ls", "-la"]]],
     ["a; b && c || d | e & f\ng", [["a"], ["b"], ["c"], ["d"], ["e"], ["f"], ["g"]]],
-    ['echo \\"; touch p; echo \\"', [["echo", '"'], ["touch", "p"], ["echo", '"']]],
+    [
+      'echo \\"; touch p; echo \\"',
+      [
+        ["echo", '"'],
+        ["touch", "p"],
+        ["echo", '"'],
+      ],
+    ],
     ["echo 'a;b' \"c|d\" e\\ f", [["echo", "a;b", "c|d", "e f"]]],
     ["ls #'\ntouch p", [["ls"], ["touch", "p"]]],
     ["echo a#b", [["echo", "a#b"]]],

@@ -44,6 +44,9 @@ describe("expansion that errs toward more, for checks of what a command changes"
   it("keepMissing keeps a fixed component after a wildcard that does not exist yet", () => {
     const pattern = charactersOfText(`${base}/*/new.txt`);
     expect(expandGlob(pattern, "/")?.matches).toEqual([]);
-    expect(expandGlob(pattern, "/", { keepMissing: true })?.matches.sort()).toEqual([path.join(base, "one", "new.txt"), path.join(base, "two", "new.txt")]);
+    expect(expandGlob(pattern, "/", { keepMissing: true })?.matches.sort()).toEqual([
+      path.join(base, "one", "new.txt"),
+      path.join(base, "two", "new.txt"),
+    ]);
   });
 });

@@ -120,7 +120,14 @@ describe("isCredentialValue", () => {
     expect(isCredentialValue(value)).toBe(true);
   });
 
-  it.each(["/usr/local/bin:/usr/bin:/bin", "postgres://localhost/app", "ssh://git@github.com/o/r.git", "git@github.com:o/r.git", "http://proxy.corp:3128", "en_US.UTF-8"])("%s does not", (value) => {
+  it.each([
+    "/usr/local/bin:/usr/bin:/bin",
+    "postgres://localhost/app",
+    "ssh://git@github.com/o/r.git",
+    "git@github.com:o/r.git",
+    "http://proxy.corp:3128",
+    "en_US.UTF-8",
+  ])("%s does not", (value) => {
     expect(isCredentialValue(value)).toBe(false);
   });
 });

@@ -47,8 +47,15 @@ function callText(source: string, start: number): string {
 }
 
 /** The spawn calls in `sources` that neither use childEnvironment for `env` nor are exempt. */
-function unfilteredCalls(sources: Array<{ file: string; source: string }>): { calls: number; unfiltered: Array<{ file: string; call: string }> } {
-  const calls = sources.flatMap(({ file, source }) => (source.includes("node:child_process") ? [...source.matchAll(SPAWN_CALL)].map((match) => ({ file, call: callText(source, match.index) })) : []));
+function unfilteredCalls(sources: Array<{ file: string; source: string }>): {
+  calls: number;
+  unfiltered: Array<{ file: string; call: string }>;
+} {
+  const calls = sources.flatMap(({ file, source }) =>
+    source.includes("node:child_process")
+      ? [...source.matchAll(SPAWN_CALL)].map((match) => ({ file, call: callText(source, match.index) }))
+      : [],
+  );
   // `env:` built from childEnvironment, possibly wrapped (git hardening adds settings to it).
   const filtered = /\benv:[^,\n]*\bchildEnvironment\(/;
   return { calls: calls.length, unfiltered: calls.filter(({ file, call }) => !(file in EXEMPT) && !filtered.test(call)) };
@@ -60,7 +67,10 @@ describe("spawn sites", () => {
     const { calls, unfiltered } = unfilteredCalls(sources);
     // The scan found the known sites: the supervised start (Bash, hooks, MCP stdio), the supervisor's watcher, ripgrep, two sandbox probes, the browser opener, gcloud.
     expect(calls).toBeGreaterThanOrEqual(7);
-    expect(sources.some(({ file, source }) => file === "src/process/supervised-process.ts" && /\bspawn\(/.test(source)), "the supervised start is among them").toBe(true);
+    expect(
+      sources.some(({ file, source }) => file === "src/process/supervised-process.ts" && /\bspawn\(/.test(source)),
+      "the supervised start is among them",
+    ).toBe(true);
     expect(unfiltered).toEqual([]);
   });
 
@@ -77,7 +87,11 @@ describe("spawn sites", () => {
   });
 
   it("the check notices a spawn that inherits the environment, or passes it whole", () => {
-    const source = 'import { spawn } from "node:child_process";\nspawn("sh", ["-c", cmd], { cwd });\nspawn("sh", [], { env: process.env });\nspawn("sh", [], { env: childEnvironment(process.env) });\n';
-    expect(unfilteredCalls([{ file: "src/tools/new-tool.ts", source }]).unfiltered.map(({ call }) => call)).toEqual(['spawn("sh", ["-c", cmd], { cwd })', 'spawn("sh", [], { env: process.env })']);
+    const source =
+      'import { spawn } from "node:child_process";\nspawn("sh", ["-c", cmd], { cwd });\nspawn("sh", [], { env: process.env });\nspawn("sh", [], { env: childEnvironment(process.env) });\n';
+    expect(unfilteredCalls([{ file: "src/tools/new-tool.ts", source }]).unfiltered.map(({ call }) => call)).toEqual([
+      'spawn("sh", ["-c", cmd], { cwd })',
+      'spawn("sh", [], { env: process.env })',
+    ]);
   });
 });

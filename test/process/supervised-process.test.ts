@@ -37,7 +37,11 @@ async function waitUntil(condition: () => boolean, ms = 5_000): Promise<boolean>
 describe("startSupervisedProcess", () => {
   it("gives the child the environment without credentials, plus what the caller adds after the filter", async () => {
     const child = start('printf "%s|%s|%s" "$PLAIN" "$ANTHROPIC_API_KEY" "$ADDED"', {
-      environment: { inherited: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sk-ant-secret", PLAIN: "kept" }, pass: [], added: { ADDED: "named" } },
+      environment: {
+        inherited: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sk-ant-secret", PLAIN: "kept" },
+        pass: [],
+        added: { ADDED: "named" },
+      },
     });
     const output = captureCappedOutput(child, 1024);
     const end = await child.ended;

@@ -18,7 +18,9 @@ describe("protocol", () => {
 
   it("the model aliases the docs name resolve as the docs say", () => {
     const claims = ["README.md", "protocol/README.md"].flatMap((file) =>
-      [...readFileSync(join(ROOT, file), "utf8").matchAll(/`(opus|sonnet|haiku|gemini(?:-\w+)?)`(?: \/ `[\w-]+`)? → `([\w.-]+)`/g)].map((match) => ({ file, alias: match[1]!, id: match[2]! })),
+      [...readFileSync(join(ROOT, file), "utf8").matchAll(/`(opus|sonnet|haiku|gemini(?:-\w+)?)`(?: \/ `[\w-]+`)? → `([\w.-]+)`/g)].map(
+        (match) => ({ file, alias: match[1]!, id: match[2]! }),
+      ),
     );
     expect(claims.length).toBeGreaterThanOrEqual(6);
     for (const claim of claims) expect(resolveModelAlias(claim.alias), `${claim.file}: ${claim.alias}`).toBe(claim.id);

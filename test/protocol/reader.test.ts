@@ -24,7 +24,8 @@ describe("readEvents", () => {
   it("reads stdin commands with another schema", async () => {
     const lines = ['{"type":"user","content":"hi"}', '{"type":"interrupt"}', '{"type":"bogus"}'].join("\n");
     const kinds = [];
-    for await (const item of readEvents(Readable.from([lines]), InputCommandSchema)) kinds.push(item.kind === "event" ? item.event.type : "invalid");
+    for await (const item of readEvents(Readable.from([lines]), InputCommandSchema))
+      kinds.push(item.kind === "event" ? item.event.type : "invalid");
     expect(kinds).toEqual(["user", "interrupt", "invalid"]);
   });
 });

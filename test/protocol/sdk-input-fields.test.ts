@@ -58,7 +58,11 @@ const CASES: MessageCase[] = [
       hooks: { PreToolUse: [{ matcher: "Bash", hookCallbackIds: ["hook_0"], timeout: 30, onFailure: "continue", contextOnly: false }] },
       sdkMcpServers: ["calc"],
       sdkMcpServerConfigs: { calc: { timeout: 5000 } },
-      sdkMcpServerManifests: { calc: { initializeResult: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "calc", version: "1" } } } },
+      sdkMcpServerManifests: {
+        calc: {
+          initializeResult: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "calc", version: "1" } },
+        },
+      },
       jsonSchema: { type: "object", properties: { answer: { type: "string" } } },
       systemPrompt: [""],
       appendSystemPrompt: "Be brief.",
@@ -104,7 +108,12 @@ const CASES: MessageCase[] = [
       disallowedTools: "ignored",
     },
   },
-  { message: "interrupt", schema: InterruptRequestSchema, example: { subtype: "interrupt", cancel_queued: true }, fields: { cancel_queued: "ignored" } },
+  {
+    message: "interrupt",
+    schema: InterruptRequestSchema,
+    example: { subtype: "interrupt", cancel_queued: true },
+    fields: { cancel_queued: "ignored" },
+  },
   {
     message: "set_permission_mode",
     schema: SetPermissionModeRequestSchema,
@@ -118,7 +127,12 @@ const CASES: MessageCase[] = [
     example: { subtype: "set_max_thinking_tokens", max_thinking_tokens: 4096, thinking_display: "summarized" },
     fields: { max_thinking_tokens: "own", thinking_display: "ignored" },
   },
-  { message: "mcp_status", schema: McpStatusRequestSchema, example: { subtype: "mcp_status", liveReply: false }, fields: { liveReply: "ignored" } },
+  {
+    message: "mcp_status",
+    schema: McpStatusRequestSchema,
+    example: { subtype: "mcp_status", liveReply: false },
+    fields: { liveReply: "ignored" },
+  },
   {
     message: "user",
     schema: InputCommandSchema,
@@ -150,7 +164,17 @@ const CASES: MessageCase[] = [
   {
     message: "control_response",
     schema: InputCommandSchema,
-    example: { type: "control_response", response: { subtype: "error", request_id: "0b6e", error: "No hook callback found for ID: hook_9", error_code: "not_found", response: {} }, pending_permission_requests: [] },
+    example: {
+      type: "control_response",
+      response: {
+        subtype: "error",
+        request_id: "0b6e",
+        error: "No hook callback found for ID: hook_9",
+        error_code: "not_found",
+        response: {},
+      },
+      pending_permission_requests: [],
+    },
     fields: {
       response: "required",
       "response.subtype": "required",
@@ -167,7 +191,9 @@ const CASES: MessageCase[] = [
     example: {
       behavior: "allow",
       updatedInput: toolInput,
-      updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Read", ruleContent: "notes.txt" }], behavior: "allow", destination: "session" }],
+      updatedPermissions: [
+        { type: "addRules", rules: [{ toolName: "Read", ruleContent: "notes.txt" }], behavior: "allow", destination: "session" },
+      ],
       toolUseID: "toolu_01",
     },
     fields: {
@@ -200,7 +226,13 @@ const CASES: MessageCase[] = [
       systemMessage: "A hook blocked this.",
       suppressOutput: false,
       async: false,
-      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "No.", updatedInput: toolInput, additionalContext: "Remember the style guide." },
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: "No.",
+        updatedInput: toolInput,
+        additionalContext: "Remember the style guide.",
+      },
     },
     fields: {
       continue: "absent",
@@ -221,8 +253,21 @@ const CASES: MessageCase[] = [
   {
     message: "mcp_message answer",
     schema: McpMessageResponseSchema,
-    example: { mcp_response: { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "3" }] }, error: { code: -32601, message: "Server 'x' not found" } } },
-    fields: { mcp_response: "required", "mcp_response.result": "absent", "mcp_response.error": "absent", "mcp_response.jsonrpc": "ignored", "mcp_response.id": "ignored" },
+    example: {
+      mcp_response: {
+        jsonrpc: "2.0",
+        id: 2,
+        result: { content: [{ type: "text", text: "3" }] },
+        error: { code: -32601, message: "Server 'x' not found" },
+      },
+    },
+    fields: {
+      mcp_response: "required",
+      "mcp_response.result": "absent",
+      "mcp_response.error": "absent",
+      "mcp_response.jsonrpc": "ignored",
+      "mcp_response.id": "ignored",
+    },
   },
   {
     message: "control_cancel_request",
@@ -230,7 +275,12 @@ const CASES: MessageCase[] = [
     example: { type: "control_cancel_request", request_id: "0b6e" },
     fields: { request_id: "required" },
   },
-  { message: "keep_alive", schema: InputCommandSchema, example: { type: "keep_alive", startup_mark: "sdk_ready" }, fields: { startup_mark: "ignored" } },
+  {
+    message: "keep_alive",
+    schema: InputCommandSchema,
+    example: { type: "keep_alive", startup_mark: "sdk_ready" },
+    fields: { startup_mark: "ignored" },
+  },
 ];
 
 /** Control requests the SDKs send that agentwire does not implement: any shape is read, and answered with an error. */
@@ -251,7 +301,11 @@ const UNIMPLEMENTED: Array<Record<string, unknown>> = [
 type Path = Array<string | number>;
 const parsePath = (path: string): Path => path.split(".").map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 
-function edited(example: Record<string, unknown>, path: Path, edit: (parent: Record<string | number, unknown>, key: string | number) => void): Record<string, unknown> {
+function edited(
+  example: Record<string, unknown>,
+  path: Path,
+  edit: (parent: Record<string | number, unknown>, key: string | number) => void,
+): Record<string, unknown> {
   const copy = structuredClone(example);
   let parent = copy as Record<string | number, unknown>;
   for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
@@ -261,7 +315,8 @@ function edited(example: Record<string, unknown>, path: Path, edit: (parent: Rec
 
 const without = (example: Record<string, unknown>, path: string) =>
   edited(example, parsePath(path), (parent, key) => (Array.isArray(parent) ? parent.splice(key as number, 1) : delete parent[key]));
-const withValue = (example: Record<string, unknown>, path: string, value: unknown) => edited(example, parsePath(path), (parent, key) => (parent[key] = value));
+const withValue = (example: Record<string, unknown>, path: string, value: unknown) =>
+  edited(example, parsePath(path), (parent, key) => (parent[key] = value));
 
 const rows = CASES.flatMap((entry) => Object.entries(entry.fields).map(([field, kind]) => ({ ...entry, field, kind })));
 
@@ -297,25 +352,41 @@ describe("what the Agent SDKs send: every field absent, null, and beside an unkn
     // An unknown field beside this one (a newer SDK's) is passed over.
     const parent = field.split(".").slice(0, -1).join(".");
     const sibling = parent === "" ? "x_newer_sdk_field" : `${parent}.x_newer_sdk_field`;
-    const target = parent === "" ? row.example : (parsePath(parent).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], row.example) as unknown);
-    if (!Array.isArray(target)) expect(row.schema.safeParse(withValue(row.example, sibling, row.newKeys?.[parent] ?? { from: "the future" })).error).toBeUndefined();
+    const target =
+      parent === ""
+        ? row.example
+        : (parsePath(parent).reduce<unknown>((node, key) => (node as Record<string | number, unknown>)[key], row.example) as unknown);
+    if (!Array.isArray(target))
+      expect(row.schema.safeParse(withValue(row.example, sibling, row.newKeys?.[parent] ?? { from: "the future" })).error).toBeUndefined();
   });
 
-  it.each(UNIMPLEMENTED.map((request) => [request.subtype as string, request] as const))("%s: read whatever its shape (and answered with an error)", (_subtype, request) => {
-    expect(InputCommandSchema.safeParse({ type: "control_request", request_id: "req_9", request }).error).toBeUndefined();
-    expect(InputCommandSchema.safeParse({ type: "control_request", request_id: "req_9", request: { ...request, x_newer_sdk_field: null } }).error).toBeUndefined();
-  });
+  it.each(UNIMPLEMENTED.map((request) => [request.subtype as string, request] as const))(
+    "%s: read whatever its shape (and answered with an error)",
+    (_subtype, request) => {
+      expect(InputCommandSchema.safeParse({ type: "control_request", request_id: "req_9", request }).error).toBeUndefined();
+      expect(
+        InputCommandSchema.safeParse({ type: "control_request", request_id: "req_9", request: { ...request, x_newer_sdk_field: null } })
+          .error,
+      ).toBeUndefined();
+    },
+  );
 
   it("null, where it means absent, takes the absent default: a deny without a message says the host denied it", () => {
     expect(PermissionResultSchema.parse({ behavior: "deny", message: null })).toMatchObject({ message: "Denied by the host." });
-    expect(SetMaxThinkingTokensRequestSchema.parse({ subtype: "set_max_thinking_tokens", max_thinking_tokens: null }).max_thinking_tokens).toBeNull();
+    expect(
+      SetMaxThinkingTokensRequestSchema.parse({ subtype: "set_max_thinking_tokens", max_thinking_tokens: null }).max_thinking_tokens,
+    ).toBeNull();
   });
 });
 
 describe("protocol/README.md documents this table", () => {
   const readme = readFileSync(join(ROOT, "protocol", "README.md"), "utf8");
   const section = readme.slice(readme.indexOf(". What the Agent SDKs send, field by field"));
-  const documented = [...section.matchAll(/^\| `([^`]+)` \| `([^`]+)` \| ([^|]+) \|/gm)].map((match) => ({ message: match[1]!, field: match[2]!, nullMeans: match[3]!.trim() }));
+  const documented = [...section.matchAll(/^\| `([^`]+)` \| `([^`]+)` \| ([^|]+) \|/gm)].map((match) => ({
+    message: match[1]!,
+    field: match[2]!,
+    nullMeans: match[3]!.trim(),
+  }));
   const NULL_MEANS: Record<Kind, string> = { required: "refused", absent: "absent", own: "its own meaning", ignored: "ignored" };
 
   it("every field tested is documented, with what null means, and nothing else", () => {

@@ -22,23 +22,41 @@ const request = providerRequest({ model: "claude-opus-5-5" });
 describe("Anthropic provider", () => {
   it("529 is a retryable overload, with the server's message", async () => {
     const provider = await providerFor({ turns: [{ error: { status: 529, type: "overloaded_error", message: "Overloaded" } }] });
-    expect(terminal(await collect(provider, request))).toEqual({ type: "error", kind: "overloaded", status: 529, retryable: true, message: "Overloaded" });
+    expect(terminal(await collect(provider, request))).toEqual({
+      type: "error",
+      kind: "overloaded",
+      status: 529,
+      retryable: true,
+      message: "Overloaded",
+    });
   });
 
   it("an overloaded_error streamed after the content is a retryable overload, after the blocks it sent", async () => {
-    const provider = await providerFor({ turns: [{ text: "Partial answer", stream_error: { type: "overloaded_error", message: "Overloaded" } }] });
+    const provider = await providerFor({
+      turns: [{ text: "Partial answer", stream_error: { type: "overloaded_error", message: "Overloaded" } }],
+    });
     const events = await collect(provider, request);
     expect(shape(events)).toEqual(["message_start", "text_start", "text_delta", "text_end", "error"]);
     expect(terminal(events)).toMatchObject({ type: "error", kind: "overloaded", status: null, retryable: true });
   });
 
   it('400 "prompt is too long" is a context overflow, never retried', async () => {
-    const provider = await providerFor({ turns: [{ error: { status: 400, type: "invalid_request_error", message: "prompt is too long: 212000 tokens > 200000 maximum" } }] });
-    expect(terminal(await collect(provider, request))).toEqual({ type: "error", kind: "context_length", status: 400, retryable: false, message: "prompt is too long: 212000 tokens > 200000 maximum" });
+    const provider = await providerFor({
+      turns: [{ error: { status: 400, type: "invalid_request_error", message: "prompt is too long: 212000 tokens > 200000 maximum" } }],
+    });
+    expect(terminal(await collect(provider, request))).toEqual({
+      type: "error",
+      kind: "context_length",
+      status: 400,
+      retryable: false,
+      message: "prompt is too long: 212000 tokens > 200000 maximum",
+    });
   });
 
   it("a 429 carries the retry-after delay", async () => {
-    const provider = await providerFor({ turns: [{ error: { status: 429, type: "rate_limit_error", message: "slow down", retry_after: 2 } }] });
+    const provider = await providerFor({
+      turns: [{ error: { status: 429, type: "rate_limit_error", message: "slow down", retry_after: 2 } }],
+    });
     expect(terminal(await collect(provider, request))).toMatchObject({ kind: "rate_limit", retryable: true, retryAfterMs: 2000 });
   });
 

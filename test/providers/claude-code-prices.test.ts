@@ -18,9 +18,17 @@ interface CatalogModel extends CatalogPrice {
   context_window?: number;
   max_output_tokens: number;
 }
-const catalog = JSON.parse(readFileSync(join(ROOT, "fixtures", "claude-code", "model-prices.json"), "utf8")) as { claude_code_version: string; models: CatalogModel[] };
+const catalog = JSON.parse(readFileSync(join(ROOT, "fixtures", "claude-code", "model-prices.json"), "utf8")) as {
+  claude_code_version: string;
+  models: CatalogModel[];
+};
 
-const asTokenPrice = (price: CatalogPrice): TokenPrice => ({ input: price.input, output: price.output, cacheRead: price.cache_read, cacheWrite: price.cache_write_5m });
+const asTokenPrice = (price: CatalogPrice): TokenPrice => ({
+  input: price.input,
+  output: price.output,
+  cacheRead: price.cache_read,
+  cacheWrite: price.cache_write_5m,
+});
 
 describe("the Claude model table against Claude Code 2.1.330's", () => {
   it("is read from that release", () => {
@@ -29,21 +37,30 @@ describe("the Claude model table against Claude Code 2.1.330's", () => {
   });
 
   it("lists the same Claude models", () => {
-    expect(knownModels("anthropic").map((model) => model.id).sort()).toEqual(catalog.models.map((model) => model.id).sort());
+    expect(
+      knownModels("anthropic")
+        .map((model) => model.id)
+        .sort(),
+    ).toEqual(catalog.models.map((model) => model.id).sort());
   });
 
-  it.each(catalog.models.map((model) => [model.id, model] as const))("%s: the same prices under its id and its dated API id, the same limits", (_, model) => {
-    for (const id of [model.id, model.first_party_id ?? model.id]) {
-      const known = findModel(id);
-      expect(known?.id, id).toBe(model.id);
-      const { longPrompt, ...price } = known!.price!;
-      expect(price).toEqual(asTokenPrice(model));
-      expect(longPrompt).toEqual(model.long_prompt ? { ...asTokenPrice(model.long_prompt), abovePromptTokens: model.long_prompt.above_prompt_tokens } : undefined);
-      // Claude Code gives a model without a listed window the standard 200K.
-      expect(known!.contextWindow).toBe(model.context_window ?? 200_000);
-      expect(known!.maxOutputTokens).toBe(model.max_output_tokens);
-    }
-  });
+  it.each(catalog.models.map((model) => [model.id, model] as const))(
+    "%s: the same prices under its id and its dated API id, the same limits",
+    (_, model) => {
+      for (const id of [model.id, model.first_party_id ?? model.id]) {
+        const known = findModel(id);
+        expect(known?.id, id).toBe(model.id);
+        const { longPrompt, ...price } = known!.price!;
+        expect(price).toEqual(asTokenPrice(model));
+        expect(longPrompt).toEqual(
+          model.long_prompt ? { ...asTokenPrice(model.long_prompt), abovePromptTokens: model.long_prompt.above_prompt_tokens } : undefined,
+        );
+        // Claude Code gives a model without a listed window the standard 200K.
+        expect(known!.contextWindow).toBe(model.context_window ?? 200_000);
+        expect(known!.maxOutputTokens).toBe(model.max_output_tokens);
+      }
+    },
+  );
 
   it("costs requests as Claude Code does: Yume's default model, and a long prompt at the long-prompt rates", () => {
     const tokens = { inputTokens: 1_000_000, outputTokens: 1_000_000, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };

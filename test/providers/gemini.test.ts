@@ -51,7 +51,15 @@ const readTool = {
 };
 
 function request(messages: Message[], extra: Partial<ProviderRequest> = {}): ProviderRequest {
-  return { model: "gemini-3.8-flash", system: "You are a test.", messages, tools: [readTool], maxOutputTokens: 1000, sessionId: "session-1", ...extra };
+  return {
+    model: "gemini-3.8-flash",
+    system: "You are a test.",
+    messages,
+    tools: [readTool],
+    maxOutputTokens: 1000,
+    sessionId: "session-1",
+    ...extra,
+  };
 }
 
 const userText = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
@@ -68,7 +76,10 @@ function only<T extends ProviderEvent["type"]>(events: ProviderEvent[], type: T)
 
 function terminal(events: ProviderEvent[]): ProviderEvent {
   const last = events.at(-1)!;
-  expect(events.filter((event) => event.type === "message_end" || event.type === "error"), "exactly one terminal event").toHaveLength(1);
+  expect(
+    events.filter((event) => event.type === "message_end" || event.type === "error"),
+    "exactly one terminal event",
+  ).toHaveLength(1);
   return last;
 }
 
@@ -104,7 +115,12 @@ describe("Gemini provider against the replay server", () => {
           {
             name: "Read",
             description: "Reads a file.",
-            parametersJsonSchema: { type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"], additionalProperties: false },
+            parametersJsonSchema: {
+              type: "object",
+              properties: { file_path: { type: "string" } },
+              required: ["file_path"],
+              additionalProperties: false,
+            },
           },
         ],
       },
@@ -115,7 +131,13 @@ describe("Gemini provider against the replay server", () => {
   it("function call round trip: generated id, signature kept, functionResponse named after the call", async () => {
     const server = await serve({
       turns: [
-        { text: "I'll read both.", tool_calls: [{ name: "Read", input: { file_path: "a.txt" } }, { name: "Read", input: { file_path: "b.txt" }, id: "fc_given" }] },
+        {
+          text: "I'll read both.",
+          tool_calls: [
+            { name: "Read", input: { file_path: "a.txt" } },
+            { name: "Read", input: { file_path: "b.txt" }, id: "fc_given" },
+          ],
+        },
         { text: "Done." },
       ],
     });
@@ -136,7 +158,16 @@ describe("Gemini provider against the replay server", () => {
       userText("Read a.txt and b.txt"),
       {
         role: "assistant",
-        content: [{ type: "text", text: "I'll read both." }, ...calls.map((call) => ({ type: "tool_use" as const, id: call.id, name: call.name, input: call.input, ...(call.signature ? { signature: call.signature } : {}) }))],
+        content: [
+          { type: "text", text: "I'll read both." },
+          ...calls.map((call) => ({
+            type: "tool_use" as const,
+            id: call.id,
+            name: call.name,
+            input: call.input,
+            ...(call.signature ? { signature: call.signature } : {}),
+          })),
+        ],
       },
       {
         role: "user",
@@ -154,7 +185,10 @@ describe("Gemini provider against the replay server", () => {
         role: "model",
         parts: [
           { text: "I'll read both." },
-          { functionCall: { id: calls[0]!.id, name: "Read", args: { file_path: "a.txt" } }, thoughtSignature: "mock_call_signature_resp_mock_0001" },
+          {
+            functionCall: { id: calls[0]!.id, name: "Read", args: { file_path: "a.txt" } },
+            thoughtSignature: "mock_call_signature_resp_mock_0001",
+          },
           { functionCall: { id: "fc_given", name: "Read", args: { file_path: "b.txt" } } },
         ],
       },
@@ -171,7 +205,12 @@ describe("Gemini provider against the replay server", () => {
   it("thought summaries become a signed thinking block that is sent back unchanged", async () => {
     const server = await serve({ turns: [{ thinking: "17*3 is 51.", text: "51." }, { text: "Yes." }] });
     const gemini = provider(server);
-    const first = await collect(gemini.stream(request([userText("17*3?")], { model: "gemini-2.5-flash", thinkingBudgetTokens: 50_000 }), new AbortController().signal));
+    const first = await collect(
+      gemini.stream(
+        request([userText("17*3?")], { model: "gemini-2.5-flash", thinkingBudgetTokens: 50_000 }),
+        new AbortController().signal,
+      ),
+    );
 
     expect(first.map((event) => event.type)).toEqual([
       "message_start",
@@ -186,14 +225,25 @@ describe("Gemini provider against the replay server", () => {
       "message_end",
     ]);
     const thinking = only(first, "thinking_end")[0]!;
-    expect(thinking).toEqual({ type: "thinking_end", index: 0, thinking: "17*3 is 51.", signature: "mock_thought_signature_resp_mock_0001" });
+    expect(thinking).toEqual({
+      type: "thinking_end",
+      index: 0,
+      thinking: "17*3 is 51.",
+      signature: "mock_thought_signature_resp_mock_0001",
+    });
     expect(only(first, "text_end")[0]).toMatchObject({ index: 1, text: "51." });
     // Gemini 2.5 takes a budget, capped at what every 2.5 model accepts.
     expect(bodyOf(server, 0).generationConfig?.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 24_576 });
 
     const history: Message[] = [
       userText("17*3?"),
-      { role: "assistant", content: [{ type: "thinking", thinking: thinking.thinking, signature: thinking.signature! }, { type: "text", text: "51." }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: thinking.thinking, signature: thinking.signature! },
+          { type: "text", text: "51." },
+        ],
+      },
       userText("Sure?"),
     ];
     await collect(gemini.stream(request(history, { thinkingBudgetTokens: 2_000 }), new AbortController().signal));
@@ -207,12 +257,23 @@ describe("Gemini provider against the replay server", () => {
   });
 
   it("usage: cached prompt tokens are split from input, thinking counts as output", async () => {
-    const server = await serve({ turns: [{ thinking: "abcdefgh", text: "ok", usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 30 } }] });
+    const server = await serve({
+      turns: [{ thinking: "abcdefgh", text: "ok", usage: { input_tokens: 100, output_tokens: 20, cache_read_input_tokens: 30 } }],
+    });
     const events = await collect(provider(server).stream(request([userText("hi")]), new AbortController().signal));
     const end = terminal(events) as ProviderEventOf<"message_end">;
     expect(end.usage).toMatchObject({ inputTokens: 100, cacheReadInputTokens: 30, outputTokens: 22, cacheCreationInputTokens: 0 });
-    expect(end.usage.raw).toMatchObject({ promptTokenCount: 130, cachedContentTokenCount: 30, candidatesTokenCount: 20, thoughtsTokenCount: 2 });
-    expect((events[0] as ProviderEventOf<"message_start">).usage).toMatchObject({ inputTokens: 100, cacheReadInputTokens: 30, outputTokens: 0 });
+    expect(end.usage.raw).toMatchObject({
+      promptTokenCount: 130,
+      cachedContentTokenCount: 30,
+      candidatesTokenCount: 20,
+      thoughtsTokenCount: 2,
+    });
+    expect((events[0] as ProviderEventOf<"message_start">).usage).toMatchObject({
+      inputTokens: 100,
+      cacheReadInputTokens: 30,
+      outputTokens: 0,
+    });
   });
 
   it("401: an authentication error that is not retried", async () => {
@@ -224,13 +285,16 @@ describe("Gemini provider against the replay server", () => {
         kind: "auth",
         status: 401,
         retryable: false,
-        message: "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
+        message:
+          "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.",
       },
     ]);
   });
 
   it("400 API_KEY_INVALID is an authentication error too", async () => {
-    const server = await serve({ turns: [{ error: { status: 400, type: "INVALID_ARGUMENT", message: "API key not valid. Please pass a valid API key." } }] });
+    const server = await serve({
+      turns: [{ error: { status: 400, type: "INVALID_ARGUMENT", message: "API key not valid. Please pass a valid API key." } }],
+    });
     const [event] = await collect(provider(server).stream(request([userText("hi")]), new AbortController().signal));
     expect(event).toMatchObject({ type: "error", kind: "auth", status: 400, retryable: false });
   });
@@ -238,7 +302,9 @@ describe("Gemini provider against the replay server", () => {
   it("429: rate limit with the server's delay, and exactly one HTTP attempt (no SDK retries)", async () => {
     const server = await serve({ turns: [{ error: { status: 429, message: "Quota exceeded.", retry_after: 2 } }, { text: "late" }] });
     const events = await collect(provider(server).stream(request([userText("hi")]), new AbortController().signal));
-    expect(events).toEqual([{ type: "error", kind: "rate_limit", status: 429, retryable: true, message: "Quota exceeded.", retryAfterMs: 2000 }]);
+    expect(events).toEqual([
+      { type: "error", kind: "rate_limit", status: 429, retryable: true, message: "Quota exceeded.", retryAfterMs: 2000 },
+    ]);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -248,7 +314,13 @@ describe("Gemini provider against the replay server", () => {
     const [first] = await collect(gemini.stream(request([userText("hi")]), new AbortController().signal));
     const [second] = await collect(gemini.stream(request([userText("hi")]), new AbortController().signal));
     expect(first).toMatchObject({ type: "error", kind: "server", status: 500, retryable: true });
-    expect(second).toMatchObject({ type: "error", kind: "overloaded", status: 503, retryable: true, message: "The model is overloaded. Please try again later." });
+    expect(second).toMatchObject({
+      type: "error",
+      kind: "overloaded",
+      status: 503,
+      retryable: true,
+      message: "The model is overloaded. Please try again later.",
+    });
     expect(server.requests).toHaveLength(2);
   });
 
@@ -292,9 +364,17 @@ describe("the gemini provider in the registry", () => {
   it("reads GEMINI_API_KEY and GEMINI_BASE_URL; --base-url wins over the variable", async () => {
     const server = await serve({ turns: [{ text: "one" }, { text: "two" }] });
     const fromEnv = createProvider({ provider: "gemini", env: { GEMINI_API_KEY: "key", GEMINI_BASE_URL: server.url } });
-    expect(terminal(await collect(fromEnv.stream(request([userText("hi")]), new AbortController().signal)))).toMatchObject({ type: "message_end" });
-    const fromFlag = createProvider({ provider: "gemini", env: { GOOGLE_API_KEY: "key", GEMINI_BASE_URL: "http://127.0.0.1:9" }, baseUrl: server.url });
-    expect(terminal(await collect(fromFlag.stream(request([userText("hi")]), new AbortController().signal)))).toMatchObject({ type: "message_end" });
+    expect(terminal(await collect(fromEnv.stream(request([userText("hi")]), new AbortController().signal)))).toMatchObject({
+      type: "message_end",
+    });
+    const fromFlag = createProvider({
+      provider: "gemini",
+      env: { GOOGLE_API_KEY: "key", GEMINI_BASE_URL: "http://127.0.0.1:9" },
+      baseUrl: server.url,
+    });
+    expect(terminal(await collect(fromFlag.stream(request([userText("hi")]), new AbortController().signal)))).toMatchObject({
+      type: "message_end",
+    });
     expect(server.requests).toHaveLength(2);
   });
 
@@ -353,14 +433,20 @@ describe("gcloud access tokens", () => {
   });
 
   it("a failing gcloud is reported with its message and the remedy", async () => {
-    const directory = await fakeGcloud('echo "ERROR: (gcloud.auth.print-access-token) You do not currently have an active account selected." >&2; exit 1');
-    await expect(createGcloudTokenSource({ PATH: directory })()).rejects.toThrow(/You do not currently have an active account selected.*GEMINI_API_KEY/);
+    const directory = await fakeGcloud(
+      'echo "ERROR: (gcloud.auth.print-access-token) You do not currently have an active account selected." >&2; exit 1',
+    );
+    await expect(createGcloudTokenSource({ PATH: directory })()).rejects.toThrow(
+      /You do not currently have an active account selected.*GEMINI_API_KEY/,
+    );
   });
 });
 
 describe("Gemini provider on raw chunks", () => {
   /** Serves one canned response to every request: SSE data events, or an error status with a JSON body. */
-  async function rawServer(response: { chunks: unknown[] } | { status: number; body: unknown }): Promise<{ url: string; headers: Array<Record<string, unknown>> }> {
+  async function rawServer(
+    response: { chunks: unknown[] } | { status: number; body: unknown },
+  ): Promise<{ url: string; headers: Array<Record<string, unknown>> }> {
     const headers: Array<Record<string, unknown>> = [];
     const server: Server = createServer((incoming, outgoing) => {
       let text = "";
@@ -409,7 +495,14 @@ describe("Gemini provider on raw chunks", () => {
   it("RetryInfo in the body sets the delay when there is no retry-after header", async () => {
     const server = await rawServer({
       status: 429,
-      body: { error: { code: 429, message: "You exceeded your current quota.", status: "RESOURCE_EXHAUSTED", details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "31.5s" }] } },
+      body: {
+        error: {
+          code: 429,
+          message: "You exceeded your current quota.",
+          status: "RESOURCE_EXHAUSTED",
+          details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "31.5s" }],
+        },
+      },
     });
     const [event] = await collect(provider(server).stream(request([userText("hi")]), new AbortController().signal));
     expect(event).toMatchObject({ type: "error", kind: "rate_limit", retryAfterMs: 31_500 });
@@ -418,32 +511,57 @@ describe("Gemini provider on raw chunks", () => {
   it("a prompt that is too long is a context_length error", async () => {
     const server = await rawServer({
       status: 400,
-      body: { error: { code: 400, message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" } },
+      body: {
+        error: {
+          code: 400,
+          message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).",
+          status: "INVALID_ARGUMENT",
+        },
+      },
     });
     const [event] = await collect(provider(server).stream(request([userText("hi")]), new AbortController().signal));
     expect(event).toMatchObject({ type: "error", kind: "context_length", status: 400, retryable: false });
   });
 
   it("a signature in a trailing empty text part stays with the text block", async () => {
-    const server = await rawServer({ chunks: [chunk([{ text: "Hel" }]), chunk([{ text: "lo" }]), chunk([{ text: "", thoughtSignature: "sig-text" }], { finishReason: "STOP" })] });
+    const server = await rawServer({
+      chunks: [
+        chunk([{ text: "Hel" }]),
+        chunk([{ text: "lo" }]),
+        chunk([{ text: "", thoughtSignature: "sig-text" }], { finishReason: "STOP" }),
+      ],
+    });
     const events = await collect(provider(server).stream(request([userText("hi")]), new AbortController().signal));
     expect(only(events, "text_end")).toEqual([{ type: "text_end", index: 0, text: "Hello", signature: "sig-text" }]);
     expect(only(events, "text_start")).toHaveLength(1);
   });
 
   it("a function call id sent by Gemini is kept", async () => {
-    const server = await rawServer({ chunks: [chunk([{ functionCall: { id: "gemini-id-7", name: "Read", args: { file_path: "x" } }, thoughtSignature: "sig-call" }], { finishReason: "STOP" })] });
+    const server = await rawServer({
+      chunks: [
+        chunk([{ functionCall: { id: "gemini-id-7", name: "Read", args: { file_path: "x" } }, thoughtSignature: "sig-call" }], {
+          finishReason: "STOP",
+        }),
+      ],
+    });
     const events = await collect(provider(server).stream(request([userText("hi")]), new AbortController().signal));
-    expect(only(events, "tool_call_end")).toEqual([{ type: "tool_call_end", index: 0, id: "gemini-id-7", name: "Read", input: { file_path: "x" }, signature: "sig-call" }]);
+    expect(only(events, "tool_call_end")).toEqual([
+      { type: "tool_call_end", index: 0, id: "gemini-id-7", name: "Read", input: { file_path: "x" }, signature: "sig-call" },
+    ]);
   });
 
   it("SAFETY stops are refusals; a blocked prompt is a refusal with its block reason", async () => {
     const safety = await rawServer({ chunks: [chunk([{ text: "I can" }], { finishReason: "SAFETY" })] });
-    const blocked = await rawServer({ chunks: [{ promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 5 }, responseId: "raw-2" }] });
+    const blocked = await rawServer({
+      chunks: [{ promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 5 }, responseId: "raw-2" }],
+    });
     const safetyEvents = await collect(provider(safety).stream(request([userText("hi")]), new AbortController().signal));
     const blockedEvents = await collect(provider(blocked).stream(request([userText("hi")]), new AbortController().signal));
     expect(terminal(safetyEvents)).toMatchObject({ type: "message_end", stopReason: { normalized: "refusal", raw: "SAFETY" } });
-    expect(terminal(blockedEvents)).toMatchObject({ type: "message_end", stopReason: { normalized: "refusal", raw: "PROHIBITED_CONTENT" } });
+    expect(terminal(blockedEvents)).toMatchObject({
+      type: "message_end",
+      stopReason: { normalized: "refusal", raw: "PROHIBITED_CONTENT" },
+    });
   });
 
   it("MAX_TOKENS maps to max_tokens; MALFORMED_FUNCTION_CALL is a retryable error", async () => {

@@ -24,7 +24,14 @@ describe("classifyVendorError", () => {
     [{ status: 400, code: "API_KEY_INVALID", message: "API key not valid. Please pass a valid API key." }, "auth"],
     [{ status: 429, code: "RESOURCE_EXHAUSTED", message: "Quota exceeded" }, "rate_limit"],
     [{ status: 503, code: "UNAVAILABLE", message: "The model is overloaded. Please try again later." }, "overloaded"],
-    [{ status: 400, code: "INVALID_ARGUMENT", message: "The input token count (1048577) exceeds the maximum number of tokens allowed (1048576)." }, "context_length"],
+    [
+      {
+        status: 400,
+        code: "INVALID_ARGUMENT",
+        message: "The input token count (1048577) exceeds the maximum number of tokens allowed (1048576).",
+      },
+      "context_length",
+    ],
     // Local servers
     [{ status: 400, code: null, message: "the request exceeds the available context size, try increasing it" }, "context_length"],
     [{ status: 400, code: null, message: "This model's maximum context length is 4096 tokens" }, "context_length"],
@@ -42,22 +49,37 @@ describe("disconnectEvent: what the SDKs call 'Connection error.'", () => {
   const systemError = (code: string, message: string): Error => Object.assign(new Error(message), { code });
 
   it("a host name that does not exist fails at once, anywhere", () => {
-    const event = disconnectEvent(wrapped(systemError("ENOTFOUND", "getaddrinfo ENOTFOUND api.example.invalid")), "https://api.example.invalid/v1/messages");
+    const event = disconnectEvent(
+      wrapped(systemError("ENOTFOUND", "getaddrinfo ENOTFOUND api.example.invalid")),
+      "https://api.example.invalid/v1/messages",
+    );
     expect(event).toMatchObject({
       kind: "disconnect",
       retryable: false,
-      message: "Cannot connect to https://api.example.invalid/v1/messages: the host name api.example.invalid was not found (ENOTFOUND). Check the base URL.",
+      message:
+        "Cannot connect to https://api.example.invalid/v1/messages: the host name api.example.invalid was not found (ENOTFOUND). Check the base URL.",
     });
   });
 
   it("a refusal is final on this machine, but retried from a remote host", () => {
-    expect(disconnectEvent(wrapped(systemError("ECONNREFUSED", "connect ECONNREFUSED")), "http://localhost:8080/v1/chat/completions")).toMatchObject({ retryable: false });
-    const remote = disconnectEvent(wrapped(systemError("ECONNREFUSED", "connect ECONNREFUSED 203.0.113.7:443")), "https://api.example.com/v1/messages");
+    expect(
+      disconnectEvent(wrapped(systemError("ECONNREFUSED", "connect ECONNREFUSED")), "http://localhost:8080/v1/chat/completions"),
+    ).toMatchObject({ retryable: false });
+    const remote = disconnectEvent(
+      wrapped(systemError("ECONNREFUSED", "connect ECONNREFUSED 203.0.113.7:443")),
+      "https://api.example.com/v1/messages",
+    );
     expect(remote).toMatchObject({ retryable: true, message: "Connection error. (ECONNREFUSED; https://api.example.com/v1/messages)" });
   });
 
   it("a reset mid-stream is retried, and says what happened", () => {
-    expect(disconnectEvent(wrapped(systemError("ECONNRESET", "read ECONNRESET")), "http://127.0.0.1:8080/v1/messages")).toMatchObject({ retryable: true, message: expect.stringContaining("ECONNRESET") });
-    expect(disconnectEvent(new TypeError("terminated"), "http://127.0.0.1:8080/v1/messages")).toMatchObject({ retryable: true, message: "terminated" });
+    expect(disconnectEvent(wrapped(systemError("ECONNRESET", "read ECONNRESET")), "http://127.0.0.1:8080/v1/messages")).toMatchObject({
+      retryable: true,
+      message: expect.stringContaining("ECONNRESET"),
+    });
+    expect(disconnectEvent(new TypeError("terminated"), "http://127.0.0.1:8080/v1/messages")).toMatchObject({
+      retryable: true,
+      message: "terminated",
+    });
   });
 });

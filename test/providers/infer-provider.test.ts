@@ -40,7 +40,10 @@ describe("choosing a provider from a model name the table does not know", () => 
 describe("the provider and model of a run", () => {
   it("a local model name without --provider goes to a local server, not to Anthropic", async () => {
     const parsed = await parseArguments(["-p", "hi", "--model", "llama3.1"], "/tmp", { ANTHROPIC_API_KEY: "a" });
-    expect(parsed.kind === "run" && { provider: parsed.config.provider, model: parsed.config.model }).toEqual({ provider: "ollama", model: "llama3.1" });
+    expect(parsed.kind === "run" && { provider: parsed.config.provider, model: parsed.config.model }).toEqual({
+      provider: "ollama",
+      model: "llama3.1",
+    });
     const proxied = await parseArguments(["-p", "hi", "--model", "my-proxy-model"], "/tmp", { OPENAI_API_KEY: "o" });
     expect(proxied.kind === "run" && proxied.config.provider).toBe("openai");
   });

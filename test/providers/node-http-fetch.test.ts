@@ -205,11 +205,17 @@ describe("nodeHttpFetch over https", () => {
 
 describe("the SDKs' stand-ins for Node's lazy globals", () => {
   it("FetchHeaders: case-insensitive, appended values joined, iterated sorted by name", () => {
-    const headers = new FetchHeaders([["B-Header", "2"], ["a-header", "1"]]);
+    const headers = new FetchHeaders([
+      ["B-Header", "2"],
+      ["a-header", "1"],
+    ]);
     headers.append("b-header", " 3 ");
     headers.set("C", "x");
     headers.delete("c");
-    expect([...headers]).toEqual([["a-header", "1"], ["b-header", "2, 3"]]);
+    expect([...headers]).toEqual([
+      ["a-header", "1"],
+      ["b-header", "2, 3"],
+    ]);
     expect(headers.get("B-HEADER")).toBe("2, 3");
     expect(headers.has("c")).toBe(false);
     expect(new FetchHeaders(headers).get("a-header")).toBe("1");

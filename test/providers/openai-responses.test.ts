@@ -25,9 +25,22 @@ function ofType<T extends ProviderEvent["type"]>(events: ProviderEvent[], type: 
 
 describe("OpenAI Responses provider", () => {
   it("reasoning summary → thinking with the encrypted reasoning as signature, then text; usage normalized", async () => {
-    const { provider } = await serve({ turns: [{ thinking: "Think it through.", text: "Answer.", usage: { input_tokens: 40, cache_read_input_tokens: 60, output_tokens: 9 } }] });
+    const { provider } = await serve({
+      turns: [
+        { thinking: "Think it through.", text: "Answer.", usage: { input_tokens: 40, cache_read_input_tokens: 60, output_tokens: 9 } },
+      ],
+    });
     const events = await collect(provider, providerRequest({ model: "gpt-5.4" }));
-    expect(shape(events)).toEqual(["message_start", "thinking_start", "thinking_delta", "thinking_end", "text_start", "text_delta", "text_end", "message_end"]);
+    expect(shape(events)).toEqual([
+      "message_start",
+      "thinking_start",
+      "thinking_delta",
+      "thinking_end",
+      "text_start",
+      "text_delta",
+      "text_end",
+      "message_end",
+    ]);
     expect(events[0]).toMatchObject({ messageId: "resp_mock_0001", model: "gpt-5.4", requestId: "req_mock_0001" });
     const thinking = ofType(events, "thinking_end")[0]!;
     expect(thinking.thinking).toBe("Think it through.");
@@ -48,7 +61,15 @@ describe("OpenAI Responses provider", () => {
       store: false,
       instructions: "Be brief.",
       input: [{ role: "user", content: [{ type: "input_text", text: "Hi" }] }],
-      tools: [{ type: "function", name: "Read", description: "Read a file.", parameters: { type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"] }, strict: false }],
+      tools: [
+        {
+          type: "function",
+          name: "Read",
+          description: "Read a file.",
+          parameters: { type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"] },
+          strict: false,
+        },
+      ],
       max_output_tokens: 1024,
       prompt_cache_key: "session-1",
       include: ["reasoning.encrypted_content"],
@@ -60,7 +81,9 @@ describe("OpenAI Responses provider", () => {
   });
 
   it("function calls with their call ids; the history goes back as reasoning, function_call and function_call_output items", async () => {
-    const { server, provider } = await serve({ turns: [{ thinking: "Need the file.", tool_calls: [{ name: "Read", input: { file_path: "a.txt" } }] }, { text: "Done." }] });
+    const { server, provider } = await serve({
+      turns: [{ thinking: "Need the file.", tool_calls: [{ name: "Read", input: { file_path: "a.txt" } }] }, { text: "Done." }],
+    });
     const request = providerRequest({ model: "o4-mini", thinkingBudgetTokens: 8_000 });
     const events = await collect(provider, request);
     const call = ofType(events, "tool_call_end")[0]!;
@@ -75,15 +98,32 @@ describe("OpenAI Responses provider", () => {
         ...request,
         messages: [
           ...request.messages,
-          { role: "assistant", content: [{ type: "thinking", thinking: thinking.thinking, signature: thinking.signature! }, { type: "tool_use", id: call.id, name: call.name, input: call.input }] },
+          {
+            role: "assistant",
+            content: [
+              { type: "thinking", thinking: thinking.thinking, signature: thinking.signature! },
+              { type: "tool_use", id: call.id, name: call.name, input: call.input },
+            ],
+          },
           { role: "user", content: [{ type: "tool_result", toolUseId: call.id, content: "1\thello", isError: false }] },
           // Another vendor's thinking cannot be sent to OpenAI; it is left out.
-          { role: "assistant", content: [{ type: "thinking", thinking: "claude", signature: "EqQBCkgI" }, { type: "text", text: "Hm." }] },
+          {
+            role: "assistant",
+            content: [
+              { type: "thinking", thinking: "claude", signature: "EqQBCkgI" },
+              { type: "text", text: "Hm." },
+            ],
+          },
         ],
       }),
     );
     expect((server.requests[1]!.body as { input: unknown[] }).input.slice(1)).toEqual([
-      { type: "reasoning", id: "rs_mock_0001", encrypted_content: "mock_encrypted_mock_0001", summary: [{ type: "summary_text", text: "Need the file." }] },
+      {
+        type: "reasoning",
+        id: "rs_mock_0001",
+        encrypted_content: "mock_encrypted_mock_0001",
+        summary: [{ type: "summary_text", text: "Need the file." }],
+      },
       { type: "function_call", call_id: "call_mock_0001", name: "Read", arguments: '{"file_path":"a.txt"}' },
       { type: "function_call_output", call_id: "call_mock_0001", output: "1\thello" },
       { role: "assistant", content: "Hm." },
@@ -92,7 +132,10 @@ describe("OpenAI Responses provider", () => {
 
   it("response.incomplete for max_output_tokens is max_tokens", async () => {
     const { provider } = await serve({ turns: [{ text: "Cut off", stop_reason: "max_tokens" }] });
-    expect(terminal(await collect(provider, providerRequest()))).toMatchObject({ type: "message_end", stopReason: { normalized: "max_tokens", raw: "max_output_tokens" } });
+    expect(terminal(await collect(provider, providerRequest()))).toMatchObject({
+      type: "message_end",
+      stopReason: { normalized: "max_tokens", raw: "max_output_tokens" },
+    });
   });
 
   it("errors: HTTP statuses, streamed error events, dropped streams", async () => {
@@ -104,9 +147,20 @@ describe("OpenAI Responses provider", () => {
         { text: "Partial answer that drops.", disconnect_after_chunks: 5 },
       ],
     });
-    expect(terminal(await collect(provider, providerRequest()))).toMatchObject({ type: "error", kind: "rate_limit", status: 429, retryAfterMs: 1000, retryable: true });
+    expect(terminal(await collect(provider, providerRequest()))).toMatchObject({
+      type: "error",
+      kind: "rate_limit",
+      status: 429,
+      retryAfterMs: 1000,
+      retryable: true,
+    });
     expect(terminal(await collect(provider, providerRequest()))).toMatchObject({ type: "error", kind: "context_length", retryable: false });
-    expect(terminal(await collect(provider, providerRequest()))).toMatchObject({ type: "error", kind: "rate_limit", status: null, message: "Slow down." });
+    expect(terminal(await collect(provider, providerRequest()))).toMatchObject({
+      type: "error",
+      kind: "rate_limit",
+      status: null,
+      message: "Slow down.",
+    });
     expect(terminal(await collect(provider, providerRequest()))).toMatchObject({ type: "error", kind: "disconnect", retryable: true });
   });
 });

@@ -22,7 +22,9 @@ describe("OpenAI model facts", () => {
     expect(findModel("gpt-5.5-pro")?.id).toBe("gpt-5.5-pro");
     expect(findModel("gpt-4o-2024-08-06")?.id).toBe("gpt-4o");
     // Cached input is billed at the cache rate, apart from fresh input.
-    expect(costUsd("gpt-5.5", { inputTokens: 1_000_000, outputTokens: 0, cacheReadInputTokens: 1_000_000, cacheCreationInputTokens: 0 })).toBeCloseTo(5.5);
+    expect(
+      costUsd("gpt-5.5", { inputTokens: 1_000_000, outputTokens: 0, cacheReadInputTokens: 1_000_000, cacheCreationInputTokens: 0 }),
+    ).toBeCloseTo(5.5);
     expect(hasKnownPrice("o1")).toBe(false);
     expect(hasKnownPrice("llama3.1")).toBe(false);
   });

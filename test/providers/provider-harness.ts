@@ -2,7 +2,11 @@ import type { ProviderEvent, ProviderRequest } from "../../src/providers/types.j
 import type { Provider } from "../../src/providers/types.js";
 
 /** Everything a provider yields for one request. */
-export async function collect(provider: Provider, request: ProviderRequest, signal: AbortSignal = new AbortController().signal): Promise<ProviderEvent[]> {
+export async function collect(
+  provider: Provider,
+  request: ProviderRequest,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<ProviderEvent[]> {
   const events: ProviderEvent[] = [];
   for await (const event of provider.stream(request, signal)) events.push(event);
   return events;
@@ -34,6 +38,7 @@ export function shape(events: ProviderEvent[]): string[] {
 /** The terminal event; a test fails when the stream did not end with exactly one. */
 export function terminal(events: ProviderEvent[]): ProviderEvent {
   const terminals = events.filter((event) => event.type === "message_end" || event.type === "error");
-  if (terminals.length !== 1 || events.at(-1) !== terminals[0]) throw new Error(`expected exactly one terminal event, last: ${JSON.stringify(events.map((event) => event.type))}`);
+  if (terminals.length !== 1 || events.at(-1) !== terminals[0])
+    throw new Error(`expected exactly one terminal event, last: ${JSON.stringify(events.map((event) => event.type))}`);
   return terminals[0]!;
 }

@@ -14,12 +14,21 @@ describe("mergeUsage: the one rule for a response's usage reports", () => {
   const current = { inputTokens: 100, outputTokens: 1, cacheReadInputTokens: 20, cacheCreationInputTokens: 5 };
 
   it("replaces the counts an update carries, keeping an explicit 0", () => {
-    expect(mergeUsage(current, { outputTokens: 42, cacheReadInputTokens: 0 })).toEqual({ inputTokens: 100, outputTokens: 42, cacheReadInputTokens: 0, cacheCreationInputTokens: 5 });
+    expect(mergeUsage(current, { outputTokens: 42, cacheReadInputTokens: 0 })).toEqual({
+      inputTokens: 100,
+      outputTokens: 42,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 5,
+    });
   });
 
   it("keeps the counts an update omits (proxies send only output_tokens at the end)", () => {
     expect(mergeUsage(current, {})).toEqual(current);
-    expect(mergeUsage(current, { inputTokens: 0, outputTokens: 0 })).toMatchObject({ inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 20 });
+    expect(mergeUsage(current, { inputTokens: 0, outputTokens: 0 })).toMatchObject({
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadInputTokens: 20,
+    });
   });
 
   it("never adds: totals are cumulative", () => {
@@ -65,10 +74,20 @@ describe("ResponseAccumulator", () => {
 
   it("keeps only streamed text as the partial block of an interrupted response", () => {
     const text = new ResponseAccumulator();
-    for (const event of [start(), { type: "text_start", index: 0 }, { type: "text_delta", index: 0, text: "I was" }] satisfies ProviderEvent[]) text.apply(event);
+    for (const event of [
+      start(),
+      { type: "text_start", index: 0 },
+      { type: "text_delta", index: 0, text: "I was" },
+    ] satisfies ProviderEvent[])
+      text.apply(event);
     expect(text.partialBlock()).toEqual({ type: "text", text: "I was" });
     const tool = new ResponseAccumulator();
-    for (const event of [start(), { type: "tool_call_start", index: 0, id: "c", name: "Bash" }, { type: "tool_call_delta", index: 0, partialJson: '{"comm' }] satisfies ProviderEvent[]) tool.apply(event);
+    for (const event of [
+      start(),
+      { type: "tool_call_start", index: 0, id: "c", name: "Bash" },
+      { type: "tool_call_delta", index: 0, partialJson: '{"comm' },
+    ] satisfies ProviderEvent[])
+      tool.apply(event);
     expect(tool.partialBlock()).toBeUndefined();
   });
 });

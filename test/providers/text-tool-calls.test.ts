@@ -13,12 +13,20 @@ function scan(text: string, size = 3) {
 
 describe("tool calls printed as text", () => {
   it("a whole message that is one JSON call becomes the call, and nothing is shown", () => {
-    expect(scan('  {"name": "Read", "arguments": {"file_path": "a.txt"}}')).toEqual({ shown: "", text: "", calls: [{ name: "Read", input: { file_path: "a.txt" } }] });
+    expect(scan('  {"name": "Read", "arguments": {"file_path": "a.txt"}}')).toEqual({
+      shown: "",
+      text: "",
+      calls: [{ name: "Read", input: { file_path: "a.txt" } }],
+    });
   });
 
   it("Llama's `parameters`, string-encoded arguments and arrays of calls are accepted", () => {
-    expect(parseJsonToolCalls('{"name":"Read","parameters":{"file_path":"a"}}', tools)).toEqual([{ name: "Read", input: { file_path: "a" } }]);
-    expect(parseJsonToolCalls('{"name":"Read","arguments":"{\\"file_path\\":\\"a\\"}"}', tools)).toEqual([{ name: "Read", input: { file_path: "a" } }]);
+    expect(parseJsonToolCalls('{"name":"Read","parameters":{"file_path":"a"}}', tools)).toEqual([
+      { name: "Read", input: { file_path: "a" } },
+    ]);
+    expect(parseJsonToolCalls('{"name":"Read","arguments":"{\\"file_path\\":\\"a\\"}"}', tools)).toEqual([
+      { name: "Read", input: { file_path: "a" } },
+    ]);
     expect(parseJsonToolCalls('[{"name":"Read","arguments":{}},{"name":"Write","arguments":{"content":"x"}}]', tools)).toHaveLength(2);
   });
 
@@ -30,11 +38,15 @@ describe("tool calls printed as text", () => {
   });
 
   it("a JSON call cut off by the length limit stays text and never runs", () => {
-    expect(scan('{"name": "Write", "arguments": {"file_path": "a", "content": "unfini')).toMatchObject({ calls: [], text: '{"name": "Write", "arguments": {"file_path": "a", "content": "unfini' });
+    expect(scan('{"name": "Write", "arguments": {"file_path": "a", "content": "unfini')).toMatchObject({
+      calls: [],
+      text: '{"name": "Write", "arguments": {"file_path": "a", "content": "unfini',
+    });
   });
 
   it("prose streams live; complete <tool_call> tags become calls", () => {
-    const message = 'I will read it.\n<tool_call>\n{"name": "Read", "arguments": {"file_path": "a.txt"}}\n</tool_call>\n<tool_call>{"name":"Write","arguments":{"content":"x"}}</tool_call>';
+    const message =
+      'I will read it.\n<tool_call>\n{"name": "Read", "arguments": {"file_path": "a.txt"}}\n</tool_call>\n<tool_call>{"name":"Write","arguments":{"content":"x"}}</tool_call>';
     const result = scan(message);
     expect(result.shown).toBe("I will read it.\n");
     expect(result.calls).toEqual([

@@ -17,17 +17,28 @@ function run(fragments: ToolCallFragment[]) {
 }
 
 function ends(events: ProviderEvent[]) {
-  return events.flatMap((event) => (event.type === "tool_call_end" ? [{ index: event.index, id: event.id, name: event.name, input: event.input }] : []));
+  return events.flatMap((event) =>
+    event.type === "tool_call_end" ? [{ index: event.index, id: event.id, name: event.name, input: event.input }] : [],
+  );
 }
 
 describe("ToolCallAssembler", () => {
   it("streams one call live: start with id and name, argument deltas, end with the parsed input", () => {
     const calls = assembler();
-    expect(calls.append({ key: 0, id: "call_a", name: "Read", argumentsDelta: "" })).toEqual([{ type: "tool_call_start", index: 0, id: "call_a", name: "Read" }]);
-    expect(calls.append({ key: 0, argumentsDelta: '{"file_pa' })).toEqual([{ type: "tool_call_delta", index: 0, partialJson: '{"file_pa' }]);
-    expect(calls.append({ key: 0, argumentsDelta: 'th":"a.txt"}' })).toEqual([{ type: "tool_call_delta", index: 0, partialJson: 'th":"a.txt"}' }]);
+    expect(calls.append({ key: 0, id: "call_a", name: "Read", argumentsDelta: "" })).toEqual([
+      { type: "tool_call_start", index: 0, id: "call_a", name: "Read" },
+    ]);
+    expect(calls.append({ key: 0, argumentsDelta: '{"file_pa' })).toEqual([
+      { type: "tool_call_delta", index: 0, partialJson: '{"file_pa' },
+    ]);
+    expect(calls.append({ key: 0, argumentsDelta: 'th":"a.txt"}' })).toEqual([
+      { type: "tool_call_delta", index: 0, partialJson: 'th":"a.txt"}' },
+    ]);
     expect(calls.streaming).toBe(true);
-    expect(calls.finish()).toEqual({ events: [{ type: "tool_call_end", index: 0, id: "call_a", name: "Read", input: { file_path: "a.txt" } }], dropped: [] });
+    expect(calls.finish()).toEqual({
+      events: [{ type: "tool_call_end", index: 0, id: "call_a", name: "Read", input: { file_path: "a.txt" } }],
+      dropped: [],
+    });
     expect(calls.completedCount).toBe(1);
   });
 
@@ -52,10 +63,13 @@ describe("ToolCallAssembler", () => {
       { index: 1, id: "b", name: "Write", input: { content: "hi" } },
     ]);
     // Every block is closed before the next one starts.
-    const order = events.filter((event) => event.type !== "tool_call_delta").map((event) => `${event.type}:${(event as { index: number }).index}`);
+    const order = events
+      .filter((event) => event.type !== "tool_call_delta")
+      .map((event) => `${event.type}:${(event as { index: number }).index}`);
     expect(order).toEqual(["tool_call_start:0", "tool_call_end:0", "tool_call_start:1", "tool_call_end:1"]);
     // The deltas of each block add up to its arguments.
-    const deltas = (index: number) => events.flatMap((event) => (event.type === "tool_call_delta" && event.index === index ? [event.partialJson] : [])).join("");
+    const deltas = (index: number) =>
+      events.flatMap((event) => (event.type === "tool_call_delta" && event.index === index ? [event.partialJson] : [])).join("");
     expect(deltas(1)).toBe('{"content":"hi"}');
   });
 

@@ -1,7 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { isKnownToolCapable, isToolsUnsupportedMessage, ollamaToolSupportProbe, ToolSupportTracker } from "../../src/providers/tool-support.js";
+import {
+  isKnownToolCapable,
+  isToolsUnsupportedMessage,
+  ollamaToolSupportProbe,
+  ToolSupportTracker,
+} from "../../src/providers/tool-support.js";
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -26,7 +31,16 @@ async function ollama(capabilities: Record<string, string[]>): Promise<{ baseUrl
 
 describe("tool support of local models", () => {
   it("knows tool-capable families whatever the naming scheme", () => {
-    for (const model of ["llama3.1:8b", "llama3.2", "meta-llama/Llama-3.3-70B-Instruct", "qwen2.5-coder:7b", "Qwen/Qwen3-8B", "mistral-nemo:12b", "command-r", "hf.co/bartowski/granite3.3-8b-GGUF:Q4_K_M"]) {
+    for (const model of [
+      "llama3.1:8b",
+      "llama3.2",
+      "meta-llama/Llama-3.3-70B-Instruct",
+      "qwen2.5-coder:7b",
+      "Qwen/Qwen3-8B",
+      "mistral-nemo:12b",
+      "command-r",
+      "hf.co/bartowski/granite3.3-8b-GGUF:Q4_K_M",
+    ]) {
       expect(isKnownToolCapable(model), model).toBe(true);
     }
     for (const model of ["llama3:8b", "gemma2:2b", "phi3", "codellama"]) expect(isKnownToolCapable(model), model).toBe(false);

@@ -145,7 +145,10 @@ export function fixtureFromRecording(processes: RecordEntry[][], context: Record
       if (typeof sessionId === "string" && sessionId !== "" && !sessionIds.includes(sessionId)) sessionIds.push(sessionId);
     }
   }
-  const placeholders: Array<[string, string]> = [...context.placeholders, ...sessionIds.map((id, index): [string, string] => [id, `\${SESSION_${index}}`])];
+  const placeholders: Array<[string, string]> = [
+    ...context.placeholders,
+    ...sessionIds.map((id, index): [string, string] => [id, `\${SESSION_${index}}`]),
+  ];
   const generalize = <T>(value: T): T => replaceStrings(value, placeholders);
   const runs = processes.map((entries) => runOf(entries, context, generalize));
   return { use: context.use, recorded: { sdk: context.sdkVersion, provider: context.provider, agentwire: context.agentwireVersion }, runs };
@@ -195,7 +198,9 @@ function runOf(entries: RecordEntry[], context: RecordingContext, generalize: <T
   }
 
   const exit = entries.find((entry): entry is Extract<RecordEntry, { kind: "exit" }> => entry.kind === "exit");
-  const env = Object.fromEntries(Object.entries(start.env).filter(([key, value]) => context.baseEnv[key] !== value && context.optionsEnv[key] !== value));
+  const env = Object.fromEntries(
+    Object.entries(start.env).filter(([key, value]) => context.baseEnv[key] !== value && context.optionsEnv[key] !== value),
+  );
   return {
     argv: generalize(argvWithModel(start.argv, context.model)),
     env: generalize(env),
@@ -229,6 +234,7 @@ function withFixedRequestId(line: Json): Json {
 export function replaceStrings<T>(value: T, pairs: ReadonlyArray<readonly [string, string]>): T {
   if (typeof value === "string") return pairs.reduce<string>((text, [from, to]) => text.split(from).join(to), value) as T;
   if (Array.isArray(value)) return value.map((item: unknown) => replaceStrings(item, pairs)) as T;
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceStrings(item, pairs)])) as T;
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceStrings(item, pairs)])) as T;
   return value;
 }

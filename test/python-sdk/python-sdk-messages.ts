@@ -47,7 +47,8 @@ type Data = Record<string, unknown>;
 
 /** Index access that fails the way Python's `data["key"]` does on a dict without it. */
 function required(data: unknown, key: string, where: string): unknown {
-  if (typeof data !== "object" || data === null || !(key in data)) throw new PythonParseError(`Missing required field in ${where}: '${key}'`);
+  if (typeof data !== "object" || data === null || !(key in data))
+    throw new PythonParseError(`Missing required field in ${where}: '${key}'`);
   return (data as Data)[key];
 }
 
@@ -77,7 +78,12 @@ export function observeLine(data: Data): Observation | null {
       const content = required(message, "content", "assistant message");
       if (!Array.isArray(content)) throw new PythonParseError(`Invalid assistant content (expected list, got ${typeof content})`);
       const blocks = content.flatMap((block) => assistantBlock(block));
-      return { type: "assistant", model: required(message, "model", "assistant message") as string, error: data.error ?? null, content: blocks };
+      return {
+        type: "assistant",
+        model: required(message, "model", "assistant message") as string,
+        error: data.error ?? null,
+        content: blocks,
+      };
     }
     case "system": {
       const subtype = required(data, "subtype", "system message") as string;
@@ -85,7 +91,8 @@ export function observeLine(data: Data): Observation | null {
       return systemObservation(data);
     }
     case "result": {
-      for (const key of ["subtype", "duration_ms", "duration_api_ms", "is_error", "num_turns", "session_id"]) required(data, key, "result message");
+      for (const key of ["subtype", "duration_ms", "duration_api_ms", "is_error", "num_turns", "session_id"])
+        required(data, key, "result message");
       const deferred = data.deferred_tool_use as Data | undefined | null;
       if (deferred) for (const key of ["id", "name", "input"]) required(deferred, key, "result message");
       const denials = (data.permission_denials as Array<{ tool_name?: unknown }> | undefined | null) ?? [];
@@ -201,6 +208,7 @@ function errorResultText(result: Data): string {
   if (errors.length > 0) return errors.join("; ");
   if (typeof result.result === "string" && result.result.trim() !== "") return result.result.trim();
   if (typeof result.subtype === "string" && result.subtype !== "" && result.subtype !== "success") return result.subtype;
-  if (result.api_error_status !== undefined && result.api_error_status !== null) return `API error (HTTP ${String(result.api_error_status)})`;
+  if (result.api_error_status !== undefined && result.api_error_status !== null)
+    return `API error (HTTP ${String(result.api_error_status)})`;
   return "unknown error";
 }

@@ -23,10 +23,16 @@ export function findPythonSdk(): PythonSdk {
   const python = process.env.AGENTWIRE_PYTHON || "python3";
   const env = { ...process.env, ...(pythonPath ? { PYTHONPATH: pythonPath } : {}) };
   // The interpreter's own path: a version manager's shim may need the caller's HOME, which the runs replace.
-  const probe = spawnSync(python, ["-c", "import sys, claude_agent_sdk; print(sys.executable); print(claude_agent_sdk.__version__)"], { env, encoding: "utf8", timeout: 30_000 });
+  const probe = spawnSync(python, ["-c", "import sys, claude_agent_sdk; print(sys.executable); print(claude_agent_sdk.__version__)"], {
+    env,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   if (probe.error) return { available: false, reason: `${python} cannot be run (${probe.error.message})` };
   if (probe.status !== 0) {
-    const where = pythonPath ? ` with PYTHONPATH=${pythonPath}` : " (set AGENTWIRE_PYTHON_SDK_PATH to a source tree: scripts/python-sdk-env.sh)";
+    const where = pythonPath
+      ? ` with PYTHONPATH=${pythonPath}`
+      : " (set AGENTWIRE_PYTHON_SDK_PATH to a source tree: scripts/python-sdk-env.sh)";
     return { available: false, reason: `${python} cannot import claude_agent_sdk${where}` };
   }
   const [executable, version] = probe.stdout.trim().split("\n");

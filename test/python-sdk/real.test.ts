@@ -52,7 +52,13 @@ if (!sdk.available) {
 }
 
 /** fixtures/python-sdk/<use>.json from what record-cli.mjs logged in `recording`. */
-async function writeFixture(sdk: AvailablePythonSdk, use: string, provider: SdkProvider, workspace: Workspace, recording: string): Promise<void> {
+async function writeFixture(
+  sdk: AvailablePythonSdk,
+  use: string,
+  provider: SdkProvider,
+  workspace: Workspace,
+  recording: string,
+): Promise<void> {
   const fixture = fixtureFromRecording(readRecording(recording), {
     use,
     provider: provider.name,

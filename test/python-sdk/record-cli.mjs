@@ -25,18 +25,26 @@ record({ kind: "start", argv: process.argv.slice(2), env, cwd: process.cwd(), at
 const child = spawn(process.execPath, [agentwire, ...process.argv.slice(2)], { env, stdio: ["pipe", "pipe", "inherit"] });
 let stdoutLines = 0;
 
-forwardLines(process.stdin, (line) => {
-  record({ kind: "stdin", line, afterStdout: stdoutLines });
-  child.stdin.write(`${line}\n`);
-}, () => {
-  record({ kind: "stdin_end", afterStdout: stdoutLines });
-  child.stdin.end();
-});
-forwardLines(child.stdout, (line) => {
-  record({ kind: "stdout", line });
-  stdoutLines++;
-  process.stdout.write(`${line}\n`);
-}, () => {});
+forwardLines(
+  process.stdin,
+  (line) => {
+    record({ kind: "stdin", line, afterStdout: stdoutLines });
+    child.stdin.write(`${line}\n`);
+  },
+  () => {
+    record({ kind: "stdin_end", afterStdout: stdoutLines });
+    child.stdin.end();
+  },
+);
+forwardLines(
+  child.stdout,
+  (line) => {
+    record({ kind: "stdout", line });
+    stdoutLines++;
+    process.stdout.write(`${line}\n`);
+  },
+  () => {},
+);
 // The SDK may close its end early (the version probe reads one chunk and terminates us).
 child.stdin.on("error", () => {});
 process.stdout.on("error", () => {});
@@ -52,8 +60,7 @@ child.on("close", (code, signal) => {
   if (signal) {
     process.removeAllListeners(signal);
     process.kill(process.pid, signal);
-  }
-  else process.exit(code ?? 1);
+  } else process.exit(code ?? 1);
 });
 
 /** Calls `onLine` for each complete line of `stream` (a last unterminated one included), then `onEnd`. */

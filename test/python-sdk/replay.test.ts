@@ -35,7 +35,11 @@ describe("Python Agent SDK fixtures", () => {
   it("every use has a fixture recorded from the SDK, and every fixture is a use", () => {
     const files = readdirSync(FIXTURE_DIR).filter((name) => name.endsWith(".json"));
     expect(files.sort()).toEqual(USES.map((use) => `${use.name}.json`).sort());
-    for (const use of USES) expect(loadFixture(use.name)).toMatchObject({ use: use.name, recorded: { sdk: expect.stringMatching(/^claude-agent-sdk .* \(Python\)$/) } });
+    for (const use of USES)
+      expect(loadFixture(use.name)).toMatchObject({
+        use: use.name,
+        recorded: { sdk: expect.stringMatching(/^claude-agent-sdk .* \(Python\)$/) },
+      });
   });
 
   it("the version check reads a leading x.y.z the way the SDK does", () => {

@@ -25,7 +25,11 @@ type Json = Record<string, unknown>;
 
 export async function replayFixture(fixture: Fixture, options: { workspace: Workspace; provider: SdkProvider }): Promise<Replay> {
   const { workspace, provider } = options;
-  const replay: Replay = { report: { messages: [], facts: { can_use_tool: [], hooks: [], mcp_tool_calls: [] }, raised: null }, problems: [], versionProbes: [] };
+  const replay: Replay = {
+    report: { messages: [], facts: { can_use_tool: [], hooks: [], mcp_tool_calls: [] }, raised: null },
+    problems: [],
+    versionProbes: [],
+  };
   const values: Array<[string, string]> = [
     ["${ROOT}", workspace.root],
     ["${SERVER}", workspace.server.url],
@@ -33,13 +37,19 @@ export async function replayFixture(fixture: Fixture, options: { workspace: Work
     ["${OTHER_MODEL}", provider.otherModel.alias],
   ];
   const sessionIds: string[] = [];
-  const concrete = <T>(value: T): T => replaceStrings(value, [...values, ...sessionIds.map((id, index): [string, string] => [`\${SESSION_${index}}`, id])]);
+  const concrete = <T>(value: T): T =>
+    replaceStrings(value, [...values, ...sessionIds.map((id, index): [string, string] => [`\${SESSION_${index}}`, id])]);
   for (const [index, run] of fixture.runs.entries()) {
     if (run.argv.length === 1 && run.argv[0] === "-v") {
       replay.versionProbes.push(await versionProbe(workspace));
       continue;
     }
-    const argv = [...concrete(run.argv), ...Object.entries(provider.extraArgs(workspace.server.url)).flatMap(([flag, value]) => (value === null ? [`--${flag}`] : [`--${flag}`, value]))];
+    const argv = [
+      ...concrete(run.argv),
+      ...Object.entries(provider.extraArgs(workspace.server.url)).flatMap(([flag, value]) =>
+        value === null ? [`--${flag}`] : [`--${flag}`, value],
+      ),
+    ];
     const env = { PATH: process.env.PATH ?? "", ...sdkOptionsEnv(workspace, provider), ...concrete(run.env) };
     const outcome = await replayRun(run, { argv, env, cwd: workspace.cwd, concrete, replay, runIndex: index });
     for (const id of outcome.sessionIds) if (!sessionIds.includes(id)) sessionIds.push(id);
@@ -49,7 +59,11 @@ export async function replayFixture(fixture: Fixture, options: { workspace: Work
 
 async function versionProbe(workspace: Workspace): Promise<{ output: string; ms: number }> {
   const started = Date.now();
-  const child = spawn(process.execPath, [BIN, "-v"], { cwd: workspace.cwd, env: { PATH: process.env.PATH ?? "", HOME: workspace.home }, stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn(process.execPath, [BIN, "-v"], {
+    cwd: workspace.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: workspace.home },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   await new Promise((resolve) => child.on("close", resolve));
@@ -105,14 +119,17 @@ function replayRun(run: FixtureRun, setup: RunSetup): Promise<{ sessionIds: stri
     const nth = (answeredCounts.get(id) ?? 0) + 1;
     answeredCounts.set(id, nth);
     noteFact(replay.report.facts, request);
-    const recorded = run.answers.find((entry) => entry.request.subtype === key.subtype && concrete(entry.request.key) === key.key && entry.nth === nth);
+    const recorded = run.answers.find(
+      (entry) => entry.request.subtype === key.subtype && concrete(entry.request.key) === key.key && entry.nth === nth,
+    );
     let response: Json;
     if (recorded) {
       response = { ...concrete(recorded.response), request_id: line.request_id };
       const mcpResponse = (response.response as Json | undefined)?.mcp_response as Json | undefined;
       const message = request.message as Json | undefined;
       // The JSON-RPC answer carries the id of agentwire's message, as the SDK's MCP server does.
-      if (mcpResponse && "id" in mcpResponse && message && "id" in message) response.response = { mcp_response: { ...mcpResponse, id: message.id } };
+      if (mcpResponse && "id" in mcpResponse && message && "id" in message)
+        response.response = { mcp_response: { ...mcpResponse, id: message.id } };
     } else {
       problem(`agentwire asked ${id} (#${nth}), which the SDK was never asked when recorded`);
       response = { subtype: "error", request_id: line.request_id, error: "not in the recording" };
@@ -131,7 +148,8 @@ function replayRun(run: FixtureRun, setup: RunSetup): Promise<{ sessionIds: stri
     const label = lineLabel(line, ourRequests);
     labelCounts.set(label, (labelCounts.get(label) ?? 0) + 1);
     seenLabels.push(label);
-    if (typeof line.session_id === "string" && line.session_id !== "" && !sessionIds.includes(line.session_id)) sessionIds.push(line.session_id);
+    if (typeof line.session_id === "string" && line.session_id !== "" && !sessionIds.includes(line.session_id))
+      sessionIds.push(line.session_id);
     if (line.type === "control_response") {
       const response = line.response as Json;
       const subtype = ourRequests.get(String(response.request_id));
@@ -172,13 +190,18 @@ function replayRun(run: FixtureRun, setup: RunSetup): Promise<{ sessionIds: stri
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       const waiting = run.writes[nextWrite];
-      problem(`agentwire was still running after ${RUN_TIMEOUT_MS} ms; the SDK's next line waits for ${JSON.stringify(waiting?.after)}; seen: ${seenLabels.join(", ")}\nstderr: ${stderr}`);
+      problem(
+        `agentwire was still running after ${RUN_TIMEOUT_MS} ms; the SDK's next line waits for ${JSON.stringify(waiting?.after)}; seen: ${seenLabels.join(", ")}\nstderr: ${stderr}`,
+      );
       child.kill("SIGKILL");
     }, RUN_TIMEOUT_MS);
     child.on("close", (code) => {
       clearTimeout(timer);
       if (pending !== "") onLine(pending);
-      if (nextWrite < run.writes.length) problem(`agentwire exited (${code}) before the SDK wrote ${JSON.stringify(run.writes[nextWrite])}; seen: ${seenLabels.join(", ")}\nstderr: ${stderr}`);
+      if (nextWrite < run.writes.length)
+        problem(
+          `agentwire exited (${code}) before the SDK wrote ${JSON.stringify(run.writes[nextWrite])}; seen: ${seenLabels.join(", ")}\nstderr: ${stderr}`,
+        );
       const raised = raisedOnExit(code, lastMessage);
       if (raised) replay.report.raised = raised;
       resolve({ sessionIds });
@@ -191,7 +214,11 @@ function noteFact(facts: UseReport["facts"], request: Json): void {
   if (request.subtype === "can_use_tool") facts.can_use_tool.push(String(request.tool_name));
   if (request.subtype === "hook_callback") {
     const input = request.input as Json;
-    facts.hooks.push({ event: String(input.hook_event_name), tool: (input.tool_name as string | undefined) ?? null, input: input.tool_input ?? null });
+    facts.hooks.push({
+      event: String(input.hook_event_name),
+      tool: (input.tool_name as string | undefined) ?? null,
+      input: input.tool_input ?? null,
+    });
   }
   const message = request.message as Json | undefined;
   if (request.subtype === "mcp_message" && message?.method === "tools/call") facts.mcp_tool_calls.push((message.params as Json).arguments);

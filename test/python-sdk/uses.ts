@@ -86,12 +86,16 @@ export function results(report: UseReport): Array<Extract<Observation, { type: "
 
 export function toolResults(report: UseReport): Array<Extract<Block, { type: "tool_result" }>> {
   return report.messages.flatMap((message) =>
-    message.type === "user" && Array.isArray(message.content) ? message.content.filter((block): block is Extract<Block, { type: "tool_result" }> => block.type === "tool_result") : [],
+    message.type === "user" && Array.isArray(message.content)
+      ? message.content.filter((block): block is Extract<Block, { type: "tool_result" }> => block.type === "tool_result")
+      : [],
   );
 }
 
 function expectSuccesses(report: UseReport, texts: string[]): void {
-  expect(results(report).map(({ subtype, is_error, result }) => ({ subtype, is_error, result }))).toEqual(texts.map((result) => ({ subtype: "success", is_error: false, result })));
+  expect(results(report).map(({ subtype, is_error, result }) => ({ subtype, is_error, result }))).toEqual(
+    texts.map((result) => ({ subtype: "success", is_error: false, result })),
+  );
   expect(report.raised).toBeNull();
 }
 
@@ -117,8 +121,13 @@ export const USES: PythonSdkUse[] = [
     prepare: async () => textOnly("Hello! I am the mock model. 2 + 2 = 4."),
     check(report, { provider }) {
       expect(report.messages[0]).toMatchObject({ type: "system", subtype: "init", model: provider.modelId });
-      expect(report.messages.filter((message) => message.type !== "system").map((message) => message.type)).toEqual(["assistant", "result"]);
-      expect(report.messages.find((message) => message.type === "assistant")).toMatchObject({ content: [{ type: "text", text: "Hello! I am the mock model. 2 + 2 = 4." }] });
+      expect(report.messages.filter((message) => message.type !== "system").map((message) => message.type)).toEqual([
+        "assistant",
+        "result",
+      ]);
+      expect(report.messages.find((message) => message.type === "assistant")).toMatchObject({
+        content: [{ type: "text", text: "Hello! I am the mock model. 2 + 2 = 4." }],
+      });
       expectSuccesses(report, ["Hello! I am the mock model. 2 + 2 = 4."]);
     },
   },
@@ -130,7 +139,8 @@ export const USES: PythonSdkUse[] = [
       expect(new Set(results(report).map((result) => result.session_id)).size).toBe(1);
       expect(requests).toHaveLength(3);
       // The third turn carries the whole conversation.
-      for (const text of ["First?", "First answer.", "Second?", "Second answer.", "Third?"]) expect(requestText(requests[2])).toContain(text);
+      for (const text of ["First?", "First answer.", "Second?", "Second answer.", "Third?"])
+        expect(requestText(requests[2])).toContain(text);
     },
   },
   {
@@ -138,7 +148,9 @@ export const USES: PythonSdkUse[] = [
     async prepare(workspace) {
       await mkdir(join(workspace.root, "outside"));
       await writeFile(join(workspace.root, "outside", "o.txt"), "outside\n");
-      return { turns: [{ tool_calls: [{ name: "Read", input: { file_path: join(workspace.root, "outside", "o.txt") } }] }, { text: "Read it." }] };
+      return {
+        turns: [{ tool_calls: [{ name: "Read", input: { file_path: join(workspace.root, "outside", "o.txt") } }] }, { text: "Read it." }],
+      };
     },
     check(report) {
       expect(report.facts.can_use_tool).toEqual(["Read"]);
@@ -163,7 +175,13 @@ export const USES: PythonSdkUse[] = [
     name: "hook-with-matcher",
     async prepare(workspace) {
       await writeFile(join(workspace.cwd, "hello.txt"), "secret\n");
-      return { turns: [{ tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] }, { tool_calls: [{ name: "Glob", input: { pattern: "*.txt" } }] }, { text: "done" }] };
+      return {
+        turns: [
+          { tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] },
+          { tool_calls: [{ name: "Glob", input: { pattern: "*.txt" } }] },
+          { text: "done" },
+        ],
+      };
     },
     check(report) {
       // The matcher names Read: the hook sees Read and not Glob.
@@ -178,7 +196,13 @@ export const USES: PythonSdkUse[] = [
     name: "hook-without-matcher",
     async prepare(workspace) {
       await writeFile(join(workspace.cwd, "hello.txt"), "secret\n");
-      return { turns: [{ tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] }, { tool_calls: [{ name: "Bash", input: { command: "touch by-bash.txt" } }] }, { text: "done" }] };
+      return {
+        turns: [
+          { tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] },
+          { tool_calls: [{ name: "Bash", input: { command: "touch by-bash.txt" } }] },
+          { text: "done" },
+        ],
+      };
     },
     check(report, { workspace }) {
       // No matcher (`"matcher": null` on the wire): the hook sees every tool.
@@ -192,9 +216,15 @@ export const USES: PythonSdkUse[] = [
   },
   {
     name: "sdk-mcp-tool",
-    prepare: async () => ({ turns: [{ tool_calls: [{ name: "mcp__harness__echo_upper", input: { text: "shout this" } }] }, { text: "Echoed." }] }),
+    prepare: async () => ({
+      turns: [{ tool_calls: [{ name: "mcp__harness__echo_upper", input: { text: "shout this" } }] }, { text: "Echoed." }],
+    }),
     check(report, { requests }) {
-      expect(report.messages[0]).toMatchObject({ type: "system", subtype: "init", mcp_servers: [{ name: "harness", status: "connected" }] });
+      expect(report.messages[0]).toMatchObject({
+        type: "system",
+        subtype: "init",
+        mcp_servers: [{ name: "harness", status: "connected" }],
+      });
       expect(report.facts.mcp_tool_calls).toEqual([{ text: "shout this" }]);
       expect(toolResults(report)).toEqual([{ type: "tool_result", is_error: false, content: "ECHO:SHOUT THIS" }]);
       expect(requestText(requests[0])).toContain("mcp__harness__echo_upper");
@@ -203,7 +233,8 @@ export const USES: PythonSdkUse[] = [
   },
   {
     name: "interrupt",
-    prepare: async () => JSON.parse(readFileSync(join(ROOT, "fixtures", "scenarios", "interrupt.json"), "utf8")) as z.input<typeof scenarioSchema>,
+    prepare: async () =>
+      JSON.parse(readFileSync(join(ROOT, "fixtures", "scenarios", "interrupt.json"), "utf8")) as z.input<typeof scenarioSchema>,
     check(report) {
       const [first, second] = results(report);
       expect(first).toMatchObject({ subtype: "error_during_execution", is_error: true });
@@ -237,7 +268,9 @@ export const USES: PythonSdkUse[] = [
     name: "partial-messages",
     prepare: async () => textOnly("Hello! I am the mock model. 2 + 2 = 4."),
     check(report) {
-      const kinds = report.messages.map((message) => (message.type === "stream_event" ? `stream:${String(message.event_type)}` : message.type));
+      const kinds = report.messages.map((message) =>
+        message.type === "stream_event" ? `stream:${String(message.event_type)}` : message.type,
+      );
       expect(kinds.indexOf("stream:content_block_delta")).toBeGreaterThan(-1);
       expect(kinds.indexOf("stream:content_block_delta")).toBeLessThan(kinds.indexOf("assistant"));
       expectSuccesses(report, ["Hello! I am the mock model. 2 + 2 = 4."]);
@@ -293,7 +326,9 @@ export const USES: PythonSdkUse[] = [
   },
   {
     name: "provider-error",
-    prepare: async () => ({ turns: [{ error: { status: 401, type: "authentication_error", message: "invalid x-api-key" }, repeat: true }] }),
+    prepare: async () => ({
+      turns: [{ error: { status: 401, type: "authentication_error", message: "invalid x-api-key" }, repeat: true }],
+    }),
     check(report) {
       expect(report.messages.find((message) => message.type === "assistant")).toMatchObject({ error: "authentication_failed" });
       expect(results(report)).toEqual([expect.objectContaining({ is_error: true })]);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { describeCall, describeResult, diffRows, keyArgument, markdownBlocks, parseInline, permissionDescription } from "../../src/render/present/index.js";
+import {
+  describeCall,
+  describeResult,
+  diffRows,
+  keyArgument,
+  markdownBlocks,
+  parseInline,
+  permissionDescription,
+} from "../../src/render/present/index.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { createStyle } from "../../src/render/style.js";
 
@@ -27,28 +35,61 @@ describe("presenting tool calls", () => {
 
   it("gives the host Claude Code's unabridged subject as a permission request's description", () => {
     expect(permissionDescription({ name: "Read", input: { file_path: "/tmp/outside/o.txt" } })).toBe("/tmp/outside/o.txt");
-    expect(permissionDescription({ name: "Bash", input: { command: "npm test\nnpm run lint", description: "tests" } })).toBe("npm test\nnpm run lint");
+    expect(permissionDescription({ name: "Bash", input: { command: "npm test\nnpm run lint", description: "tests" } })).toBe(
+      "npm test\nnpm run lint",
+    );
     expect(permissionDescription({ name: "Grep", input: { pattern: "TODO" } })).toBe("TODO");
     expect(permissionDescription({ name: "WebFetch", input: { url: "https://example.com" } })).toBe("WebFetch");
     expect(permissionDescription({ name: "Bash", input: { command: 3 } })).toBe("Bash");
   });
 
   it("summarizes results: line counts, exit codes, errors in full", () => {
-    expect(describeResult("Read", { file_path: "a" }, { content: "1\ta\n2\tb\n" }, { type: "text", file: { numLines: 2 } }, "/repo", 120).summary).toBe("read 2 lines");
-    expect(describeResult("Read", {}, { content: [{ type: "image" }] }, { type: "image", file: {} }, "/repo", 120).summary).toBe("read an image");
-    expect(describeResult("Bash", { command: "ls" }, { content: "a\nb\nc" }, { stdout: "a\nb\nc", stderr: "", exitCode: 0 }, "/repo", 120).summary).toBe("3 lines of output");
-    expect(describeResult("Bash", { command: "ls" }, { content: "" }, { stdout: "", stderr: "", exitCode: 1 }, "/repo", 120).summary).toBe("exit 1, no output");
+    expect(
+      describeResult("Read", { file_path: "a" }, { content: "1\ta\n2\tb\n" }, { type: "text", file: { numLines: 2 } }, "/repo", 120)
+        .summary,
+    ).toBe("read 2 lines");
+    expect(describeResult("Read", {}, { content: [{ type: "image" }] }, { type: "image", file: {} }, "/repo", 120).summary).toBe(
+      "read an image",
+    );
+    expect(
+      describeResult("Bash", { command: "ls" }, { content: "a\nb\nc" }, { stdout: "a\nb\nc", stderr: "", exitCode: 0 }, "/repo", 120)
+        .summary,
+    ).toBe("3 lines of output");
+    expect(describeResult("Bash", { command: "ls" }, { content: "" }, { stdout: "", stderr: "", exitCode: 1 }, "/repo", 120).summary).toBe(
+      "exit 1, no output",
+    );
     expect(describeResult("Skill", {}, { content: "x".repeat(50) }, undefined, "/repo", 20).summary).toBe(`${"x".repeat(19)}…`);
     expect(describeResult("Skill", {}, {}, undefined, "/repo", 20).summary).toBe("done");
-    const failed = describeResult("Bash", { command: "false" }, { content: "boom", is_error: true }, { stdout: "", stderr: "boom\n", exitCode: 2, interrupted: false }, "/repo", 120);
+    const failed = describeResult(
+      "Bash",
+      { command: "false" },
+      { content: "boom", is_error: true },
+      { stdout: "", stderr: "boom\n", exitCode: 2, interrupted: false },
+      "/repo",
+      120,
+    );
     expect(failed).toEqual({ kind: "exit", failed: true, summary: "exit 2", output: "boom" });
-    const error = describeResult("Read", {}, { content: "<tool_use_error>File does not exist.\nDid you mean a.txt?</tool_use_error>", is_error: true }, "Error: File does not exist.", "/repo", 120);
-    expect(error).toEqual({ kind: "error", failed: true, summary: "File does not exist.", output: "File does not exist.\nDid you mean a.txt?" });
+    const error = describeResult(
+      "Read",
+      {},
+      { content: "<tool_use_error>File does not exist.\nDid you mean a.txt?</tool_use_error>", is_error: true },
+      "Error: File does not exist.",
+      "/repo",
+      120,
+    );
+    expect(error).toEqual({
+      kind: "error",
+      failed: true,
+      summary: "File does not exist.",
+      output: "File does not exist.\nDid you mean a.txt?",
+    });
   });
 
   it("ignores details of the wrong shape", () => {
     // An exit code that is not a number is no command result: the text speaks.
-    expect(describeResult("Bash", {}, { content: "one line" }, { stdout: "", stderr: "", exitCode: "1" }, "/repo", 120).summary).toBe("one line");
+    expect(describeResult("Bash", {}, { content: "one line" }, { stdout: "", stderr: "", exitCode: "1" }, "/repo", 120).summary).toBe(
+      "one line",
+    );
     expect(describeResult("Edit", {}, { content: "ok" }, { structuredPatch: [{ oldStart: 1 }] }, "/repo", 120).summary).toBe("ok");
   });
 
@@ -60,12 +101,49 @@ describe("presenting tool calls", () => {
       { kind: "del", text: "-old" },
       { kind: "add", text: "+new" },
     ]);
-    const edit = describeResult("Edit", { file_path: "/repo/a.txt" }, { content: "ok" }, { filePath: "/repo/a.txt", structuredPatch: hunks }, "/repo", 120);
+    const edit = describeResult(
+      "Edit",
+      { file_path: "/repo/a.txt" },
+      { content: "ok" },
+      { filePath: "/repo/a.txt", structuredPatch: hunks },
+      "/repo",
+      120,
+    );
     expect(edit.summary).toBe("updated a.txt: +1 -1");
-    const created = describeResult("Write", { file_path: "/repo/n.txt" }, { content: "ok" }, { type: "create", filePath: "/repo/n.txt", content: "one\ntwo\n", structuredPatch: [] }, "/repo", 120);
-    expect(created).toEqual({ kind: "created", failed: false, summary: "created n.txt (2 lines)", diff: [{ kind: "add", text: "+one" }, { kind: "add", text: "+two" }] });
-    const stored = describeResult("MultiEdit", { file_path: "/repo/a.txt", edits: [{ old_string: "a", new_string: "b" }] }, { content: "ok" }, undefined, "/repo", 120);
-    expect(stored).toEqual({ kind: "updated", failed: false, summary: "updated a.txt", diff: [{ kind: "del", text: "-a" }, { kind: "add", text: "+b" }] });
+    const created = describeResult(
+      "Write",
+      { file_path: "/repo/n.txt" },
+      { content: "ok" },
+      { type: "create", filePath: "/repo/n.txt", content: "one\ntwo\n", structuredPatch: [] },
+      "/repo",
+      120,
+    );
+    expect(created).toEqual({
+      kind: "created",
+      failed: false,
+      summary: "created n.txt (2 lines)",
+      diff: [
+        { kind: "add", text: "+one" },
+        { kind: "add", text: "+two" },
+      ],
+    });
+    const stored = describeResult(
+      "MultiEdit",
+      { file_path: "/repo/a.txt", edits: [{ old_string: "a", new_string: "b" }] },
+      { content: "ok" },
+      undefined,
+      "/repo",
+      120,
+    );
+    expect(stored).toEqual({
+      kind: "updated",
+      failed: false,
+      summary: "updated a.txt",
+      diff: [
+        { kind: "del", text: "-a" },
+        { kind: "add", text: "+b" },
+      ],
+    });
   });
 });
 
@@ -82,7 +160,10 @@ describe("parsing markdown", () => {
       { type: "line", text: "text" },
     ]);
     expect(markdownBlocks("# C#")).toEqual([{ type: "heading", level: 1, text: "C#" }]);
-    expect(markdownBlocks("a\r\n```\nstill streaming")).toEqual([{ type: "line", text: "a" }, { type: "code", language: "", lines: ["still streaming"] }]);
+    expect(markdownBlocks("a\r\n```\nstill streaming")).toEqual([
+      { type: "line", text: "a" },
+      { type: "code", language: "", lines: ["still streaming"] },
+    ]);
   });
 
   it("parses inline markup: code is literal, links only to safe targets, emphasis may span code", () => {
@@ -95,17 +176,37 @@ describe("parsing markdown", () => {
       { type: "code", text: "a **b**" },
       { type: "text", text: "." },
     ]);
-    expect(parseInline("**see `x`**")).toEqual([{ type: "strong", marker: "**", children: [{ type: "text", text: "see " }, { type: "code", text: "x" }] }]);
+    expect(parseInline("**see `x`**")).toEqual([
+      {
+        type: "strong",
+        marker: "**",
+        children: [
+          { type: "text", text: "see " },
+          { type: "code", text: "x" },
+        ],
+      },
+    ]);
     expect(parseInline("[docs](https://example.com) [x](javascript:alert(1))")).toEqual([
       { type: "link", href: "https://example.com", children: [{ type: "text", text: "docs" }] },
       { type: "text", text: " [x](javascript:alert(1))" },
     ]);
     expect(parseInline("*a **b** c*")).toEqual([
-      { type: "emphasis", marker: "*", children: [{ type: "text", text: "a " }, { type: "strong", marker: "**", children: [{ type: "text", text: "b" }] }, { type: "text", text: " c" }] },
+      {
+        type: "emphasis",
+        marker: "*",
+        children: [
+          { type: "text", text: "a " },
+          { type: "strong", marker: "**", children: [{ type: "text", text: "b" }] },
+          { type: "text", text: " c" },
+        ],
+      },
     ]);
     expect(parseInline("read_file_now and 2*3*4")).toEqual([{ type: "text", text: "read_file_now and 2*3*4" }]);
     // The placeholders' characters in the text itself cannot stand for code or links.
-    expect(parseInline("\uE0000\uE001 `x`")).toEqual([{ type: "text", text: "\uFFFD0\uFFFD " }, { type: "code", text: "x" }]);
+    expect(parseInline("\uE0000\uE001 `x`")).toEqual([
+      { type: "text", text: "\uFFFD0\uFFFD " },
+      { type: "code", text: "x" },
+    ]);
   });
 
   it("is styled by the terminal per wrapped line", () => {

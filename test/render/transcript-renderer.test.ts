@@ -63,7 +63,10 @@ describe("the transcript renderer", () => {
     const prose = "word ".repeat(60).trim();
     const code = `const x = ${"1 + ".repeat(30)}1;`;
     const text = `# A heading\n\n${prose}\n\n- ${prose}\n2. second\n\n\`\`\`ts\n${code}\n\`\`\`\nUse \`npm test\` and **bold**.`;
-    const lines = renderTranscript([{ kind: "event", event: { type: "assistant", message: { content: [{ type: "text", text }] } } }], { width: 50, color: false });
+    const lines = renderTranscript([{ kind: "event", event: { type: "assistant", message: { content: [{ type: "text", text }] } } }], {
+      width: 50,
+      color: false,
+    });
     expect(lines[0]).toBe("A heading");
     for (const line of lines) if (!line.includes("const x")) expect(visibleLength(line)).toBeLessThanOrEqual(50);
     expect(lines.filter((line) => line.startsWith("• word")).length).toBe(1);
@@ -73,7 +76,10 @@ describe("the transcript renderer", () => {
     expect(lines).not.toContain("```ts");
     expect(lines.at(-1)).toBe("Use npm test and bold.");
     // Styled, the width is still counted without the escape codes.
-    const coloured = renderTranscript([{ kind: "event", event: { type: "assistant", message: { content: [{ type: "text", text: `${prose} \`code\`` }] } } }], { width: 50, color: true });
+    const coloured = renderTranscript(
+      [{ kind: "event", event: { type: "assistant", message: { content: [{ type: "text", text: `${prose} \`code\`` }] } } }],
+      { width: 50, color: true },
+    );
     for (const line of coloured) expect(visibleLength(line)).toBeLessThanOrEqual(50);
   });
 
@@ -81,14 +87,39 @@ describe("the transcript renderer", () => {
     const events = [
       { type: "system", subtype: "init", session_id: "s1", cwd: "/repo", model: "m", permissionMode: "default" },
       { type: "assistant", message: { content: [{ type: "thinking", thinking: "first\nsecond ".repeat(40) }] } },
-      { type: "assistant", message: { content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "npm test\nnpm run lint" } }] } },
-      { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t1", content: "boom", is_error: false }] }, tool_use_result: { stdout: "a\nb\nc\n", stderr: "", exitCode: 2 } },
-      { type: "assistant", message: { content: [{ type: "tool_use", id: "t2", name: "Grep", input: { pattern: "TODO", path: "/repo/src" } }] } },
+      {
+        type: "assistant",
+        message: { content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "npm test\nnpm run lint" } }] },
+      },
+      {
+        type: "user",
+        message: { content: [{ type: "tool_result", tool_use_id: "t1", content: "boom", is_error: false }] },
+        tool_use_result: { stdout: "a\nb\nc\n", stderr: "", exitCode: 2 },
+      },
+      {
+        type: "assistant",
+        message: { content: [{ type: "tool_use", id: "t2", name: "Grep", input: { pattern: "TODO", path: "/repo/src" } }] },
+      },
       { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t2", content: "Found 3 files\na\nb\nc" }] } },
       { type: "assistant", message: { content: [{ type: "tool_use", id: "t3", name: "Read", input: { file_path: "/elsewhere/x.ts" } }] } },
-      { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "t3", content: "<tool_use_error>File does not exist.\nSecond line of the error.</tool_use_error>", is_error: true }] } },
+      {
+        type: "user",
+        message: {
+          content: [
+            {
+              type: "tool_result",
+              tool_use_id: "t3",
+              content: "<tool_use_error>File does not exist.\nSecond line of the error.</tool_use_error>",
+              is_error: true,
+            },
+          ],
+        },
+      },
     ];
-    const lines = renderTranscript(events.map((event) => ({ kind: "event", event })), { width: 80, color: false });
+    const lines = renderTranscript(
+      events.map((event) => ({ kind: "event", event })),
+      { width: 80, color: false },
+    );
     expect(lines).toEqual([
       "● session s1 · m · /repo · default",
       `✻ Thinking: ${"first second ".repeat(40).trim()}`.slice(0, 79) + "…",
@@ -103,21 +134,50 @@ describe("the transcript renderer", () => {
   });
 
   it("shows an edit as a unified diff from the structured patch, and a session file's edit from its input", () => {
-    const call = { type: "assistant", message: { content: [{ type: "tool_use", id: "e1", name: "Edit", input: { file_path: "a.txt", old_string: "one", new_string: "uno" } }] } };
+    const call = {
+      type: "assistant",
+      message: {
+        content: [{ type: "tool_use", id: "e1", name: "Edit", input: { file_path: "a.txt", old_string: "one", new_string: "uno" } }],
+      },
+    };
     const structuredPatch = [{ oldStart: 3, oldLines: 3, newStart: 3, newLines: 3, lines: [" before", "-one", "+uno", " after"] }];
     const withPatch = renderTranscript(
-      [call, { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "e1", content: "ok" }] }, tool_use_result: { filePath: "a.txt", structuredPatch } }].map((event) => ({ kind: "event", event })),
+      [
+        call,
+        {
+          type: "user",
+          message: { content: [{ type: "tool_result", tool_use_id: "e1", content: "ok" }] },
+          tool_use_result: { filePath: "a.txt", structuredPatch },
+        },
+      ].map((event) => ({ kind: "event", event })),
       { width: 80, color: false },
     );
-    expect(withPatch.slice(1)).toEqual(["  ⎿ updated a.txt: +1 -1", "    @@ -3,3 +3,3 @@", "     before", "    -one", "    +uno", "     after"]);
-    const fromInput = renderTranscript([call, { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "e1", content: "ok" }] } }].map((event) => ({ kind: "event", event })), { width: 80, color: false });
+    expect(withPatch.slice(1)).toEqual([
+      "  ⎿ updated a.txt: +1 -1",
+      "    @@ -3,3 +3,3 @@",
+      "     before",
+      "    -one",
+      "    +uno",
+      "     after",
+    ]);
+    const fromInput = renderTranscript(
+      [call, { type: "user", message: { content: [{ type: "tool_result", tool_use_id: "e1", content: "ok" }] } }].map((event) => ({
+        kind: "event",
+        event,
+      })),
+      { width: 80, color: false },
+    );
     expect(fromInput.slice(1)).toEqual(["  ⎿ updated a.txt", "    -one", "    +uno"]);
   });
 
   it("shows retries, denials, compactions, and a closing line with outcome, turns, tokens, cost and time", () => {
     const events = [
       { type: "system", subtype: "api_retry", attempt: 2, max_retries: 10, retry_delay_ms: 1500, error_status: 529, error: "overloaded" },
-      { type: "system", subtype: "compact_boundary", compact_metadata: { trigger: "auto", pre_tokens: 120000, post_tokens: 9000, duration_ms: 40 } },
+      {
+        type: "system",
+        subtype: "compact_boundary",
+        compact_metadata: { trigger: "auto", pre_tokens: 120000, post_tokens: 9000, duration_ms: 40 },
+      },
       { type: "system", subtype: "permission_denied", tool_name: "Write", message: "not allowed" },
       {
         type: "result",
@@ -131,7 +191,12 @@ describe("the transcript renderer", () => {
         permission_denials: [{ tool_name: "Write", tool_input: { file_path: "x.txt" } }],
       },
     ];
-    expect(renderTranscript(events.map((event) => ({ kind: "event", event })), { width: 120, color: false })).toEqual([
+    expect(
+      renderTranscript(
+        events.map((event) => ({ kind: "event", event })),
+        { width: 120, color: false },
+      ),
+    ).toEqual([
       "↻ model API failed (overloaded, HTTP 529); retry 2 of 10 in 1.5 s",
       "── compacted (auto): 120,000 → 9,000 tokens in 40 ms ──",
       "✗ Write denied: not allowed",
@@ -145,7 +210,9 @@ describe("the transcript renderer", () => {
     const renderer = new TranscriptRenderer({ width: 60, color: false });
     expect(renderer.render({ kind: "invalid", text: "not json {" })).toEqual(["? not json {"]);
     expect(renderer.render({ kind: "event", event: { type: "mystery", x: 1 } })).toEqual(['? {"type":"mystery","x":1}']);
-    expect(renderer.render({ kind: "event", event: { type: "assistant", message: "oops" } })).toEqual(['? {"type":"assistant","message":"oops"}']);
+    expect(renderer.render({ kind: "event", event: { type: "assistant", message: "oops" } })).toEqual([
+      '? {"type":"assistant","message":"oops"}',
+    ]);
     // Every golden event with each field in turn replaced by a value of the wrong type.
     const golden = readdirSync(EXAMPLES)
       .filter((name) => name.endsWith(".jsonl"))
@@ -159,7 +226,8 @@ describe("the transcript renderer", () => {
         for (const odd of oddValues) {
           const broken = structuredClone(event);
           broken[key] = odd;
-          if (typeof broken.message === "object" && broken.message !== null && key !== "message") (broken.message as Record<string, unknown>).content = odd;
+          if (typeof broken.message === "object" && broken.message !== null && key !== "message")
+            (broken.message as Record<string, unknown>).content = odd;
           expect(() => renderer.render({ kind: "event", event: broken })).not.toThrow();
           rendered++;
         }

@@ -55,7 +55,12 @@ function sdkOptions(provider: ProviderUnderTest, extra: Partial<Options> = {}): 
     pathToClaudeCodeExecutable: EXECUTABLE,
     cwd: workspace.cwd,
     model: provider.model,
-    env: { PATH: process.env.PATH ?? "", HOME: workspace.home, AGENTWIRE_HOME: join(workspace.home, ".agentwire"), ...provider.env(workspace) },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: workspace.home,
+      AGENTWIRE_HOME: join(workspace.home, ".agentwire"),
+      ...provider.env(workspace),
+    },
     extraArgs: provider.name === "openai" ? { provider: "openai", "base-url": `${workspace.server.url}/v1` } : provider.extraArgs,
     stderr: () => {},
     ...extra,
@@ -70,7 +75,9 @@ function requestShape(body: unknown): { turns: number; tools: string[]; toolSche
   return {
     turns: request.messages.filter((message) => message.role !== "system" && message.role !== "developer").length,
     tools: tools.map((entry) => entry.name ?? entry.function?.name ?? ""),
-    toolSchemas: Object.fromEntries(tools.map((entry) => [entry.name ?? entry.function?.name ?? "", entry.input_schema ?? entry.function?.parameters])),
+    toolSchemas: Object.fromEntries(
+      tools.map((entry) => [entry.name ?? entry.function?.name ?? "", entry.input_schema ?? entry.function?.parameters]),
+    ),
     model: request.model,
   };
 }
@@ -123,14 +130,18 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     const messages = await collect(query({ prompt: "Say hello.", options: sdkOptions(provider) }));
     expectProtocolLines(messages);
     expect(messages[0]).toMatchObject({ type: "system", subtype: "init", model: provider.model });
-    expect(resultsOf(messages)).toEqual([expect.objectContaining({ subtype: "success", is_error: false, result: "Hello! I am the mock model. 2 + 2 = 4." })]);
+    expect(resultsOf(messages)).toEqual([
+      expect.objectContaining({ subtype: "success", is_error: false, result: "Hello! I am the mock model. 2 + 2 = 4." }),
+    ]);
   });
 
   it("outputFormat json_schema: the answer comes back as structured_output", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "StructuredOutput", input: { answer: 4 } }] }] });
     const schema = { type: "object", properties: { answer: { type: "integer" } }, required: ["answer"] };
-    const messages = await collect(query({ prompt: "2 + 2?", options: sdkOptions(provider, { outputFormat: { type: "json_schema", schema } }) }));
+    const messages = await collect(
+      query({ prompt: "2 + 2?", options: sdkOptions(provider, { outputFormat: { type: "json_schema", schema } }) }),
+    );
     expectProtocolLines(messages);
     expect(resultsOf(messages)).toEqual([expect.objectContaining({ subtype: "success", structured_output: { answer: 4 } })]);
     expect(requestShape(workspace.server.requests[0]!.body).toolSchemas.StructuredOutput).toMatchObject(schema);
@@ -150,7 +161,15 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     outside = await mkdtemp(join(tmpdir(), "agentwire-outside-"));
     await writeFile(join(outside, "o.txt"), "outside\n");
     await workspace.useScenario({
-      turns: [{ tool_calls: [{ name: "Read", input: { file_path: join(outside, "o.txt") } }, { name: "Bash", input: { command: "touch made-by-bash.txt" } }] }, { text: "done" }],
+      turns: [
+        {
+          tool_calls: [
+            { name: "Read", input: { file_path: join(outside, "o.txt") } },
+            { name: "Bash", input: { command: "touch made-by-bash.txt" } },
+          ],
+        },
+        { text: "done" },
+      ],
     });
     const asked: string[] = [];
     const messages = await collect(
@@ -165,7 +184,9 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
       }),
     );
     expect(asked.sort()).toEqual(["Bash", "Read"]);
-    const results = messages.flatMap((message) => (message.type === "user" && Array.isArray(message.message.content) ? message.message.content : [])) as Array<{ content: string; is_error?: boolean }>;
+    const results = messages.flatMap((message) =>
+      message.type === "user" && Array.isArray(message.message.content) ? message.message.content : [],
+    ) as Array<{ content: string; is_error?: boolean }>;
     expect(results.map((block) => block.content)).toEqual(["1\toutside\n2\t", "No shell today."]);
     expect(existsSync(join(workspace.cwd, "made-by-bash.txt"))).toBe(false);
     expect(resultsOf(messages)[0]!.permission_denials).toEqual([expect.objectContaining({ tool_name: "Bash" })]);
@@ -181,7 +202,10 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     input.end();
     const messages = await collect(query({ prompt: input, options: sdkOptions(provider) }));
     expectProtocolLines(messages);
-    expect(resultsOf(messages).map((result) => (result.subtype === "success" ? result.result : undefined))).toEqual(["First answer.", "Second answer."]);
+    expect(resultsOf(messages).map((result) => (result.subtype === "success" ? result.result : undefined))).toEqual([
+      "First answer.",
+      "Second answer.",
+    ]);
   });
 
   it("interrupt() mid-stream, then another message", async () => {
@@ -243,7 +267,12 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
         abortController,
         includePartialMessages: true,
         spawnClaudeCodeProcess: (spawnOptions) => {
-          const child = spawn(spawnOptions.command, spawnOptions.args, { cwd: spawnOptions.cwd, env: spawnOptions.env, signal: spawnOptions.signal, stdio: ["pipe", "pipe", "ignore"] });
+          const child = spawn(spawnOptions.command, spawnOptions.args, {
+            cwd: spawnOptions.cwd,
+            env: spawnOptions.env,
+            signal: spawnOptions.signal,
+            stdio: ["pipe", "pipe", "ignore"],
+          });
           pid = child.pid;
           return child;
         },
@@ -263,7 +292,9 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
 
   it("setPermissionMode and setModel take effect for later calls and requests", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ text: "one" }, { tool_calls: [{ name: "Write", input: { file_path: "w.txt", content: "w\n" } }] }, { text: "two" }] });
+    await workspace.useScenario({
+      turns: [{ text: "one" }, { tool_calls: [{ name: "Write", input: { file_path: "w.txt", content: "w\n" } }] }, { text: "two" }],
+    });
     const input = pushableInput();
     input.push("First.");
     const run = query({ prompt: input, options: sdkOptions(provider) });
@@ -296,7 +327,13 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
                 hooks: [
                   async (hookInput) => {
                     seen.push(hookInput);
-                    return { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "Hook says no." } };
+                    return {
+                      hookSpecificOutput: {
+                        hookEventName: "PreToolUse",
+                        permissionDecision: "deny",
+                        permissionDecisionReason: "Hook says no.",
+                      },
+                    };
                   },
                 ],
               },
@@ -305,7 +342,9 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
         }),
       }),
     );
-    expect(seen).toEqual([expect.objectContaining({ hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "hello.txt" } })]);
+    expect(seen).toEqual([
+      expect.objectContaining({ hook_event_name: "PreToolUse", tool_name: "Read", tool_input: { file_path: "hello.txt" } }),
+    ]);
     const blocked = messages.find((message) => message.type === "user");
     expect(blocked).toMatchObject({ message: { content: [{ is_error: true, content: "Hook says no." }] } });
   });
@@ -313,7 +352,14 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
   it("queued turns keep the host's callbacks: a hook still guards the second of two queued messages", async () => {
     workspace = await createWorkspace("text");
     await writeFile(join(workspace.cwd, "hello.txt"), "secret\n");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] }, { text: "one" }, { tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] }, { text: "two" }] });
+    await workspace.useScenario({
+      turns: [
+        { tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] },
+        { text: "one" },
+        { tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }] },
+        { text: "two" },
+      ],
+    });
     const input = pushableInput();
     input.push("Read it.");
     input.push("Read it again.");
@@ -324,13 +370,30 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
         prompt: input,
         options: sdkOptions(provider, {
           hooks: {
-            PreToolUse: [{ hooks: [async () => (calls++, { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "Hook says no." } })] }],
+            PreToolUse: [
+              {
+                hooks: [
+                  async () => (
+                    calls++,
+                    {
+                      hookSpecificOutput: {
+                        hookEventName: "PreToolUse",
+                        permissionDecision: "deny",
+                        permissionDecisionReason: "Hook says no.",
+                      },
+                    }
+                  ),
+                ],
+              },
+            ],
           },
         }),
       }),
     );
     expect(calls).toBe(2);
-    const toolResults = messages.flatMap((message) => (message.type === "user" && Array.isArray(message.message.content) ? message.message.content : [])) as Array<{ content: string }>;
+    const toolResults = messages.flatMap((message) =>
+      message.type === "user" && Array.isArray(message.message.content) ? message.message.content : [],
+    ) as Array<{ content: string }>;
     expect(toolResults.map((block) => block.content)).toEqual(["Hook says no.", "Hook says no."]);
     expect(resultsOf(messages)).toHaveLength(2);
   });
@@ -341,7 +404,8 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     const messages: SDKMessage[] = [];
     await expect(
       (async () => {
-        for await (const message of query({ prompt: "Read every file.", options: sdkOptions(provider, { maxTurns: 1 }) })) messages.push(message);
+        for await (const message of query({ prompt: "Read every file.", options: sdkOptions(provider, { maxTurns: 1 }) }))
+          messages.push(message);
       })(),
     ).rejects.toThrow(/maximum number of turns/);
     expect(resultsOf(messages)[0]).toMatchObject({ subtype: "error_max_turns", is_error: true });
@@ -361,14 +425,23 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
 
   it("a tool defined in the SDK process via an SDK MCP server", async () => {
     workspace = await createWorkspace("text");
-    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "mcp__harness__echo_upper", input: { text: "shout this" } }] }, { text: "Echoed." }] });
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "mcp__harness__echo_upper", input: { text: "shout this" } }] }, { text: "Echoed." }],
+    });
     const harness = createSdkMcpServer({
       name: "harness",
       version: "1.0.0",
-      tools: [tool("echo_upper", "Echo text in upper case", { text: z.string() }, async ({ text }) => ({ content: [{ type: "text", text: `ECHO:${text.toUpperCase()}` }] }))],
+      tools: [
+        tool("echo_upper", "Echo text in upper case", { text: z.string() }, async ({ text }) => ({
+          content: [{ type: "text", text: `ECHO:${text.toUpperCase()}` }],
+        })),
+      ],
     });
     const messages = await collect(
-      query({ prompt: "Use the tool.", options: sdkOptions(provider, { mcpServers: { harness }, allowedTools: ["mcp__harness__echo_upper"] }) }),
+      query({
+        prompt: "Use the tool.",
+        options: sdkOptions(provider, { mcpServers: { harness }, allowedTools: ["mcp__harness__echo_upper"] }),
+      }),
     );
     const init = messages.find((message) => message.type === "system" && message.subtype === "init");
     expect(init).toMatchObject({ mcp_servers: [{ name: "harness", status: "connected" }] });
@@ -377,7 +450,11 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     const offered = requestShape(workspace.server.requests[0]!.body);
     expect(offered.tools).toContain("mcp__harness__echo_upper");
     // The model gets the MCP server's own input schema, not a generic object.
-    expect(offered.toolSchemas["mcp__harness__echo_upper"]).toMatchObject({ type: "object", properties: { text: { type: "string" } }, required: ["text"] });
+    expect(offered.toolSchemas["mcp__harness__echo_upper"]).toMatchObject({
+      type: "object",
+      properties: { text: { type: "string" } },
+      required: ["text"],
+    });
   });
 });
 

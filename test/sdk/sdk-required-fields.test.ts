@@ -40,9 +40,15 @@ function loadSdkShapes(): void {
   const program = ts.createProgram([join(sdkDir, "sdk.d.ts")], { strict: true, skipLibCheck: true, noEmit: true });
   checker = program.getTypeChecker();
   const source = program.getSourceFile(join(sdkDir, "sdk.d.ts"))!;
-  const alias = source.statements.find((statement): statement is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(statement) && statement.name.text === "SDKMessage")!;
+  const alias = source.statements.find(
+    (statement): statement is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(statement) && statement.name.text === "SDKMessage",
+  )!;
   const union = checker.getTypeAtLocation(alias.name);
-  shapes = (union.isUnion() ? union.types : [union]).map((member) => ({ type: literalOf(member, "type")!, subtype: literalOf(member, "subtype"), tsType: member }));
+  shapes = (union.isUnion() ? union.types : [union]).map((member) => ({
+    type: literalOf(member, "type")!,
+    subtype: literalOf(member, "subtype"),
+    tsType: member,
+  }));
 }
 
 function literalOf(type: ts.Type, property: string): string | undefined {
@@ -125,7 +131,16 @@ describe("every line meets the Claude Agent SDK's declared required fields", () 
 
   it("the runs produced every kind of line hosts read", () => {
     const kinds = new Set(events.map(kindOf));
-    for (const kind of ["system/init", "assistant", "user", "stream_event", "system/api_retry", "result/success", "result/error_during_execution", "result/error_max_turns"]) {
+    for (const kind of [
+      "system/init",
+      "assistant",
+      "user",
+      "stream_event",
+      "system/api_retry",
+      "result/success",
+      "result/error_during_execution",
+      "result/error_max_turns",
+    ]) {
       expect(kinds, kind).toContain(kind);
     }
   });
@@ -134,10 +149,16 @@ describe("every line meets the Claude Agent SDK's declared required fields", () 
     const problems = events.flatMap((event) => {
       const kind = kindOf(event);
       if (EXTENSIONS.has(kind)) return [];
-      const candidates = shapes.filter((shape) => shape.type === event.type && (shape.subtype === undefined || shape.subtype === (event as { subtype?: string }).subtype));
+      const candidates = shapes.filter(
+        (shape) => shape.type === event.type && (shape.subtype === undefined || shape.subtype === (event as { subtype?: string }).subtype),
+      );
       if (candidates.length === 0) return [`${kind}: no SDK message type has this type/subtype`];
       // Several SDK types share a discriminant (user, user replay): meeting one is enough.
-      const misses = candidates.map((shape) => missingRequired(shape.tsType, event as unknown as Record<string, unknown>, `${event.type}.`).map((path) => path.slice(event.type.length + 1)));
+      const misses = candidates.map((shape) =>
+        missingRequired(shape.tsType, event as unknown as Record<string, unknown>, `${event.type}.`).map((path) =>
+          path.slice(event.type.length + 1),
+        ),
+      );
       const best = misses.reduce((fewest, missing) => (missing.length < fewest.length ? missing : fewest));
       return best.length === 0 ? [] : [`${kind}: missing ${best.join(", ")}`];
     });

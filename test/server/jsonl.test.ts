@@ -20,7 +20,11 @@ afterEach(() => {
 describe("readLines", () => {
   it.each<{ name: string; chunks: string[]; expected: LineEvent[] }>([
     { name: "splits on LF", chunks: ['{"a":1}\n{"b":2}\n'], expected: [line('{"a":1}', 1), line('{"b":2}', 2)] },
-    { name: "joins a line split across chunks", chunks: ['{"a":', "1}\n{", '"b":2}\n'], expected: [line('{"a":1}', 1), line('{"b":2}', 2)] },
+    {
+      name: "joins a line split across chunks",
+      chunks: ['{"a":', "1}\n{", '"b":2}\n'],
+      expected: [line('{"a":1}', 1), line('{"b":2}', 2)],
+    },
     { name: "strips the CR of CRLF", chunks: ["one\r\ntwo\r\n"], expected: [line("one", 1), line("two", 2)] },
     { name: "strips a CR whose LF comes in the next chunk", chunks: ["one\r", "\ntwo\n"], expected: [line("one", 1), line("two", 2)] },
     { name: "keeps a CR inside a line", chunks: ["a\rb\n"], expected: [line("a\rb", 1)] },
@@ -50,7 +54,12 @@ describe("readLines", () => {
     const bytes = Buffer.from('{"t":"é€😀"}\n', "utf8");
     const euro = bytes.indexOf(0xe2);
     const emoji = bytes.indexOf(0xf0);
-    const chunks = [bytes.subarray(0, euro + 1), bytes.subarray(euro + 1, emoji + 2), bytes.subarray(emoji + 2, emoji + 3), bytes.subarray(emoji + 3)];
+    const chunks = [
+      bytes.subarray(0, euro + 1),
+      bytes.subarray(euro + 1, emoji + 2),
+      bytes.subarray(emoji + 2, emoji + 3),
+      bytes.subarray(emoji + 3),
+    ];
 
     expect(await collect(chunks)).toEqual([line('{"t":"é€😀"}', 1)]);
   });

@@ -21,7 +21,10 @@ const outcome = (event: HookEventName, result: HookProcessResult) => hookOutputO
 
 describe("what a command hook's run means", () => {
   it.each<[HookEventName, HookOutput | undefined]>([
-    ["PreToolUse", { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm here" } }],
+    [
+      "PreToolUse",
+      { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm here" } },
+    ],
     ["PostToolUse", { decision: "block", reason: "no rm here" }],
     ["UserPromptSubmit", { decision: "block", reason: "no rm here" }],
     ["Stop", { decision: "block", reason: "no rm here" }],
@@ -34,27 +37,44 @@ describe("what a command hook's run means", () => {
   ])("exit 2 on %s: stderr is the reason where the event can be blocked, else a problem", (event, expected) => {
     const answer = outcome(event, exited(2, "ignored stdout", "no rm here\n"));
     expect(answer.output).toEqual(expected);
-    if (expected === undefined) expect(answer.problem).toBe(`The ${event} hook \`check.sh\` (~/.claude/settings.json) exited with code 2: no rm here.`);
+    if (expected === undefined)
+      expect(answer.problem).toBe(`The ${event} hook \`check.sh\` (~/.claude/settings.json) exited with code 2: no rm here.`);
     else expect(answer.problem).toBeUndefined();
   });
 
   it("exit 0: JSON on stdout is the answer; plain text is context only where Claude Code reads it", () => {
-    const json = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "sure?" }, systemMessage: "heads up" });
+    const json = JSON.stringify({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "sure?" },
+      systemMessage: "heads up",
+    });
     expect(outcome("PreToolUse", exited(0, `${json}\n`))).toEqual({ output: JSON.parse(json) });
     for (const event of ["UserPromptSubmit", "SessionStart", "PreCompact"] as const) {
-      expect(outcome(event, exited(0, "remember the tests\n"))).toEqual({ output: { hookSpecificOutput: { hookEventName: event, additionalContext: "remember the tests" } } });
+      expect(outcome(event, exited(0, "remember the tests\n"))).toEqual({
+        output: { hookSpecificOutput: { hookEventName: event, additionalContext: "remember the tests" } },
+      });
     }
     expect(outcome("PostToolUse", exited(0, "formatted 3 files\n"))).toEqual({});
     expect(outcome("Stop", exited(0, ""))).toEqual({});
-    expect(outcome("PreToolUse", exited(0, '{"decision": "maybe"}'))).toEqual({ problem: "The PreToolUse hook `check.sh` (~/.claude/settings.json) wrote JSON that is not a hook answer; it was ignored." });
+    expect(outcome("PreToolUse", exited(0, '{"decision": "maybe"}'))).toEqual({
+      problem: "The PreToolUse hook `check.sh` (~/.claude/settings.json) wrote JSON that is not a hook answer; it was ignored.",
+    });
     // Text that only looks like JSON is text.
-    expect(outcome("SessionStart", exited(0, "{branch} main"))).toEqual({ output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "{branch} main" } } });
+    expect(outcome("SessionStart", exited(0, "{branch} main"))).toEqual({
+      output: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: "{branch} main" } },
+    });
   });
 
   it("other exits, timeouts and hooks that cannot start are problems that block nothing; an interrupted hook means nothing", () => {
-    expect(outcome("PreToolUse", exited(1, '{"decision":"block"}', "oops"))).toEqual({ problem: "The PreToolUse hook `check.sh` (~/.claude/settings.json) failed with exit code 1: oops; the session goes on." });
-    expect(outcome("Stop", { outcome: "timed_out", stdout: "", stderr: "" })).toEqual({ problem: "The Stop hook `check.sh` (~/.claude/settings.json) did not finish within 5 s; it was stopped with every process it started." });
-    expect(outcome("Stop", { outcome: "not_started", error: "spawn ENOENT" })).toEqual({ problem: "The Stop hook `check.sh` (~/.claude/settings.json) could not start: spawn ENOENT." });
+    expect(outcome("PreToolUse", exited(1, '{"decision":"block"}', "oops"))).toEqual({
+      problem: "The PreToolUse hook `check.sh` (~/.claude/settings.json) failed with exit code 1: oops; the session goes on.",
+    });
+    expect(outcome("Stop", { outcome: "timed_out", stdout: "", stderr: "" })).toEqual({
+      problem:
+        "The Stop hook `check.sh` (~/.claude/settings.json) did not finish within 5 s; it was stopped with every process it started.",
+    });
+    expect(outcome("Stop", { outcome: "not_started", error: "spawn ENOENT" })).toEqual({
+      problem: "The Stop hook `check.sh` (~/.claude/settings.json) could not start: spawn ENOENT.",
+    });
     expect(outcome("PreToolUse", { outcome: "aborted", stdout: "", stderr: "" })).toEqual({});
   });
 });
@@ -92,7 +112,15 @@ describe("command hooks as processes", () => {
   afterEach(() => rmSync(scratch, { recursive: true, force: true }));
   const hooksOf = (hooks: Array<Partial<CommandHook> & { command: string }>, settingsEnv: Record<string, string> = {}) =>
     new CommandHooks({
-      hooks: hooks.map((hook) => ({ event: "PreToolUse", matcher: undefined, timeoutSeconds: 10, source: "test", background: false, once: false, ...hook })),
+      hooks: hooks.map((hook) => ({
+        event: "PreToolUse",
+        matcher: undefined,
+        timeoutSeconds: 10,
+        source: "test",
+        background: false,
+        once: false,
+        ...hook,
+      })),
       cwd: scratch,
       settingsEnv,
       passEnv: [],
@@ -100,11 +128,35 @@ describe("command hooks as processes", () => {
     });
 
   it("get the event's JSON on stdin, run in the project with CLAUDE_PROJECT_DIR, and see the settings' env without credentials", async () => {
-    const hooks = hooksOf([{ command: `cat > input.json; env > env.txt; pwd > pwd.txt` }], { PLAIN_SETTING: "visible", SERVICE_API_KEY: "sk-secret-value" });
-    const answer = await hooks.run("PreToolUse", { session_id: "s1", transcript_path: "/t.jsonl", cwd: scratch, permission_mode: "default", tool_name: "Bash", tool_input: { command: "ls" }, tool_use_id: "toolu_1" }, { matchValue: "Bash" });
+    const hooks = hooksOf([{ command: `cat > input.json; env > env.txt; pwd > pwd.txt` }], {
+      PLAIN_SETTING: "visible",
+      SERVICE_API_KEY: "sk-secret-value",
+    });
+    const answer = await hooks.run(
+      "PreToolUse",
+      {
+        session_id: "s1",
+        transcript_path: "/t.jsonl",
+        cwd: scratch,
+        permission_mode: "default",
+        tool_name: "Bash",
+        tool_input: { command: "ls" },
+        tool_use_id: "toolu_1",
+      },
+      { matchValue: "Bash" },
+    );
     expect(answer).toEqual({ outputs: [], undelivered: 0 });
     const input = readFileSync(join(scratch, "input.json"), "utf8");
-    expect(Object.keys(JSON.parse(input))).toEqual(["session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name", "tool_name", "tool_input", "tool_use_id"]);
+    expect(Object.keys(JSON.parse(input))).toEqual([
+      "session_id",
+      "transcript_path",
+      "cwd",
+      "permission_mode",
+      "hook_event_name",
+      "tool_name",
+      "tool_input",
+      "tool_use_id",
+    ]);
     expect(JSON.parse(input)).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: { command: "ls" } });
     const env = readFileSync(join(scratch, "env.txt"), "utf8");
     expect(env).toContain(`CLAUDE_PROJECT_DIR=${scratch}\n`);
@@ -156,7 +208,7 @@ describe("command hooks as processes", () => {
 
   it("an abort stops a running hook at once, and it answers nothing", async () => {
     const controller = new AbortController();
-    const hooks = hooksOf([{ command: "sleep 30; echo '{\"decision\":\"block\"}'" }]);
+    const hooks = hooksOf([{ command: 'sleep 30; echo \'{"decision":"block"}\'' }]);
     setTimeout(() => controller.abort(), 200);
     const startedAt = Date.now();
     expect(await hooks.run("PreToolUse", {}, { signal: controller.signal })).toEqual({ outputs: [], undelivered: 0 });
@@ -165,14 +217,24 @@ describe("command hooks as processes", () => {
   });
 
   it("run beside a host's hooks as one: answers in order, systemMessage to the user, undelivered counted", async () => {
-    const commands = hooksOf([{ command: `echo '{"systemMessage":"from the file","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'` }]);
-    const host: SessionHooks = { has: (event) => event === "PreToolUse", run: async () => ({ outputs: [{ decision: "block", reason: "host says no" }], undelivered: 1 }) };
+    const commands = hooksOf([
+      {
+        command: `echo '{"systemMessage":"from the file","hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}'`,
+      },
+    ]);
+    const host: SessionHooks = {
+      has: (event) => event === "PreToolUse",
+      run: async () => ({ outputs: [{ decision: "block", reason: "host says no" }], undelivered: 1 }),
+    };
     const messages: string[] = [];
     const combined = combineHooks([commands, undefined, host], (message) => messages.push(message))!;
     expect(combined.has("PreToolUse")).toBe(true);
     expect(combined.has("Stop")).toBe(false);
     expect(await combined.run("PreToolUse", {})).toEqual({
-      outputs: [{ systemMessage: "from the file", hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } }, { decision: "block", reason: "host says no" }],
+      outputs: [
+        { systemMessage: "from the file", hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } },
+        { decision: "block", reason: "host says no" },
+      ],
       undelivered: 1,
     });
     expect(messages).toEqual(["from the file"]);

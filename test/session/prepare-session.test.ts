@@ -27,7 +27,16 @@ async function project(): Promise<{ cwd: string; home: string }> {
 }
 
 function options(cwd: string, home: string, extra: Partial<SessionOptions> = {}): SessionOptions {
-  return { cwd, home, provider: "anthropic", model: "claude-opus-5-5", env: { HOME: join(cwd, "..") }, onEvent: () => undefined, persistSession: false, ...extra };
+  return {
+    cwd,
+    home,
+    provider: "anthropic",
+    model: "claude-opus-5-5",
+    env: { HOME: join(cwd, "..") },
+    onEvent: () => undefined,
+    persistSession: false,
+    ...extra,
+  };
 }
 
 const withoutUuid = ({ uuid: _uuid, ...rest }: SystemInitEvent) => rest;
@@ -48,7 +57,10 @@ describe("the CLI's early system/init", () => {
     ["--disallowedTools Edit (the whole edit family)", { disallowedTools: ["Edit"] }],
     ["--disallowedTools with a specifier (the tool stays)", { disallowedTools: ["Bash(rm:*)", "Grep"] }],
     ["--tool-profile compact", { toolProfile: "compact" }],
-    ["plan mode, an API key and another provider", { permissionMode: "plan", provider: "openai", model: "gpt-5", env: { OPENAI_API_KEY: "sk-test" } }],
+    [
+      "plan mode, an API key and another provider",
+      { permissionMode: "plan", provider: "openai", model: "gpt-5", env: { OPENAI_API_KEY: "sk-test" } },
+    ],
     ["a local server", { provider: "ollama", model: "qwen3:8b" }],
   ];
   for (const [name, extra] of cases) {
@@ -114,21 +126,28 @@ describe("the CLI's early system/init", () => {
 describe("the sandbox settings", () => {
   it("refuses --sandbox-allow-write and --sandbox-network without a sandbox, and an allowed path that does not exist", async () => {
     const { cwd, home } = await project();
-    expect(() => prepareSession(options(cwd, home, { sandboxNetwork: true }))).toThrow(/need --sandbox workspace-write or --sandbox read-only/);
+    expect(() => prepareSession(options(cwd, home, { sandboxNetwork: true }))).toThrow(
+      /need --sandbox workspace-write or --sandbox read-only/,
+    );
     expect(() => prepareSession(options(cwd, home, { sandboxAllowWrite: ["cache"] }))).toThrow(/need --sandbox workspace-write/);
-    expect(() => prepareSession(options(cwd, home, { sandbox: "workspace-write", sandboxAllowWrite: ["missing"] }))).toThrow(`--sandbox-allow-write path does not exist: ${join(cwd, "missing")}`);
+    expect(() => prepareSession(options(cwd, home, { sandbox: "workspace-write", sandboxAllowWrite: ["missing"] }))).toThrow(
+      `--sandbox-allow-write path does not exist: ${join(cwd, "missing")}`,
+    );
     expect(prepareSession(options(cwd, home)).sandbox).toBeUndefined();
   });
 
-  it.skipIf(bwrapProblem !== undefined)(`resolves allowed paths against cwd and keeps the agentwire home read-only${needsBwrap}`, async () => {
-    const { cwd, home } = await project();
-    await mkdir(join(cwd, "cache"));
-    expect(prepareSession(options(cwd, home, { sandbox: "read-only", sandboxAllowWrite: ["cache"] })).sandbox).toEqual({
-      mode: "read-only",
-      allowWrite: [join(cwd, "cache")],
-      network: false,
-      protectedPaths: [home],
-      protectedNames: PROTECTED_PROJECT_ENTRIES,
-    });
-  });
+  it.skipIf(bwrapProblem !== undefined)(
+    `resolves allowed paths against cwd and keeps the agentwire home read-only${needsBwrap}`,
+    async () => {
+      const { cwd, home } = await project();
+      await mkdir(join(cwd, "cache"));
+      expect(prepareSession(options(cwd, home, { sandbox: "read-only", sandboxAllowWrite: ["cache"] })).sandbox).toEqual({
+        mode: "read-only",
+        allowWrite: [join(cwd, "cache")],
+        network: false,
+        protectedPaths: [home],
+        protectedNames: PROTECTED_PROJECT_ENTRIES,
+      });
+    },
+  );
 });

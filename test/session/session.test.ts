@@ -22,7 +22,16 @@ afterEach(async () => {
 async function setUp(provider: FakeProvider, extra: Partial<SessionOptions> = {}) {
   root = await mkdtemp(join(tmpdir(), "agentwire-session-"));
   const events: OutputEvent[] = [];
-  const session = createSession({ cwd: root, provider: "anthropic", model: "claude-opus-5-5", env: {}, home: join(root, ".home"), providerInstance: provider, onEvent: (event) => events.push(event), ...extra });
+  const session = createSession({
+    cwd: root,
+    provider: "anthropic",
+    model: "claude-opus-5-5",
+    env: {},
+    home: join(root, ".home"),
+    providerInstance: provider,
+    onEvent: (event) => events.push(event),
+    ...extra,
+  });
   return { session, events, cwd: root };
 }
 
@@ -34,11 +43,23 @@ describe("createSession", () => {
     const result = await session.runTurn(toUserMessage("hi"));
     expect(sequence(events)).toEqual(["system/init", "assistant:text", "result/success"]);
     expect(result).toMatchObject({ result: "Hello.", session_id: session.sessionId });
-    const lines = (await readFile(session.transcriptPath!, "utf8")).trimEnd().split("\n").map((line) => JSON.parse(line) as { type: string });
+    const lines = (await readFile(session.transcriptPath!, "utf8"))
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string });
     expect(lines.map((line) => line.type)).toEqual(["session", "message", "message", "turn_end"]);
     await session.close();
 
-    const resumed = createSession({ cwd, provider: "anthropic", model: "claude-opus-5-5", env: {}, home: join(cwd, ".home"), providerInstance: provider, onEvent: () => {}, resume: session.sessionId });
+    const resumed = createSession({
+      cwd,
+      provider: "anthropic",
+      model: "claude-opus-5-5",
+      env: {},
+      home: join(cwd, ".home"),
+      providerInstance: provider,
+      onEvent: () => {},
+      resume: session.sessionId,
+    });
     await resumed.runTurn(toUserMessage("once more"));
     expect(provider.requests[1]!.messages.map((message) => message.role)).toEqual(["user", "assistant", "user"]);
     await resumed.close();
@@ -51,7 +72,10 @@ describe("createSession", () => {
     const { session, cwd } = await setUp(provider, {
       approve: async (request) => {
         asked.push(`${request.toolName} ${String(request.input.file_path)} (${request.reasonType})`);
-        return { behavior: "allow", updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Write" }], behavior: "allow", destination: "session" }] };
+        return {
+          behavior: "allow",
+          updatedPermissions: [{ type: "addRules", rules: [{ toolName: "Write" }], behavior: "allow", destination: "session" }],
+        };
       },
     });
     await session.runTurn(toUserMessage("write a"));
@@ -90,7 +114,11 @@ describe("createSession", () => {
 });
 
 describe("applyPermissionUpdates", () => {
-  const state = { mode: "default" as const, rules: { allow: parseRuleList(["Read"]), deny: [], ask: [] }, roots: ["/work/repo", "/tmp/out"] };
+  const state = {
+    mode: "default" as const,
+    rules: { allow: parseRuleList(["Read"]), deny: [], ask: [] },
+    roots: ["/work/repo", "/tmp/out"],
+  };
 
   it("adds, replaces and removes rules, sets the mode and changes roots, without touching the input", () => {
     const next = applyPermissionUpdates(state, [

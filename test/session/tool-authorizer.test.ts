@@ -18,7 +18,10 @@ function authorizer(overrides: Partial<ToolAuthorizerOptions> = {}) {
   });
 }
 
-const hookAnswering = (output: HookOutput): ToolAuthorizerOptions["hooks"] => ({ has: (event) => event === "PreToolUse", run: async () => ({ outputs: [output], undelivered: 0 }) });
+const hookAnswering = (output: HookOutput): ToolAuthorizerOptions["hooks"] => ({
+  has: (event) => event === "PreToolUse",
+  run: async () => ({ outputs: [output], undelivered: 0 }),
+});
 
 describe("createToolAuthorizer", () => {
   it("a read-only command the policy alone approved is marked judgedReadOnly", async () => {
@@ -30,7 +33,9 @@ describe("createToolAuthorizer", () => {
     const hook = hookAnswering({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } });
     expect(await authorizer({ hooks: hook })(call("ls -la"), signal)).toEqual({ allow: true, approvedExplicitly: true });
     const rules = { allow: [{ toolName: "Bash", content: "ls:*" }], deny: [], ask: [] };
-    expect(await authorizer({ permissions: () => ({ mode: "default", rules, roots: ["/work/project"] }) })(call("ls -la"), signal)).toEqual({ allow: true });
+    expect(await authorizer({ permissions: () => ({ mode: "default", rules, roots: ["/work/project"] }) })(call("ls -la"), signal)).toEqual(
+      { allow: true },
+    );
     const host = authorizer({ askHost: async () => ({ allow: true }) });
     expect(await host(call("touch x"), signal)).toEqual({ allow: true, approvedExplicitly: true });
   });
@@ -40,7 +45,10 @@ describe("createToolAuthorizer", () => {
     const hook = hookAnswering({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } });
     const rules = { allow: [], deny: [], ask: [{ toolName: "Bash", content: "touch:*" }] };
     const withAskRule = authorizer({ hooks: hook, permissions: () => ({ mode: "default", rules, roots: ["/work/project"] }) });
-    expect(await withAskRule(call("touch x"), signal)).toMatchObject({ allow: false, message: expect.stringContaining("an ask rule matches") });
+    expect(await withAskRule(call("touch x"), signal)).toMatchObject({
+      allow: false,
+      message: expect.stringContaining("an ask rule matches"),
+    });
     expect(await authorizer({ hooks: hook })(call("touch x"), signal)).toEqual({ allow: true, approvedExplicitly: true });
   });
 
@@ -50,7 +58,14 @@ describe("createToolAuthorizer", () => {
     const onHookStop = (stop: unknown) => void stops.push(stop);
     const stopping = (extra: HookOutput) => hookAnswering({ continue: false, stopReason: "enough", ...extra });
     expect(await authorizer({ hooks: stopping({}), onHookStop })(call("ls -la"), signal)).toEqual({ allow: true, judgedReadOnly: true });
-    expect(await authorizer({ hooks: stopping({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" } }), onHookStop })(call("ls -la"), signal)).toEqual({ allow: false, message: "no" });
+    expect(
+      await authorizer({
+        hooks: stopping({
+          hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no" },
+        }),
+        onHookStop,
+      })(call("ls -la"), signal),
+    ).toEqual({ allow: false, message: "no" });
     expect(stops).toEqual([
       { event: "PreToolUse", reason: "enough" },
       { event: "PreToolUse", reason: "enough" },
@@ -61,7 +76,10 @@ describe("createToolAuthorizer", () => {
 
   it("passes the shell's current directory to the policy", async () => {
     const seen: string[] = [];
-    await authorizer({ commandDirectory: () => (seen.push("asked"), "/work/project/sub") })(call("git status"), new AbortController().signal);
+    await authorizer({ commandDirectory: () => (seen.push("asked"), "/work/project/sub") })(
+      call("git status"),
+      new AbortController().signal,
+    );
     expect(seen).toEqual(["asked"]);
   });
 });

@@ -35,7 +35,16 @@ function expected(text: string): Array<[string, number]> {
 }
 
 describe("readLinesBackward", () => {
-  const texts = ["", "one", "one\n", "one\ntwo\nthree\n", "one\ntwo", "\n\nx\n\n", "héllo wörld ✓\n" + "a".repeat(50) + "\nb\n", "x".repeat(37) + "\n" + "y".repeat(3)];
+  const texts = [
+    "",
+    "one",
+    "one\n",
+    "one\ntwo\nthree\n",
+    "one\ntwo",
+    "\n\nx\n\n",
+    "héllo wörld ✓\n" + "a".repeat(50) + "\nb\n",
+    "x".repeat(37) + "\n" + "y".repeat(3),
+  ];
   for (const chunk of [1, 2, 3, 7, 16, 1 << 20]) {
     it(`yields every line with its offset, last first (chunks of ${chunk} bytes)`, () => {
       for (const text of texts) expect(linesOf(text, chunk), JSON.stringify(text)).toEqual(expected(text));

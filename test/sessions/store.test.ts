@@ -78,10 +78,23 @@ describe("SessionStore", () => {
 
     const loaded = loadSession(home, CWD, FIRST_ID);
 
-    expect(loaded).toEqual({ sessionId: FIRST_ID, history: messages, toolUseResults: {}, modelUsage: MODEL_USAGE, totalCostUsd: 0.0042, diagnostics: [] });
+    expect(loaded).toEqual({
+      sessionId: FIRST_ID,
+      history: messages,
+      toolUseResults: {},
+      modelUsage: MODEL_USAGE,
+      totalCostUsd: 0.0042,
+      diagnostics: [],
+    });
     expect(store.file).toBe(sessionFile(home, CWD, FIRST_ID));
     const [header, ...entries] = fileLines(store.file);
-    expect(header).toMatchObject({ type: "session", version: SESSION_FILE_VERSION, session_id: FIRST_ID, cwd: CWD, agentwire_version: "9.9.9" });
+    expect(header).toMatchObject({
+      type: "session",
+      version: SESSION_FILE_VERSION,
+      session_id: FIRST_ID,
+      cwd: CWD,
+      agentwire_version: "9.9.9",
+    });
     expect(entries.map((entry) => (entry as { type: string }).type)).toEqual(["message", "message", "message", "message", "turn_end"]);
   });
 
@@ -143,7 +156,10 @@ describe("loadSession", () => {
     expect(loaded.history).toEqual([userText("one"), assistantText("two")]);
     const lines = readFileSync(store.file, "utf8").split("\n");
     const offsetOfLine = (index: number) => Buffer.byteLength(lines.slice(0, index).join("\n")) + 1;
-    expect(loaded.diagnostics).toEqual([`skipped an unreadable line at byte ${offsetOfLine(2)}`, `skipped an invalid entry at byte ${offsetOfLine(3)}`]);
+    expect(loaded.diagnostics).toEqual([
+      `skipped an unreadable line at byte ${offsetOfLine(2)}`,
+      `skipped an invalid entry at byte ${offsetOfLine(3)}`,
+    ]);
   });
 
   it("continues from the last compaction without reading what lies before it", () => {
@@ -233,12 +249,21 @@ describe("loadSession", () => {
     const file = sessionFile(home, CWD, FIRST_ID);
     SessionStore.create(home, CWD, FIRST_ID, "1.0.0").appendMessage(userText("x"));
     const [, ...rest] = readFileSync(file, "utf8").split("\n");
-    const header = { type: "session", version: SESSION_FILE_VERSION + 1, session_id: FIRST_ID, cwd: CWD, created_at: "t", agentwire_version: "99" };
+    const header = {
+      type: "session",
+      version: SESSION_FILE_VERSION + 1,
+      session_id: FIRST_ID,
+      cwd: CWD,
+      created_at: "t",
+      agentwire_version: "99",
+    };
     writeFileSync(file, [JSON.stringify(header), ...rest].join("\n"));
 
     const before = readFileSync(file, "utf8");
     expect(() => loadSession(home, CWD, FIRST_ID)).toThrow(SessionUnreadableError);
-    expect(() => loadSession(home, CWD, FIRST_ID)).toThrow(`its format (version ${SESSION_FILE_VERSION + 1}) is newer than this agentwire reads (${SESSION_FILE_VERSION})`);
+    expect(() => loadSession(home, CWD, FIRST_ID)).toThrow(
+      `its format (version ${SESSION_FILE_VERSION + 1}) is newer than this agentwire reads (${SESSION_FILE_VERSION})`,
+    );
     expect(readFileSync(file, "utf8")).toBe(before);
   });
 });

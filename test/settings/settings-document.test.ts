@@ -14,9 +14,19 @@ describe("a settings document", () => {
       model: "sonnet",
       cleanupPeriodDays: 20,
       statusLine: { type: "command", command: "x" },
-      permissions: { allow: ["Bash(npm test)"], deny: ["Read(./.env)"], ask: ["Bash(git push:*)"], defaultMode: "acceptEdits", additionalDirectories: ["../lib"], disableBypassPermissionsMode: "disable" },
+      permissions: {
+        allow: ["Bash(npm test)"],
+        deny: ["Read(./.env)"],
+        ask: ["Bash(git push:*)"],
+        defaultMode: "acceptEdits",
+        additionalDirectories: ["../lib"],
+        disableBypassPermissionsMode: "disable",
+      },
       env: { FOO: "1", COUNT: 3, ON: true },
-      hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh", timeout: 5 }] }], Stop: [{ hooks: [{ type: "command", command: "notify", async: true, once: true, statusMessage: "Notifying" }] }] },
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "guard.sh", timeout: 5 }] }],
+        Stop: [{ hooks: [{ type: "command", command: "notify", async: true, once: true, statusMessage: "Notifying" }] }],
+      },
     });
     expect(problems).toEqual([]);
     expect(document).toEqual({
@@ -63,7 +73,9 @@ describe("a settings document", () => {
     expect(document.deny).toEqual(["Bash(rm:*)"]);
     expect(document.defaultMode).toBeUndefined();
     expect(document.env).toEqual({ GOOD: "yes" });
-    expect(document.hooks).toEqual([{ event: "PreToolUse", matcher: "Bash", command: "ok.sh", timeoutSeconds: 60, background: false, once: false }]);
+    expect(document.hooks).toEqual([
+      { event: "PreToolUse", matcher: "Bash", command: "ok.sh", timeoutSeconds: 60, background: false, once: false },
+    ]);
     expect(problems).toEqual([
       "permissions.allow: Invalid input: expected array, received string; ignored",
       expect.stringMatching(/^permissions\.defaultMode: must be one of default, acceptEdits, .*; ignored$/),
@@ -82,7 +94,13 @@ describe("a settings document", () => {
   });
 
   it("reads `manual` as default, null as absent, and refuses only text that is not a JSON object", () => {
-    expect(parse({ permissions: { defaultMode: "manual" }, model: null, hooks: { Stop: [{ matcher: null, hooks: [{ type: "command", command: "x", timeout: null }] }] } }).document).toMatchObject({
+    expect(
+      parse({
+        permissions: { defaultMode: "manual" },
+        model: null,
+        hooks: { Stop: [{ matcher: null, hooks: [{ type: "command", command: "x", timeout: null }] }] },
+      }).document,
+    ).toMatchObject({
       defaultMode: "default",
       model: undefined,
       hooks: [{ event: "Stop", matcher: undefined, command: "x", timeoutSeconds: 60, background: false, once: false }],

@@ -14,18 +14,43 @@ const repair = (lines: string[]) => quoteUnreadableValues(lines.join("\n"), read
 
 describe("quoting unreadable frontmatter values", () => {
   it("quotes only the entries YAML cannot read alone, and keeps every other line as written", () => {
-    const repaired = repair(["name: csv-clean", "description: Clean CSV files: fix encodings", "# a comment", "tags: [csv, data]", "user-invocable: false", "metadata:", "  author: someone"]);
+    const repaired = repair([
+      "name: csv-clean",
+      "description: Clean CSV files: fix encodings",
+      "# a comment",
+      "tags: [csv, data]",
+      "user-invocable: false",
+      "metadata:",
+      "  author: someone",
+    ]);
     expect(repaired).toEqual({
       keys: ["description"],
-      text: ["name: csv-clean", 'description: "Clean CSV files: fix encodings"', "# a comment", "tags: [csv, data]", "user-invocable: false", "metadata:", "  author: someone"].join("\n"),
+      text: [
+        "name: csv-clean",
+        'description: "Clean CSV files: fix encodings"',
+        "# a comment",
+        "tags: [csv, data]",
+        "user-invocable: false",
+        "metadata:",
+        "  author: someone",
+      ].join("\n"),
     });
-    expect(parse(repaired!.text)).toEqual({ name: "csv-clean", description: "Clean CSV files: fix encodings", tags: ["csv", "data"], "user-invocable": false, metadata: { author: "someone" } });
+    expect(parse(repaired!.text)).toEqual({
+      name: "csv-clean",
+      description: "Clean CSV files: fix encodings",
+      tags: ["csv", "data"],
+      "user-invocable": false,
+      metadata: { author: "someone" },
+    });
   });
 
   it("folds continuation lines as YAML folds a plain scalar, and escapes what needs escaping", () => {
-    const repaired = repair(["description: First line: with a colon", "  second line", "", "  after a blank \"quoted\" \\ line", "name: x"]);
+    const repaired = repair(["description: First line: with a colon", "  second line", "", '  after a blank "quoted" \\ line', "name: x"]);
     expect(repaired?.keys).toEqual(["description"]);
-    expect(parse(repaired!.text)).toEqual({ description: 'First line: with a colon second line\nafter a blank "quoted" \\ line', name: "x" });
+    expect(parse(repaired!.text)).toEqual({
+      description: 'First line: with a colon second line\nafter a blank "quoted" \\ line',
+      name: "x",
+    });
   });
 
   it("handles CRLF line ends", () => {

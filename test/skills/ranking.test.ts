@@ -19,7 +19,10 @@ beforeAll(() => {
   directory = mkdtempSync(join(tmpdir(), "agentwire-ranking-"));
   for (const skill of fixture.skills) {
     mkdirSync(join(directory, skill.name));
-    writeFileSync(join(directory, skill.name, "SKILL.md"), `---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\nwhen_to_use: ${JSON.stringify(skill.when_to_use)}\n---\n\nInstructions.\n`);
+    writeFileSync(
+      join(directory, skill.name, "SKILL.md"),
+      `---\nname: ${skill.name}\ndescription: ${JSON.stringify(skill.description)}\nwhen_to_use: ${JSON.stringify(skill.when_to_use)}\n---\n\nInstructions.\n`,
+    );
   }
   catalog = SkillCatalog.discover([{ directory, source: "skills-dir" }], GRANT_ALL);
 });

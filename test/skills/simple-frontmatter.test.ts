@@ -84,11 +84,27 @@ describe("simple SKILL.md frontmatter", () => {
     }
     // Both sides were exercised: plain text read directly, the rest declined.
     expect(accepted).toBeGreaterThan(50);
-    expect(parseSimpleFrontmatter('name: demo\ndescription: "Reads: a file"\nwhen_to_use: \'often\'')).toEqual({ name: "demo", description: "Reads: a file", when_to_use: "often" });
+    expect(parseSimpleFrontmatter("name: demo\ndescription: \"Reads: a file\"\nwhen_to_use: 'often'")).toEqual({
+      name: "demo",
+      description: "Reads: a file",
+      when_to_use: "often",
+    });
     // A key YAML refuses for its length (found by a fuzzer), and values whose trailing non-space whitespace YAML keeps.
     expect(parseSimpleFrontmatter(`${"k".repeat(1025)}: v`)).toBeUndefined();
     expect(parseSimpleFrontmatter("name: abc\u00a0")).toEqual(parse("name: abc\u00a0"));
-    for (const declined of ["name: 12", "name: null", "name: [a]", "name: a: b", "name: a\nname: b", "name: a\n  continued", "- item", "# comment\nname: a", "name: a # note", "__proto__: x", "True: x"]) {
+    for (const declined of [
+      "name: 12",
+      "name: null",
+      "name: [a]",
+      "name: a: b",
+      "name: a\nname: b",
+      "name: a\n  continued",
+      "- item",
+      "# comment\nname: a",
+      "name: a # note",
+      "__proto__: x",
+      "True: x",
+    ]) {
       expect(parseSimpleFrontmatter(declined), declined).toBeUndefined();
     }
   });

@@ -30,14 +30,22 @@ afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 function writeSkill(root: string, name: string, allowedTools: string, body = "Steps.\n"): string {
   const directory = join(root, name);
   mkdirSync(directory, { recursive: true });
-  writeFileSync(join(directory, "SKILL.md"), `---\nname: ${name}\ndescription: The ${name} skill.\nallowed-tools: ${allowedTools}\n---\n\n${body}`);
+  writeFileSync(
+    join(directory, "SKILL.md"),
+    `---\nname: ${name}\ndescription: The ${name} skill.\nallowed-tools: ${allowedTools}\n---\n\n${body}`,
+  );
   return directory;
 }
 
 describe("${CLAUDE_SKILL_DIR} in a skill's rules and instructions", () => {
   it("becomes the skill's folder: quoted when it has a space, dropped with a note when a rule could not hold it", () => {
-    expect(expandSkillDirectory(["Bash(${CLAUDE_SKILL_DIR}/scripts/map.sh)", "Read"], "/home/u/skills/map")).toEqual({ rules: ["Bash(/home/u/skills/map/scripts/map.sh)", "Read"], notes: [] });
-    expect(expandSkillDirectory(["Bash(${CLAUDE_SKILL_DIR}/x.sh)"], "/home/u/my skills/map").rules).toEqual(["Bash('/home/u/my skills/map'/x.sh)"]);
+    expect(expandSkillDirectory(["Bash(${CLAUDE_SKILL_DIR}/scripts/map.sh)", "Read"], "/home/u/skills/map")).toEqual({
+      rules: ["Bash(/home/u/skills/map/scripts/map.sh)", "Read"],
+      notes: [],
+    });
+    expect(expandSkillDirectory(["Bash(${CLAUDE_SKILL_DIR}/x.sh)"], "/home/u/my skills/map").rules).toEqual([
+      "Bash('/home/u/my skills/map'/x.sh)",
+    ]);
     const odd = expandSkillDirectory(["Bash(${CLAUDE_SKILL_DIR}/x.sh)", "Read"], "/tmp/a)b$(id)");
     expect(odd.rules).toEqual(["Read"]);
     expect(odd.notes[0]).toMatch(/cannot hold/);
@@ -52,7 +60,8 @@ describe("${CLAUDE_SKILL_DIR} in a skill's rules and instructions", () => {
 });
 
 describe("whose allowed-tools take effect", () => {
-  const policy = (options: { projectSettings?: boolean } = {}) => skillGrantPolicy({ trust: recordedProjectTrust(home), projectSettings: options.projectSettings ?? true });
+  const policy = (options: { projectSettings?: boolean } = {}) =>
+    skillGrantPolicy({ trust: recordedProjectTrust(home), projectSettings: options.projectSettings ?? true });
 
   it("a project's skill grants nothing until its folder is trusted; the user's skills grant what they say", async () => {
     const project = writeSkill(join(repo, ".claude", "skills"), "deploy", "Bash, Write(/**), Read(//**)");
@@ -67,10 +76,15 @@ describe("whose allowed-tools take effect", () => {
     // The Skill tool says so, so the model expects its calls to be asked.
     const state = new SessionState();
     const loaded = await loadSkill(deploy, undefined, { sessionState: state });
-    expect(loaded.content).toMatch(/allowed-tools \(Bash, Write\(\/\*\*\), Read\(\/\/\*\*\)\) are not in effect because it comes from a project that is not trusted/);
+    expect(loaded.content).toMatch(
+      /allowed-tools \(Bash, Write\(\/\*\*\), Read\(\/\/\*\*\)\) are not in effect because it comes from a project that is not trusted/,
+    );
     expect(state.get(TURN_SKILL_RULES)).toEqual([]);
 
-    writeTrustStore(home, withTrusted(emptyTrustStore(), repo, { [projectFileKey(repo, `${project}/`)]: folderFingerprint(project)! }, new Date()));
+    writeTrustStore(
+      home,
+      withTrusted(emptyTrustStore(), repo, { [projectFileKey(repo, `${project}/`)]: folderFingerprint(project)! }, new Date()),
+    );
     const trusted = await SkillCatalog.discover(locations, policy()).load();
     expect(trusted.skills.find((skill) => skill.name === "deploy")!.allowedTools).toEqual(["Bash", "Write(/**)", "Read(//**)"]);
     // Without project settings (--setting-sources user), even a trusted project grants nothing.
@@ -81,7 +95,10 @@ describe("whose allowed-tools take effect", () => {
     const added = join(scratch, "added");
     mkdirSync(join(added, ".git"), { recursive: true });
     writeSkill(join(added, ".agents", "skills"), "extra", "Bash");
-    const withAdded = await SkillCatalog.discover(skillLocations({ cwd: repo, addDirs: [added], skillsDirs: [], agentwireHome: home, userHome: home }), policy()).load();
+    const withAdded = await SkillCatalog.discover(
+      skillLocations({ cwd: repo, addDirs: [added], skillsDirs: [], agentwireHome: home, userHome: home }),
+      policy(),
+    ).load();
     expect(withAdded.skills.find((skill) => skill.name === "extra")!.withheldGrants?.reason).toBe("untrusted-project");
     expect(withAdded.skills.find((skill) => skill.name === "deploy")!.allowedTools).toEqual(["Bash", "Write(/**)", "Read(//**)"]);
 
@@ -121,8 +138,12 @@ describe("bundled skills", () => {
     expect(before.problems[0]!.reason).toMatch(/earlier agentwire's copy/);
 
     expect(upgradeRetiredDefaultSkills(join(ROOT, "skills"), installed)).toEqual(["repo-map"]);
-    expect(readFileSync(join(installed, "repo-map", "SKILL.md"), "utf8")).toBe(readFileSync(join(ROOT, "skills", "repo-map", "SKILL.md"), "utf8"));
-    expect(readFileSync(join(installed, "repo-map", "scripts", "repo-map.sh"), "utf8")).toBe(readFileSync(join(ROOT, "skills", "repo-map", "scripts", "repo-map.sh"), "utf8"));
+    expect(readFileSync(join(installed, "repo-map", "SKILL.md"), "utf8")).toBe(
+      readFileSync(join(ROOT, "skills", "repo-map", "SKILL.md"), "utf8"),
+    );
+    expect(readFileSync(join(installed, "repo-map", "scripts", "repo-map.sh"), "utf8")).toBe(
+      readFileSync(join(ROOT, "skills", "repo-map", "scripts", "repo-map.sh"), "utf8"),
+    );
     expect(upgradeRetiredDefaultSkills(join(ROOT, "skills"), installed)).toEqual([]);
 
     const edited = join(scratch, "edited");

@@ -49,7 +49,11 @@ describe("SKILL.md", () => {
 
   it("a name that differs from the folder is loaded under the folder's name, with a note", async () => {
     const parsed = await parseSkillMarkdown(skill("name: Other_Name\ndescription: d"), "real-name");
-    expect(parsed).toMatchObject({ ok: true, metadata: { name: "real-name" }, notes: [expect.stringMatching(/"Other_Name" does not match its folder; it is loaded as "real-name"/)] });
+    expect(parsed).toMatchObject({
+      ok: true,
+      metadata: { name: "real-name" },
+      notes: [expect.stringMatching(/"Other_Name" does not match its folder; it is loaded as "real-name"/)],
+    });
   });
 
   it("a description over 1024 characters is cut, with a note", async () => {
@@ -74,20 +78,43 @@ describe("SKILL.md", () => {
   });
 
   it("the plain-markdown form: the description is the ## Description section", async () => {
-    const parsed = await parseSkillMarkdown("# PDF tools\n\n## Description\n\nFill and merge PDF forms.\nUse for any PDF.\n\n## Steps\n\n1. …\n", "pdf-tools");
-    expect(parsed).toMatchObject({ ok: true, metadata: { name: "pdf-tools", description: "Fill and merge PDF forms.\nUse for any PDF.", modelInvocable: true } });
+    const parsed = await parseSkillMarkdown(
+      "# PDF tools\n\n## Description\n\nFill and merge PDF forms.\nUse for any PDF.\n\n## Steps\n\n1. …\n",
+      "pdf-tools",
+    );
+    expect(parsed).toMatchObject({
+      ok: true,
+      metadata: { name: "pdf-tools", description: "Fill and merge PDF forms.\nUse for any PDF.", modelInvocable: true },
+    });
   });
 
   describe("frontmatter that strict YAML refuses but skill authors write", () => {
     it.each([
-      ["an unquoted colon", "description: Clean CSV files: fix encodings, drop blank rows", "Clean CSV files: fix encodings, drop blank rows", "description"],
-      ["a reserved first character", "description: @Observable state, view composition", "@Observable state, view composition", "description"],
+      [
+        "an unquoted colon",
+        "description: Clean CSV files: fix encodings, drop blank rows",
+        "Clean CSV files: fix encodings, drop blank rows",
+        "description",
+      ],
+      [
+        "a reserved first character",
+        "description: @Observable state, view composition",
+        "@Observable state, view composition",
+        "description",
+      ],
       ["a leading comma", "description: , it might predict the next word", ", it might predict the next word", "description"],
-      ["a colon on a continuation line", "description: Verify a release.\n  Steps: build, test, tag.", "Verify a release. Steps: build, test, tag.", "description"],
+      [
+        "a colon on a continuation line",
+        "description: Verify a release.\n  Steps: build, test, tag.",
+        "Verify a release. Steps: build, test, tag.",
+        "description",
+      ],
     ])("%s: loaded with the value quoted and a note", async (_label, line, description, key) => {
       const parsed = await parseSkillMarkdown(skill(`name: x\n${line}\ndisable-model-invocation: true`), "x");
       expect(parsed).toMatchObject({ ok: true, metadata: { name: "x", description, modelInvocable: false } });
-      expect(parsed.ok && parsed.notes).toEqual([expect.stringMatching(new RegExp(`^its frontmatter is not valid YAML \\(.+\\); it was read with the value of \`${key}\` quoted$`))]);
+      expect(parsed.ok && parsed.notes).toEqual([
+        expect.stringMatching(new RegExp(`^its frontmatter is not valid YAML \\(.+\\); it was read with the value of \`${key}\` quoted$`)),
+      ]);
     });
 
     it("an argument hint in brackets is the text written, whether YAML reads a list or nothing at all", async () => {
@@ -105,8 +132,13 @@ describe("SKILL.md", () => {
     });
 
     it("a field without a value counts as absent; a list where text belongs is its items", async () => {
-      expect(await parseSkillMarkdown(skill("name: x\ndescription:\nargument-hint:"), "x")).toMatchObject({ ok: false, reason: expect.stringMatching(/no description/) });
-      expect(await parseSkillMarkdown(skill("name: x\ndescription: d\nlicense:\ncompatibility:\n  - linux\n  - macos"), "x")).toMatchObject({ ok: true, metadata: { license: undefined, compatibility: "linux macos" } });
+      expect(await parseSkillMarkdown(skill("name: x\ndescription:\nargument-hint:"), "x")).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/no description/),
+      });
+      expect(await parseSkillMarkdown(skill("name: x\ndescription: d\nlicense:\ncompatibility:\n  - linux\n  - macos"), "x")).toMatchObject(
+        { ok: true, metadata: { license: undefined, compatibility: "linux macos" } },
+      );
     });
 
     it("the YAML parser's warnings never reach the process (hosts show stderr as errors)", async () => {

@@ -22,7 +22,9 @@ interface Expected {
 }
 
 const expected = JSON.parse(readFileSync(join(DIRECTORY, "expected.json"), "utf8")) as Record<string, Expected>;
-const folders = readdirSync(DIRECTORY, { withFileTypes: true }).filter((entry) => entry.isDirectory() && entry.name !== "licenses").map((entry) => entry.name);
+const folders = readdirSync(DIRECTORY, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== "licenses")
+  .map((entry) => entry.name);
 
 describe("SKILL.md files from public skill collections", () => {
   it("is a realistic set: over thirty skills from several collections, a good share of them not strictly valid YAML", () => {
@@ -41,7 +43,9 @@ describe("SKILL.md files from public skill collections", () => {
       const mine = problems.filter((problem) => problem.path === join(DIRECTORY, folder, "SKILL.md"));
       if (want.skipped) {
         expect(loaded[folder], folder).toBeUndefined();
-        expect(mine, folder).toEqual([{ code: "skill_skipped", path: join(DIRECTORY, folder, "SKILL.md"), reason: expect.stringContaining(want.skipped.reason) }]);
+        expect(mine, folder).toEqual([
+          { code: "skill_skipped", path: join(DIRECTORY, folder, "SKILL.md"), reason: expect.stringContaining(want.skipped.reason) },
+        ]);
         continue;
       }
       expect(loaded[folder], folder).toMatchObject({ name: want.name, description: want.description, argumentHint: want.argumentHint });
@@ -49,7 +53,9 @@ describe("SKILL.md files from public skill collections", () => {
       const quotedNote = want.quoted && `it was read with the value of ${want.quoted.map((key) => `\`${key}\``).join(", ")} quoted`;
       expect(fixes, folder).toEqual([
         ...(quotedNote ? [{ code: "skill_fixed", reason: expect.stringContaining(quotedNote) }] : []),
-        ...(want.declaredName ? [{ code: "skill_fixed", reason: expect.stringContaining(`its name "${want.declaredName}" does not match its folder`) }] : []),
+        ...(want.declaredName
+          ? [{ code: "skill_fixed", reason: expect.stringContaining(`its name "${want.declaredName}" does not match its folder`) }]
+          : []),
       ]);
     }
     expect(skills.map((skill) => skill.name)).toEqual(folders.filter((folder) => !expected[folder]!.skipped).sort());

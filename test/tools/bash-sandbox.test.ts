@@ -35,7 +35,10 @@ describe.skipIf(bwrapProblem !== undefined)(`Bash in the sandbox${needsBwrap}`, 
     const link = `${directory}-link`;
     await symlink(directory, link);
     try {
-      const result = await createBashTool().execute({ command: "echo through > linked.txt && cat linked.txt" }, makeToolContext(link, { sandbox }));
+      const result = await createBashTool().execute(
+        { command: "echo through > linked.txt && cat linked.txt" },
+        makeToolContext(link, { sandbox }),
+      );
       expect(result).toMatchObject({ isError: false, content: "through" });
     } finally {
       await rm(link);
@@ -50,7 +53,10 @@ describe.skipIf(bwrapProblem !== undefined)(`Bash in the sandbox${needsBwrap}`, 
   it("ends a background job with its command: the PID namespace goes with bwrap (documented limit)", async () => {
     const marker = `sleep 33${Math.floor(Math.random() * 1e6)}.5`;
     markers.push(marker);
-    const result = await createBashTool().execute({ command: `${marker} >/dev/null 2>&1 & echo started` }, makeToolContext(directory, { sandbox }));
+    const result = await createBashTool().execute(
+      { command: `${marker} >/dev/null 2>&1 & echo started` },
+      makeToolContext(directory, { sandbox }),
+    );
     expect(result.content).toBe("started");
     expect(await until(() => pidsRunning(marker).length === 0, 2_000)).toBe(true);
   });
@@ -62,7 +68,12 @@ describe.skipIf(bwrapProblem !== undefined)(`Bash in the sandbox${needsBwrap}`, 
     const result = await createBashTool().execute({ command }, makeToolContext(directory, { confinement }));
     expect(result.content).toBe("wrote $TMPDIR/planted");
     const failed = await createBashTool().execute({ command: "cat ~/.ssh/id_rsa" }, makeToolContext(directory, { confinement }));
-    expect(failed).toMatchObject({ isError: true, content: expect.stringMatching(/No such file or directory\n\(This command ran without a question because it was judged read-only, and so confined/) });
+    expect(failed).toMatchObject({
+      isError: true,
+      content: expect.stringMatching(
+        /No such file or directory\n\(This command ran without a question because it was judged read-only, and so confined/,
+      ),
+    });
   });
 
   it("returns only once nothing of the command runs any more, sandboxed or confined (bwrap itself reports earlier)", async () => {

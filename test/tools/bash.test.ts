@@ -117,9 +117,7 @@ describe("createBashTool()", () => {
     expect(Date.now() - startedAt).toBeLessThan(5_000);
     expect(result.isError).toBe(true);
     expect(result.code).toBe("timeout");
-    expect(result.content).toBe(
-      "before-timeout\nCommand timed out after 500 ms; it and every process it started were stopped.",
-    );
+    expect(result.content).toBe("before-timeout\nCommand timed out after 500 ms; it and every process it started were stopped.");
     expect(result.details).toMatchObject({ stdout: "before-timeout", interrupted: true });
     const backgroundPid = await readPid("background.pid");
     expect(await waitUntilGone(backgroundPid, 2_000)).toBe(true);
@@ -203,7 +201,7 @@ describe("createBashTool()", () => {
     const context = makeContext();
     // 5 MB on stdout (lines "line N" padded to 64 bytes) and a few lines on stderr in between.
     const command =
-      "awk 'BEGIN { for (i = 1; i <= 81920; i++) { printf \"line %-58d\\n\", i; if (i == 40000) print \"midway\" > \"/dev/stderr\" } }'";
+      'awk \'BEGIN { for (i = 1; i <= 81920; i++) { printf "line %-58d\\n", i; if (i == 40000) print "midway" > "/dev/stderr" } }\'';
     const result = await createBashTool().execute({ command }, context);
     expect(result.isError).toBe(false);
     const details = result.details as { stdout: string; stderr: string; fullOutputPath: string };
@@ -217,7 +215,10 @@ describe("createBashTool()", () => {
     expect(statSync(details.fullOutputPath).size).toBe(81_920 * 64 + "midway\n".length);
 
     // The spool file is outside the workspace roots here, and Read still pages through it.
-    const outsideContext = makeContext({ outputDirectory: path.join(outputRoot, "session"), workspace: { roots: [directory], allowOutside: false } });
+    const outsideContext = makeContext({
+      outputDirectory: path.join(outputRoot, "session"),
+      workspace: { roots: [directory], allowOutside: false },
+    });
     const spooled = await createBashTool().execute({ command }, outsideContext);
     const spoolPath = (spooled.details as { fullOutputPath: string }).fullOutputPath;
     expect(spoolPath.startsWith(outputRoot)).toBe(true);

@@ -2,10 +2,24 @@ import { describe, expect, it } from "vitest";
 import { bwrapArguments, socketDirectories, protectedCandidates, type SandboxedCommand } from "../../src/tools/sandbox/bwrap-arguments.js";
 import type { SandboxSettings } from "../../src/tools/sandbox/sandbox-settings.js";
 
-const settings: SandboxSettings = { mode: "workspace-write", allowWrite: [], network: false, protectedPaths: ["/home/u/.agentwire"], protectedNames: [".git"] };
+const settings: SandboxSettings = {
+  mode: "workspace-write",
+  allowWrite: [],
+  network: false,
+  protectedPaths: ["/home/u/.agentwire"],
+  protectedNames: [".git"],
+};
 
 function command(overrides: Partial<SandboxSettings> = {}, roots = ["/work/repo", "/tmp/out"]): SandboxedCommand {
-  return { settings: { ...settings, ...overrides }, roots, tempDirectory: "/tmp/out/tmp", cwd: "/work/repo/src", command: ["/bin/bash", "-c", "make"], socketDirectories: [], home: undefined };
+  return {
+    settings: { ...settings, ...overrides },
+    roots,
+    tempDirectory: "/tmp/out/tmp",
+    cwd: "/work/repo/src",
+    command: ["/bin/bash", "-c", "make"],
+    socketDirectories: [],
+    home: undefined,
+  };
 }
 
 /** The mounts as [flag, source, target] triples, in order, and the flags around them. */
@@ -63,7 +77,10 @@ describe("bwrapArguments", () => {
   });
 
   it("without network, covers the socket folders with empty ones and unsets the agents' variables; with network, leaves them", () => {
-    const offline = bwrapArguments({ ...command(), socketDirectories: ["/run", "/var/run", "/tmp/tmux-0", "/tmp/.X11-unix"] }, fileSystem(["/run", "/tmp/tmux-0"], { "/var/run": "/run" }));
+    const offline = bwrapArguments(
+      { ...command(), socketDirectories: ["/run", "/var/run", "/tmp/tmux-0", "/tmp/.X11-unix"] },
+      fileSystem(["/run", "/tmp/tmux-0"], { "/var/run": "/run" }),
+    );
     const tmpfs = offline.flatMap((argument, index) => (argument === "--tmpfs" ? [offline[index + 1]] : []));
     expect(tmpfs).toEqual(["/run", "/tmp/tmux-0"]);
     expect(offline.join(" ")).toContain("--unsetenv SSH_AUTH_SOCK --unsetenv DBUS_SESSION_BUS_ADDRESS");
@@ -75,17 +92,30 @@ describe("bwrapArguments", () => {
   });
 
   it("without network, all of /tmp is covered (ssh-agent's socket folder among it); a root inside it is shown again, then bound as roots are", () => {
-    const args = bwrapArguments({ ...command({ mode: "read-only" }), socketDirectories: socketDirectories("/home/u") }, fileSystem(["/run", "/tmp", "/home/u/.ssh"]));
+    const args = bwrapArguments(
+      { ...command({ mode: "read-only" }), socketDirectories: socketDirectories("/home/u") },
+      fileSystem(["/run", "/tmp", "/home/u/.ssh"]),
+    );
     const tmpfs = args.flatMap((argument, index) => (argument === "--tmpfs" ? [args[index + 1]] : []));
     expect(tmpfs).toEqual(["/run", "/tmp", "/home/u/.ssh"]);
-    expect(socketDirectories("/home/u")).toEqual(["/run", "/var/run", "/tmp", "/var/tmp", "/home/u/.ssh", "/home/u/.gnupg", "/home/u/.docker"]);
+    expect(socketDirectories("/home/u")).toEqual([
+      "/run",
+      "/var/run",
+      "/tmp",
+      "/var/tmp",
+      "/home/u/.ssh",
+      "/home/u/.gnupg",
+      "/home/u/.docker",
+    ]);
     const text = args.join(" ");
     expect(text.indexOf("--tmpfs /tmp ")).toBeLessThan(text.indexOf("--ro-bind /tmp/out /tmp/out"));
     expect(text.indexOf("--ro-bind /tmp/out /tmp/out")).toBeLessThan(text.indexOf("--bind /tmp/out/tmp /tmp/out/tmp"));
   });
 
   it("does not bind a protected path that no writable bind covers: it is read-only already", () => {
-    expect(mounts(bwrapArguments(command(), fileSystem(["/home/u/.agentwire"]))).map(([, source]) => source)).not.toContain("/home/u/.agentwire");
+    expect(mounts(bwrapArguments(command(), fileSystem(["/home/u/.agentwire"]))).map(([, source]) => source)).not.toContain(
+      "/home/u/.agentwire",
+    );
   });
 
   it("read-only: the roots stay read-only; only --sandbox-allow-write paths and the temp folder are writable", () => {
@@ -110,7 +140,12 @@ describe("bwrapArguments", () => {
     const names = { ...settings, protectedNames: [".git", ".mcp.json", ".claude"] };
     const sandboxed = { ...command({}, ["/work/repo"]), settings: names };
     const existing = fileSystem(["/work/repo/.claude"]);
-    expect(protectedCandidates(sandboxed, existing)).toEqual(["/work/repo/.git", "/work/repo/.mcp.json", "/work/repo/.claude", "/home/u/.agentwire"]);
+    expect(protectedCandidates(sandboxed, existing)).toEqual([
+      "/work/repo/.git",
+      "/work/repo/.mcp.json",
+      "/work/repo/.claude",
+      "/home/u/.agentwire",
+    ]);
     expect(mounts(bwrapArguments(sandboxed, existing))).toContainEqual(["--ro-bind", "/work/repo/.claude", "/work/repo/.claude"]);
     expect(mounts(bwrapArguments(sandboxed, existing)).map(([, source]) => source)).not.toContain("/work/repo/.mcp.json");
   });
@@ -118,14 +153,25 @@ describe("bwrapArguments", () => {
   it("in a writable home: the protected names and the shell's startup files too; in a read-only home: nothing to protect", () => {
     const writableHome = { ...command({ allowWrite: ["/home/u"] }, ["/work/repo"]), home: "/home/u" };
     const candidates = protectedCandidates(writableHome, fileSystem(["/home/u/.bashrc"]));
-    expect(candidates).toEqual(expect.arrayContaining(["/home/u/.bashrc", "/home/u/.zshrc", "/home/u/.profile", "/home/u/.config/fish", "/home/u/.git"]));
-    expect(mounts(bwrapArguments(writableHome, fileSystem(["/home/u/.bashrc"])))).toContainEqual(["--ro-bind", "/home/u/.bashrc", "/home/u/.bashrc"]);
+    expect(candidates).toEqual(
+      expect.arrayContaining(["/home/u/.bashrc", "/home/u/.zshrc", "/home/u/.profile", "/home/u/.config/fish", "/home/u/.git"]),
+    );
+    expect(mounts(bwrapArguments(writableHome, fileSystem(["/home/u/.bashrc"])))).toContainEqual([
+      "--ro-bind",
+      "/home/u/.bashrc",
+      "/home/u/.bashrc",
+    ]);
     const readOnlyHome = { ...command({}, ["/work/repo"]), home: "/home/u" };
-    expect(protectedCandidates(readOnlyHome, fileSystem()).filter((candidate) => candidate.startsWith("/home/u/."))).toEqual(["/home/u/.agentwire"]);
+    expect(protectedCandidates(readOnlyHome, fileSystem()).filter((candidate) => candidate.startsWith("/home/u/."))).toEqual([
+      "/home/u/.agentwire",
+    ]);
   });
 
   it("keeps the network with network: true, and binds a path named twice once", () => {
-    const args = bwrapArguments(command({ network: true, allowWrite: ["/work/repo", "/link/repo"] }), fileSystem([], { "/link/repo": "/work/repo" }));
+    const args = bwrapArguments(
+      command({ network: true, allowWrite: ["/work/repo", "/link/repo"] }),
+      fileSystem([], { "/link/repo": "/work/repo" }),
+    );
     expect(args).not.toContain("--unshare-net");
     expect(mounts(args).filter(([, source]) => source === "/work/repo")).toHaveLength(1);
   });

@@ -34,7 +34,10 @@ function mounts(args: string[]): string[][] {
 
 describe("confinementArguments", () => {
   it("shows only the system folders and the roots read-only, an empty home, and a writable TMPDIR; no network; never / as a whole", () => {
-    const args = confinementArguments(command(), facts([...SYSTEM, "/work/repo", "/tmp/out", "/tmp/out/tmp", "/home/u", "/work/repo/src"], { "/bin": "/usr/bin" }));
+    const args = confinementArguments(
+      command(),
+      facts([...SYSTEM, "/work/repo", "/tmp/out", "/tmp/out/tmp", "/home/u", "/work/repo/src"], { "/bin": "/usr/bin" }),
+    );
     expect(mounts(args)).toEqual([
       ["--ro-bind", "/usr", "/usr"],
       // A merged-/usr link is shown at its own name.
@@ -63,7 +66,10 @@ describe("confinementArguments", () => {
   });
 
   it("binds a root inside the home after the empty home, so the project shows and the rest of the home does not", () => {
-    const args = confinementArguments(command({ roots: ["/home/u/src/repo", "/tmp/out"], cwd: "/home/u/src/repo" }), facts(["/home/u/src/repo", "/tmp/out", "/tmp/out/tmp", "/home/u", "/home/u/.agentwire"]));
+    const args = confinementArguments(
+      command({ roots: ["/home/u/src/repo", "/tmp/out"], cwd: "/home/u/src/repo" }),
+      facts(["/home/u/src/repo", "/tmp/out", "/tmp/out/tmp", "/home/u", "/home/u/.agentwire"]),
+    );
     const order = mounts(args).map((mount) => mount.join(" "));
     expect(order.indexOf("--tmpfs /home/u")).toBeLessThan(order.indexOf("--ro-bind /home/u/src/repo /home/u/src/repo"));
     // agentwire's home is not visible through any root, so nothing needs covering.
@@ -80,7 +86,13 @@ describe("confinementArguments", () => {
     expect(found).toContainEqual(["--tmpfs", "/home/u/.aws"]);
     expect(found).toContainEqual(["--tmpfs", "/home/u/.agentwire"]);
     expect(found).toContainEqual(["--ro-bind", "/dev/null", "/home/u/.netrc"]);
-    expect(args.flatMap((argument, index) => (argument === "--remount-ro" ? [args[index + 1]] : []))).toEqual(["/home/u/.agentwire", "/home/u/.ssh", "/home/u/.aws", "/dev", "/"]);
+    expect(args.flatMap((argument, index) => (argument === "--remount-ro" ? [args[index + 1]] : []))).toEqual([
+      "/home/u/.agentwire",
+      "/home/u/.ssh",
+      "/home/u/.aws",
+      "/dev",
+      "/",
+    ]);
     // Covered after the root that shows them, and before the temporary folder.
     const order = found.map((mount) => mount.join(" "));
     expect(order.indexOf("--tmpfs /home/u/.ssh")).toBeGreaterThan(order.indexOf("--ro-bind /home/u /home/u"));
@@ -100,7 +112,11 @@ describe("confinementArguments", () => {
   });
 
   it("without a home, or with / as the home, mounts no tmpfs over it", () => {
-    expect(mounts(confinementArguments(command({ home: undefined }), facts(["/work/repo", "/tmp/out", "/tmp/out/tmp"]))).map(([flag]) => flag)).not.toContain("--tmpfs");
-    expect(mounts(confinementArguments(command({ home: "/" }), facts(["/", "/work/repo", "/tmp/out", "/tmp/out/tmp"]))).map(([flag]) => flag)).not.toContain("--tmpfs");
+    expect(
+      mounts(confinementArguments(command({ home: undefined }), facts(["/work/repo", "/tmp/out", "/tmp/out/tmp"]))).map(([flag]) => flag),
+    ).not.toContain("--tmpfs");
+    expect(
+      mounts(confinementArguments(command({ home: "/" }), facts(["/", "/work/repo", "/tmp/out", "/tmp/out/tmp"]))).map(([flag]) => flag),
+    ).not.toContain("--tmpfs");
   });
 });

@@ -73,7 +73,10 @@ describe("createEditTool()", () => {
     const result = await edit({ file_path: filePath, old_string: "one\ntwo", new_string: "one\n2\nextra" });
     expect(result.isError).toBe(false);
     expect(await readFile(filePath, "utf8")).toBe("one\r\n2\r\nextra\r\nthree\r\n");
-    expect(result.details).toMatchObject({ originalFile: "one\r\ntwo\r\nthree\r\n", structuredPatch: [{ lines: [" one", "-two", "+2", "+extra", " three"] }] });
+    expect(result.details).toMatchObject({
+      originalFile: "one\r\ntwo\r\nthree\r\n",
+      structuredPatch: [{ lines: [" one", "-two", "+2", "+extra", " three"] }],
+    });
   });
 
   it("keeps bare LF lines of a mixed file untouched", async () => {
@@ -108,7 +111,9 @@ describe("createEditTool()", () => {
     });
     expect(result.isError).toBe(false);
     expect(await readFile(filePath, "utf8")).toBe("def f():\n\tif x:\n\t\treturn 2\n\treturn 0\n");
-    expect(result.content).toContain("old_string was not found exactly; it matched ignoring whitespace differences at lines 2-3, which read:\nif x:\n\t\treturn 1");
+    expect(result.content).toContain(
+      "old_string was not found exactly; it matched ignoring whitespace differences at lines 2-3, which read:\nif x:\n\t\treturn 1",
+    );
     expect(result.details).toMatchObject({ fuzzyMatch: { strategy: "whitespace", startLine: 2, endLine: 3, similarity: 1 } });
   });
 
@@ -143,7 +148,11 @@ describe("createEditTool()", () => {
   it("refuses an approximate match found in two places (edit_ambiguous)", async () => {
     const block = "if (user.isAdmin) {\n  grantAccess(user, resource);\n}\n";
     const filePath = await fixture("blocks.ts", `${block}log();\n${block}`);
-    const result = await edit({ file_path: filePath, old_string: "if (user.isAdmin) {\n  grantAcces(user, resource);\n}", new_string: "deny();" });
+    const result = await edit({
+      file_path: filePath,
+      old_string: "if (user.isAdmin) {\n  grantAcces(user, resource);\n}",
+      new_string: "deny();",
+    });
     expect(result.code).toBe("edit_ambiguous");
     expect(result.content).toMatch(/lines 1-3 \(\d+% similar\); lines 5-7/);
   });

@@ -24,7 +24,8 @@ describe("literalBytes()", () => {
   });
 
   it("is undefined for regex syntax, case-insensitive search, an empty pattern and U+FFFD", () => {
-    for (const pattern of ["a.b", "a\\sb", "^a", "a$", "a*", "a+", "a?", "(a)", "[a]", "a{2}", "a|b", "a]", "a}"]) expect(literalBytes(pattern, false)).toBeUndefined();
+    for (const pattern of ["a.b", "a\\sb", "^a", "a$", "a*", "a+", "a?", "(a)", "[a]", "a{2}", "a|b", "a]", "a}"])
+      expect(literalBytes(pattern, false)).toBeUndefined();
     expect(literalBytes("plain", true)).toBeUndefined();
     expect(literalBytes("", false)).toBeUndefined();
     expect(literalBytes("bad \uFFFD char", false)).toBeUndefined();
@@ -32,7 +33,12 @@ describe("literalBytes()", () => {
 });
 
 describe("screenFile()", () => {
-  const screen = (overrides: Partial<FileScreen> = {}): FileScreen => ({ literal: undefined, maxBytes: 1024, binaryProbeBytes: 16, ...overrides });
+  const screen = (overrides: Partial<FileScreen> = {}): FileScreen => ({
+    literal: undefined,
+    maxBytes: 1024,
+    binaryProbeBytes: 16,
+    ...overrides,
+  });
   const buffer = Buffer.alloc(1025);
   const run = (name: string, overrides?: Partial<FileScreen>) => {
     const result = screenFile(path.join(directory, name), screen(overrides), buffer, fs);
@@ -40,7 +46,11 @@ describe("screenFile()", () => {
   };
 
   it("returns the bytes of a text file, and drops a binary one (NUL within the probe)", async () => {
-    await writeTree(directory, { "text.txt": "hello\nworld\n", "binary.bin": Buffer.from("ab\0cd"), "late-nul.txt": `${"x".repeat(20)}\0` });
+    await writeTree(directory, {
+      "text.txt": "hello\nworld\n",
+      "binary.bin": Buffer.from("ab\0cd"),
+      "late-nul.txt": `${"x".repeat(20)}\0`,
+    });
     expect(run("text.txt")).toBe("hello\nworld\n");
     expect(run("binary.bin")).toBeUndefined();
     expect(run("late-nul.txt")).toBe(`${"x".repeat(20)}\0`);

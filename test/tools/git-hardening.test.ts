@@ -9,7 +9,8 @@ import { hardenedGitEnvironment } from "../../src/tools/sandbox/git-hardening.js
 /** The hardened environment against the machine's own git, unconfined: what it stops by itself. */
 let root: string;
 let repo: string;
-const git = (args: string[], env: NodeJS.ProcessEnv = process.env): string => execFileSync("git", ["-C", repo, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const git = (args: string[], env: NodeJS.ProcessEnv = process.env): string =>
+  execFileSync("git", ["-C", repo, ...args], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "agentwire-git-hardening-"));
@@ -64,8 +65,14 @@ describe("hardenedGitEnvironment", () => {
     git(["config", "gpg.program", program]);
     git(["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "second"]);
     // Unsigned commits are not checked; plant a signature header so git has one to verify.
-    const signed = git(["cat-file", "commit", "HEAD"]).replace(/\n\n/, "\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n -----END PGP SIGNATURE-----\n\n");
-    const object = execFileSync("git", ["-C", repo, "hash-object", "-t", "commit", "-w", "--stdin"], { input: signed, encoding: "utf8" }).trim();
+    const signed = git(["cat-file", "commit", "HEAD"]).replace(
+      /\n\n/,
+      "\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n -----END PGP SIGNATURE-----\n\n",
+    );
+    const object = execFileSync("git", ["-C", repo, "hash-object", "-t", "commit", "-w", "--stdin"], {
+      input: signed,
+      encoding: "utf8",
+    }).trim();
     git(["update-ref", "HEAD", object]);
     git(["log", "-1"]);
     expect(existsSync(marker)).toBe(true);
@@ -75,13 +82,24 @@ describe("hardenedGitEnvironment", () => {
   });
 
   it("adds its settings after the ones the environment already has, and drops GIT_EXTERNAL_DIFF", () => {
-    const env = hardenedGitEnvironment({ GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "me", GIT_EXTERNAL_DIFF: "/tmp/x", PATH: "/usr/bin" });
+    const env = hardenedGitEnvironment({
+      GIT_CONFIG_COUNT: "1",
+      GIT_CONFIG_KEY_0: "user.name",
+      GIT_CONFIG_VALUE_0: "me",
+      GIT_EXTERNAL_DIFF: "/tmp/x",
+      PATH: "/usr/bin",
+    });
     expect(env.GIT_CONFIG_KEY_0).toBe("user.name");
     expect(env.GIT_CONFIG_KEY_1).toBe("core.fsmonitor");
     expect(Number(env.GIT_CONFIG_COUNT)).toBeGreaterThan(5);
     expect(env[`GIT_CONFIG_KEY_${Number(env.GIT_CONFIG_COUNT) - 1}`]).toBeDefined();
     expect(env.GIT_EXTERNAL_DIFF).toBeUndefined();
     expect(env).toMatchObject({ GIT_PAGER: "cat", GIT_OPTIONAL_LOCKS: "0", PATH: "/usr/bin" });
-    expect(git(["config", "user.name"], hardenedGitEnvironment({ ...process.env, GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "me" })).trim()).toBe("me");
+    expect(
+      git(
+        ["config", "user.name"],
+        hardenedGitEnvironment({ ...process.env, GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "user.name", GIT_CONFIG_VALUE_0: "me" }),
+      ).trim(),
+    ).toBe("me");
   });
 });

@@ -24,7 +24,13 @@ describe("createGlobTool()", () => {
     const result = await createGlobTool().execute({ pattern: "**/*.md" }, makeToolContext(directory));
     const elapsedMs = performance.now() - startedAt;
     expect(result.content).toBe("docs/new.md\nold.md");
-    expect(result.details).toMatchObject({ filenames: ["docs/new.md", "old.md"], numFiles: 2, truncated: false, totalMatches: 2, countIsComplete: true });
+    expect(result.details).toMatchObject({
+      filenames: ["docs/new.md", "old.md"],
+      numFiles: 2,
+      truncated: false,
+      totalMatches: 2,
+      countIsComplete: true,
+    });
     // The tool's own measurement: a whole number of milliseconds within the call's wall time.
     const { durationMs } = result.details as { durationMs: number };
     expect(Number.isInteger(durationMs) && durationMs <= Math.ceil(elapsedMs)).toBe(true);
@@ -55,7 +61,10 @@ describe("createGlobTool()", () => {
   });
 
   it("caps the result at 100 paths and says how many matched", async () => {
-    await writeTree(directory, Object.fromEntries(Array.from({ length: 120 }, (_, index) => [`f${String(index).padStart(3, "0")}.txt`, ""])));
+    await writeTree(
+      directory,
+      Object.fromEntries(Array.from({ length: 120 }, (_, index) => [`f${String(index).padStart(3, "0")}.txt`, ""])),
+    );
     const result = await createGlobTool().execute({ pattern: "*.txt" }, makeToolContext(directory));
     const lines = (result.content as string).split("\n");
     expect(lines).toHaveLength(101);
@@ -88,7 +97,13 @@ describe("createGlobTool()", () => {
     for (const pattern of ["**/*.ts", "**/*.{ts,tsx}", "**/*", "**/[a-k]*.ts", "**/?.ts"]) {
       const result = await createGlobTool().execute({ pattern }, makeToolContext(directory));
       const viaFastGlob: string[] = [];
-      for await (const file of walkFiles({ root: directory, patterns: [pattern], signal: new AbortController().signal, withModificationTime: false })) viaFastGlob.push(path.relative(directory, file.absolutePath));
+      for await (const file of walkFiles({
+        root: directory,
+        patterns: [pattern],
+        signal: new AbortController().signal,
+        withModificationTime: false,
+      }))
+        viaFastGlob.push(path.relative(directory, file.absolutePath));
       expect((result.details as { filenames: string[] }).filenames.slice().sort(), pattern).toEqual(viaFastGlob.sort());
     }
   });

@@ -57,7 +57,9 @@ describe.each([
 
   it.skipIf(skip)("content mode with context lines, case-insensitive, without line numbers", async () => {
     const withContext = await run({ pattern: "return", output_mode: "content", "-C": 1, path: "src" });
-    expect(withContext.content).toBe("src/util.ts-2-export function add(a: number, b: number) {\nsrc/util.ts:3:  return a + b;\nsrc/util.ts-4-}");
+    expect(withContext.content).toBe(
+      "src/util.ts-2-export function add(a: number, b: number) {\nsrc/util.ts:3:  return a + b;\nsrc/util.ts-4-}",
+    );
     const insensitive = await run({ pattern: "ANSWER =", output_mode: "content", "-i": true, "-n": false });
     expect(insensitive.content).toBe("src/app.ts:export const answer = 42;");
   });
@@ -107,7 +109,8 @@ describe.each([
     const filler = "export const value = compute(1, 'ordinary text');\n".repeat(20);
     const tree: Record<string, string | Buffer> = {};
     for (let index = 0; index < 1500; index += 1) tree[`bulk/d${Math.floor(index / 100)}/f${index}.ts`] = filler;
-    for (const index of [3, 250, 777, 1001, 1499]) tree[`bulk/d${Math.floor(index / 100)}/f${index}.ts`] = `${filler}// the Needle_Token is here\n${filler}`;
+    for (const index of [3, 250, 777, 1001, 1499])
+      tree[`bulk/d${Math.floor(index / 100)}/f${index}.ts`] = `${filler}// the Needle_Token is here\n${filler}`;
     tree["bulk/d3/lower.ts"] = "a needle_token in lower case\n";
     tree["bulk/d9/binary.bin"] = Buffer.from("Needle_Token\0binary");
     tree["build/ignored.ts"] = "Needle_Token\n";
@@ -120,7 +123,9 @@ describe.each([
     expect(await filenames({ pattern: "needle_token", "-i": true })).toEqual([...matching, "bulk/d3/lower.ts"].sort());
     expect(await filenames({ pattern: "Need.e_Tok[e]n" })).toEqual([...matching].sort());
     expect(await filenames({ pattern: "(?<=the )Needle_Token" })).toEqual(matching.filter((file) => file.endsWith(".ts")).sort());
-    expect(await filenames({ pattern: "here\\n\\s*export", multiline: true })).toEqual(matching.filter((file) => file.endsWith(".ts")).sort());
+    expect(await filenames({ pattern: "here\\n\\s*export", multiline: true })).toEqual(
+      matching.filter((file) => file.endsWith(".ts")).sort(),
+    );
     expect(await filenames({ pattern: "Needle_Token", type: "ts" })).toEqual(matching.filter((file) => file.endsWith(".ts")).sort());
     const count = await run({ pattern: "Needle_Token", output_mode: "count" });
     expect(count.details).toMatchObject({ numFiles: 6, numMatches: 6 });
@@ -179,7 +184,10 @@ describe("grepTool (builtin backend) on a large tree", () => {
     for (let index = 0; index < 3000; index += 1) tree[`many/d${index % 30}/f${index}.txt`] = "nothing here\n";
     await writeTree(directory, tree);
     const controller = new AbortController();
-    const search = createGrepTool({ backend: "builtin" }).execute({ pattern: "zzz" } as never, makeToolContext(directory, { signal: controller.signal }));
+    const search = createGrepTool({ backend: "builtin" }).execute(
+      { pattern: "zzz" } as never,
+      makeToolContext(directory, { signal: controller.signal }),
+    );
     setImmediate(() => controller.abort(new Error("user interrupt")));
     await expect(search).rejects.toThrow("user interrupt");
   });

@@ -47,11 +47,19 @@ describe("tool descriptions in agentwire's own words", () => {
   it.skipIf(!existsSync(REFERENCE))("the fingerprints are those of the recorded Claude Code reference", () => {
     const fresh = referenceFingerprints();
     if (process.env.AGENTWIRE_RECORD_PHRASES === "1") writeFileSync(FINGERPRINTS, `${HEADER}\n${fresh.join("\n")}\n`);
-    expect(readFileSync(FINGERPRINTS, "utf8").split("\n").filter((line) => line !== "" && !line.startsWith("#"))).toEqual(fresh);
+    expect(
+      readFileSync(FINGERPRINTS, "utf8")
+        .split("\n")
+        .filter((line) => line !== "" && !line.startsWith("#")),
+    ).toEqual(fresh);
   });
 
   it(`no description agentwire sends shares a run of ${PHRASE_WORDS} words with Claude Code's`, async () => {
-    const known = new Set(readFileSync(FINGERPRINTS, "utf8").split("\n").filter((line) => line !== "" && !line.startsWith("#")));
+    const known = new Set(
+      readFileSync(FINGERPRINTS, "utf8")
+        .split("\n")
+        .filter((line) => line !== "" && !line.startsWith("#")),
+    );
     expect(known.size).toBeGreaterThan(1000);
     const shared: string[] = [];
     for (const tool of await everyTool()) {

@@ -43,15 +43,24 @@ describe("workspace policy", () => {
   it("returns the real path it checked, for the file tools to open", async () => {
     await symlink("../outside/new.txt", path.join(workspace, "out"));
     const bypass = { ...makeToolContext(workspace), workspace: { roots: [workspace], allowOutside: true } };
-    expect(await resolveWorkspacePath(bypass, "out")).toEqual({ path: path.join(workspace, "out"), realPath: path.join(outside, "new.txt") });
+    expect(await resolveWorkspacePath(bypass, "out")).toEqual({
+      path: path.join(workspace, "out"),
+      realPath: path.join(outside, "new.txt"),
+    });
   });
 
   it("--add-dir roots, the output directory and bypassPermissions widen it", async () => {
     const context = makeToolContext(workspace);
     expect((await resolveWorkspacePath(context, "../outside/x")).refusal?.code).toBe("outside_workspace");
-    expect((await resolveWorkspacePath({ ...context, workspace: { roots: [workspace, outside], allowOutside: false } }, "../outside/x")).path).toBe(path.join(outside, "x"));
-    expect((await resolveWorkspacePath({ ...context, outputDirectory: outside }, path.join(outside, "bash-1.log"))).path).toBe(path.join(outside, "bash-1.log"));
-    expect((await resolveWorkspacePath({ ...context, workspace: { roots: [workspace], allowOutside: true } }, "/etc/hosts")).path).toBe("/etc/hosts");
+    expect(
+      (await resolveWorkspacePath({ ...context, workspace: { roots: [workspace, outside], allowOutside: false } }, "../outside/x")).path,
+    ).toBe(path.join(outside, "x"));
+    expect((await resolveWorkspacePath({ ...context, outputDirectory: outside }, path.join(outside, "bash-1.log"))).path).toBe(
+      path.join(outside, "bash-1.log"),
+    );
+    expect((await resolveWorkspacePath({ ...context, workspace: { roots: [workspace], allowOutside: true } }, "/etc/hosts")).path).toBe(
+      "/etc/hosts",
+    );
   });
 
   it("shows paths relative to the cwd when inside it", () => {

@@ -152,7 +152,9 @@ describe("createReadTool()", () => {
     const result = await createReadTool().execute({ file_path: path.join(directory, "src") }, makeContext());
     expect(result.isError).toBe(true);
     expect(result.code).toBe("is_directory");
-    expect(result.content).toBe(`${path.join(directory, "src")} is a directory, not a file. To see what it contains, use LS (or Glob with a pattern).`);
+    expect(result.content).toBe(
+      `${path.join(directory, "src")} is a directory, not a file. To see what it contains, use LS (or Glob with a pattern).`,
+    );
   });
 
   it("describes a binary file (NUL byte) instead of dumping it", async () => {
@@ -174,7 +176,10 @@ describe("createReadTool()", () => {
   });
 
   // A real 1×1 PNG: signature, IHDR, IDAT, IEND.
-  const pngBytes = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082", "hex");
+  const pngBytes = Buffer.from(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082",
+    "hex",
+  );
 
   it("returns an image as image content when the provider takes images", async () => {
     const filePath = await writeFixture("image.png", pngBytes);
@@ -190,7 +195,9 @@ describe("createReadTool()", () => {
     const filePath = await writeFixture("image.png", pngBytes);
     const result = await createReadTool().execute({ file_path: filePath }, { ...makeContext(), imageInput: false });
     expect(result.code).toBe("not_a_file");
-    expect(result.content).toContain(`(PNG image, ${pngBytes.length} bytes), so Read does not show its contents. The current model provider cannot be shown images in tool results.`);
+    expect(result.content).toContain(
+      `(PNG image, ${pngBytes.length} bytes), so Read does not show its contents. The current model provider cannot be shown images in tool results.`,
+    );
   });
 
   it("recognizes WebP and GIF images", async () => {
@@ -223,7 +230,10 @@ describe("createReadTool()", () => {
       expect(result.content, name).toMatch(reason);
     }
     // The same head with its end marker is accepted.
-    const whole = await createReadTool().execute({ file_path: await writeFixture("whole.jpg", Buffer.concat([jpegHead, Buffer.from("ffd9", "hex")])) }, makeContext());
+    const whole = await createReadTool().execute(
+      { file_path: await writeFixture("whole.jpg", Buffer.concat([jpegHead, Buffer.from("ffd9", "hex")])) },
+      makeContext(),
+    );
     expect(whole.isError).toBe(false);
   });
 
@@ -239,7 +249,10 @@ describe("createReadTool()", () => {
       await symlink(outside, path.join(directory, "link"));
       const viaLink = await createReadTool().execute({ file_path: "link/secret.txt" }, makeContext());
       expect(viaLink.code).toBe("outside_workspace");
-      const bypass = await createReadTool().execute({ file_path: "link/secret.txt" }, { ...makeContext(), workspace: { roots: [directory], allowOutside: true } });
+      const bypass = await createReadTool().execute(
+        { file_path: "link/secret.txt" },
+        { ...makeContext(), workspace: { roots: [directory], allowOutside: true } },
+      );
       expect(bypass.content).toBe("1\tx");
     } finally {
       await rm(outside, { recursive: true, force: true });

@@ -7,12 +7,23 @@ const names = (selection: ReturnType<typeof selectTools>) => ("tools" in selecti
 describe("tool registry", () => {
   it("offers every built-in tool by default, in Claude Code's alphabetical order", () => {
     expect(names(selectTools(builtinTools(), { tools: undefined, disallowedToolNames: [] }))).toEqual([
-      "Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write",
+      "Bash",
+      "Edit",
+      "Glob",
+      "Grep",
+      "LS",
+      "MultiEdit",
+      "Read",
+      "TodoWrite",
+      "Write",
     ]);
   });
 
   it("--tools selects exactly the named tools; default and empty", () => {
-    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["Read, Grep"]), disallowedToolNames: [] }))).toEqual(["Grep", "Read"]);
+    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["Read, Grep"]), disallowedToolNames: [] }))).toEqual([
+      "Grep",
+      "Read",
+    ]);
     expect(names(selectTools(builtinTools(), { tools: parseToolNames(["default"]), disallowedToolNames: [] }))).toHaveLength(9);
     expect(names(selectTools(builtinTools(), { tools: parseToolNames([""]), disallowedToolNames: [] }))).toEqual([]);
   });
@@ -38,10 +49,34 @@ describe("tool registry", () => {
     });
     expect(schema("Glob")).toMatchObject({ required: ["pattern"], additionalProperties: false });
     expect(Object.keys((schema("Grep") as { properties: object }).properties)).toEqual(
-      expect.arrayContaining(["pattern", "path", "glob", "output_mode", "-B", "-A", "-C", "context", "-n", "-i", "-o", "type", "head_limit", "offset", "multiline"]),
+      expect.arrayContaining([
+        "pattern",
+        "path",
+        "glob",
+        "output_mode",
+        "-B",
+        "-A",
+        "-C",
+        "context",
+        "-n",
+        "-i",
+        "-o",
+        "type",
+        "head_limit",
+        "offset",
+        "multiline",
+      ]),
     );
     expect(schema("TodoWrite")).toMatchObject({
-      properties: { todos: { type: "array", items: { required: ["content", "status", "activeForm"], properties: { status: { enum: ["pending", "in_progress", "completed"] } } } } },
+      properties: {
+        todos: {
+          type: "array",
+          items: {
+            required: ["content", "status", "activeForm"],
+            properties: { status: { enum: ["pending", "in_progress", "completed"] } },
+          },
+        },
+      },
     });
   });
 });

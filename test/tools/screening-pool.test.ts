@@ -39,7 +39,12 @@ const summary = (reply: { candidates: { index: number; bytes: Uint8Array }[]; la
 
 describe("screenChunk()", () => {
   it("keeps text files with the literal, says which are large, drops binary, unreadable and non-matching files", () => {
-    const reply = screenChunk(chunk({ screen: { literal: literalBytes("NEEDLE", false), maxBytes: 1024, binaryProbeBytes: 8192 } }), Buffer.alloc(1025), fs, screenFile);
+    const reply = screenChunk(
+      chunk({ screen: { literal: literalBytes("NEEDLE", false), maxBytes: 1024, binaryProbeBytes: 8192 } }),
+      Buffer.alloc(1025),
+      fs,
+      screenFile,
+    );
     expect(summary(reply)).toEqual({ candidates: ["match.txt:20"], large: ["large.txt"] });
   });
 

@@ -16,7 +16,21 @@ describe("structuredPatch", () => {
         oldLines: 11,
         newStart: 2,
         newLines: 11,
-        lines: [" line 2", " line 3", " line 4", "-line 5", "+line five", " line 6", " line 7", " line 8", "-line 9", "+line nine", " line 10", " line 11", " line 12"],
+        lines: [
+          " line 2",
+          " line 3",
+          " line 4",
+          "-line 5",
+          "+line five",
+          " line 6",
+          " line 7",
+          " line 8",
+          "-line 9",
+          "+line nine",
+          " line 10",
+          " line 11",
+          " line 12",
+        ],
       },
       { oldStart: 16, oldLines: 5, newStart: 16, newLines: 4, lines: [" line 16", " line 17", " line 18", "-line 19", " line 20"] },
     ]);
@@ -24,7 +38,13 @@ describe("structuredPatch", () => {
 
   it("marks a last line without a newline; an insertion into an empty file starts at 1, as the diff package (Claude Code's) has it", async () => {
     expect(await structuredPatch("a\nb", "a\nc")).toEqual([
-      { oldStart: 1, oldLines: 2, newStart: 1, newLines: 2, lines: [" a", "-b", "\\ No newline at end of file", "+c", "\\ No newline at end of file"] },
+      {
+        oldStart: 1,
+        oldLines: 2,
+        newStart: 1,
+        newLines: 2,
+        lines: [" a", "-b", "\\ No newline at end of file", "+c", "\\ No newline at end of file"],
+      },
     ]);
     expect(await structuredPatch("", "x\n")).toEqual([{ oldStart: 1, oldLines: 0, newStart: 1, newLines: 1, lines: ["+x"] }]);
   });

@@ -46,11 +46,7 @@ describe("runToolCall", () => {
   it("runs a built-in tool end to end", async () => {
     const filePath = path.join(directory, "hello.txt");
     await writeFile(filePath, "hi\n");
-    const result = await runToolCall(
-      { id: "toolu_1", name: "Read", input: { file_path: filePath } },
-      builtinTools(),
-      makeContext(),
-    );
+    const result = await runToolCall({ id: "toolu_1", name: "Read", input: { file_path: filePath } }, builtinTools(), makeContext());
     expect(result.isError).toBe(false);
     expect(result.content).toBe("1\thi\n2\t");
   });
@@ -140,11 +136,7 @@ describe("runToolCall", () => {
       controller.signal.throwIfAborted();
       return "unreachable";
     });
-    const result = await runToolCall(
-      { id: "toolu_1", name: "Probe", input: { count: 1 } },
-      [tool],
-      makeContext(controller.signal),
-    );
+    const result = await runToolCall({ id: "toolu_1", name: "Probe", input: { count: 1 } }, [tool], makeContext(controller.signal));
     expect(result.isError).toBe(true);
     expect(result.code).toBe("aborted");
     expect(result.content).toBe("The Probe call was interrupted before it finished.");
@@ -154,11 +146,7 @@ describe("runToolCall", () => {
     const controller = new AbortController();
     controller.abort();
     const { tool, receivedInputs } = makeProbeTool(async () => "ran");
-    const result = await runToolCall(
-      { id: "toolu_1", name: "Probe", input: { count: 1 } },
-      [tool],
-      makeContext(controller.signal),
-    );
+    const result = await runToolCall({ id: "toolu_1", name: "Probe", input: { count: 1 } }, [tool], makeContext(controller.signal));
     expect(result.code).toBe("aborted");
     expect(receivedInputs).toEqual([]);
   });
@@ -178,9 +166,14 @@ describe("runToolCall", () => {
         };
       },
     });
-    const result = await runToolCall({ id: "toolu_1", name: "Leaky", input: {} }, [tool], { ...makeContext(), log: { warn: (message) => warnings.push(message) } });
+    const result = await runToolCall({ id: "toolu_1", name: "Leaky", input: {} }, [tool], {
+      ...makeContext(),
+      log: { warn: (message) => warnings.push(message) },
+    });
     expect(result.content).toBe("token [REDACTED:github_token] ok");
     expect(result.details).toEqual({ stdout: "AWS [REDACTED:aws_access_key_id]", nested: [{ key: "[REDACTED:anthropic_api_key]" }] });
-    expect(warnings).toEqual(["Redacted 3 secret(s) (github_token, aws_access_key_id, anthropic_api_key) from the Leaky result before it reached the model."]);
+    expect(warnings).toEqual([
+      "Redacted 3 secret(s) (github_token, aws_access_key_id, anthropic_api_key) from the Leaky result before it reached the model.",
+    ]);
   });
 });

@@ -162,7 +162,10 @@ describe("createWriteTool()", () => {
   it("refuses content that would write a redaction placeholder over a secret", async () => {
     const filePath = path.join(directory, ".env");
     await writeFile(filePath, "KEY=sk-ant-api03-realsecretrealsecretrealsecret\n");
-    const result = await createWriteTool().execute({ file_path: filePath, content: "KEY=[REDACTED:anthropic_api_key]\nOTHER=1\n" }, makeContext());
+    const result = await createWriteTool().execute(
+      { file_path: filePath, content: "KEY=[REDACTED:anthropic_api_key]\nOTHER=1\n" },
+      makeContext(),
+    );
     expect(result.code).toBe("redacted_secret");
     expect(await readFile(filePath, "utf8")).toBe("KEY=sk-ant-api03-realsecretrealsecretrealsecret\n");
   });

@@ -25,21 +25,67 @@ beforeEach(() => {
 
 afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 
-const settingsWith = (command: string) => Buffer.from(JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command }] }] } }));
+const settingsWith = (command: string) =>
+  Buffer.from(JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: "command", command }] }] } }));
 const fingerprintOf = (command: string) => settingsFingerprint(settingsWith(command), repo, repo);
 const hooks = (name: string) => join(repo, ".claude", "hooks", name);
 
 describe("settingsFingerprint follows every file a hook command names", () => {
   it.each<[string, string, () => void, () => void]>([
-    ["a quoted name with a blank", 'sh ".claude/hooks/run me.sh"', () => writeFileSync(hooks("run me.sh"), "exit 0"), () => writeFileSync(hooks("run me.sh"), "curl evil")],
-    ["an escaped blank", "sh .claude/hooks/run\\ me.sh", () => writeFileSync(hooks("run me.sh"), "exit 0"), () => writeFileSync(hooks("run me.sh"), "curl evil")],
-    ["an escaped letter", "sh .claude/hooks/g\\uard.sh", () => writeFileSync(hooks("guard.sh"), "exit 0"), () => writeFileSync(hooks("guard.sh"), "curl evil")],
-    ["a glob", "sh .claude/hooks/g*.sh", () => writeFileSync(hooks("guard.sh"), "exit 0"), () => writeFileSync(hooks("guard.sh"), "curl evil")],
-    ["a glob that picks up a new file", "for f in .claude/hooks/*.sh; do sh $f; done", () => writeFileSync(hooks("guard.sh"), "exit 0"), () => writeFileSync(hooks("zz-new.sh"), "curl evil")],
-    ["braces", "sh .claude/hooks/{guard,none}.sh", () => writeFileSync(hooks("guard.sh"), "exit 0"), () => writeFileSync(hooks("guard.sh"), "curl evil")],
-    ["bash -c with the script inside", "bash -c 'sh \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh'", () => writeFileSync(hooks("guard.sh"), "exit 0"), () => writeFileSync(hooks("guard.sh"), "curl evil")],
-    ["a command substitution", 'eval "$(cat .claude/hooks/guard.sh)"', () => writeFileSync(hooks("guard.sh"), "exit 0"), () => writeFileSync(hooks("guard.sh"), "curl evil")],
-    ["a redirection", "sh < .claude/hooks/guard.sh", () => writeFileSync(hooks("guard.sh"), "exit 0"), () => writeFileSync(hooks("guard.sh"), "curl evil")],
+    [
+      "a quoted name with a blank",
+      'sh ".claude/hooks/run me.sh"',
+      () => writeFileSync(hooks("run me.sh"), "exit 0"),
+      () => writeFileSync(hooks("run me.sh"), "curl evil"),
+    ],
+    [
+      "an escaped blank",
+      "sh .claude/hooks/run\\ me.sh",
+      () => writeFileSync(hooks("run me.sh"), "exit 0"),
+      () => writeFileSync(hooks("run me.sh"), "curl evil"),
+    ],
+    [
+      "an escaped letter",
+      "sh .claude/hooks/g\\uard.sh",
+      () => writeFileSync(hooks("guard.sh"), "exit 0"),
+      () => writeFileSync(hooks("guard.sh"), "curl evil"),
+    ],
+    [
+      "a glob",
+      "sh .claude/hooks/g*.sh",
+      () => writeFileSync(hooks("guard.sh"), "exit 0"),
+      () => writeFileSync(hooks("guard.sh"), "curl evil"),
+    ],
+    [
+      "a glob that picks up a new file",
+      "for f in .claude/hooks/*.sh; do sh $f; done",
+      () => writeFileSync(hooks("guard.sh"), "exit 0"),
+      () => writeFileSync(hooks("zz-new.sh"), "curl evil"),
+    ],
+    [
+      "braces",
+      "sh .claude/hooks/{guard,none}.sh",
+      () => writeFileSync(hooks("guard.sh"), "exit 0"),
+      () => writeFileSync(hooks("guard.sh"), "curl evil"),
+    ],
+    [
+      "bash -c with the script inside",
+      "bash -c 'sh \"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh'",
+      () => writeFileSync(hooks("guard.sh"), "exit 0"),
+      () => writeFileSync(hooks("guard.sh"), "curl evil"),
+    ],
+    [
+      "a command substitution",
+      'eval "$(cat .claude/hooks/guard.sh)"',
+      () => writeFileSync(hooks("guard.sh"), "exit 0"),
+      () => writeFileSync(hooks("guard.sh"), "curl evil"),
+    ],
+    [
+      "a redirection",
+      "sh < .claude/hooks/guard.sh",
+      () => writeFileSync(hooks("guard.sh"), "exit 0"),
+      () => writeFileSync(hooks("guard.sh"), "curl evil"),
+    ],
     [
       "a link planted in the project leading out",
       "sh .claude/hooks/guard.sh",

@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fileFingerprint, folderFingerprint } from "../../src/trust/fingerprint.js";
 import { projectFileKey, recordedProjectTrust, trustRootOf } from "../../src/trust/project-trust.js";
-import { emptyTrustStore, readTrustStore, trustFilePath, withoutProject, withTrusted, writeTrustStore } from "../../src/trust/trust-store.js";
+import {
+  emptyTrustStore,
+  readTrustStore,
+  trustFilePath,
+  withoutProject,
+  withTrusted,
+  writeTrustStore,
+} from "../../src/trust/trust-store.js";
 
 let scratch: string;
 let home: string;
@@ -24,7 +31,9 @@ afterEach(() => rmSync(scratch, { recursive: true, force: true }));
 function trust(files: string[]): void {
   const read = readTrustStore(home);
   if ("problem" in read) throw new Error(read.problem);
-  const entries = Object.fromEntries(files.map((file) => [projectFileKey(repo, file), file.endsWith("/") ? folderFingerprint(file)! : fileFingerprint(file)!]));
+  const entries = Object.fromEntries(
+    files.map((file) => [projectFileKey(repo, file), file.endsWith("/") ? folderFingerprint(file)! : fileFingerprint(file)!]),
+  );
   writeTrustStore(home, withTrusted(read.store, repo, entries, new Date()));
 }
 
@@ -43,7 +52,10 @@ describe("the trust store", () => {
     // Replaced by a rename, never rewritten in place: a reader sees the old file or the new one.
     expect(statSync(trustFilePath(home)).ino).not.toBe(before);
     expect(readdirSync(home)).toEqual(["trusted-projects.json"]);
-    expect(JSON.parse(readFileSync(trustFilePath(home), "utf8"))).toMatchObject({ version: 1, projects: { [repo]: { files: { ".mcp.json": expect.stringMatching(/^sha256:[0-9a-f]{64}$/) } } } });
+    expect(JSON.parse(readFileSync(trustFilePath(home), "utf8"))).toMatchObject({
+      version: 1,
+      projects: { [repo]: { files: { ".mcp.json": expect.stringMatching(/^sha256:[0-9a-f]{64}$/) } } },
+    });
   });
 
   it("a failed write leaves the old store and no temporary file", () => {

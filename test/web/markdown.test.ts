@@ -3,7 +3,23 @@ import { escapeHtml, renderMarkdown } from "../../web/markdown.js";
 
 describe("web page markdown", () => {
   it("renders headings, lists, code, emphasis and links", () => {
-    const html = renderMarkdown(["# Title", "", "Some **bold**, *italic* and `code`.", "", "- one", "- two", "  - nested", "1. first", "", "```ts", "const a = 1 < 2;", "```", "[docs](https://example.com/a?b=1&c=2)"].join("\n"));
+    const html = renderMarkdown(
+      [
+        "# Title",
+        "",
+        "Some **bold**, *italic* and `code`.",
+        "",
+        "- one",
+        "- two",
+        "  - nested",
+        "1. first",
+        "",
+        "```ts",
+        "const a = 1 < 2;",
+        "```",
+        "[docs](https://example.com/a?b=1&c=2)",
+      ].join("\n"),
+    );
     expect(html).toBe(
       [
         "<h1>Title</h1>",
@@ -33,7 +49,10 @@ describe("web page markdown", () => {
       const html = renderMarkdown(attack);
       // Only the renderer's own tags appear; every `<` from the source is escaped.
       const tags = [...html.matchAll(/<\/?([a-z0-9]+)/g)].map((match) => match[1]);
-      expect(tags.every((tag) => ["p", "br", "strong", "em", "code", "pre", "a", "h1", "ul", "li", "blockquote"].includes(tag!)), `${attack} → ${html}`).toBe(true);
+      expect(
+        tags.every((tag) => ["p", "br", "strong", "em", "code", "pre", "a", "h1", "ul", "li", "blockquote"].includes(tag!)),
+        `${attack} → ${html}`,
+      ).toBe(true);
       expect(html).not.toMatch(/href="javascript/i);
       expect(html).not.toMatch(/<a [^>]*on\w+=/i);
     }

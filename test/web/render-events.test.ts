@@ -33,7 +33,10 @@ const screen = (conversation: ReturnType<typeof createConversation>): string[] =
     });
 
 const stream = (event: Record<string, unknown>, messageId = "msg_1") => ({ type: "stream_event", api_message_id: messageId, event });
-const assistantLine = (block: Record<string, unknown>, messageId = "msg_1") => ({ type: "assistant", message: { id: messageId, content: [block] } });
+const assistantLine = (block: Record<string, unknown>, messageId = "msg_1") => ({
+  type: "assistant",
+  message: { id: messageId, content: [block] },
+});
 
 describe("web page event folding", () => {
   it("builds text from deltas, then shows the complete assistant message instead", () => {
@@ -71,13 +74,32 @@ describe("web page event folding", () => {
   it("asks permission, then drops the question when it is cancelled or the turn ends", () => {
     const conversation = createConversation();
     applyEvent(conversation, { type: "system", subtype: "init", cwd: "/repo" });
-    applyEvent(conversation, assistantLine({ type: "tool_use", id: "t1", name: "Write", input: { file_path: "/repo/a.txt", content: "x" } }));
-    const ask = (id: string) => ({ type: "control_request", request_id: id, request: { subtype: "can_use_tool", tool_name: "Write", input: { file_path: "/repo/a.txt" }, decision_reason: "writes a file", tool_use_id: "t1" } });
+    applyEvent(
+      conversation,
+      assistantLine({ type: "tool_use", id: "t1", name: "Write", input: { file_path: "/repo/a.txt", content: "x" } }),
+    );
+    const ask = (id: string) => ({
+      type: "control_request",
+      request_id: id,
+      request: {
+        subtype: "can_use_tool",
+        tool_name: "Write",
+        input: { file_path: "/repo/a.txt" },
+        decision_reason: "writes a file",
+        tool_use_id: "t1",
+      },
+    });
     applyEvent(conversation, ask("r1"));
     expect(openPermissions(conversation).map((item) => item.requestId)).toEqual(["r1"]);
     applyEvent(conversation, { type: "control_cancel_request", request_id: "r1" });
     applyEvent(conversation, ask("r2"));
-    applyEvent(conversation, { type: "result", subtype: "error_during_execution", is_error: true, errors: ["interrupted"], total_cost_usd: 0.5 });
+    applyEvent(conversation, {
+      type: "result",
+      subtype: "error_during_execution",
+      is_error: true,
+      errors: ["interrupted"],
+      total_cost_usd: 0.5,
+    });
     expect(screen(conversation)).toEqual([
       "tool Write a.txt",
       "ask Write a.txt (cancelled): writes a file",
@@ -89,17 +111,27 @@ describe("web page event folding", () => {
   it("attaches diffs to Write cards and shows what each turn cost", () => {
     const conversation = createConversation();
     applyEvent(conversation, { type: "system", subtype: "init", cwd: "/repo" });
-    applyEvent(conversation, assistantLine({ type: "tool_use", id: "t1", name: "Write", input: { file_path: "/repo/a.txt", content: "x\n" } }));
+    applyEvent(
+      conversation,
+      assistantLine({ type: "tool_use", id: "t1", name: "Write", input: { file_path: "/repo/a.txt", content: "x\n" } }),
+    );
     applyEvent(conversation, {
       type: "user",
       message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "File created" }] },
-      tool_use_result: { type: "update", filePath: "/repo/a.txt", structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ["-w", "+x"] }] },
+      tool_use_result: {
+        type: "update",
+        filePath: "/repo/a.txt",
+        structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ["-w", "+x"] }],
+      },
     });
     applyEvent(conversation, { type: "result", subtype: "success", is_error: false, total_cost_usd: 0.25, num_turns: 2 });
     applyEvent(conversation, { type: "result", subtype: "success", is_error: false, total_cost_usd: 0.75, num_turns: 1 });
     const card = conversation.items.find((item) => item.kind === "tool")!;
     expect(card.result.diff.map((row: { kind: string }) => row.kind)).toEqual(["hunk", "del", "add"]);
-    expect(screen(conversation).slice(1)).toEqual(["result done · 2 turns · $0.2500 session", "result done · 1 turn · $0.5000 (session $0.7500)"]);
+    expect(screen(conversation).slice(1)).toEqual([
+      "result done · 2 turns · $0.2500 session",
+      "result done · 1 turn · $0.5000 (session $0.7500)",
+    ]);
   });
 
   it("drops an abandoned attempt's partial text on a retry and keeps one copy of an echoed prompt", () => {
@@ -107,7 +139,15 @@ describe("web page event folding", () => {
     addPrompt(conversation, "hi");
     applyEvent(conversation, stream({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }));
     applyEvent(conversation, stream({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "half" } }));
-    applyEvent(conversation, { type: "system", subtype: "api_retry", attempt: 1, max_retries: 10, retry_delay_ms: 500, error_status: 529, error: "overloaded" });
+    applyEvent(conversation, {
+      type: "system",
+      subtype: "api_retry",
+      attempt: 1,
+      max_retries: 10,
+      retry_delay_ms: 500,
+      error_status: 529,
+      error: "overloaded",
+    });
     applyEvent(conversation, { type: "user", message: { role: "user", content: [{ type: "text", text: "hi" }] } });
     expect(screen(conversation)).toEqual(["> hi", "warning: Model API failed (overloaded, HTTP 529); retry 1 of 10 in 0.5 s"]);
   });
@@ -116,7 +156,11 @@ describe("web page event folding", () => {
 describe("web page permission answers", () => {
   it("shows an answer at once, asks again when it could not be delivered, and never revives a cancelled question", () => {
     const conversation = createConversation();
-    const ask = (id: string) => ({ type: "control_request", request_id: id, request: { subtype: "can_use_tool", tool_name: "Bash", input: { command: "rm x" }, decision_reason: "deletes" } });
+    const ask = (id: string) => ({
+      type: "control_request",
+      request_id: id,
+      request: { subtype: "can_use_tool", tool_name: "Bash", input: { command: "rm x" }, decision_reason: "deletes" },
+    });
     applyEvent(conversation, ask("r1"));
     answerPermission(conversation, "r1", "allowed");
     // The turn's result arrives before the answer's request returns: the answer stays.

@@ -12,7 +12,10 @@ describe("the web server's route patterns", () => {
   });
 
   it("named segments are taken one each; the count must agree", () => {
-    expect(match("/api/sessions/:session/permissions/:question", "/api/sessions/abc/permissions/q1")).toEqual({ params: { session: "abc", question: "q1" }, rest: [] });
+    expect(match("/api/sessions/:session/permissions/:question", "/api/sessions/abc/permissions/q1")).toEqual({
+      params: { session: "abc", question: "q1" },
+      rest: [],
+    });
     expect(match("/api/sessions/:session", "/api/sessions/abc/events")).toBeUndefined();
     expect(match("/api/sessions/:session/events", "/api/sessions/abc/history")).toBeUndefined();
   });

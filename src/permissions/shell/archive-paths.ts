@@ -23,11 +23,50 @@ export function arChanges(words: ShellWord[]): ChangedPath[] {
 const TAR_GRAMMAR: LenientGrammar = {
   shortWithValue: "bCfFgHIKLNTVX",
   longWithValue: [
-    "--file", "--directory", "--files-from", "--exclude", "--exclude-from", "--to-command", "--use-compress-program", "--listed-incremental", "--index-file", "--info-script",
-    "--new-volume-script", "--rsh-command", "--owner", "--group", "--mode", "--mtime", "--newer", "--newer-mtime", "--after-date", "--transform", "--xform", "--label",
-    "--blocking-factor", "--record-size", "--format", "--tape-length", "--starting-file", "--strip-components", "--volno-file", "--rmt-command", "--exclude-tag", "--suffix",
+    "--file",
+    "--directory",
+    "--files-from",
+    "--exclude",
+    "--exclude-from",
+    "--to-command",
+    "--use-compress-program",
+    "--listed-incremental",
+    "--index-file",
+    "--info-script",
+    "--new-volume-script",
+    "--rsh-command",
+    "--owner",
+    "--group",
+    "--mode",
+    "--mtime",
+    "--newer",
+    "--newer-mtime",
+    "--after-date",
+    "--transform",
+    "--xform",
+    "--label",
+    "--blocking-factor",
+    "--record-size",
+    "--format",
+    "--tape-length",
+    "--starting-file",
+    "--strip-components",
+    "--volno-file",
+    "--rmt-command",
+    "--exclude-tag",
+    "--suffix",
   ],
-  longWithAttachedValue: ["--backup", "--checkpoint", "--checkpoint-action", "--occurrence", "--level", "--quoting-style", "--sparse-version", "--warning", "--one-top-level"],
+  longWithAttachedValue: [
+    "--backup",
+    "--checkpoint",
+    "--checkpoint-action",
+    "--occurrence",
+    "--level",
+    "--quoting-style",
+    "--sparse-version",
+    "--warning",
+    "--one-top-level",
+  ],
 };
 /** Letters of tar's first argument that take a value, in the old form `tar xzfC a.tar dir`. */
 const TAR_VALUE_LETTERS = new Set([..."bCfFgHIKLNTVX"]);
@@ -40,7 +79,8 @@ export function tarChanges(words: ShellWord[]): ChangedPath[] {
   const scanned = scanArguments(expandOldTarOptions(words), TAR_GRAMMAR);
   const has = (names: string[]) => hasOption(scanned, names);
   const found: ChangedPath[] = optionValues(scanned, ["-g", "--listed-incremental", "--index-file"]).map((word) => writes(word));
-  if (has(["-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate", "--delete"])) found.push(...optionValues(scanned, ["-f", "--file"]).map((word) => writes(word)));
+  if (has(["-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate", "--delete"]))
+    found.push(...optionValues(scanned, ["-f", "--file"]).map((word) => writes(word)));
   if (has(["--remove-files"])) found.push(...scanned.operands.map((word) => ({ word, change: "deletes" as const })));
   if (has(["-x", "--extract", "--get"]) && !has(["-O", "--to-stdout"])) {
     const directories = optionValues(scanned, ["-C", "--directory"]);
@@ -72,8 +112,12 @@ export function sevenZipChanges(words: ShellWord[]): ChangedPath[] {
 }
 
 export function cpioChanges(words: ShellWord[]): ChangedPath[] {
-  const scanned = scanArguments(words, { shortWithValue: "DEFHIMORs", longWithValue: ["--directory", "--file", "--format", "--pattern-file", "--message", "--owner", "--rsh-command"] });
-  if (hasOption(scanned, ["-i", "--extract"])) return [{ word: optionValues(scanned, ["-D", "--directory"])[0] ?? literalWord("/"), change: "extracts" }];
+  const scanned = scanArguments(words, {
+    shortWithValue: "DEFHIMORs",
+    longWithValue: ["--directory", "--file", "--format", "--pattern-file", "--message", "--owner", "--rsh-command"],
+  });
+  if (hasOption(scanned, ["-i", "--extract"]))
+    return [{ word: optionValues(scanned, ["-D", "--directory"])[0] ?? literalWord("/"), change: "extracts" }];
   if (hasOption(scanned, ["-p", "--pass-through"])) return scanned.operands.slice(0, 1).map((word) => ({ word, change: "extracts" }));
   return optionValues(scanned, ["-O", "-F", "--file"]).map((word) => writes(word));
 }
@@ -82,7 +126,22 @@ export function cpioChanges(words: ShellWord[]): ChangedPath[] {
 export function patchChanges(words: ShellWord[]): ChangedPath[] {
   const scanned = scanArguments(words, {
     shortWithValue: "BDdFiopYrVzgm",
-    longWithValue: ["--prefix", "--ifdef", "--directory", "--fuzz", "--input", "--output", "--strip", "--basename-prefix", "--reject-file", "--version-control", "--suffix", "--get", "--quoting-style", "--reject-format"],
+    longWithValue: [
+      "--prefix",
+      "--ifdef",
+      "--directory",
+      "--fuzz",
+      "--input",
+      "--output",
+      "--strip",
+      "--basename-prefix",
+      "--reject-file",
+      "--version-control",
+      "--suffix",
+      "--get",
+      "--quoting-style",
+      "--reject-format",
+    ],
   });
   const directory = optionValues(scanned, ["-d", "--directory"])[0];
   const written = optionValues(scanned, ["-o", "--output", "-r", "--reject-file"]).map((word) => writes(word, directory));

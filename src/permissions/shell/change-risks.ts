@@ -23,7 +23,13 @@ export interface ChangeContext {
   roots: readonly string[];
 }
 
-const VERBS: Record<ChangedPath["change"], string> = { writes: "writes to", deletes: "deletes", permissions: "changes the permissions or owner of", extracts: "unpacks files into", links: "links to" };
+const VERBS: Record<ChangedPath["change"], string> = {
+  writes: "writes to",
+  deletes: "deletes",
+  permissions: "changes the permissions or owner of",
+  extracts: "unpacks files into",
+  links: "links to",
+};
 
 /** More paths than this from one changed word (`touch f{1..100}`): the change asks rather than check each. */
 const MAX_CHANGED_ALTERNATIVES = 64;
@@ -61,7 +67,10 @@ function braceAlternatives(word: ShellWord): ShellWord[] | undefined {
   const texts = alternatives.map(textOf);
   if (texts.length === 1 && texts[0] === word.text) return [word];
   // An alternative holding `$` or a backquote is only known at run time.
-  return texts.map((text) => ({ text, segments: [/[$`]/.test(text) ? { kind: "parameter" as const, text } : { kind: "quoted" as const, text }] }));
+  return texts.map((text) => ({
+    text,
+    segments: [/[$`]/.test(text) ? { kind: "parameter" as const, text } : { kind: "quoted" as const, text }],
+  }));
 }
 
 /** The reason changing one path (after expansion) needs approval. */
@@ -69,7 +78,10 @@ function assessPath(change: ChangedPath, verb: string, context: ChangeContext): 
   const text = change.word.text;
   const base = change.base === undefined ? context.cwd : resolveWordPath(change.base, context.cwd);
   if (change.change === "deletes") {
-    return assessDeleteTarget(change.word, { cwd: base, roots: context.roots }, { rootMayBeTarget: false, verb }) ?? assessProtected(resolveWordPath(change.word, base), verb);
+    return (
+      assessDeleteTarget(change.word, { cwd: base, roots: context.roots }, { rootMayBeTarget: false, verb }) ??
+      assessProtected(resolveWordPath(change.word, base), verb)
+    );
   }
   const resolved = resolveWordPath(change.word, base);
   if (resolved === undefined) return `This command ${verb} ${text}, a path only known when it runs (it may be outside the workspace).`;
@@ -83,7 +95,14 @@ function assessPath(change: ChangedPath, verb: string, context: ChangeContext): 
   if (protectedReason || change.change === "links") return protectedReason;
   if (target.startsWith("/dev/")) return undefined;
   if (change.change === "permissions") {
-    const whole = target === "/" ? "the filesystem root" : target === os.homedir() ? "your home directory" : context.roots.some((root) => path.resolve(root) === target) ? "the whole workspace" : undefined;
+    const whole =
+      target === "/"
+        ? "the filesystem root"
+        : target === os.homedir()
+          ? "your home directory"
+          : context.roots.some((root) => path.resolve(root) === target)
+            ? "the whole workspace"
+            : undefined;
     if (whole) return `This command ${verb} ${shown}, ${whole}.`;
   }
   if (!isInsideRoots(target, context.roots)) return `This command ${verb} ${shown}, outside the workspace.`;
@@ -98,11 +117,16 @@ function assessPath(change: ChangedPath, verb: string, context: ChangeContext): 
 export function assessProtected(target: string | undefined, verb: string, content = false): string | undefined {
   if (target === undefined) return undefined;
   // Both look at where the links lead too, dangling ones included.
-  return (content ? assessWrite(target, "/") : assessProtectedPath(target, "/"))?.replace(/^This writes to/, `This command ${verb}`).replace(/^This writes raw data to/, `This command ${verb}`);
+  return (content ? assessWrite(target, "/") : assessProtectedPath(target, "/"))
+    ?.replace(/^This writes to/, `This command ${verb}`)
+    .replace(/^This writes raw data to/, `This command ${verb}`);
 }
 
 /** Inside a root both as named and with symlinks resolved, a dangling final link included. */
 function isInsideRoots(target: string, roots: readonly string[]): boolean {
   const real = realPathOfNearestAncestor(target);
-  return roots.some((root) => isSameOrInside(target, path.resolve(root))) && roots.some((root) => isSameOrInside(real, realPathOfNearestAncestor(path.resolve(root))));
+  return (
+    roots.some((root) => isSameOrInside(target, path.resolve(root))) &&
+    roots.some((root) => isSameOrInside(real, realPathOfNearestAncestor(path.resolve(root))))
+  );
 }

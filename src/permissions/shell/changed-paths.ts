@@ -3,7 +3,15 @@ import { arChanges, cpioChanges, patchChanges, sevenZipChanges, tarChanges, unzi
 import { DATA_ONLY_PROGRAMS, RUNNERS, programName } from "./command-runners.js";
 import { SHELLS } from "./embedded-code.js";
 import { gitWrittenPaths, readGit } from "./git-options.js";
-import { hasOption, literalWord, optionValues, scanArguments, withoutPrefix, type LenientGrammar, type ScannedArguments } from "./lenient-options.js";
+import {
+  hasOption,
+  literalWord,
+  optionValues,
+  scanArguments,
+  withoutPrefix,
+  type LenientGrammar,
+  type ScannedArguments,
+} from "./lenient-options.js";
 import { writes, type ChangedPath } from "./path-change.js";
 import { isDynamic, type ShellWord } from "./shell-syntax.js";
 
@@ -26,9 +34,12 @@ export function changedPaths(words: ShellWord[]): ChangedPath[] {
   return outputsByName(words, NO_SHORT_OUTPUT.has(name));
 }
 
-
 /** A reader for programs whose written paths are option values, and maybe some operands. */
-function byOptions(written: readonly string[], grammar: LenientGrammar, operands?: (operands: ShellWord[], scanned: ScannedArguments) => ShellWord[]): PathReader {
+function byOptions(
+  written: readonly string[],
+  grammar: LenientGrammar,
+  operands?: (operands: ShellWord[], scanned: ScannedArguments) => ShellWord[],
+): PathReader {
   return (words) => {
     const scanned = scanArguments(words, grammar);
     return [...optionValues(scanned, written), ...(operands?.(scanned.operands, scanned) ?? [])].map((word) => writes(word));
@@ -38,11 +49,46 @@ function byOptions(written: readonly string[], grammar: LenientGrammar, operands
 const allOperands = (grammar: LenientGrammar): PathReader => byOptions([], grammar, (operands) => operands);
 
 /** Output-looking long options of programs not in the table (`--output`, `--out-dir`, `--log-file`, …). */
-const OUTPUT_LONG_OPTION = /^--(out(put)?([-_]?(file|dir|directory|document|path))?|outfile|outdir|log[-_]?file|dump[-_]?file|save[-_]?file|write[-_]?file|export[-_]?file|report[-_]?file|target[-_]?dir(ectory)?|dest(ination)?([-_]?dir)?)$/i;
+const OUTPUT_LONG_OPTION =
+  /^--(out(put)?([-_]?(file|dir|directory|document|path))?|outfile|outdir|log[-_]?file|dump[-_]?file|save[-_]?file|write[-_]?file|export[-_]?file|report[-_]?file|target[-_]?dir(ectory)?|dest(ination)?([-_]?dir)?)$/i;
 /** Programs whose `-o` is not an output file (a format, a flag, a mount option, a shell option). */
 const NO_SHORT_OUTPUT = new Set([
-  "ps", "pgrep", "pkill", "mount", "umount", "ssh", "scp", "sftp", "set", "shopt", "lsof", "ss", "netstat", "ip", "top", "htop", "lsblk", "findmnt", "blkid",
-  "journalctl", "systemctl", "kubectl", "helm", "iostat", "readelf", "nm", "objdump", "pr", "free", "vmstat", "fuser", "dig", "host", "nslookup", "ping", "mtr",
+  "ps",
+  "pgrep",
+  "pkill",
+  "mount",
+  "umount",
+  "ssh",
+  "scp",
+  "sftp",
+  "set",
+  "shopt",
+  "lsof",
+  "ss",
+  "netstat",
+  "ip",
+  "top",
+  "htop",
+  "lsblk",
+  "findmnt",
+  "blkid",
+  "journalctl",
+  "systemctl",
+  "kubectl",
+  "helm",
+  "iostat",
+  "readelf",
+  "nm",
+  "objdump",
+  "pr",
+  "free",
+  "vmstat",
+  "fuser",
+  "dig",
+  "host",
+  "nslookup",
+  "ping",
+  "mtr",
 ]);
 
 function outputsByName(words: ShellWord[], skipShortO: boolean): ChangedPath[] {
@@ -80,13 +126,23 @@ function joinWord(directory: ShellWord, name: string): ShellWord {
   return { text: `${directory.text}/${name}`, segments: [...directory.segments, { kind: "quoted", text: `/${name}` }] };
 }
 
-const COPY_GRAMMAR: LenientGrammar = { shortWithValue: "St", longWithValue: ["--suffix", "--target-directory"], longWithAttachedValue: ["--backup", "--reflink", "--sparse", "--preserve", "--no-preserve", "--update", "--context"] };
-const INSTALL_GRAMMAR: LenientGrammar = { shortWithValue: "StmogC", longWithValue: ["--suffix", "--target-directory", "--mode", "--owner", "--group", "--strip-program", "--context"], longWithAttachedValue: ["--backup"] };
+const COPY_GRAMMAR: LenientGrammar = {
+  shortWithValue: "St",
+  longWithValue: ["--suffix", "--target-directory"],
+  longWithAttachedValue: ["--backup", "--reflink", "--sparse", "--preserve", "--no-preserve", "--update", "--context"],
+};
+const INSTALL_GRAMMAR: LenientGrammar = {
+  shortWithValue: "StmogC",
+  longWithValue: ["--suffix", "--target-directory", "--mode", "--owner", "--group", "--strip-program", "--context"],
+  longWithAttachedValue: ["--backup"],
+};
 const COMPILER_OUTPUT = byOptions(["-o"], { shortWithValue: "oIlLDUxeWTuz", longWithValue: [] });
 const COMPRESSOR: PathReader = (words) => {
   const scanned = scanArguments(words, { shortWithValue: "oSbBLTM", longWithValue: ["--suffix", "--output", "--threads", "--memory"] });
   if (hasOption(scanned, ["-c", "--stdout", "--to-stdout", "-t", "--test", "-l", "--list"])) return [];
-  return [...optionValues(scanned, ["-o", "--output"]), ...scanned.operands, ...scanned.operands.map((word) => withoutSuffix(word))].map((word) => writes(word));
+  return [...optionValues(scanned, ["-o", "--output"]), ...scanned.operands, ...scanned.operands.map((word) => withoutSuffix(word))].map(
+    (word) => writes(word),
+  );
 };
 
 /** `x.gz` → `x`: the file a decompressor writes beside the one it reads. */
@@ -96,7 +152,17 @@ function withoutSuffix(word: ShellWord): ShellWord {
 
 const GPG_OUTPUTS = byOptions(["-o", "--output", "--logger-file", "--status-file"], {
   shortWithValue: "oruk",
-  longWithValue: ["--output", "--recipient", "--local-user", "--homedir", "--default-key", "--keyserver", "--logger-file", "--status-file", "--passphrase-file"],
+  longWithValue: [
+    "--output",
+    "--recipient",
+    "--local-user",
+    "--homedir",
+    "--default-key",
+    "--keyserver",
+    "--logger-file",
+    "--status-file",
+    "--passphrase-file",
+  ],
 });
 
 /** npm's `--location=project` writes the project's .npmrc, otherwise the user's. */
@@ -107,10 +173,27 @@ function configLocation(words: ShellWord[], userFile: string): string {
 const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
   sort: byOptions(["-o", "--output"], {
     shortWithValue: "oktTS",
-    longWithValue: ["--output", "--key", "--field-separator", "--temporary-directory", "--buffer-size", "--parallel", "--batch-size", "--compress-program", "--files0-from", "--random-source", "--sort"],
+    longWithValue: [
+      "--output",
+      "--key",
+      "--field-separator",
+      "--temporary-directory",
+      "--buffer-size",
+      "--parallel",
+      "--batch-size",
+      "--compress-program",
+      "--files0-from",
+      "--random-source",
+      "--sort",
+    ],
   }),
-  shuf: byOptions(["-o", "--output"], { shortWithValue: "oni", longWithValue: ["--output", "--head-count", "--input-range", "--random-source"] }),
-  uniq: byOptions([], { shortWithValue: "fsw", longWithValue: ["--skip-fields", "--skip-chars", "--check-chars"] }, (operands) => operands.slice(1, 2)),
+  shuf: byOptions(["-o", "--output"], {
+    shortWithValue: "oni",
+    longWithValue: ["--output", "--head-count", "--input-range", "--random-source"],
+  }),
+  uniq: byOptions([], { shortWithValue: "fsw", longWithValue: ["--skip-fields", "--skip-chars", "--check-chars"] }, (operands) =>
+    operands.slice(1, 2),
+  ),
   xxd: byOptions([], { shortWithValue: "cglosnC" }, (operands) => operands.slice(1, 2)),
   tee: allOperands({ longWithAttachedValue: ["--output-error"] }),
   truncate: allOperands({ shortWithValue: "sr", longWithValue: ["--size", "--reference"] }),
@@ -124,15 +207,25 @@ const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
   mv: copyDestinations(COPY_GRAMMAR, "deletes"),
   install: (words) => {
     const scanned = scanArguments(words, INSTALL_GRAMMAR);
-    return hasOption(scanned, ["-d", "--directory"]) ? scanned.operands.map((word) => writes(word)) : copyDestinations(INSTALL_GRAMMAR)(words);
+    return hasOption(scanned, ["-d", "--directory"])
+      ? scanned.operands.map((word) => writes(word))
+      : copyDestinations(INSTALL_GRAMMAR)(words);
   },
   // A link to a protected file is a way to write it later under another name.
-  ln: (words) => [...copyDestinations(COPY_GRAMMAR)(words), ...scanArguments(words, COPY_GRAMMAR).operands.slice(0, -1).map((word): ChangedPath => ({ word, change: "links" }))],
+  ln: (words) => [
+    ...copyDestinations(COPY_GRAMMAR)(words),
+    ...scanArguments(words, COPY_GRAMMAR)
+      .operands.slice(0, -1)
+      .map((word): ChangedPath => ({ word, change: "links" })),
+  ],
   link: allOperands({}),
   rm: deletions({ shortWithValue: "", longWithAttachedValue: ["--interactive", "--preserve-root"] }),
   unlink: deletions({}),
   rmdir: deletions({}),
-  shred: (words) => scanArguments(words, { shortWithValue: "ns", longWithValue: ["--iterations", "--size", "--random-source"] }).operands.map((word) => writes(word)),
+  shred: (words) =>
+    scanArguments(words, { shortWithValue: "ns", longWithValue: ["--iterations", "--size", "--random-source"] }).operands.map((word) =>
+      writes(word),
+    ),
   chmod: permissionChanges(true),
   chown: permissionChanges(false),
   chgrp: permissionChanges(false),
@@ -148,14 +241,37 @@ const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
   tar: tarChanges,
   bsdtar: tarChanges,
   unzip: unzipChanges,
-  zip: byOptions(["-O", "--output-file"], { shortWithValue: "bOnitxTD", longWithValue: ["--output-file", "--temp-path", "--suffixes", "--unzip-command", "--exclude", "--include"] }, (operands) => operands.slice(0, 1)),
+  zip: byOptions(
+    ["-O", "--output-file"],
+    {
+      shortWithValue: "bOnitxTD",
+      longWithValue: ["--output-file", "--temp-path", "--suffixes", "--unzip-command", "--exclude", "--include"],
+    },
+    (operands) => operands.slice(0, 1),
+  ),
   "7z": sevenZipChanges,
   "7za": sevenZipChanges,
   "7zr": sevenZipChanges,
   cpio: cpioChanges,
   ar: arChanges,
   patch: patchChanges,
-  split: byOptions([], { shortWithValue: "abClnt", longWithValue: ["--additional-suffix", "--suffix-length", "--lines", "--bytes", "--line-bytes", "--number", "--separator", "--filter"] }, (operands) => operands.slice(1, 2)),
+  split: byOptions(
+    [],
+    {
+      shortWithValue: "abClnt",
+      longWithValue: [
+        "--additional-suffix",
+        "--suffix-length",
+        "--lines",
+        "--bytes",
+        "--line-bytes",
+        "--number",
+        "--separator",
+        "--filter",
+      ],
+    },
+    (operands) => operands.slice(1, 2),
+  ),
   csplit: byOptions(["-f", "--prefix"], { shortWithValue: "bfn", longWithValue: ["--suffix-format", "--prefix", "--digits"] }),
   "ssh-keygen": (words) => {
     const scanned = scanArguments(words, { shortWithValue: "abCEfFGIJjKmMnNOrRsStVwYZzP" });
@@ -168,49 +284,155 @@ const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
   },
   // Settings in the home directory that run or fetch code later: npm's script-shell, pip's index, systemd user units, a keyring.
   npm: (words) => {
-    const changesConfig = (/^(config|c)$/.test(words[1]?.text ?? "") && /^(set|delete|edit)$/.test(words[2]?.text ?? "")) || words[1]?.text === "set";
+    const changesConfig =
+      (/^(config|c)$/.test(words[1]?.text ?? "") && /^(set|delete|edit)$/.test(words[2]?.text ?? "")) || words[1]?.text === "set";
     return changesConfig ? [writes(literalWord(configLocation(words, "~/.npmrc")))] : [];
   },
-  pnpm: (words) => (words[1]?.text === "config" && /^(set|delete)$/.test(words[2]?.text ?? "") ? [writes(literalWord(configLocation(words, "~/.npmrc")))] : []),
-  yarn: (words) => (words[1]?.text === "config" && /^(set|delete|unset)$/.test(words[2]?.text ?? "") ? [writes(literalWord("~/.yarnrc"))] : []),
-  pip: (words) => (words[1]?.text === "config" && /^(set|unset|edit)$/.test(words[2]?.text ?? "") ? [writes(literalWord("~/.config/pip/pip.conf"))] : []),
+  pnpm: (words) =>
+    words[1]?.text === "config" && /^(set|delete)$/.test(words[2]?.text ?? "")
+      ? [writes(literalWord(configLocation(words, "~/.npmrc")))]
+      : [],
+  yarn: (words) =>
+    words[1]?.text === "config" && /^(set|delete|unset)$/.test(words[2]?.text ?? "") ? [writes(literalWord("~/.yarnrc"))] : [],
+  pip: (words) =>
+    words[1]?.text === "config" && /^(set|unset|edit)$/.test(words[2]?.text ?? "") ? [writes(literalWord("~/.config/pip/pip.conf"))] : [],
   systemctl: (words) => {
     const texts = words.map((word) => word.text);
-    const changing = texts.some((text) => /^(enable|link|edit|preset|preset-all|mask|add-wants|add-requires|set-environment|import-environment|revert)$/.test(text));
+    const changing = texts.some((text) =>
+      /^(enable|link|edit|preset|preset-all|mask|add-wants|add-requires|set-environment|import-environment|revert)$/.test(text),
+    );
     if (!changing) return [];
     return [writes(literalWord(texts.includes("--user") ? "~/.config/systemd/user" : "/etc/systemd/system"))];
   },
   gpg: (words) => {
-    const changesKeyring = words.some((word) => /^--(import|recv-keys?|receive-keys|fetch-keys|gen-key|generate-key|full-gen-key|full-generate-key|quick-[a-z-]+|delete-[a-z-]+|edit-key|import-ownertrust|update-trustdb|sign-key|lsign-key|refresh-keys)$/.test(word.text));
+    const changesKeyring = words.some((word) =>
+      /^--(import|recv-keys?|receive-keys|fetch-keys|gen-key|generate-key|full-gen-key|full-generate-key|quick-[a-z-]+|delete-[a-z-]+|edit-key|import-ownertrust|update-trustdb|sign-key|lsign-key|refresh-keys)$/.test(
+        word.text,
+      ),
+    );
     return [...GPG_OUTPUTS(words), ...(changesKeyring ? [writes(literalWord("~/.gnupg/pubring.kbx"))] : [])];
   },
   gpg2: byOptions(["-o", "--output"], { shortWithValue: "oruk", longWithValue: ["--output", "--recipient", "--local-user", "--homedir"] }),
-  openssl: byOptions(["-out", "-keyout"], { singleDashWithValue: ["-out", "-keyout", "-in", "-inkey", "-passin", "-passout", "-config", "-key", "-signkey", "-CA", "-CAkey", "-days", "-subj", "-newkey"] }),
+  openssl: byOptions(["-out", "-keyout"], {
+    singleDashWithValue: [
+      "-out",
+      "-keyout",
+      "-in",
+      "-inkey",
+      "-passin",
+      "-passout",
+      "-config",
+      "-key",
+      "-signkey",
+      "-CA",
+      "-CAkey",
+      "-days",
+      "-subj",
+      "-newkey",
+    ],
+  }),
   curl: (words) => {
     const scanned = scanArguments(words, {
       shortWithValue: "oDcdHuXAbeEFKrTwxYyzm",
-      longWithValue: ["--output", "--dump-header", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--hsts", "--alt-svc", "--libcurl", "--output-dir", "--data", "--header", "--user", "--request", "--config", "--upload-file", "--form"],
+      longWithValue: [
+        "--output",
+        "--dump-header",
+        "--cookie-jar",
+        "--trace",
+        "--trace-ascii",
+        "--stderr",
+        "--etag-save",
+        "--hsts",
+        "--alt-svc",
+        "--libcurl",
+        "--output-dir",
+        "--data",
+        "--header",
+        "--user",
+        "--request",
+        "--config",
+        "--upload-file",
+        "--form",
+      ],
     });
-    return optionValues(scanned, ["-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--hsts", "--alt-svc", "--libcurl", "--output-dir"]).map((word) => writes(word));
+    return optionValues(scanned, [
+      "-o",
+      "--output",
+      "-D",
+      "--dump-header",
+      "-c",
+      "--cookie-jar",
+      "--trace",
+      "--trace-ascii",
+      "--stderr",
+      "--etag-save",
+      "--hsts",
+      "--alt-svc",
+      "--libcurl",
+      "--output-dir",
+    ]).map((word) => writes(word));
   },
-  wget: byOptions(["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "-P", "--directory-prefix", "--save-cookies", "--warc-file"], {
-    shortWithValue: "OoaPiBeUtTwQ",
-    longWithValue: ["--output-document", "--output-file", "--append-output", "--directory-prefix", "--save-cookies", "--warc-file", "--input-file", "--base", "--user-agent", "--tries", "--timeout", "--wait", "--quota", "--header", "--post-data", "--user", "--password"],
-  }),
+  wget: byOptions(
+    [
+      "-O",
+      "--output-document",
+      "-o",
+      "--output-file",
+      "-a",
+      "--append-output",
+      "-P",
+      "--directory-prefix",
+      "--save-cookies",
+      "--warc-file",
+    ],
+    {
+      shortWithValue: "OoaPiBeUtTwQ",
+      longWithValue: [
+        "--output-document",
+        "--output-file",
+        "--append-output",
+        "--directory-prefix",
+        "--save-cookies",
+        "--warc-file",
+        "--input-file",
+        "--base",
+        "--user-agent",
+        "--tries",
+        "--timeout",
+        "--wait",
+        "--quota",
+        "--header",
+        "--post-data",
+        "--user",
+        "--password",
+      ],
+    },
+  ),
   time: byOptions(["-o", "--output"], { ...RUNNERS.time!.grammar, stopAtOperand: true }),
   strace: byOptions(["-o", "--output"], { ...RUNNERS.strace!.grammar, stopAtOperand: true }),
   ltrace: byOptions(["-o", "--output"], { ...RUNNERS.ltrace!.grammar, stopAtOperand: true }),
-  valgrind: (words) => words.flatMap((word) => (/^--(log-file|xml-file)=/.test(word.text) ? [writes(withoutPrefix(word, word.text.slice(0, word.text.indexOf("=") + 1)))] : [])),
-  script: byOptions(["-O", "--log-out", "-I", "--log-in", "-B", "--log-io", "-T", "--log-timing"], RUNNERS.script!.grammar, (operands) => operands.slice(0, 1)),
+  valgrind: (words) =>
+    words.flatMap((word) =>
+      /^--(log-file|xml-file)=/.test(word.text) ? [writes(withoutPrefix(word, word.text.slice(0, word.text.indexOf("=") + 1)))] : [],
+    ),
+  script: byOptions(["-O", "--log-out", "-I", "--log-in", "-B", "--log-io", "-T", "--log-timing"], RUNNERS.script!.grammar, (operands) =>
+    operands.slice(0, 1),
+  ),
   "xvfb-run": byOptions(["-e", "--error-file", "-f", "--auth-file"], { ...RUNNERS["xvfb-run"]!.grammar, stopAtOperand: true }),
-  less: byOptions(["-o", "-O", "--log-file", "--LOG-FILE"], { shortWithValue: "bhjkoOpPTxyz", longWithValue: ["--log-file", "--LOG-FILE", "--pattern", "--tag", "--prompt"] }),
+  less: byOptions(["-o", "-O", "--log-file", "--LOG-FILE"], {
+    shortWithValue: "bhjkoOpPTxyz",
+    longWithValue: ["--log-file", "--LOG-FILE", "--pattern", "--tag", "--prompt"],
+  }),
   vim: vimOutputs,
   vi: vimOutputs,
   nvim: vimOutputs,
   ex: vimOutputs,
   // ed reads its commands on stdin; the file it is given is what they change.
   ed: byOptions([], { shortWithValue: "p" }, (operands) => operands),
-  find: (words) => words.flatMap((word, index) => (["-fprint", "-fprint0", "-fls", "-fprintf"].includes(word.text) && words[index + 1] ? [writes(words[index + 1]!)] : [])),
+  find: (words) =>
+    words.flatMap((word, index) =>
+      ["-fprint", "-fprint0", "-fls", "-fprintf"].includes(word.text) && words[index + 1] ? [writes(words[index + 1]!)] : [],
+    ),
   rsync: rsyncChanges,
   scp: (words) => {
     const operands = scanArguments(words, { shortWithValue: "cFiJloPSDX" }).operands;
@@ -218,18 +440,55 @@ const PROGRAM_CHANGES: Readonly<Record<string, PathReader>> = {
     return destination ? [{ word: destination, change: "writes", remote: isRemote(destination.text) }] : [];
   },
   ssh: byOptions(["-E"], { shortWithValue: "BbcDEeFIiJLlmOopQRSWw", stopAtOperand: true }),
-  yq: (words) => (words.some((word) => /^(-i|--inplace)$/.test(word.text)) ? scanArguments(words, { shortWithValue: "epIo" }).operands.slice(1).map((word) => writes(word)) : []),
+  yq: (words) =>
+    words.some((word) => /^(-i|--inplace)$/.test(word.text))
+      ? scanArguments(words, { shortWithValue: "epIo" })
+          .operands.slice(1)
+          .map((word) => writes(word))
+      : [],
   nmap: (words) => words.flatMap((word, index) => (/^-o[NXSGA]$/.test(word.text) && words[index + 1] ? [writes(words[index + 1]!)] : [])),
   tcpdump: byOptions(["-w"], { shortWithValue: "wrciCEFGmMsTVWyzZ" }),
-  gzip: COMPRESSOR, gunzip: COMPRESSOR, bzip2: COMPRESSOR, bunzip2: COMPRESSOR, xz: COMPRESSOR, unxz: COMPRESSOR, lzma: COMPRESSOR, unlzma: COMPRESSOR,
-  zstd: COMPRESSOR, unzstd: COMPRESSOR, lz4: COMPRESSOR, pigz: COMPRESSOR, compress: COMPRESSOR, uncompress: COMPRESSOR,
-  gcc: COMPILER_OUTPUT, "g++": COMPILER_OUTPUT, cc: COMPILER_OUTPUT, "c++": COMPILER_OUTPUT, clang: COMPILER_OUTPUT, "clang++": COMPILER_OUTPUT, ld: COMPILER_OUTPUT,
-  "ld.lld": COMPILER_OUTPUT, "ld.gold": COMPILER_OUTPUT, as: COMPILER_OUTPUT, nasm: COMPILER_OUTPUT, gfortran: COMPILER_OUTPUT, tcc: COMPILER_OUTPUT, rustc: COMPILER_OUTPUT,
+  gzip: COMPRESSOR,
+  gunzip: COMPRESSOR,
+  bzip2: COMPRESSOR,
+  bunzip2: COMPRESSOR,
+  xz: COMPRESSOR,
+  unxz: COMPRESSOR,
+  lzma: COMPRESSOR,
+  unlzma: COMPRESSOR,
+  zstd: COMPRESSOR,
+  unzstd: COMPRESSOR,
+  lz4: COMPRESSOR,
+  pigz: COMPRESSOR,
+  compress: COMPRESSOR,
+  uncompress: COMPRESSOR,
+  gcc: COMPILER_OUTPUT,
+  "g++": COMPILER_OUTPUT,
+  cc: COMPILER_OUTPUT,
+  "c++": COMPILER_OUTPUT,
+  clang: COMPILER_OUTPUT,
+  "clang++": COMPILER_OUTPUT,
+  ld: COMPILER_OUTPUT,
+  "ld.lld": COMPILER_OUTPUT,
+  "ld.gold": COMPILER_OUTPUT,
+  as: COMPILER_OUTPUT,
+  nasm: COMPILER_OUTPUT,
+  gfortran: COMPILER_OUTPUT,
+  tcc: COMPILER_OUTPUT,
+  rustc: COMPILER_OUTPUT,
   iconv: byOptions(["-o", "--output"], { shortWithValue: "oft", longWithValue: ["--output", "--from-code", "--to-code"] }),
-  pandoc: byOptions(["-o", "--output"], { shortWithValue: "oftdMVA", longWithValue: ["--output", "--from", "--to", "--template", "--metadata", "--variable"] }),
+  pandoc: byOptions(["-o", "--output"], {
+    shortWithValue: "oftdMVA",
+    longWithValue: ["--output", "--from", "--to", "--template", "--metadata", "--variable"],
+  }),
   uudecode: byOptions(["-o", "--output-file"], { shortWithValue: "o", longWithValue: ["--output-file"] }),
-  go: (words) => (words[1]?.text === "build" || words[1]?.text === "test" ? byOptions(["-o"], { singleDashWithValue: ["-o", "-tags", "-ldflags", "-gcflags", "-p", "-run", "-mod", "-C"] })(words) : []),
-  javac: byOptions(["-d", "-h", "-s"], { singleDashWithValue: ["-d", "-h", "-s", "-cp", "-classpath", "-sourcepath", "-source", "-target", "--release", "-encoding"] }),
+  go: (words) =>
+    words[1]?.text === "build" || words[1]?.text === "test"
+      ? byOptions(["-o"], { singleDashWithValue: ["-o", "-tags", "-ldflags", "-gcflags", "-p", "-run", "-mod", "-C"] })(words)
+      : [],
+  javac: byOptions(["-d", "-h", "-s"], {
+    singleDashWithValue: ["-d", "-h", "-s", "-cp", "-classpath", "-sourcepath", "-source", "-target", "--release", "-encoding"],
+  }),
 };
 
 function deletions(grammar: LenientGrammar): PathReader {
@@ -260,7 +519,12 @@ function permissionChanges(modeMayLookLikeOption: boolean): PathReader {
 function inPlaceEdits(program: "sed" | "perl" | "ruby"): PathReader {
   const grammar: LenientGrammar =
     program === "sed"
-      ? { shortWithValue: "efl", shortWithAttachedValue: "i", longWithValue: ["--expression", "--file", "--line-length"], longWithAttachedValue: ["--in-place"] }
+      ? {
+          shortWithValue: "efl",
+          shortWithAttachedValue: "i",
+          longWithValue: ["--expression", "--file", "--line-length"],
+          longWithAttachedValue: ["--in-place"],
+        }
       : { shortWithValue: "eEIrCEKTF", shortWithAttachedValue: "iMmxl0dD" };
   return (words) => {
     const scanned = scanArguments(words, grammar);
@@ -276,12 +540,19 @@ function inPlaceEdits(program: "sed" | "perl" | "ruby"): PathReader {
 }
 
 function sedWrittenFiles(script: string): string[] {
-  return [...script.matchAll(/(?:^|[\s;{}!0-9$/,gpiImM])[wW][ \t]*([^\n]+)/g)].map((match) => match[1]!.trim()).filter((file) => file !== "" && file !== "/dev/stdout" && file !== "/dev/stderr");
+  return [...script.matchAll(/(?:^|[\s;{}!0-9$/,gpiImM])[wW][ \t]*([^\n]+)/g)]
+    .map((match) => match[1]!.trim())
+    .filter((file) => file !== "" && file !== "/dev/stdout" && file !== "/dev/stderr");
 }
 
 /** gawk's in-place edit (`-i inplace`) and files its debugging options write (`-o[file]`, `--profile=file`). */
 function awkOutputs(words: ShellWord[]): ChangedPath[] {
-  const scanned = scanArguments(words, { shortWithValue: "vfFeEilW", shortWithAttachedValue: "dop", longWithValue: ["--assign", "--file", "--field-separator", "--source", "--exec", "--include", "--load"], longWithAttachedValue: ["--dump-variables", "--pretty-print", "--profile"] });
+  const scanned = scanArguments(words, {
+    shortWithValue: "vfFeEilW",
+    shortWithAttachedValue: "dop",
+    longWithValue: ["--assign", "--file", "--field-separator", "--source", "--exec", "--include", "--load"],
+    longWithAttachedValue: ["--dump-variables", "--pretty-print", "--profile"],
+  });
   const debugFiles = optionValues(scanned, ["-d", "-o", "-p", "--dump-variables", "--pretty-print", "--profile"]);
   const inPlace = optionValues(scanned, ["-i", "--include"]).some((word) => word.text === "inplace");
   const programGiven = hasOption(scanned, ["-f", "--file", "-e", "--source", "-E", "--exec"]);
@@ -297,7 +568,11 @@ function vimOutputs(words: ShellWord[]): ChangedPath[] {
   const scanned = scanArguments(words, { shortWithValue: "cSsTuUiwWtq", longWithValue: ["--cmd"] });
   const plusCommands = scanned.operands.filter((word) => word.text.startsWith("+"));
   const commands = [...optionValues(scanned, ["-c", "--cmd"]).map((word) => word.text), ...plusCommands.map((word) => word.text.slice(1))];
-  const written = commands.flatMap((text) => [...text.matchAll(/(?:^|\|)\s*(?:w|wq|x|write|wall|sav|saveas|up|update)!?\s*(?:>>)?\s*([^\s|]+)/g)].map((match) => literalWord(match[1]!)));
+  const written = commands.flatMap((text) =>
+    [...text.matchAll(/(?:^|\|)\s*(?:w|wq|x|write|wall|sav|saveas|up|update)!?\s*(?:>>)?\s*([^\s|]+)/g)].map((match) =>
+      literalWord(match[1]!),
+    ),
+  );
   const scripted = commands.length > 0 || hasOption(scanned, ["-s", "-S"]);
   const edited = scripted ? scanned.operands.filter((word) => !word.text.startsWith("+")) : [];
   return [...optionValues(scanned, ["-w", "-W"]), ...written, ...edited].map((word) => writes(word));
@@ -308,17 +583,71 @@ function rsyncChanges(words: ShellWord[]): ChangedPath[] {
   const scanned = scanArguments(words, {
     shortWithValue: "efBTM",
     longWithValue: [
-      "--rsh", "--rsync-path", "--filter", "--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--block-size", "--max-size", "--min-size", "--timeout",
-      "--contimeout", "--port", "--sockopts", "--chmod", "--chown", "--remote-option", "--compare-dest", "--copy-dest", "--link-dest", "--suffix", "--bwlimit", "--out-format",
-      "--log-file-format", "--password-file", "--usermap", "--groupmap", "--iconv", "--checksum-choice", "--compress-choice", "--compress-level", "--skip-compress", "--read-batch",
-      "--protocol", "--info", "--debug", "--stop-after", "--stop-at", "--outbuf", "--modify-window", "--max-delete", "--max-alloc", "--address", "--backup-dir", "--log-file",
-      "--write-batch", "--only-write-batch", "--partial-dir", "--temp-dir",
+      "--rsh",
+      "--rsync-path",
+      "--filter",
+      "--exclude",
+      "--include",
+      "--exclude-from",
+      "--include-from",
+      "--files-from",
+      "--block-size",
+      "--max-size",
+      "--min-size",
+      "--timeout",
+      "--contimeout",
+      "--port",
+      "--sockopts",
+      "--chmod",
+      "--chown",
+      "--remote-option",
+      "--compare-dest",
+      "--copy-dest",
+      "--link-dest",
+      "--suffix",
+      "--bwlimit",
+      "--out-format",
+      "--log-file-format",
+      "--password-file",
+      "--usermap",
+      "--groupmap",
+      "--iconv",
+      "--checksum-choice",
+      "--compress-choice",
+      "--compress-level",
+      "--skip-compress",
+      "--read-batch",
+      "--protocol",
+      "--info",
+      "--debug",
+      "--stop-after",
+      "--stop-at",
+      "--outbuf",
+      "--modify-window",
+      "--max-delete",
+      "--max-alloc",
+      "--address",
+      "--backup-dir",
+      "--log-file",
+      "--write-batch",
+      "--only-write-batch",
+      "--partial-dir",
+      "--temp-dir",
     ],
   });
-  const found: ChangedPath[] = optionValues(scanned, ["--backup-dir", "--log-file", "--write-batch", "--only-write-batch", "--partial-dir", "--temp-dir", "-T"]).map((word) => writes(word));
+  const found: ChangedPath[] = optionValues(scanned, [
+    "--backup-dir",
+    "--log-file",
+    "--write-batch",
+    "--only-write-batch",
+    "--partial-dir",
+    "--temp-dir",
+    "-T",
+  ]).map((word) => writes(word));
   const destination = scanned.operands.length >= 2 ? scanned.operands.at(-1) : undefined;
   if (destination) found.push({ word: destination, change: "writes", remote: isRemote(destination.text) });
-  if (hasOption(scanned, ["--remove-source-files"])) found.push(...scanned.operands.slice(0, -1).map((word) => ({ word, change: "deletes" as const })));
+  if (hasOption(scanned, ["--remove-source-files"]))
+    found.push(...scanned.operands.slice(0, -1).map((word) => ({ word, change: "deletes" as const })));
   return found;
 }
 

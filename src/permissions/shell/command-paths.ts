@@ -36,13 +36,36 @@ export function commandPathsOutsideRoots(command: SimpleCommand, roots: readonly
   const opensOperands = !NAMES_ONLY_PROGRAMS.has(program) && !((program === "test" || program === "[") && !testLooksAtFiles(texts));
   const context: CheckContext = { cwd: roots[0]!, realRoots: roots.map((root) => realPathOfNearestAncestor(root)), opensOperands };
   const inputs = command.redirections.filter((redirection) => redirection.operator === "<").map((redirection) => redirection.target);
-  const outside = [...args.map((word) => wordReadsOutside(word, context)), ...inputs.map((word) => wordReadsOutside(word, { ...context, opensOperands: true }))];
-  if (followsLinksWhileWalking(program, texts)) outside.push(linkLeadingOut(walkedFolders(args, context, walksCwdByDefault(program)), context.realRoots, context.cwd));
+  const outside = [
+    ...args.map((word) => wordReadsOutside(word, context)),
+    ...inputs.map((word) => wordReadsOutside(word, { ...context, opensOperands: true })),
+  ];
+  if (followsLinksWhileWalking(program, texts))
+    outside.push(linkLeadingOut(walkedFolders(args, context, walksCwdByDefault(program)), context.realRoots, context.cwd));
   return outside.filter((shown): shown is string => shown !== undefined);
 }
 
 /** Programs that print their arguments or names, never opening them as files (and test/[ comparing strings). */
-const NAMES_ONLY_PROGRAMS = new Set(["echo", "printf", "true", "false", "pwd", "basename", "dirname", "seq", "sleep", "uname", "whoami", "nproc", "uptime", "free", "type", "which", "id", "tr"]);
+const NAMES_ONLY_PROGRAMS = new Set([
+  "echo",
+  "printf",
+  "true",
+  "false",
+  "pwd",
+  "basename",
+  "dirname",
+  "seq",
+  "sleep",
+  "uname",
+  "whoami",
+  "nproc",
+  "uptime",
+  "free",
+  "type",
+  "which",
+  "id",
+  "tr",
+]);
 
 interface CheckContext {
   cwd: string;
@@ -110,7 +133,11 @@ function candidatePaths(text: string): string[] {
   if (text.startsWith("--")) return afterEquals;
   // A short option's value may start after any number of flag letters: `-nf/x` is `-n -f /x`.
   // A lone `/` there is a delimiter (`cut -d/`), not the root folder.
-  if (text.startsWith("-")) return [...Array.from({ length: text.length - 1 }, (_, index) => text.slice(index + 1)).filter((value) => value !== "/"), ...afterEquals];
+  if (text.startsWith("-"))
+    return [
+      ...Array.from({ length: text.length - 1 }, (_, index) => text.slice(index + 1)).filter((value) => value !== "/"),
+      ...afterEquals,
+    ];
   return [text, ...afterEquals];
 }
 
@@ -144,4 +171,3 @@ function walkedFolders(args: readonly ShellWord[], context: CheckContext, walksC
   const patterned = args.some((word) => word.segments.some((segment) => segment.kind === "glob"));
   return walksCwd || patterned ? [...folders, context.cwd] : folders;
 }
-

@@ -34,7 +34,15 @@ const INTERPRETERS = /^(sh|bash|zsh|dash|ksh|ash|fish|python[0-9.]*|perl[0-9.]*|
 const FORMATTERS = /^(mkfs(\..+)?|mke2fs|mkswap)$/;
 const DISK_ERASERS = new Set(["wipefs", "blkdiscard"]);
 /** Programs that destroy a disk's contents when given a device (`shred file` is only a delete). */
-const DEVICE_WRITERS: Record<string, string> = { fdisk: "repartitions", sfdisk: "repartitions", gdisk: "repartitions", sgdisk: "repartitions", cfdisk: "repartitions", parted: "repartitions", shred: "overwrites" };
+const DEVICE_WRITERS: Record<string, string> = {
+  fdisk: "repartitions",
+  sfdisk: "repartitions",
+  gdisk: "repartitions",
+  sgdisk: "repartitions",
+  cfdisk: "repartitions",
+  parted: "repartitions",
+  shred: "overwrites",
+};
 /** Programs that set variables for the rest of the line (`export GIT_PAGER=…; git log`). */
 const ASSIGNING_PROGRAMS = new Set(["env", "export", "declare", "typeset", "local", "readonly"]);
 
@@ -66,7 +74,11 @@ function assessProgram(words: ShellWord[], context: ChangeContext): string | und
   if (FORMATTERS.test(name)) return `This command formats a filesystem (${name}).`;
   if (DISK_ERASERS.has(name)) return `This command erases a disk (${name}).`;
   const deviceVerb = DEVICE_WRITERS[name];
-  if (deviceVerb && operands.some((word) => word.text.startsWith("/dev/")) && !words.some((word) => word.text === "-l" || word.text === "--list")) {
+  if (
+    deviceVerb &&
+    operands.some((word) => word.text.startsWith("/dev/")) &&
+    !words.some((word) => word.text === "-l" || word.text === "--list")
+  ) {
     return `This command ${deviceVerb} a disk (${name}).`;
   }
   if (name === "git") return assessGit(words, context.cwd, context.roots);
@@ -74,7 +86,8 @@ function assessProgram(words: ShellWord[], context: ChangeContext): string | und
     for (const start of findStartPaths(words)) {
       // `find . -delete` deletes matches under the workspace, not the workspace itself.
       const verb = "deletes files under";
-      const reason = assessDeleteTarget(start, context, { rootMayBeTarget: true, verb }) ?? assessProtected(resolveWordPath(start, context.cwd), verb);
+      const reason =
+        assessDeleteTarget(start, context, { rootMayBeTarget: true, verb }) ?? assessProtected(resolveWordPath(start, context.cwd), verb);
       if (reason) return reason;
     }
   }
@@ -87,8 +100,12 @@ function assessProgram(words: ShellWord[], context: ChangeContext): string | und
  */
 function computesProgram(word: ShellWord): boolean {
   const [first, ...rest] = word.segments;
-  const knownPlace = first?.kind === "parameter" && (first.name === "HOME" || first.name === "PWD") && rest[0]?.text.startsWith("/") === true;
-  return word.segments.some((segment, index) => segment.kind === "substitution" || segment.kind === "glob" || (segment.kind === "parameter" && !(index === 0 && knownPlace)));
+  const knownPlace =
+    first?.kind === "parameter" && (first.name === "HOME" || first.name === "PWD") && rest[0]?.text.startsWith("/") === true;
+  return word.segments.some(
+    (segment, index) =>
+      segment.kind === "substitution" || segment.kind === "glob" || (segment.kind === "parameter" && !(index === 0 && knownPlace)),
+  );
 }
 
 /** `NAME=value` words a view sets: `env X=1 cmd`, `export X=1`. */
@@ -99,8 +116,14 @@ function assignmentsOf(words: ShellWord[]): ShellWord[] {
 
 /** Every path the command changes: redirections, then each view's own options and operands. */
 function assessChanges(found: CommandForms, context: ChangeContext): string | undefined {
-  const redirections = found.command.redirections.filter((redirection) => /^(>|>>|>\||&>|&>>|<>)$/.test(redirection.operator) || (redirection.operator === ">&" && !/^[0-9-]+$/.test(redirection.target.text)));
-  const changes: ChangedPath[] = [...redirections.map((redirection) => ({ word: redirection.target, change: "writes" as const })), ...found.views.flatMap(changedPaths)];
+  const redirections = found.command.redirections.filter(
+    (redirection) =>
+      /^(>|>>|>\||&>|&>>|<>)$/.test(redirection.operator) || (redirection.operator === ">&" && !/^[0-9-]+$/.test(redirection.target.text)),
+  );
+  const changes: ChangedPath[] = [
+    ...redirections.map((redirection) => ({ word: redirection.target, change: "writes" as const })),
+    ...found.views.flatMap(changedPaths),
+  ];
   for (const change of changes) {
     const reason = assessChange(change, context);
     if (reason) return reason;
@@ -125,16 +148,27 @@ function assessNamedPaths(found: CommandForms, context: ChangeContext): string |
 function downloadsInto(found: CommandForms): boolean {
   const pipeline = found.script.commands.filter((command) => command.pipeline === found.command.pipeline);
   const position = pipeline.indexOf(found.command);
-  return pipeline.slice(0, Math.max(position, 0)).some((command) => unwrap(command.words).some((view) => DOWNLOADERS.has(programName(view))));
+  return pipeline
+    .slice(0, Math.max(position, 0))
+    .some((command) => unwrap(command.words).some((view) => DOWNLOADERS.has(programName(view))));
 }
 
 /** `bash <(curl …)`, `sh -c "$(curl …)"`. */
 function substitutesDownload(word: ShellWord): boolean {
-  return word.segments.some((segment) => (segment.commands ?? []).some((inner) => commandsOf(inner).some((found) => found.views.some((view) => DOWNLOADERS.has(programName(view))))));
+  return word.segments.some((segment) =>
+    (segment.commands ?? []).some((inner) =>
+      commandsOf(inner).some((found) => found.views.some((view) => DOWNLOADERS.has(programName(view)))),
+    ),
+  );
 }
 
 function findDeletes(words: ShellWord[]): boolean {
-  return words.some((word, index) => word.text === "-delete" || (/^-(exec|execdir|ok|okdir)$/.test(word.text) && ["rm", "rmdir", "shred", "unlink"].includes(programName(unwrap(words.slice(index + 1)).at(-1)!))));
+  return words.some(
+    (word, index) =>
+      word.text === "-delete" ||
+      (/^-(exec|execdir|ok|okdir)$/.test(word.text) &&
+        ["rm", "rmdir", "shred", "unlink"].includes(programName(unwrap(words.slice(index + 1)).at(-1)!))),
+  );
 }
 
 function findStartPaths(words: ShellWord[]): ShellWord[] {
@@ -144,4 +178,3 @@ function findStartPaths(words: ShellWord[]): ShellWord[] {
   while (index < words.length && !/^[-(!),]/.test(words[index]!.text)) starts.push(words[index++]!);
   return starts.length > 0 ? starts : [{ text: ".", segments: [{ kind: "plain", text: "." }] }];
 }
-

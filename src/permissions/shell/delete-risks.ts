@@ -16,7 +16,8 @@ export function resolveWordPath(word: ShellWord, cwd: string | undefined): strin
   if (rest.some((segment) => segment.kind === "parameter" || segment.kind === "substitution")) return undefined;
   let text = word.text;
   if (first?.kind === "parameter" && first.name === "HOME") text = os.homedir() + rest.map((segment) => segment.text).join("");
-  else if (first?.kind === "parameter" && first.name === "PWD" && cwd !== undefined) text = cwd + rest.map((segment) => segment.text).join("");
+  else if (first?.kind === "parameter" && first.name === "PWD" && cwd !== undefined)
+    text = cwd + rest.map((segment) => segment.text).join("");
   else if (first?.kind === "parameter" || first?.kind === "substitution") return undefined;
   if (text === "~" || text.startsWith("~/")) text = path.join(os.homedir(), text.slice(1));
   else if (text.startsWith("~")) return undefined;
@@ -46,19 +47,27 @@ export interface DeleteContext {
  * workspace. `verb` words the reason ("recursively deletes", "deletes files under");
  * `rootMayBeTarget` is for `find . -delete`, which deletes matches under a root, not the root.
  */
-export function assessDeleteTarget(word: ShellWord, context: DeleteContext, options: { rootMayBeTarget: boolean; verb: string }): string | undefined {
+export function assessDeleteTarget(
+  word: ShellWord,
+  context: DeleteContext,
+  options: { rootMayBeTarget: boolean; verb: string },
+): string | undefined {
   const target = resolveWordPath(word, context.cwd);
-  if (target === undefined) return `This command ${options.verb} ${word.text}, a path only known when it runs (it may be outside the workspace).`;
+  if (target === undefined)
+    return `This command ${options.verb} ${word.text}, a path only known when it runs (it may be outside the workspace).`;
   if (target.split(path.sep).some((segment) => segment.startsWith(".") && /[*?[]/.test(segment))) {
     return `This command ${options.verb} ${word.text}, a pattern that can match "..", outside the workspace.`;
   }
   // A trailing slash makes rm follow a symlinked directory; otherwise only the link itself goes.
-  const real = word.text.endsWith("/") ? realPathOfNearestAncestor(target) : path.join(realPathOfNearestAncestor(path.dirname(target)), path.basename(target));
+  const real = word.text.endsWith("/")
+    ? realPathOfNearestAncestor(target)
+    : path.join(realPathOfNearestAncestor(path.dirname(target)), path.basename(target));
   const roots = context.roots.map((root) => path.resolve(root));
   const realRoots = roots.map(realPathOfNearestAncestor);
   const root = roots.find((candidate, index) => target === candidate || real === realRoots[index]);
   if (root !== undefined) return options.rootMayBeTarget ? undefined : `This command ${options.verb} ${root}, the whole workspace.`;
-  const inside = roots.some((candidate) => isSameOrInside(target, candidate)) && realRoots.some((candidate) => isSameOrInside(real, candidate));
+  const inside =
+    roots.some((candidate) => isSameOrInside(target, candidate)) && realRoots.some((candidate) => isSameOrInside(real, candidate));
   const shown = path.isAbsolute(word.text) && path.normalize(word.text) === target ? word.text : `${word.text} (${target})`;
   if (!inside) return `This command ${options.verb} ${shown}, outside the workspace.`;
   if (!options.rootMayBeTarget && /^\*+$/.test(path.basename(target)) && roots.includes(path.dirname(target))) {

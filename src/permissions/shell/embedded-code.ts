@@ -46,9 +46,17 @@ interface Interpreter {
 }
 
 // `-m module` runs a module, as a script file would.
-const PYTHON: Interpreter = { grammar: { shortWithValue: "cmWXQ" }, codeOptions: ["-c"], fileOptions: ["-m"], readsCodeOnStdin: "withoutScript" };
+const PYTHON: Interpreter = {
+  grammar: { shortWithValue: "cmWXQ" },
+  codeOptions: ["-c"],
+  fileOptions: ["-m"],
+  readsCodeOnStdin: "withoutScript",
+};
 const NODE: Interpreter = {
-  grammar: { shortWithValue: "eprC", longWithValue: ["--eval", "--print", "--require", "--import", "--input-type", "--loader", "--experimental-loader", "--conditions"] },
+  grammar: {
+    shortWithValue: "eprC",
+    longWithValue: ["--eval", "--print", "--require", "--import", "--input-type", "--loader", "--experimental-loader", "--conditions"],
+  },
   codeOptions: ["-e", "-p", "--eval", "--print"],
   readsCodeOnStdin: "withoutScript",
 };
@@ -60,7 +68,10 @@ const NODE: Interpreter = {
 const sedMayAct = (code: string): boolean => !isPrintOnlySedScript(code) || /(^|[\s;{}!0-9$/,])[eEwWrR](\s|$)/.test(code);
 /** awk runs programs through `system()` and pipes, and writes files with `>`. */
 const awkMayAct = (code: string): boolean => /system|getline|[|>]/.test(code);
-const AWK_GRAMMAR: LenientGrammar = { shortWithValue: "vfFeEilW", longWithValue: ["--assign", "--file", "--field-separator", "--source", "--exec", "--include", "--load"] };
+const AWK_GRAMMAR: LenientGrammar = {
+  shortWithValue: "vfFeEilW",
+  longWithValue: ["--assign", "--file", "--field-separator", "--source", "--exec", "--include", "--load"],
+};
 const AWK: Interpreter = {
   grammar: AWK_GRAMMAR,
   codeOptions: ["-e", "--source"],
@@ -68,51 +79,152 @@ const AWK: Interpreter = {
   fileOptions: ["-f", "--file", "-E", "--exec"],
   programIsFirstOperand: true,
 };
-const VIM: Interpreter = { grammar: { shortWithValue: "cSsTuUiwWtq", longWithValue: ["--cmd"] }, codeOptions: ["-c", "--cmd"], plusCommands: true };
-const PAGER: Interpreter = { grammar: { shortWithValue: "bhjkoOpPTxyz", longWithValue: ["--log-file", "--LOG-FILE", "--pattern", "--tag", "--prompt"] }, codeOptions: [], plusCommands: true };
+const VIM: Interpreter = {
+  grammar: { shortWithValue: "cSsTuUiwWtq", longWithValue: ["--cmd"] },
+  codeOptions: ["-c", "--cmd"],
+  plusCommands: true,
+};
+const PAGER: Interpreter = {
+  grammar: { shortWithValue: "bhjkoOpPTxyz", longWithValue: ["--log-file", "--LOG-FILE", "--pattern", "--tag", "--prompt"] },
+  codeOptions: [],
+  plusCommands: true,
+};
 
 const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
-  python: PYTHON, python2: PYTHON, python3: PYTHON, pypy: PYTHON, pypy3: PYTHON,
-  perl: { grammar: { shortWithValue: "eE", shortWithAttachedValue: "iIMmxl0dDC" }, codeOptions: ["-e", "-E"], readsCodeOnStdin: "withoutScript" },
+  python: PYTHON,
+  python2: PYTHON,
+  python3: PYTHON,
+  pypy: PYTHON,
+  pypy3: PYTHON,
+  perl: {
+    grammar: { shortWithValue: "eE", shortWithAttachedValue: "iIMmxl0dDC" },
+    codeOptions: ["-e", "-E"],
+    readsCodeOnStdin: "withoutScript",
+  },
   ruby: { grammar: { shortWithValue: "eIrCEKTF", shortWithAttachedValue: "ix0l" }, codeOptions: ["-e"], readsCodeOnStdin: "withoutScript" },
-  node: NODE, nodejs: NODE, bun: NODE,
-  php: { grammar: { shortWithValue: "rBREFfdcz" }, codeOptions: ["-r", "-B", "-R", "-E"], fileOptions: ["-f", "-F"], readsCodeOnStdin: "withoutScript" },
+  node: NODE,
+  nodejs: NODE,
+  bun: NODE,
+  php: {
+    grammar: { shortWithValue: "rBREFfdcz" },
+    codeOptions: ["-r", "-B", "-R", "-E"],
+    fileOptions: ["-f", "-F"],
+    readsCodeOnStdin: "withoutScript",
+  },
   lua: { grammar: { shortWithValue: "el" }, codeOptions: ["-e"], readsCodeOnStdin: "withoutScript" },
   luajit: { grammar: { shortWithValue: "elj" }, codeOptions: ["-e"], readsCodeOnStdin: "withoutScript" },
   Rscript: { grammar: { shortWithValue: "e" }, codeOptions: ["-e"], readsCodeOnStdin: "withoutScript" },
   R: { grammar: { shortWithValue: "e" }, codeOptions: ["-e"], readsCodeOnStdin: "withoutScript" },
   osascript: { grammar: { shortWithValue: "els" }, codeOptions: ["-e"], readsCodeOnStdin: "withoutScript" },
-  pwsh: { grammar: { shortWithValue: "cf", singleDashWithValue: ["-Command", "-command", "-EncodedCommand", "-ec", "-File", "-file"] }, codeOptions: ["-c", "-Command", "-command", "-EncodedCommand", "-ec"], readsCodeOnStdin: "withoutScript" },
+  pwsh: {
+    grammar: { shortWithValue: "cf", singleDashWithValue: ["-Command", "-command", "-EncodedCommand", "-ec", "-File", "-file"] },
+    codeOptions: ["-c", "-Command", "-command", "-EncodedCommand", "-ec"],
+    readsCodeOnStdin: "withoutScript",
+  },
   expect: { grammar: { shortWithValue: "cfD" }, codeOptions: ["-c"], fileOptions: ["-f"], readsCodeOnStdin: "withoutScript" },
   tclsh: { grammar: {}, codeOptions: [], readsCodeOnStdin: "withoutScript" },
   wish: { grammar: {}, codeOptions: [], readsCodeOnStdin: "withoutScript" },
-  awk: AWK, gawk: AWK, mawk: AWK, nawk: AWK,
+  awk: AWK,
+  gawk: AWK,
+  mawk: AWK,
+  nawk: AWK,
   sed: {
-    grammar: { shortWithValue: "efl", shortWithAttachedValue: "i", longWithValue: ["--expression", "--file", "--line-length"], longWithAttachedValue: ["--in-place"] },
+    grammar: {
+      shortWithValue: "efl",
+      shortWithAttachedValue: "i",
+      longWithValue: ["--expression", "--file", "--line-length"],
+      longWithAttachedValue: ["--in-place"],
+    },
     codeOptions: ["-e", "--expression"],
     fileOptions: ["-f", "--file"],
     programIsFirstOperand: true,
     mayAct: sedMayAct,
   },
-  vim: VIM, vi: VIM, nvim: VIM, ex: VIM, view: VIM, gvim: VIM, rvim: VIM, vimdiff: VIM, evim: VIM,
-  less: PAGER, more: PAGER, most: PAGER,
+  vim: VIM,
+  vi: VIM,
+  nvim: VIM,
+  ex: VIM,
+  view: VIM,
+  gvim: VIM,
+  rvim: VIM,
+  vimdiff: VIM,
+  evim: VIM,
+  less: PAGER,
+  more: PAGER,
+  most: PAGER,
   ed: { grammar: { shortWithValue: "p" }, codeOptions: [], readsCodeOnStdin: "withoutCode" },
   gdb: {
-    grammar: { singleDashWithValue: ["-ex", "-iex", "-x", "-ix", "-eval-command", "-init-eval-command", "-command", "-init-command", "-cd", "-d", "-directory", "-p", "-pid", "-c", "-core", "-s", "-symbols", "-e", "-exec", "-se", "-b", "-D", "-data-directory", "-tty"] },
+    grammar: {
+      singleDashWithValue: [
+        "-ex",
+        "-iex",
+        "-x",
+        "-ix",
+        "-eval-command",
+        "-init-eval-command",
+        "-command",
+        "-init-command",
+        "-cd",
+        "-d",
+        "-directory",
+        "-p",
+        "-pid",
+        "-c",
+        "-core",
+        "-s",
+        "-symbols",
+        "-e",
+        "-exec",
+        "-se",
+        "-b",
+        "-D",
+        "-data-directory",
+        "-tty",
+      ],
+    },
     codeOptions: ["-ex", "-iex", "-eval-command", "-init-eval-command"],
     fileOptions: ["-x", "-ix", "-command", "-init-command"],
   },
   make: {
     grammar: {
       shortWithValue: "fCIlWoE",
-      longWithValue: ["--file", "--makefile", "--directory", "--include-dir", "--load-average", "--what-if", "--old-file", "--assume-old", "--new-file", "--assume-new", "--eval"],
+      longWithValue: [
+        "--file",
+        "--makefile",
+        "--directory",
+        "--include-dir",
+        "--load-average",
+        "--what-if",
+        "--old-file",
+        "--assume-old",
+        "--new-file",
+        "--assume-new",
+        "--eval",
+      ],
     },
     codeOptions: ["-E", "--eval"],
     fileOptions: ["-f", "--file", "--makefile"],
   },
-  sqlite3: { grammar: { singleDashWithValue: ["-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs", "-mmap", "-maxsize"] }, codeOptions: ["-cmd"], operandsAfterFirstAreCode: true, readsCodeOnStdin: "withoutCode" },
-  psql: { grammar: { shortWithValue: "cdfhpUvTLoPFR", longWithValue: ["--command", "--dbname", "--file", "--host", "--port", "--username", "--set", "--variable", "--output", "--log-file"] }, codeOptions: ["-c", "--command"], fileOptions: ["-f", "--file"], readsCodeOnStdin: "withoutCode" },
-  mysql: { grammar: { shortWithValue: "eDhPpuS", longWithValue: ["--execute", "--database", "--host", "--port", "--user", "--socket"] }, codeOptions: ["-e", "--execute"], readsCodeOnStdin: "withoutCode" },
+  sqlite3: {
+    grammar: { singleDashWithValue: ["-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs", "-mmap", "-maxsize"] },
+    codeOptions: ["-cmd"],
+    operandsAfterFirstAreCode: true,
+    readsCodeOnStdin: "withoutCode",
+  },
+  psql: {
+    grammar: {
+      shortWithValue: "cdfhpUvTLoPFR",
+      longWithValue: ["--command", "--dbname", "--file", "--host", "--port", "--username", "--set", "--variable", "--output", "--log-file"],
+    },
+    codeOptions: ["-c", "--command"],
+    fileOptions: ["-f", "--file"],
+    readsCodeOnStdin: "withoutCode",
+  },
+  mysql: {
+    grammar: { shortWithValue: "eDhPpuS", longWithValue: ["--execute", "--database", "--host", "--port", "--user", "--socket"] },
+    codeOptions: ["-e", "--execute"],
+    readsCodeOnStdin: "withoutCode",
+  },
 };
 
 /** Shells, which read their stdin as a command line when given no command or script. */
@@ -125,7 +237,12 @@ const STDIN_COMMAND_READERS = new Set(["at", "batch", "source", "."]);
  * The code `command` runs besides shell command lines. `producer` is the command before it in a
  * pipeline, whose output is its stdin. Contract: never throws.
  */
-export function embeddedCode(words: ShellWord[], command: SimpleCommand, producer: SimpleCommand | undefined, written: WrittenScripts): EmbeddedCode {
+export function embeddedCode(
+  words: ShellWord[],
+  command: SimpleCommand,
+  producer: SimpleCommand | undefined,
+  written: WrittenScripts,
+): EmbeddedCode {
   const name = interpreterName(programName(words));
   const interpreter = INTERPRETERS[name];
   if (interpreter) return interpreterCode(words, interpreter, command, producer, written);
@@ -135,7 +252,10 @@ export function embeddedCode(words: ShellWord[], command: SimpleCommand, produce
     return { commandLines: given ?? [], code: [], unknown: given === undefined };
   }
   // `bash script.sh`, `source env.sh`: a file of commands, known only if this line wrote it.
-  const script = SHELLS.has(name) && words.slice(1).some((word) => /^-[A-Za-z]*c/.test(word.text)) ? undefined : words.slice(1).find((word) => !/^[-+]/.test(word.text));
+  const script =
+    SHELLS.has(name) && words.slice(1).some((word) => /^-[A-Za-z]*c/.test(word.text))
+      ? undefined
+      : words.slice(1).find((word) => !/^[-+]/.test(word.text));
   if (script === undefined) return NO_CODE;
   const known = written.get(scriptKey(script.text));
   return { commandLines: known ?? [], code: [], unknown: known === undefined };
@@ -177,10 +297,22 @@ function interpreterName(name: string): string {
   return name.replace(/^(python[0-9]?|pypy[0-9]?|perl|ruby|lua|php)[0-9.]*$/, "$1");
 }
 
-function interpreterCode(words: ShellWord[], interpreter: Interpreter, command: SimpleCommand, producer: SimpleCommand | undefined, written: WrittenScripts): EmbeddedCode {
+function interpreterCode(
+  words: ShellWord[],
+  interpreter: Interpreter,
+  command: SimpleCommand,
+  producer: SimpleCommand | undefined,
+  written: WrittenScripts,
+): EmbeddedCode {
   const scanned = scanArguments(words, interpreter.grammar);
   const texts = optionValues(scanned, interpreter.codeOptions).map((word) => word.text);
-  if (interpreter.plusCommands) texts.push(...words.slice(1).filter((word) => word.text.startsWith("+")).map((word) => word.text.replace(/^\++/, "")));
+  if (interpreter.plusCommands)
+    texts.push(
+      ...words
+        .slice(1)
+        .filter((word) => word.text.startsWith("+"))
+        .map((word) => word.text.replace(/^\++/, "")),
+    );
   const codeFiles = optionValues(scanned, interpreter.fileOptions ?? []);
   const [first, ...rest] = scanned.operands;
   if (interpreter.programIsFirstOperand && texts.length === 0 && codeFiles.length === 0 && first) texts.push(first.text);
@@ -214,7 +346,10 @@ function readsCommandsOnStdin(words: ShellWord[], name: string): boolean {
   if (name === "source" || name === ".") return operands[0] !== undefined && isTextGivenAsFile(operands[0]);
   // `bash -c …` is a command line, read elsewhere; `bash script` runs a file, like any program;
   // `bash -s args` and `bash -i` read stdin whatever follows.
-  const options = words.slice(1).filter((word) => /^-[A-Za-z]+$/.test(word.text)).map((word) => word.text);
+  const options = words
+    .slice(1)
+    .filter((word) => /^-[A-Za-z]+$/.test(word.text))
+    .map((word) => word.text);
   if (options.some((text) => text.includes("c"))) return false;
   return options.some((text) => /[si]/.test(text)) || operands.length === 0 || isTextGivenAsFile(operands[0]!);
 }
@@ -229,7 +364,9 @@ function stdinText(command: SimpleCommand, producer: SimpleCommand | undefined):
     ...command.redirections.filter((redirection) => redirection.operator === "<<<").map((redirection) => redirection.target.text),
     ...command.hereDocuments.map((body) => body.text),
   ];
-  const substituted = [...command.words, ...command.redirections.map((redirection) => redirection.target)].flatMap((word) => word.segments.flatMap((segment) => segment.commands ?? []));
+  const substituted = [...command.words, ...command.redirections.map((redirection) => redirection.target)].flatMap((word) =>
+    word.segments.flatMap((segment) => segment.commands ?? []),
+  );
   const produced = [...(producer ? [producer] : []), ...substituted.flatMap((line) => parseShell(line).commands)].map(producedText);
   if (produced.some((text) => text === undefined)) return undefined;
   const texts = [...given, ...produced.flatMap((text) => text ?? [])];
@@ -244,7 +381,11 @@ function producedText(producer: SimpleCommand): string[] | undefined {
   const args = producer.words.slice(1).map((word) => word.text);
   if (name === "echo") return [args.filter((text, index) => !(index === 0 && /^-[neE]+$/.test(text))).join(" ")];
   if (name === "printf") return [args.join(" ").replace(/\\n/g, "\n")];
-  if (name === "cat") return [...producer.hereDocuments.map((body) => body.text), ...producer.redirections.filter((redirection) => redirection.operator === "<<<").map((redirection) => redirection.target.text)];
+  if (name === "cat")
+    return [
+      ...producer.hereDocuments.map((body) => body.text),
+      ...producer.redirections.filter((redirection) => redirection.operator === "<<<").map((redirection) => redirection.target.text),
+    ];
   return undefined;
 }
 
@@ -260,7 +401,9 @@ function isStdinName(text: string): boolean {
  */
 export function commandLinesInCode(code: string): string[] {
   const literals = stringLiterals(code);
-  const escapes = [...code.matchAll(/(?:^|[\s;|:'"])(?:!|shell\s+|silent!?\s*!|system\s+|\\!\s*|\.shell\s+|\.system\s+)([^\n'"]+)/g)].map((match) => match[1]!);
+  const escapes = [...code.matchAll(/(?:^|[\s;|:'"])(?:!|shell\s+|silent!?\s*!|system\s+|\\!\s*|\.shell\s+|\.system\s+)([^\n'"]+)/g)].map(
+    (match) => match[1]!,
+  );
   // sed's `e command`, and the pieces of `s/…/…/e`, whose replacement is what runs.
   const sedCommands = [...code.matchAll(/(?:^|[\s;{}0-9$/!])e\s+([^\n]+)/g)].map((match) => match[1]!);
   const lines = [...literals, ...escapes, ...sedCommands, ...code.split("\n"), ...code.split("/")];
@@ -275,7 +418,9 @@ export function commandLinesInCode(code: string): string[] {
 export function pathsInCode(code: string): string[] {
   const bareWords = code.split(/[\s;|&(){}<>,'"`=]+/).filter((word) => /^(\/[^/]|~\/|\$HOME\/)/.test(word));
   return [...stringLiterals(code).map((literal) => literal.replace(/^\s*(\+?[<>]{1,2}|\|)\s*/, "").trim()), ...bareWords].filter(
-    (literal) => /^(\/|~|\.\.?\/|\$HOME\/)/.test(literal) || /(^|\/)\.(git|ssh|bashrc|zshrc|profile|claude|agentwire|mcp\.json|envrc)(\/|$)/.test(literal),
+    (literal) =>
+      /^(\/|~|\.\.?\/|\$HOME\/)/.test(literal) ||
+      /(^|\/)\.(git|ssh|bashrc|zshrc|profile|claude|agentwire|mcp\.json|envrc)(\/|$)/.test(literal),
   );
 }
 

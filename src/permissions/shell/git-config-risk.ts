@@ -22,8 +22,18 @@ const CODE_SECTIONS = new Set(["filter", "alias", "pager", "gpg", "include", "in
 
 /** `section.key` (no subsection) that run a program. */
 const CODE_KEYS = new Set([
-  "core.fsmonitor", "core.hookspath", "core.pager", "core.editor", "core.sshcommand", "core.askpass", "core.gitproxy",
-  "core.alternaterefscommand", "diff.external", "sequence.editor", "web.browser", "uploadpack.packobjectshook",
+  "core.fsmonitor",
+  "core.hookspath",
+  "core.pager",
+  "core.editor",
+  "core.sshcommand",
+  "core.askpass",
+  "core.gitproxy",
+  "core.alternaterefscommand",
+  "diff.external",
+  "sequence.editor",
+  "web.browser",
+  "uploadpack.packobjectshook",
 ]);
 
 /** Key names that run a program in any section (`diff.<driver>.textconv`, `merge.<driver>.driver`, `sendemail.tocmd`, …). */
@@ -56,7 +66,8 @@ export function lineGitRisk(command: string, cwd: string): string | undefined {
     if (name !== "git") continue;
     for (const option of readGit(view).globals) {
       if (option.name !== "-C" && option.name !== "--git-dir" && option.name !== "--work-tree") continue;
-      const named: string | undefined = option.value === undefined || isDynamic(option.value) ? undefined : resolveWordPath(option.value, current);
+      const named: string | undefined =
+        option.value === undefined || isDynamic(option.value) ? undefined : resolveWordPath(option.value, current);
       if (named === undefined) return UNKNOWN_FOLDER;
       directories.push(named);
       if (option.name === "-C") current = named;
@@ -125,7 +136,8 @@ function submodulesRisk(repository: Repository): string | undefined {
   }
   if (repository.workTree === undefined) return undefined;
   const listing = readSmallFile(path.join(repository.workTree, ".gitmodules"));
-  if (typeof listing !== "string") return listing.problem === "missing" ? undefined : `the repository's .gitmodules cannot be read (${listing.problem})`;
+  if (typeof listing !== "string")
+    return listing.problem === "missing" ? undefined : `the repository's .gitmodules cannot be read (${listing.problem})`;
   const parsed = gitConfigKeys(listing);
   if ("problem" in parsed) return `the repository's .gitmodules is not plain configuration git reads safely (${parsed.problem})`;
   for (const key of parsed.keys) {
@@ -166,7 +178,8 @@ function moduleGitDirectories(modules: string): string[] | undefined {
 
 function configFileRisk(file: string): string | undefined {
   const text = readSmallFile(file);
-  if (typeof text !== "string") return text.problem === "missing" ? undefined : `git's configuration ${file} cannot be read (${text.problem})`;
+  if (typeof text !== "string")
+    return text.problem === "missing" ? undefined : `git's configuration ${file} cannot be read (${text.problem})`;
   const parsed = gitConfigKeys(text);
   if ("problem" in parsed) return `git's configuration ${file} is not plain configuration git reads safely (${parsed.problem})`;
   const risky = parsed.keys.find(runsCode);
@@ -180,7 +193,11 @@ function findRepository(directory: string): Repository | undefined {
   for (let folder = path.resolve(directory); ; folder = path.dirname(folder)) {
     const gitDirectory = gitDirectoryAt(folder);
     if (gitDirectory !== undefined) return { gitDirectory, workTree: folder };
-    if (kindOf(path.join(folder, "HEAD")) === "file" && kindOf(path.join(folder, "objects")) === "directory" && kindOf(path.join(folder, "refs")) === "directory") {
+    if (
+      kindOf(path.join(folder, "HEAD")) === "file" &&
+      kindOf(path.join(folder, "objects")) === "directory" &&
+      kindOf(path.join(folder, "refs")) === "directory"
+    ) {
       return { gitDirectory: folder, workTree: undefined };
     }
     if (path.dirname(folder) === folder) return undefined;

@@ -25,21 +25,52 @@ const GLOBAL_GRAMMAR: LenientGrammar = {
 export function readGit(words: readonly ShellWord[]): GitInvocation {
   const scanned = scanArguments(words, GLOBAL_GRAMMAR);
   const directories = scanned.options.flatMap((option) => (option.name === "-C" && option.value ? [option.value] : []));
-  return { globals: scanned.options, subcommand: words[scanned.end]?.text, args: words.slice(scanned.end + 1), directory: joinDirectories(directories) };
+  return {
+    globals: scanned.options,
+    subcommand: words[scanned.end]?.text,
+    args: words.slice(scanned.end + 1),
+    directory: joinDirectories(directories),
+  };
 }
 
 /** `git -C a -C b` works in `a/b`; an absolute later one replaces the earlier. */
 function joinDirectories(directories: ShellWord[]): ShellWord | undefined {
-  return directories.reduce<ShellWord | undefined>((joined, next) => (joined === undefined || next.text.startsWith("/") || next.text.startsWith("~") ? next : { text: `${joined.text}/${next.text}`, segments: [...joined.segments, { kind: "quoted", text: "/" }, ...next.segments] }), undefined);
+  return directories.reduce<ShellWord | undefined>(
+    (joined, next) =>
+      joined === undefined || next.text.startsWith("/") || next.text.startsWith("~")
+        ? next
+        : { text: `${joined.text}/${next.text}`, segments: [...joined.segments, { kind: "quoted", text: "/" }, ...next.segments] },
+    undefined,
+  );
 }
 
 /** Options of any subcommand whose value is a shell command line. */
 const COMMAND_OPTIONS = [
-  "--exec", "--extcmd", "--upload-pack", "--receive-pack", "--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd",
-  "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter",
+  "--exec",
+  "--extcmd",
+  "--upload-pack",
+  "--receive-pack",
+  "--sendmail-cmd",
+  "--to-cmd",
+  "--cc-cmd",
+  "--header-cmd",
+  "--env-filter",
+  "--tree-filter",
+  "--index-filter",
+  "--parent-filter",
+  "--msg-filter",
+  "--commit-filter",
+  "--tag-name-filter",
 ];
 /** Subcommands whose `-x`/`-u` is a command line (`rebase -x`, `difftool -x`, `clone -u`). */
-const SHORT_COMMAND_OPTIONS: Readonly<Record<string, string>> = { rebase: "x", difftool: "x", clone: "u", "ls-remote": "u", fetch: "u", pull: "u" };
+const SHORT_COMMAND_OPTIONS: Readonly<Record<string, string>> = {
+  rebase: "x",
+  difftool: "x",
+  clone: "u",
+  "ls-remote": "u",
+  fetch: "u",
+  pull: "u",
+};
 
 /**
  * Command lines a git invocation may run: values of `-c key=value` (aliases without their `!`),
@@ -55,11 +86,18 @@ export function gitCommandLines(words: readonly ShellWord[]): string[] {
     const name = equals === -1 ? text : text.slice(0, equals);
     if (COMMAND_OPTIONS.includes(name)) lines.push(equals === -1 ? (texts[index + 1] ?? "") : text.slice(equals + 1));
     const short = SHORT_COMMAND_OPTIONS[git.subcommand ?? ""];
-    if (short !== undefined && text.startsWith(`-${short}`) && !text.startsWith("--")) lines.push(text.length > 2 ? text.slice(2) : (texts[index + 1] ?? ""));
+    if (short !== undefined && text.startsWith(`-${short}`) && !text.startsWith("--"))
+      lines.push(text.length > 2 ? text.slice(2) : (texts[index + 1] ?? ""));
     if (text.startsWith("ext::")) lines.push(text.slice(5).replace(/%(.)/g, "$1"));
   });
   if (git.subcommand === "bisect" && texts[0] === "run") lines.push(texts.slice(1).join(" "));
-  if (git.subcommand === "submodule" && texts.includes("foreach")) lines.push(texts.slice(texts.indexOf("foreach") + 1).filter((text) => text !== "--recursive").join(" "));
+  if (git.subcommand === "submodule" && texts.includes("foreach"))
+    lines.push(
+      texts
+        .slice(texts.indexOf("foreach") + 1)
+        .filter((text) => text !== "--recursive")
+        .join(" "),
+    );
   return lines.filter((line) => line.trim() !== "");
 }
 

@@ -9,12 +9,38 @@ import { mayInjectArguments, type ShellWord } from "./shell-syntax.js";
  * `--open-files-in-pager` (run a program).
  */
 
-const HARMLESS_GLOBAL_OPTIONS = new Set(["--no-pager", "-P", "--no-optional-locks", "--literal-pathspecs", "--no-replace-objects", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs"]);
+const HARMLESS_GLOBAL_OPTIONS = new Set([
+  "--no-pager",
+  "-P",
+  "--no-optional-locks",
+  "--literal-pathspecs",
+  "--no-replace-objects",
+  "--glob-pathspecs",
+  "--noglob-pathspecs",
+  "--icase-pathspecs",
+]);
 
 /** Subcommands whose every remaining option only changes what is shown. */
 const INSPECTING_SUBCOMMANDS = new Set([
-  "status", "log", "diff", "show", "blame", "describe", "shortlog", "grep", "rev-parse", "ls-files", "ls-tree",
-  "cat-file", "rev-list", "merge-base", "show-ref", "for-each-ref", "name-rev", "count-objects", "version",
+  "status",
+  "log",
+  "diff",
+  "show",
+  "blame",
+  "describe",
+  "shortlog",
+  "grep",
+  "rev-parse",
+  "ls-files",
+  "ls-tree",
+  "cat-file",
+  "rev-list",
+  "merge-base",
+  "show-ref",
+  "for-each-ref",
+  "name-rev",
+  "count-objects",
+  "version",
 ]);
 
 /** Long options that write files or run programs; git also accepts any unambiguous abbreviation of them. */
@@ -22,12 +48,14 @@ const FORBIDDEN_LONG_OPTIONS = ["--output", "--open-files-in-pager", "--ext-diff
 
 /** Subcommands that also change things, allowed only in their listing forms (options, no operands). */
 const LISTING_FORMS: Record<string, RegExp> = {
-  branch: /^(-[arvli]+|--(all|remotes|verbose|list|show-current|ignore-case|no-color|no-column|omit-empty)|--(sort|format|contains|no-contains|merged|no-merged|points-at)=.*|--(color|column)(=.*)?)$/,
+  branch:
+    /^(-[arvli]+|--(all|remotes|verbose|list|show-current|ignore-case|no-color|no-column|omit-empty)|--(sort|format|contains|no-contains|merged|no-merged|points-at)=.*|--(color|column)(=.*)?)$/,
   tag: /^(-[li]+|-n[0-9]*|--(list|ignore-case|no-column|omit-empty)|--(sort|format|contains|no-contains|merged|no-merged|points-at)=.*|--(color|column)(=.*)?)$/,
   remote: /^(-v|--verbose)$/,
 };
 
-const CONFIG_OPTION = /^(--(get|get-all|get-regexp|get-urlmatch|list|global|system|local|worktree|show-origin|show-scope|name-only|null|bool|int|bool-or-int|path|expiry-date|includes|no-includes)|-l|-z|--(type|default)=.*)$/;
+const CONFIG_OPTION =
+  /^(--(get|get-all|get-regexp|get-urlmatch|list|global|system|local|worktree|show-origin|show-scope|name-only|null|bool|int|bool-or-int|path|expiry-date|includes|no-includes)|-l|-z|--(type|default)=.*)$/;
 
 export function isReadOnlyGit(args: readonly ShellWord[]): boolean {
   if (args.some(mayInjectArguments)) return false;
@@ -45,7 +73,12 @@ export function isReadOnlyGit(args: readonly ShellWord[]): boolean {
   if (listing) return rest.every((text) => listing.test(text));
   if (subcommand === "config") return isConfigRead(rest) && readsRepositoryConfigOnly(rest);
   // `git stash` alone stashes; `list` and `show` only read.
-  if (subcommand === "stash") return (rest[0] === "list" || rest[0] === "show") && rest.slice(1).every((text) => text.startsWith("-")) && inspectingArgumentsAreSafe(rest.slice(1));
+  if (subcommand === "stash")
+    return (
+      (rest[0] === "list" || rest[0] === "show") &&
+      rest.slice(1).every((text) => text.startsWith("-")) &&
+      inspectingArgumentsAreSafe(rest.slice(1))
+    );
   return false;
 }
 
@@ -63,7 +96,9 @@ function inspectingArgumentsAreSafe(texts: string[]): boolean {
  * (`http.extraHeader`, credentials in `url.*.insteadOf`); reading them asks like Read would.
  */
 function readsRepositoryConfigOnly(texts: string[]): boolean {
-  return texts.some((text) => text === "--local" || text === "--worktree") && !texts.some((text) => text === "--global" || text === "--system");
+  return (
+    texts.some((text) => text === "--local" || text === "--worktree") && !texts.some((text) => text === "--global" || text === "--system")
+  );
 }
 
 /** `git config --get x`, `git config -l`, `git config get x`, `git config list`. */

@@ -21,11 +21,13 @@ import type { ShellWord } from "./shell-syntax.js";
 const HARMLESS_GIT_SETTINGS =
   /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.(default|autosetupremote)|fetch\.prune|rebase\.autostash|merge\.conflictstyle|color\..+|advice\..+|core\.(autocrlf|filemode|ignorecase|quotepath|safecrlf|eol|abbrev)|(commit|tag)\.gpgsign|log\.(decorate|date|abbrevcommit)|diff\.(noprefix|mnemonicprefix|renames|algorithm|context)|status\.(short|branch|showuntrackedfiles)|gc\.auto|protocol\.version)$/i;
 /** Values that run nothing unexpected: turning a program setting off, or a plain pager or editor. */
-const HARMLESS_VALUES = /^\s*((cat|true|false|:|less|more|vi|vim|nvim|nano|emacs|code --wait)(\s+-[A-Za-z]+)*|0|1|no|off|yes|on|\/dev\/null)?\s*$/;
+const HARMLESS_VALUES =
+  /^\s*((cat|true|false|:|less|more|vi|vim|nvim|nano|emacs|code --wait)(\s+-[A-Za-z]+)*|0|1|no|off|yes|on|\/dev\/null)?\s*$/;
 /** Settings whose value is a file or directory git reads: any value but /dev/null can bring in hooks or more settings. */
 const PATH_SETTINGS = /^(include(if\..+)?\.path|core\.(hookspath|worktree|attributesfile|excludesfile)|init\.templatedir)$/i;
 /** Environment variables that make git (or any program) run a command or read other configuration. */
-const CODE_RUNNING_VARIABLES = /^(GIT_(CONFIG|CONFIG_PARAMETERS|CONFIG_COUNT|CONFIG_KEY_[0-9]+|CONFIG_VALUE_[0-9]+|CONFIG_GLOBAL|CONFIG_SYSTEM|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|SSH|SSH_COMMAND|ASKPASS|EXEC_PATH|PROXY_COMMAND|TEMPLATE_DIR)|PAGER|EDITOR|VISUAL|SSH_ASKPASS|LESSOPEN|LESSCLOSE|BASH_ENV|ENV|LD_PRELOAD|LD_AUDIT)$/;
+const CODE_RUNNING_VARIABLES =
+  /^(GIT_(CONFIG|CONFIG_PARAMETERS|CONFIG_COUNT|CONFIG_KEY_[0-9]+|CONFIG_VALUE_[0-9]+|CONFIG_GLOBAL|CONFIG_SYSTEM|EXTERNAL_DIFF|PAGER|EDITOR|SEQUENCE_EDITOR|SSH|SSH_COMMAND|ASKPASS|EXEC_PATH|PROXY_COMMAND|TEMPLATE_DIR)|PAGER|EDITOR|VISUAL|SSH_ASKPASS|LESSOPEN|LESSCLOSE|BASH_ENV|ENV|LD_PRELOAD|LD_AUDIT)$/;
 /** Of those, the ones naming a file or directory to load. */
 const PATH_VARIABLES = /^(GIT_(CONFIG|CONFIG_GLOBAL|CONFIG_SYSTEM|TEMPLATE_DIR|EXEC_PATH)|BASH_ENV|ENV|LD_PRELOAD|LD_AUDIT)$/;
 /** Environment variables that point git at another repository. */
@@ -55,14 +57,23 @@ export function assessGit(words: readonly ShellWord[], cwd: string | undefined, 
     return "This command copies git hooks from a template directory into the new repository; they run on later git commands.";
   }
   if (git.subcommand === "clone") {
-    const settings = args.flatMap((text, index) => (text === "-c" || text === "--config" ? [args[index + 1] ?? ""] : text.startsWith("--config=") ? [text.slice(9)] : []));
+    const settings = args.flatMap((text, index) =>
+      text === "-c" || text === "--config" ? [args[index + 1] ?? ""] : text.startsWith("--config=") ? [text.slice(9)] : [],
+    );
     for (const setting of settings) {
       const reason = assessSetting(setting, "for the new repository");
       if (reason) return reason;
     }
   }
   if (git.subcommand === "config") return assessGitConfig(args);
-  if (git.subcommand === "push") return assessPush(args, words.slice(1, words.length - git.args.length - 1).map((word) => word.text).join(" "));
+  if (git.subcommand === "push")
+    return assessPush(
+      args,
+      words
+        .slice(1, words.length - git.args.length - 1)
+        .map((word) => word.text)
+        .join(" "),
+    );
   return undefined;
 }
 
@@ -81,14 +92,19 @@ function assessSetting(setting: string, where: string): string | undefined {
  * GIT_CONFIG_COUNT=1`, `env GIT_SSH_COMMAND=…`), or point git at a repository outside the
  * workspace. Values that run nothing (`GIT_PAGER=cat`, `GIT_EDITOR=true`) are fine.
  */
-export function assessAssignments(assignments: readonly ShellWord[], cwd: string | undefined, roots: readonly string[]): string | undefined {
+export function assessAssignments(
+  assignments: readonly ShellWord[],
+  cwd: string | undefined,
+  roots: readonly string[],
+): string | undefined {
   for (const assignment of assignments) {
     const equals = assignment.text.indexOf("=");
     if (equals === -1) continue;
     const name = assignment.text.slice(0, equals).replace(/\+$/, "");
     const value = assignment.text.slice(equals + 1);
     const harmless = PATH_VARIABLES.test(name) ? /^\s*(\/dev\/null)?\s*$/.test(value) : HARMLESS_VALUES.test(value);
-    if (CODE_RUNNING_VARIABLES.test(name) && !harmless) return `This command sets ${name}, which makes git or other programs run what it names (${value}).`;
+    if (CODE_RUNNING_VARIABLES.test(name) && !harmless)
+      return `This command sets ${name}, which makes git or other programs run what it names (${value}).`;
     if (REPOSITORY_VARIABLES.test(name) && isOutside(withoutPrefix(assignment, assignment.text.slice(0, equals + 1)), cwd, roots)) {
       return `This command points git at ${value} (${name}), outside the workspace: that repository's configuration can make git run programs.`;
     }
@@ -100,7 +116,9 @@ function isOutside(word: ShellWord, cwd: string | undefined, roots: readonly str
   const target = resolveWordPath(word, cwd);
   if (target === undefined) return true;
   const real = realPathOfNearestAncestor(target);
-  return !roots.some((root) => isSameOrInside(target, path.resolve(root)) && isSameOrInside(real, realPathOfNearestAncestor(path.resolve(root))));
+  return !roots.some(
+    (root) => isSameOrInside(target, path.resolve(root)) && isSameOrInside(real, realPathOfNearestAncestor(path.resolve(root))),
+  );
 }
 
 function assessPush(args: string[], globalOptions: string): string | undefined {
@@ -109,7 +127,11 @@ function assessPush(args: string[], globalOptions: string): string | undefined {
   if (names({ letters: "f", longOptions: FORCE_OPTIONS }) || args.some((text) => text.startsWith("+"))) {
     return "This command force-pushes, which can destroy remote history.";
   }
-  if (names({ letters: "d", longOptions: REMOTE_DELETING_OPTIONS }) || args.some((text) => text.startsWith(":")) || /mirror/i.test(globalOptions)) {
+  if (
+    names({ letters: "d", longOptions: REMOTE_DELETING_OPTIONS }) ||
+    args.some((text) => text.startsWith(":")) ||
+    /mirror/i.test(globalOptions)
+  ) {
     return "This command deletes or overwrites branches on the remote (git push --delete/--mirror/--prune or :branch).";
   }
   return undefined;
@@ -119,6 +141,7 @@ function assessGitConfig(args: string[]): string | undefined {
   if (isConfigRead(args)) return undefined;
   const operands = args.filter((text) => !text.startsWith("-"));
   const key = ["set", "unset"].includes(operands[0] ?? "") ? operands[1] : operands[0];
-  if (key !== undefined && HARMLESS_GIT_SETTINGS.test(key) && !args.some((text) => /^(-e|--edit|--file|-f|--blob)/.test(text))) return undefined;
+  if (key !== undefined && HARMLESS_GIT_SETTINGS.test(key) && !args.some((text) => /^(-e|--edit|--file|-f|--blob)/.test(text)))
+    return undefined;
   return `This command changes git configuration (${key ?? args.join(" ")}), which can make later git commands run programs.`;
 }

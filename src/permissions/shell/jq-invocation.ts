@@ -10,8 +10,34 @@ import { mayInjectArguments, type ShellWord } from "./shell-syntax.js";
  */
 
 const FLAGS = new Set([
-  "-r", "--raw-output", "-j", "--join-output", "-a", "--ascii-output", "-c", "--compact-output", "-n", "--null-input", "-s", "--slurp", "-e", "--exit-status",
-  "-S", "--sort-keys", "-C", "--color-output", "-M", "--monochrome-output", "--tab", "-R", "--raw-input", "--seq", "--stream", "--raw-output0", "--args", "--jsonargs",
+  "-r",
+  "--raw-output",
+  "-j",
+  "--join-output",
+  "-a",
+  "--ascii-output",
+  "-c",
+  "--compact-output",
+  "-n",
+  "--null-input",
+  "-s",
+  "--slurp",
+  "-e",
+  "--exit-status",
+  "-S",
+  "--sort-keys",
+  "-C",
+  "--color-output",
+  "-M",
+  "--monochrome-output",
+  "--tab",
+  "-R",
+  "--raw-input",
+  "--seq",
+  "--stream",
+  "--raw-output0",
+  "--args",
+  "--jsonargs",
 ]);
 /** Options followed by this many values. */
 const WITH_VALUES = new Map([
@@ -36,7 +62,8 @@ export function isReadOnlyJq(args: readonly ShellWord[]): boolean {
       const values = WITH_VALUES.get(text);
       if (values !== undefined) index += values;
       // Short flags may cluster (`-rc`); each letter must be a known flag.
-      else if (!FLAGS.has(text) && !(/^-[a-zA-Z]{2,}$/.test(text) && [...text.slice(1)].every((letter) => FLAGS.has(`-${letter}`)))) return false;
+      else if (!FLAGS.has(text) && !(/^-[a-zA-Z]{2,}$/.test(text) && [...text.slice(1)].every((letter) => FLAGS.has(`-${letter}`))))
+        return false;
       continue;
     }
     filter ??= text;

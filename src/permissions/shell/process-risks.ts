@@ -22,7 +22,9 @@ export function assessProcessCommand(words: readonly ShellWord[]): string | unde
         : "This command changes your crontab: the commands in it run on a schedule, outside this session.";
     case "at":
     case "batch":
-      return words.slice(1).some((word) => /^-[^-]*[lrdc]/.test(word.text)) ? undefined : "This command schedules commands to run later, outside this session.";
+      return words.slice(1).some((word) => /^-[^-]*[lrdc]/.test(word.text))
+        ? undefined
+        : "This command schedules commands to run later, outside this session.";
     default:
       return undefined;
   }
@@ -42,25 +44,71 @@ function assessKill(words: readonly ShellWord[]): string | undefined {
   const targets = args.slice(index);
   // `kill -1` alone names signal 1, but which `-1` is which depends on the kill; any `-1` asks.
   if (args.includes("-1")) return "This command signals every process you own (kill -1), agentwire and your other programs included.";
-  if (targets.some((text) => /^-[0-9]+$/.test(text))) return "This command signals a whole process group, which may include agentwire and the program running it.";
+  if (targets.some((text) => /^-[0-9]+$/.test(text)))
+    return "This command signals a whole process group, which may include agentwire and the program running it.";
   if (targets.some((text) => /\$\{?PPID\b/.test(text))) return "This command signals the process that runs it: agentwire.";
   return undefined;
 }
 
 /** Processes agentwire depends on or a person is likely using; a pattern that matches one is too broad. */
-const ESSENTIAL_PROCESSES = ["node", "agentwire", "bash", "sh", "zsh", "fish", "sshd", "ssh", "systemd", "init", "login", "tmux", "screen", "code", "claude", "Xorg", "Xwayland", "gnome-shell", "plasmashell", "dbus-daemon", "containerd", "dockerd"];
+const ESSENTIAL_PROCESSES = [
+  "node",
+  "agentwire",
+  "bash",
+  "sh",
+  "zsh",
+  "fish",
+  "sshd",
+  "ssh",
+  "systemd",
+  "init",
+  "login",
+  "tmux",
+  "screen",
+  "code",
+  "claude",
+  "Xorg",
+  "Xwayland",
+  "gnome-shell",
+  "plasmashell",
+  "dbus-daemon",
+  "containerd",
+  "dockerd",
+];
 
 function assessPatternKill(words: readonly ShellWord[], program: "pkill" | "killall"): string | undefined {
   const grammar =
     program === "pkill"
-      ? { shortWithValue: "sFgGPtuUc", longWithValue: ["--signal", "--pidfile", "--pgroup", "--group", "--parent", "--terminal", "--euid", "--uid", "--session", "--ns", "--nslist"] }
+      ? {
+          shortWithValue: "sFgGPtuUc",
+          longWithValue: [
+            "--signal",
+            "--pidfile",
+            "--pgroup",
+            "--group",
+            "--parent",
+            "--terminal",
+            "--euid",
+            "--uid",
+            "--session",
+            "--ns",
+            "--nslist",
+          ],
+        }
       : { shortWithValue: "oysuVnZ", longWithValue: ["--older-than", "--younger-than", "--signal", "--user", "--context", "--ns"] };
   // A signal written as an option (`pkill -9 x`, `killall -USR1 x`) is not a cluster of letters.
   const withoutSignal = words.filter((word, index) => !(index === 1 && /^-([0-9]+|[A-Z][A-Z0-9+-]*)$/.test(word.text)));
   const scanned = scanArguments(withoutSignal, grammar);
-  const selectors = program === "pkill" ? ["-u", "--euid", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-s", "--session", "-t", "--terminal", "-P", "--parent"] : ["-u", "--user"];
+  const selectors =
+    program === "pkill"
+      ? ["-u", "--euid", "-U", "--uid", "-g", "--pgroup", "-G", "--group", "-s", "--session", "-t", "--terminal", "-P", "--parent"]
+      : ["-u", "--user"];
   const selected = scanned.options.find((option) => selectors.includes(option.name));
-  if (selected) return `This command signals every process chosen by ${selected.name} ${selected.value?.text ?? ""}`.trimEnd() + ", which can include agentwire and your other programs.";
+  if (selected)
+    return (
+      `This command signals every process chosen by ${selected.name} ${selected.value?.text ?? ""}`.trimEnd() +
+      ", which can include agentwire and your other programs."
+    );
   const patterns = scanned.operands.map((word) => word.text);
   if (patterns.length === 0) return program === "killall" ? undefined : "This command signals processes without naming them.";
   const regex = program === "pkill" || hasOption(scanned, ["-r", "--regexp"]);
@@ -69,12 +117,18 @@ function assessPatternKill(words: readonly ShellWord[], program: "pkill" | "kill
   const fullLine = program === "pkill" && hasOption(scanned, ["-f", "--full"]);
   for (const pattern of patterns) {
     const matched = essentialMatch(pattern, { regex, exact, ignoreCase, fullLine });
-    if (matched) return `This command signals every process matching "${pattern}", which includes ${matched} — agentwire or programs you are using.`;
+    if (matched)
+      return `This command signals every process matching "${pattern}", which includes ${matched} — agentwire or programs you are using.`;
   }
-  return optionValues(scanned, ["-F", "--pidfile"]).length > 0 ? "This command signals the processes a pid file names, which cannot be checked beforehand." : undefined;
+  return optionValues(scanned, ["-F", "--pidfile"]).length > 0
+    ? "This command signals the processes a pid file names, which cannot be checked beforehand."
+    : undefined;
 }
 
-function essentialMatch(pattern: string, how: { regex: boolean; exact: boolean; ignoreCase: boolean; fullLine: boolean }): string | undefined {
+function essentialMatch(
+  pattern: string,
+  how: { regex: boolean; exact: boolean; ignoreCase: boolean; fullLine: boolean },
+): string | undefined {
   const candidates = how.fullLine ? [...ESSENTIAL_PROCESSES, `${process.execPath} ${process.argv[1] ?? "agentwire"}`] : ESSENTIAL_PROCESSES;
   let test: (name: string) => boolean;
   if (how.regex) {

@@ -26,7 +26,11 @@ export function programsInsideRoots(command: string, roots: readonly string[], s
 }
 
 /** The same for one command of a parsed line. */
-export function programInsideRoots(command: SimpleCommand, roots: readonly string[], searchPath = process.env.PATH ?? ""): string | undefined {
+export function programInsideRoots(
+  command: SimpleCommand,
+  roots: readonly string[],
+  searchPath = process.env.PATH ?? "",
+): string | undefined {
   const name = command.words[0]?.text;
   if (name === undefined || name.includes("/") || BUILTINS.has(name)) return undefined;
   const cwd = roots[0]!;

@@ -80,11 +80,20 @@ function startsDynamic(word: ShellWord): boolean {
  */
 export function mayInjectArguments(word: ShellWord): boolean {
   if (startsDynamic(word)) return true;
-  return word.segments.some((segment) => (segment.kind === "parameter" || segment.kind === "substitution") && (!segment.inQuotes || segment.name === "@" || segment.name === "*"));
+  return word.segments.some(
+    (segment) =>
+      (segment.kind === "parameter" || segment.kind === "substitution") &&
+      (!segment.inQuotes || segment.name === "@" || segment.name === "*"),
+  );
 }
 
 /** Command lines the shell runs while expanding the command's words, redirections and here-documents. */
 export function substitutedCommands(command: SimpleCommand): string[] {
-  const words = [...command.assignments, ...command.words, ...command.redirections.map((redirection) => redirection.target), ...command.hereDocuments];
+  const words = [
+    ...command.assignments,
+    ...command.words,
+    ...command.redirections.map((redirection) => redirection.target),
+    ...command.hereDocuments,
+  ];
   return words.flatMap((word) => word.segments.flatMap((segment) => segment.commands ?? []));
 }

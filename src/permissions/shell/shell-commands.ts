@@ -59,19 +59,28 @@ export function commandsOf(source: string, nested = false, depth = 0, possible =
     const producer = script.commands[index - 1]?.pipeline === command.pipeline ? script.commands[index - 1] : undefined;
     const code = embeddedCode(innermost, command, producer, written);
     const programPath = possible ? undefined : scriptPath(innermost);
-    const innerLines = [...nestedCommandLines(command, views), ...code.commandLines, ...(programPath === undefined ? [] : (written.get(scriptKey(programPath)) ?? []))];
+    const innerLines = [
+      ...nestedCommandLines(command, views),
+      ...code.commandLines,
+      ...(programPath === undefined ? [] : (written.get(scriptKey(programPath)) ?? [])),
+    ];
     const guessedLines = [...code.code.flatMap(commandLinesInCode), ...guessedCommandLines(views, new Set(code.code))];
     const guessedViews = guessedPrograms(innermost);
     const underArgumentFeeder = views.slice(0, -1).some((view) => ["xargs", "parallel"].includes(programName(view)));
     const runsCode =
-      code.code.length > 0 || code.unknown || programPath !== undefined || guessedViews.length > MAX_GUESSED_PROGRAMS || (underArgumentFeeder && takesCodeAsArguments(programName(innermost)));
+      code.code.length > 0 ||
+      code.unknown ||
+      programPath !== undefined ||
+      guessedViews.length > MAX_GUESSED_PROGRAMS ||
+      (underArgumentFeeder && takesCodeAsArguments(programName(innermost)));
     const unfollowed = script.hazards.has("depth") || (depth >= MAX_NESTING && innerLines.length + guessedLines.length > 0);
     found.push({ views, command, script, nested, unfollowed, possible, runsCode, code: code.code });
     if (depth >= MAX_NESTING) return;
     for (const inner of innerLines) found.push(...commandsOf(inner, true, depth + 1, possible));
     for (const inner of guessedLines) found.push(...commandsOf(inner, true, depth + 1, true));
     for (const words of guessedViews.slice(0, MAX_GUESSED_PROGRAMS)) found.push(derivedForm(command, script, words, true));
-    for (const name of copiedPrograms(innermost)) found.push(derivedForm(command, script, [{ text: name, segments: [{ kind: "quoted", text: name }] }], true));
+    for (const name of copiedPrograms(innermost))
+      found.push(derivedForm(command, script, [{ text: name, segments: [{ kind: "quoted", text: name }] }], true));
     for (const words of findExecCommands(innermost)) found.push(derivedForm(command, script, words, possible));
   });
   return found;
@@ -79,7 +88,16 @@ export function commandsOf(source: string, nested = false, depth = 0, possible =
 
 /** A command found inside another's words (`find -exec`, a guessed program). */
 function derivedForm(command: SimpleCommand, script: ShellScript, words: ShellWord[], possible: boolean): CommandForms {
-  return { views: unwrap(words), command: { ...command, words }, script, nested: true, unfollowed: false, possible, runsCode: false, code: [] };
+  return {
+    views: unwrap(words),
+    command: { ...command, words },
+    script,
+    nested: true,
+    unfollowed: false,
+    possible,
+    runsCode: false,
+    code: [],
+  };
 }
 
 /** `./s.sh`, `/tmp/x`: a program run by its path is a script the line may have written, or one it cannot see. */
@@ -131,7 +149,13 @@ function nestedCommandLines(command: SimpleCommand, views: ShellWord[][]): strin
     if (name === "eval") lines.push(texts.slice(1).join(" "));
     // watch hands its arguments, joined, to `sh -c`; so does `sg GROUP …`; `trap 'cmd' SIGNAL` runs cmd later.
     if (name === "watch") lines.push(texts.slice(watchCommandStart(texts)).join(" "));
-    if (name === "sg") lines.push(texts.slice(2).filter((text) => text !== "-c").join(" "));
+    if (name === "sg")
+      lines.push(
+        texts
+          .slice(2)
+          .filter((text) => text !== "-c")
+          .join(" "),
+      );
     if (name === "trap" && texts[1] !== undefined && !texts[1].startsWith("-")) lines.push(texts[1]);
     if (name === "git") lines.push(...gitCommandLines(words));
     lines.push(...optionCommandLines(words));
@@ -204,13 +228,27 @@ function guessedCommandLines(views: ShellWord[][], codeTexts: ReadonlySet<string
 function copiedPrograms(words: ShellWord[]): string[] {
   if (!["cp", "ln", "install", "mv", "rsync", "link"].includes(programName(words))) return [];
   return words.slice(1).flatMap((word) => {
-    if (!word.text.startsWith("-") && word.text.includes("/") && word.segments.every((segment) => segment.kind === "plain" || segment.kind === "quoted")) return [programName([word])];
+    if (
+      !word.text.startsWith("-") &&
+      word.text.includes("/") &&
+      word.segments.every((segment) => segment.kind === "plain" || segment.kind === "quoted")
+    )
+      return [programName([word])];
     if (word.text.startsWith("/") && word.segments.every((segment) => segment.kind !== "parameter" && segment.kind !== "substitution")) {
       const matches = expandGlob(patternCharacters(word), "/")?.matches ?? [];
       return matches.slice(0, MAX_GUESSED_PROGRAMS).map((match) => path.posix.basename(match));
     }
     return word.segments.flatMap((segment) =>
-      (segment.commands ?? []).flatMap((line) => parseShell(line).commands.flatMap((inner) => (/^(which|whereis|type|command)$/.test(programName(inner.words)) ? inner.words.slice(1).filter((arg) => !arg.text.startsWith("-")).map((arg) => arg.text) : []))),
+      (segment.commands ?? []).flatMap((line) =>
+        parseShell(line).commands.flatMap((inner) =>
+          /^(which|whereis|type|command)$/.test(programName(inner.words))
+            ? inner.words
+                .slice(1)
+                .filter((arg) => !arg.text.startsWith("-"))
+                .map((arg) => arg.text)
+            : [],
+        ),
+      ),
     );
   });
 }

@@ -1,4 +1,12 @@
-import { substitutedCommands, type SegmentKind, type ShellHazard, type ShellScript, type ShellWord, type SimpleCommand, type WordSegment } from "./shell-ast.js";
+import {
+  substitutedCommands,
+  type SegmentKind,
+  type ShellHazard,
+  type ShellScript,
+  type ShellWord,
+  type SimpleCommand,
+  type WordSegment,
+} from "./shell-ast.js";
 import { decodeAnsiC, findAnsiQuoteEnd, findClosing } from "./shell-quoting.js";
 
 const SIMPLE_BRACED_PARAMETER = /^([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[?#@*$!-])$/;
@@ -193,7 +201,8 @@ export class ShellParser {
       if (!simple) this.hazards.add("expansion");
       const segment: WordSegment = { kind: "parameter", text: this.source.slice(start, stop + 1), inQuotes: context === "quoted" };
       if (simple) segment.name = content;
-      else if (this.depth < MAX_DEPTH) segment.commands = new ShellParser(content, 0, false, this.depth + 1).parse().commands.flatMap(substitutedCommands);
+      else if (this.depth < MAX_DEPTH)
+        segment.commands = new ShellParser(content, 0, false, this.depth + 1).parse().commands.flatMap(substitutedCommands);
       this.pushSegment(segment);
       this.index = stop + 1;
       return;
@@ -243,7 +252,12 @@ export class ShellParser {
     if (inner.parse().hazards.has("depth")) this.hazards.add("depth");
     if (!inner.closed) this.hazards.add("syntax");
     const innerEnd = inner.closed ? inner.index - 1 : this.source.length;
-    this.pushSegment({ kind: "substitution", text: this.source.slice(start, inner.index), commands: [this.source.slice(open + 1, innerEnd)], inQuotes });
+    this.pushSegment({
+      kind: "substitution",
+      text: this.source.slice(start, inner.index),
+      commands: [this.source.slice(open + 1, innerEnd)],
+      inQuotes,
+    });
     this.index = inner.index;
   }
 
@@ -266,7 +280,8 @@ export class ShellParser {
 
   private readRedirection(): void {
     // `2>` — digits written right before the operator name the file descriptor.
-    const fdWord = this.wordStarted && this.segments.length === 1 && this.segments[0]!.kind === "plain" && /^[0-9]+$/.test(this.segments[0]!.text);
+    const fdWord =
+      this.wordStarted && this.segments.length === 1 && this.segments[0]!.kind === "plain" && /^[0-9]+$/.test(this.segments[0]!.text);
     const fd = fdWord ? this.segments[0]!.text : undefined;
     if (fdWord) this.resetWord();
     else this.finishWord();
@@ -289,7 +304,9 @@ export class ShellParser {
         lines.push(compared);
       }
       const body = lines.join("\n");
-      pending.command.hereDocuments.push(pending.expands ? this.expandedBody(body) : { text: body, segments: [{ kind: "quoted", text: body }] });
+      pending.command.hereDocuments.push(
+        pending.expands ? this.expandedBody(body) : { text: body, segments: [{ kind: "quoted", text: body }] },
+      );
     }
     this.pendingHereDocuments = [];
   }

@@ -41,7 +41,21 @@ export function findAnsiQuoteEnd(source: string, from: number): number {
   return Math.min(index, source.length);
 }
 
-const ANSI_ESCAPES: Record<string, string> = { a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?" };
+const ANSI_ESCAPES: Record<string, string> = {
+  a: "\x07",
+  b: "\b",
+  e: "\x1b",
+  E: "\x1b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  "?": "?",
+};
 
 /** Bash's `$'…'` escapes, so `$'\x72m'` reads as `rm`. */
 export function decodeAnsiC(body: string): string {

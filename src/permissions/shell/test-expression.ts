@@ -16,10 +16,58 @@ import { isDynamic, type ShellWord } from "./shell-syntax.js";
  */
 
 /** `-t fd` is left out: zsh reads its operand as arithmetic. */
-const UNARY_OPERATORS = new Set(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-n", "-z", "-o"]);
+const UNARY_OPERATORS = new Set([
+  "-a",
+  "-b",
+  "-c",
+  "-d",
+  "-e",
+  "-f",
+  "-g",
+  "-h",
+  "-k",
+  "-p",
+  "-r",
+  "-s",
+  "-u",
+  "-w",
+  "-x",
+  "-G",
+  "-L",
+  "-N",
+  "-O",
+  "-S",
+  "-n",
+  "-z",
+  "-o",
+]);
 const BINARY_OPERATORS = new Set(["=", "==", "!=", "<", ">", "-nt", "-ot", "-ef", "-a", "-o"]);
 /** Operators that look at files (stat them); the others compare strings and numbers. */
-const FILE_OPERATORS = new Set(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-nt", "-ot", "-ef"]);
+const FILE_OPERATORS = new Set([
+  "-a",
+  "-b",
+  "-c",
+  "-d",
+  "-e",
+  "-f",
+  "-g",
+  "-h",
+  "-k",
+  "-p",
+  "-r",
+  "-s",
+  "-u",
+  "-w",
+  "-x",
+  "-G",
+  "-L",
+  "-N",
+  "-O",
+  "-S",
+  "-nt",
+  "-ot",
+  "-ef",
+]);
 const ARITHMETIC_OPERATORS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 /** Operators that look a variable up by name (evaluating subscripts), or read a number as arithmetic in zsh. */
 const NAME_OPERATORS = new Set(["-v", "-R", "-t"]);
@@ -58,7 +106,10 @@ function arithmeticOperandsAreIntegers(texts: readonly string[], literal: readon
 /** Whether the shell may make several words (or none) of it: a pattern, or an unquoted expansion. */
 function maySplit(word: ShellWord): boolean {
   return word.segments.some(
-    (segment) => segment.kind === "glob" || ((segment.kind === "parameter" || segment.kind === "substitution") && (!segment.inQuotes || segment.name === "@" || segment.name === "*")),
+    (segment) =>
+      segment.kind === "glob" ||
+      ((segment.kind === "parameter" || segment.kind === "substitution") &&
+        (!segment.inQuotes || segment.name === "@" || segment.name === "*")),
   );
 }
 

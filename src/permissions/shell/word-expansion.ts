@@ -29,7 +29,9 @@ const MAX_ENTRIES_READ = 5_000;
 
 /** The word's characters; quoted ones are inert. Expansions (`$X`) must be handled before. */
 export function patternCharacters(word: ShellWord): PatternCharacter[] {
-  return word.segments.flatMap((segment) => [...segment.text].map((character) => ({ character, active: segment.kind === "plain" || segment.kind === "glob" })));
+  return word.segments.flatMap((segment) =>
+    [...segment.text].map((character) => ({ character, active: segment.kind === "plain" || segment.kind === "glob" })),
+  );
 }
 
 /**
@@ -97,7 +99,8 @@ function sequence(inner: string): PatternCharacter[][] | undefined {
   const step = Math.abs(Number(match[3] ?? 1)) || 1;
   if (Math.abs(to - from) / step > MAX_BRACE_WORDS) return Array.from({ length: MAX_BRACE_WORDS + 1 }, () => []);
   const values: string[] = [];
-  for (let value = from; from <= to ? value <= to : value >= to; value += from <= to ? step : -step) values.push(numbers ? String(value) : String.fromCharCode(value));
+  for (let value = from; from <= to ? value <= to : value >= to; value += from <= to ? step : -step)
+    values.push(numbers ? String(value) : String.fromCharCode(value));
   return values.map((value) => [...value].map((character) => ({ character, active: false })));
 }
 
@@ -233,7 +236,9 @@ function bracketEnd(component: readonly PatternCharacter[], open: number): numbe
     const entry = component[index]!;
     const kind = component[index + 1]?.character ?? "";
     if (entry.character === "[" && (kind === ":" || kind === "=" || kind === ".")) {
-      const end = component.findIndex((candidate, position) => position > index + 1 && candidate.character === kind && component[position + 1]?.character === "]");
+      const end = component.findIndex(
+        (candidate, position) => position > index + 1 && candidate.character === kind && component[position + 1]?.character === "]",
+      );
       if (end === -1) return -1;
       index = end + 1;
     } else if (isActive(entry, "]")) return index;

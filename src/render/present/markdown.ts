@@ -45,7 +45,8 @@ function lineBlock(line: string): MarkdownBlock {
   if (heading) return { type: "heading", level: heading[1]!.length, text: heading[2]! };
   if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return { type: "rule", text: line };
   const item = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/.exec(line);
-  if (item) return { type: "item", indent: item[1]!.replace(/\t/g, "  ").length, marker: item[2]!, ordered: /\d/.test(item[2]!), text: item[3]! };
+  if (item)
+    return { type: "item", indent: item[1]!.replace(/\t/g, "  ").length, marker: item[2]!, ordered: /\d/.test(item[2]!), text: item[3]! };
   const quote = /^\s*>\s?(.*)$/.exec(line);
   if (quote) return { type: "quote", text: quote[1]! };
   return { type: "line", text: line };
@@ -86,7 +87,9 @@ export function parseInline(text: string): Inline[] {
     // The placeholders' own characters (private use) cannot come from the text.
     .replace(/[\uE000\uE001]/g, "\uFFFD")
     .replace(CODE, (_, code: string) => hold({ type: "code", text: code }))
-    .replace(LINK, (whole, label: string, href: string) => (SAFE_TARGET.test(href) ? hold({ type: "link", href, children: emphasis(label, atoms) }) : whole));
+    .replace(LINK, (whole, label: string, href: string) =>
+      SAFE_TARGET.test(href) ? hold({ type: "link", href, children: emphasis(label, atoms) }) : whole,
+    );
   return emphasis(masked, atoms);
 }
 
@@ -101,7 +104,11 @@ function emphasis(text: string, atoms: readonly Inline[]): Inline[] {
     if (!first || start < first.start) first = { start, end: match.index + match[0].length, inner: match[match.length - 1]!, node };
   }
   if (!first) return unmask(text, atoms);
-  return [...unmask(text.slice(0, first.start), atoms), first.node(emphasis(first.inner, atoms)), ...emphasis(text.slice(first.end), atoms)];
+  return [
+    ...unmask(text.slice(0, first.start), atoms),
+    first.node(emphasis(first.inner, atoms)),
+    ...emphasis(text.slice(first.end), atoms),
+  ];
 }
 
 /** Text with its placeholders put back as the code spans and links they stand for. */

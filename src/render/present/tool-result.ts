@@ -25,7 +25,9 @@ export function resultText(content: unknown): string {
   if (content === undefined || content === null) return "";
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return JSON.stringify(content);
-  return content.map((block: { type?: string; text?: string } | null) => (block?.type === "text" ? (block.text ?? "") : `[${block?.type ?? "?"}]`)).join("\n");
+  return content
+    .map((block: { type?: string; text?: string } | null) => (block?.type === "text" ? (block.text ?? "") : `[${block?.type ?? "?"}]`))
+    .join("\n");
 }
 
 /**
@@ -45,7 +47,10 @@ export function describeResult(
   const bash = bashDetails(details);
   if (block.is_error) {
     if (bash?.exitCode !== undefined) {
-      const output = [bash.stdout, bash.stderr].filter((part) => part.trim() !== "").join("\n").replace(/\n+$/, "");
+      const output = [bash.stdout, bash.stderr]
+        .filter((part) => part.trim() !== "")
+        .join("\n")
+        .replace(/\n+$/, "");
       return { kind: "exit", failed: true, summary: `exit ${bash.exitCode}${bash.interrupted ? " (interrupted)" : ""}`, output };
     }
     const message = text.replace(/<\/?tool_use_error>/g, "").trim();
@@ -76,7 +81,12 @@ function describePatch(patch: PatchDetails, input: ToolInput | undefined, cwd: s
   const path = displayPath(patch.filePath ?? String(input?.file_path ?? ""), cwd);
   if (patch.structuredPatch.length === 0 && patch.content !== undefined) {
     const lines = patch.content.replace(/\n$/, "").split("\n");
-    return { kind: "created", failed: false, summary: `created ${path} (${plural(lines.length, "line")})`, diff: lines.map((line) => ({ kind: "add", text: `+${line}` })) };
+    return {
+      kind: "created",
+      failed: false,
+      summary: `created ${path} (${plural(lines.length, "line")})`,
+      diff: lines.map((line) => ({ kind: "add", text: `+${line}` })),
+    };
   }
   const diff = diffRows(patch.structuredPatch);
   const added = diff.filter((row) => row.kind === "add").length;
@@ -88,7 +98,10 @@ function describePatch(patch: PatchDetails, input: ToolInput | undefined, cwd: s
 export function diffRows(hunks: readonly Hunk[]): DiffRow[] {
   return hunks.flatMap((hunk) => [
     { kind: "hunk" as const, text: `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@` },
-    ...hunk.lines.map((line) => ({ kind: line.startsWith("+") ? ("add" as const) : line.startsWith("-") ? ("del" as const) : ("context" as const), text: line })),
+    ...hunk.lines.map((line) => ({
+      kind: line.startsWith("+") ? ("add" as const) : line.startsWith("-") ? ("del" as const) : ("context" as const),
+      text: line,
+    })),
   ]);
 }
 
@@ -96,8 +109,12 @@ export function diffRows(hunks: readonly Hunk[]): DiffRow[] {
 function describeEditInput(input: ToolInput | undefined, cwd: string | undefined): ToolOutcome {
   const edits = Array.isArray(input?.edits) ? (input.edits as Array<Record<string, unknown>>) : [input ?? {}];
   const diff = edits.flatMap((edit): DiffRow[] => [
-    ...String(edit.old_string ?? "").split("\n").map((line) => ({ kind: "del" as const, text: `-${line}` })),
-    ...String(edit.new_string ?? "").split("\n").map((line) => ({ kind: "add" as const, text: `+${line}` })),
+    ...String(edit.old_string ?? "")
+      .split("\n")
+      .map((line) => ({ kind: "del" as const, text: `-${line}` })),
+    ...String(edit.new_string ?? "")
+      .split("\n")
+      .map((line) => ({ kind: "add" as const, text: `+${line}` })),
   ]);
   return { kind: "updated", failed: false, summary: `updated ${displayPath(String(input?.file_path ?? ""), cwd)}`, diff };
 }

@@ -16,9 +16,28 @@ export function createFlatTranslator(): (event: OutputEvent) => FlatEvent[] {
       case "system":
         switch (event.subtype) {
           case "init":
-            return [{ type: "system", subtype: "init", session_id: event.session_id, model: event.model, provider: event.provider, cwd: event.cwd, tools: event.tools, dialect: "flat" }];
+            return [
+              {
+                type: "system",
+                subtype: "init",
+                session_id: event.session_id,
+                model: event.model,
+                provider: event.provider,
+                cwd: event.cwd,
+                tools: event.tools,
+                dialect: "flat",
+              },
+            ];
           case "input_error":
-            return [{ type: "system", subtype: "error", message: event.error.message, error_code: event.error.code, session_id: event.session_id }];
+            return [
+              {
+                type: "system",
+                subtype: "error",
+                message: event.error.message,
+                error_code: event.error.code,
+                session_id: event.session_id,
+              },
+            ];
           case "permission_request":
             return [event];
           default:
@@ -34,9 +53,18 @@ export function createFlatTranslator(): (event: OutputEvent) => FlatEvent[] {
         const [block] = event.message.content;
         if (event.error) {
           streamedText = false;
-          return [{ type: "system", subtype: "error", message: block.type === "text" ? block.text : event.error, error_code: event.error, session_id: event.session_id }];
+          return [
+            {
+              type: "system",
+              subtype: "error",
+              message: block.type === "text" ? block.text : event.error,
+              error_code: event.error,
+              session_id: event.session_id,
+            },
+          ];
         }
-        if (block.type === "tool_use") return [{ type: "tool_use", message: { name: block.name, input: block.input, id: block.id }, session_id: event.session_id }];
+        if (block.type === "tool_use")
+          return [{ type: "tool_use", message: { name: block.name, input: block.input, id: block.id }, session_id: event.session_id }];
         if (block.type !== "text") return [];
         const wasStreamed = streamedText;
         streamedText = false;
@@ -45,8 +73,17 @@ export function createFlatTranslator(): (event: OutputEvent) => FlatEvent[] {
       case "user": {
         const [block] = event.message.content;
         if (block.type !== "tool_result") return [];
-        const content = typeof block.content === "string" ? block.content : block.content.map((part) => (part.type === "text" ? part.text : "[image]")).join("\n");
-        return [{ type: "tool_result", message: { tool_use_id: block.tool_use_id, content, is_error: block.is_error === true }, session_id: event.session_id }];
+        const content =
+          typeof block.content === "string"
+            ? block.content
+            : block.content.map((part) => (part.type === "text" ? part.text : "[image]")).join("\n");
+        return [
+          {
+            type: "tool_result",
+            message: { tool_use_id: block.tool_use_id, content, is_error: block.is_error === true },
+            session_id: event.session_id,
+          },
+        ];
       }
       case "result":
         streamedText = false;
@@ -75,7 +112,12 @@ export function flatResult(event: ResultEvent): FlatResultEvent {
     num_turns: event.num_turns,
     duration_ms: event.duration_ms,
     total_cost_usd: event.total_cost_usd,
-    usage: { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens, cache_read_input_tokens: usage.cache_read_input_tokens, cache_creation_input_tokens: usage.cache_creation_input_tokens },
+    usage: {
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      cache_read_input_tokens: usage.cache_read_input_tokens,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens,
+    },
     session_id: event.session_id,
   };
 }

@@ -46,7 +46,10 @@ function endingFields(
   outcome: TurnOutcome,
   maxTurns: number | undefined,
   maxBudgetUsd: number | undefined,
-): { subtype: ResultEvent["subtype"]; fields: Pick<ResultEvent, "result" | "errors" | "api_error_status" | "error_code" | "structured_output"> } {
+): {
+  subtype: ResultEvent["subtype"];
+  fields: Pick<ResultEvent, "result" | "errors" | "api_error_status" | "error_code" | "structured_output">;
+} {
   switch (outcome.terminalReason) {
     // A hook's `continue: false` is a normal end in Claude Code: success, with the text there is.
     case "hook_stopped":
@@ -55,12 +58,19 @@ function endingFields(
     case "completed":
       return {
         subtype: "success",
-        fields: { result: outcome.resultText, ...(outcome.structuredOutput === undefined ? {} : { structured_output: outcome.structuredOutput }) },
+        fields: {
+          result: outcome.resultText,
+          ...(outcome.structuredOutput === undefined ? {} : { structured_output: outcome.structuredOutput }),
+        },
       };
     case "structured_output_retry_exhausted":
       return {
         subtype: "error_max_structured_output_retries",
-        fields: { errors: [`The model did not give a valid answer with the ${STRUCTURED_OUTPUT_TOOL} tool after ${MAX_STRUCTURED_OUTPUT_RETRIES + 1} attempts`] },
+        fields: {
+          errors: [
+            `The model did not give a valid answer with the ${STRUCTURED_OUTPUT_TOOL} tool after ${MAX_STRUCTURED_OUTPUT_RETRIES + 1} attempts`,
+          ],
+        },
       };
     case "max_turns":
       return { subtype: "error_max_turns", fields: { errors: [`Reached maximum number of turns (${maxTurns ?? 0})`] } };
@@ -72,7 +82,11 @@ function endingFields(
     case "api_error":
       return {
         subtype: "error_during_execution",
-        fields: { errors: [describeApiError(outcome.error)], api_error_status: outcome.error?.status ?? null, error_code: apiErrorCode(outcome.error?.kind) },
+        fields: {
+          errors: [describeApiError(outcome.error)],
+          api_error_status: outcome.error?.status ?? null,
+          error_code: apiErrorCode(outcome.error?.kind),
+        },
       };
   }
 }
@@ -108,7 +122,10 @@ export function buildFailureResult(input: {
  * Claude Code shows API failures as a synthetic assistant message too, so chat-style consumers
  * that render only assistant lines still show the error.
  */
-export function buildApiErrorAssistantEvent(outcome: TurnOutcome, context: { sessionId: string; newUuid: () => string; now: () => number }): AssistantEvent {
+export function buildApiErrorAssistantEvent(
+  outcome: TurnOutcome,
+  context: { sessionId: string; newUuid: () => string; now: () => number },
+): AssistantEvent {
   return {
     type: "assistant",
     message: {

@@ -2,7 +2,16 @@ import type { OutputEvent } from "../../../protocol/events.js";
 import type { AgentEvent } from "../../agent/events.js";
 import { blockFromEndEvent } from "../../providers/response-accumulator.js";
 import { retryErrorName } from "./error-codes.js";
-import { assistantLine, closingStreamLines, streamLine, toolResultLine, userLine, warningLine, type Response, type TranslationContext } from "./stream-lines.js";
+import {
+  assistantLine,
+  closingStreamLines,
+  streamLine,
+  toolResultLine,
+  userLine,
+  warningLine,
+  type Response,
+  type TranslationContext,
+} from "./stream-lines.js";
 import { messageUsage } from "./wire-usage.js";
 import { wireStopReason } from "../../providers/types.js";
 
@@ -45,7 +54,12 @@ export function toStreamJson(event: AgentEvent, state: TranslationState, context
       const boundary: OutputEvent = {
         type: "system",
         subtype: "compact_boundary",
-        compact_metadata: { trigger: event.trigger, pre_tokens: event.preTokens, post_tokens: event.postTokens, duration_ms: Math.round(event.durationMs) },
+        compact_metadata: {
+          trigger: event.trigger,
+          pre_tokens: event.preTokens,
+          post_tokens: event.postTokens,
+          duration_ms: Math.round(event.durationMs),
+        },
         session_id: context.sessionId,
         uuid: context.newUuid(),
       };
@@ -53,7 +67,9 @@ export function toStreamJson(event: AgentEvent, state: TranslationState, context
     }
     case "model_request_start":
       Object.assign(state, createTranslationState(), { requestStartedAt: context.now() });
-      return partial ? [{ type: "system", subtype: "status", status: "requesting", session_id: context.sessionId, uuid: context.newUuid() }] : [];
+      return partial
+        ? [{ type: "system", subtype: "status", status: "requesting", session_id: context.sessionId, uuid: context.newUuid() }]
+        : [];
     case "api_retry":
       return [
         {
@@ -84,7 +100,17 @@ export function toStreamJson(event: AgentEvent, state: TranslationState, context
       const lines: OutputEvent[] = partial ? closingStreamLines(event.response, context) : [];
       for (const toolUseId of event.toolUseIds) {
         const message = "This call was not run: the response carrying it failed and is being retried or abandoned.";
-        lines.push(toolResultLine({ type: "tool_result", toolUseId, toolName: "", result: { content: message, isError: true, code: "aborted", details: `Error: ${message}` } }, context));
+        lines.push(
+          toolResultLine(
+            {
+              type: "tool_result",
+              toolUseId,
+              toolName: "",
+              result: { content: message, isError: true, code: "aborted", details: `Error: ${message}` },
+            },
+            context,
+          ),
+        );
       }
       return lines;
     }
@@ -163,7 +189,11 @@ function translateProviderEvent(
     case "thinking_start":
       return stream({ type: "content_block_start", index: event.index, content_block: { type: "thinking", thinking: "", signature: "" } });
     case "tool_call_start":
-      return stream({ type: "content_block_start", index: event.index, content_block: { type: "tool_use", id: event.id, name: event.name, input: {} } });
+      return stream({
+        type: "content_block_start",
+        index: event.index,
+        content_block: { type: "tool_use", id: event.id, name: event.name, input: {} },
+      });
     case "text_delta":
       return stream({ type: "content_block_delta", index: event.index, delta: { type: "text_delta", text: event.text } });
     case "thinking_delta": {
@@ -185,7 +215,11 @@ function translateProviderEvent(
     case "signature_delta":
       return stream({ type: "content_block_delta", index: event.index, delta: { type: "signature_delta", signature: event.signature } });
     case "tool_call_delta":
-      return stream({ type: "content_block_delta", index: event.index, delta: { type: "input_json_delta", partial_json: event.partialJson } });
+      return stream({
+        type: "content_block_delta",
+        index: event.index,
+        delta: { type: "input_json_delta", partial_json: event.partialJson },
+      });
     case "text_end":
     case "thinking_end":
     case "tool_call_end": {

@@ -16,7 +16,15 @@ export interface TranslationContext {
 export type Response = Pick<Readonly<ResponseAccumulator>, "messageId" | "model" | "requestId" | "startUsage" | "usage" | "openIndices">;
 
 export function warningLine(warning: { code: string; message: string; path?: string }, context: TranslationContext): OutputEvent {
-  return { type: "system", subtype: "warning", code: warning.code, message: warning.message, ...(warning.path ? { path: warning.path } : {}), session_id: context.sessionId, uuid: context.newUuid() };
+  return {
+    type: "system",
+    subtype: "warning",
+    code: warning.code,
+    message: warning.message,
+    ...(warning.path ? { path: warning.path } : {}),
+    session_id: context.sessionId,
+    uuid: context.newUuid(),
+  };
 }
 
 /** Ends a response that stopped early: content_block_stop per open block, message_delta, message_stop. */
@@ -24,7 +32,11 @@ export function closingStreamLines(response: Response, context: TranslationConte
   if (!response.messageId) return [];
   return [
     ...response.openIndices().map((index) => streamLine({ type: "content_block_stop", index }, response, context)),
-    streamLine({ type: "message_delta", delta: { stop_reason: null, stop_sequence: null }, usage: { output_tokens: 0 } }, response, context),
+    streamLine(
+      { type: "message_delta", delta: { stop_reason: null, stop_sequence: null }, usage: { output_tokens: 0 } },
+      response,
+      context,
+    ),
     streamLine({ type: "message_stop" }, response, context),
   ];
 }

@@ -139,7 +139,8 @@ function replaceAt(content: string, positions: number[], length: number, replace
 }
 
 function describeCandidate(candidate: MatchCandidate): string {
-  const lines = candidate.startLine === candidate.endLine ? `line ${candidate.startLine}` : `lines ${candidate.startLine}-${candidate.endLine}`;
+  const lines =
+    candidate.startLine === candidate.endLine ? `line ${candidate.startLine}` : `lines ${candidate.startLine}-${candidate.endLine}`;
   return `${lines} (${Math.round(candidate.similarity * 100)}% similar)`;
 }
 

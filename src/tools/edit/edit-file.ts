@@ -108,7 +108,9 @@ export function editSuccessText(edited: FileEdited, editCount: number): string {
         ? "matched ignoring whitespace differences"
         : `matched approximately (${Math.round(note.similarity * 100)}% similar)`;
     const lineSpan = note.startLine === note.endLine ? `line ${note.startLine}` : `lines ${note.startLine}-${note.endLine}`;
-    lines.push(`Note (${which}old_string was not found exactly; it ${how} at ${lineSpan}, which read:\n${note.matchedText}\nCheck that this was the text you meant.)`);
+    lines.push(
+      `Note (${which}old_string was not found exactly; it ${how} at ${lineSpan}, which read:\n${note.matchedText}\nCheck that this was the text you meant.)`,
+    );
   }
   return lines.join("\n");
 }
@@ -117,11 +119,16 @@ function readFailure(error: unknown, filePath: string, cwd: string): ToolResult 
   if (error instanceof WriteRefused) return toolError(error.code, error.message);
   const errorCode = (error as NodeJS.ErrnoException).code;
   if (errorCode === "ENOENT" || errorCode === "ENOTDIR") return fileNotFound(filePath, cwd);
-  if (errorCode === "EISDIR") return toolError("is_directory", `${filePath} is a directory; Edit changes files. Use LS or Glob to find the file inside it.`);
-  if (errorCode === "EACCES" || errorCode === "EPERM") return toolError("permission_denied", `Permission denied: cannot change ${filePath}.`);
+  if (errorCode === "EISDIR")
+    return toolError("is_directory", `${filePath} is a directory; Edit changes files. Use LS or Glob to find the file inside it.`);
+  if (errorCode === "EACCES" || errorCode === "EPERM")
+    return toolError("permission_denied", `Permission denied: cannot change ${filePath}.`);
   return toolError("io_error", `Could not edit ${filePath}: ${(error as Error).message}`);
 }
 
 function fileNotFound(filePath: string, cwd: string): ToolResult {
-  return toolError("file_not_found", `File does not exist: ${filePath}. Note: your current working directory is ${cwd}. To create a new file, use Write.`);
+  return toolError(
+    "file_not_found",
+    `File does not exist: ${filePath}. Note: your current working directory is ${cwd}. To create a new file, use Write.`,
+  );
 }

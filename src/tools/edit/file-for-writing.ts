@@ -99,7 +99,10 @@ export async function createFile(realPath: string, text: string, options: WriteO
     handle = await open(realPath, fileConstants.O_WRONLY | fileConstants.O_CREAT | fileConstants.O_EXCL | NO_FOLLOW, 0o666);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") {
-      throw new WriteRefused("io_error", `${options.path} appeared while it was being written (created by something else, or replaced by a link); nothing was written. Read it, then try again.`);
+      throw new WriteRefused(
+        "io_error",
+        `${options.path} appeared while it was being written (created by something else, or replaced by a link); nothing was written. Read it, then try again.`,
+      );
     }
     throw error;
   }
@@ -114,10 +117,17 @@ export async function createFile(realPath: string, text: string, options: WriteO
 async function checkOpenedFile(handle: FileHandle, realPath: string, options: WriteOptions): Promise<void> {
   const opened = await openedPath(handle);
   if (opened !== undefined && opened !== realPath) {
-    throw new WriteRefused("io_error", `A folder in the path of ${options.path} was replaced while it was being opened; nothing was written.`);
+    throw new WriteRefused(
+      "io_error",
+      `A folder in the path of ${options.path} was replaced while it was being opened; nothing was written.`,
+    );
   }
   const stats = await handle.stat();
-  if (!stats.isFile()) throw new WriteRefused("not_a_file", `${options.path} is not a regular file (a device, pipe or socket); only regular files can be written.`);
+  if (!stats.isFile())
+    throw new WriteRefused(
+      "not_a_file",
+      `${options.path} is not a regular file (a device, pipe or socket); only regular files can be written.`,
+    );
   if (stats.nlink > 1 && !options.allowLinkedFiles) {
     throw new WriteRefused(
       "permission_denied",
@@ -145,5 +155,8 @@ async function writeAll(handle: FileHandle, text: string): Promise<void> {
 }
 
 function linkNotFollowed(namedPath: string): WriteRefused {
-  return new WriteRefused("io_error", `${namedPath} leads to a symbolic link that was not followed (a loop of links, or one put in place after the permission check); nothing was written.`);
+  return new WriteRefused(
+    "io_error",
+    `${namedPath} leads to a symbolic link that was not followed (a loop of links, or one put in place after the permission check); nothing was written.`,
+  );
 }

@@ -22,7 +22,8 @@ export async function structuredPatch(oldText: string, newText: string): Promise
   if (oldText === newText) return [];
   const { structuredPatch: diff } = await import("diff");
   const patch = diff("", "", oldText, newText, undefined, undefined, { context: CONTEXT_LINES, timeout: DIFF_TIMEOUT_MS });
-  if (patch) return patch.hunks.map(({ oldStart, oldLines, newStart, newLines, lines }) => ({ oldStart, oldLines, newStart, newLines, lines }));
+  if (patch)
+    return patch.hunks.map(({ oldStart, oldLines, newStart, newLines, lines }) => ({ oldStart, oldLines, newStart, newLines, lines }));
   // Timed out: one hunk that replaces every line, still a correct patch.
   const oldLinesOf = oldText.split("\n");
   const newLinesOf = newText.split("\n");

@@ -48,7 +48,9 @@ export interface SandboxedCommand {
 export function bwrapArguments(sandboxed: SandboxedCommand, realPath: (path: string) => string | undefined): string[] {
   const { settings } = sandboxed;
   const writable = writableFolders(sandboxed, realPath);
-  const protectedPaths = resolvedPaths(protectedCandidates(sandboxed, realPath), realPath).filter((candidate) => writable.some((root) => isSameOrInside(candidate, root)));
+  const protectedPaths = resolvedPaths(protectedCandidates(sandboxed, realPath), realPath).filter((candidate) =>
+    writable.some((root) => isSameOrInside(candidate, root)),
+  );
   const pinned = [...new Set(protectedPaths.flatMap((target) => foldersBetween(writable, target)))];
   const tempDirectory = realPath(sandboxed.tempDirectory) ?? sandboxed.tempDirectory;
   const hidden = settings.network ? [] : resolvedPaths(sandboxed.socketDirectories, realPath);
@@ -63,10 +65,15 @@ export function bwrapArguments(sandboxed: SandboxedCommand, realPath: (path: str
     ...writable.flatMap((target) => ["--bind", target, target]),
     ...pinned.flatMap((target) => ["--bind", target, target]),
     ...protectedPaths.flatMap((target) => ["--ro-bind", target, target]),
-    "--bind", tempDirectory, tempDirectory,
-    "--setenv", "TMPDIR", tempDirectory,
+    "--bind",
+    tempDirectory,
+    tempDirectory,
+    "--setenv",
+    "TMPDIR",
+    tempDirectory,
     // By its real path: a symlink to it may lie in a covered folder (a workspace linked from /tmp).
-    "--chdir", realPath(sandboxed.cwd) ?? sandboxed.cwd,
+    "--chdir",
+    realPath(sandboxed.cwd) ?? sandboxed.cwd,
     "--",
     ...sandboxed.command,
   ];
@@ -106,10 +113,13 @@ function resolvedPaths(paths: readonly string[], realPath: (path: string) => str
 
 /** The folders strictly between the writable root holding `target` and `target`, outermost first. */
 function foldersBetween(writable: readonly string[], target: string): string[] {
-  const root = writable.filter((candidate) => isSameOrInside(target, candidate) && candidate !== target).sort((a, b) => b.length - a.length)[0];
+  const root = writable
+    .filter((candidate) => isSameOrInside(target, candidate) && candidate !== target)
+    .sort((a, b) => b.length - a.length)[0];
   if (root === undefined) return [];
   const folders: string[] = [];
-  for (let folder = path.dirname(target); folder !== root && isSameOrInside(folder, root); folder = path.dirname(folder)) folders.unshift(folder);
+  for (let folder = path.dirname(target); folder !== root && isSameOrInside(folder, root); folder = path.dirname(folder))
+    folders.unshift(folder);
   return folders;
 }
 

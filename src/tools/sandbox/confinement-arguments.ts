@@ -12,7 +12,19 @@ import { namespaceArguments, SOCKET_VARIABLES } from "./bwrap-arguments.js";
  */
 
 /** What programs need to run: the system's folders, and nothing else of `/`. Missing ones are left out. */
-export const SYSTEM_DIRECTORIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/nix/store", "/run/current-system"];
+export const SYSTEM_DIRECTORIES = [
+  "/usr",
+  "/bin",
+  "/sbin",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/etc",
+  "/opt",
+  "/nix/store",
+  "/run/current-system",
+];
 
 /**
  * Where credentials live in a home folder. Only used when a workspace root is the home folder
@@ -20,8 +32,22 @@ export const SYSTEM_DIRECTORIES = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/
  * so these are covered instead.
  */
 const HOME_SECRETS = [
-  ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".config/gcloud", ".config/gh", ".password-store",
-  ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".pgpass", ".bash_history", ".zsh_history",
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".kube",
+  ".docker",
+  ".azure",
+  ".config/gcloud",
+  ".config/gh",
+  ".password-store",
+  ".netrc",
+  ".git-credentials",
+  ".npmrc",
+  ".pypirc",
+  ".pgpass",
+  ".bash_history",
+  ".zsh_history",
 ];
 
 export interface ConfinedCommand {
@@ -65,7 +91,8 @@ export interface PathFacts {
 export function confinementArguments(confined: ConfinedCommand, facts: PathFacts): string[] {
   const resolve = (paths: readonly string[]): string[] => [...new Set(paths.flatMap((entry) => facts.realPath(entry) ?? []))];
   const roots = resolve(confined.roots).sort((a, b) => a.length - b.length);
-  const home = confined.home === undefined || confined.home === "" ? undefined : (facts.realPath(confined.home) ?? path.resolve(confined.home));
+  const home =
+    confined.home === undefined || confined.home === "" ? undefined : (facts.realPath(confined.home) ?? path.resolve(confined.home));
   const homeShown = home === undefined || home === "/" || roots.some((root) => isSameOrInside(home, root));
   const insideHome = (root: string): boolean => home !== undefined && !homeShown && isSameOrInside(root, home);
   const secrets = homeShown && home !== undefined ? HOME_SECRETS.map((name) => path.join(home, name)) : [];
@@ -79,20 +106,27 @@ export function confinementArguments(confined: ConfinedCommand, facts: PathFacts
       const real = facts.realPath(directory);
       return real === undefined ? [] : ["--ro-bind", real, directory];
     }),
-    "--dev", "/dev",
-    "--proc", "/proc",
+    "--dev",
+    "/dev",
+    "--proc",
+    "/proc",
     ...roots.filter((root) => !insideHome(root)).flatMap((root) => ["--ro-bind", root, root]),
     ...(home !== undefined && !homeShown ? ["--tmpfs", home] : []),
     ...(home !== undefined && home !== confined.home && !homeShown ? ["--setenv", "HOME", home] : []),
     ...roots.filter(insideHome).flatMap((root) => ["--ro-bind", root, root]),
     ...hidden.flatMap((target) => (hiddenFolders.includes(target) ? ["--tmpfs", target] : ["--ro-bind", "/dev/null", target])),
-    "--bind", tempDirectory, tempDirectory,
+    "--bind",
+    tempDirectory,
+    tempDirectory,
     // bwrap builds the view on a writable tmpfs (the root, /dev, the tmpfs mounted above): made
     // read-only once everything is mounted, so the temporary folder is the only place to write.
     ...[...(home !== undefined && !homeShown ? [home] : []), ...hiddenFolders, "/dev", "/"].flatMap((target) => ["--remount-ro", target]),
-    "--setenv", "TMPDIR", tempDirectory,
+    "--setenv",
+    "TMPDIR",
+    tempDirectory,
     ...SOCKET_VARIABLES.flatMap((name) => ["--unsetenv", name]),
-    "--chdir", facts.realPath(confined.cwd) ?? confined.cwd,
+    "--chdir",
+    facts.realPath(confined.cwd) ?? confined.cwd,
     "--",
     ...confined.command,
   ];

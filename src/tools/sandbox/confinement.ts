@@ -29,7 +29,10 @@ const PROBE_TIMEOUT_MS = 10_000;
  * runs on the first `problem()`, so start-up never waits for it. `onUnavailable` hears the
  * problem once, when the probe finds one, before that first caller does.
  */
-export function createReadOnlyConfinement(options: { hidden: readonly string[]; onUnavailable: (problem: string) => void }): ReadOnlyConfinement {
+export function createReadOnlyConfinement(options: {
+  hidden: readonly string[];
+  onUnavailable: (problem: string) => void;
+}): ReadOnlyConfinement {
   let probe: Promise<string | undefined> | undefined;
   return {
     hidden: options.hidden,
@@ -65,7 +68,12 @@ async function probeConfinement(): Promise<string | undefined> {
   // A private folder of its own, as a command's TMPDIR is (the system's temp folder may hold the home).
   const temp = await mkdtemp(path.join(tmpdir(), "agentwire-probe-"));
   try {
-    return await runProbe(confinementArguments({ roots: [], home: process.env.HOME, hidden: [], tempDirectory: temp, cwd: "/", command: ["true"] }, LOCAL_PATH_FACTS));
+    return await runProbe(
+      confinementArguments(
+        { roots: [], home: process.env.HOME, hidden: [], tempDirectory: temp, cwd: "/", command: ["true"] },
+        LOCAL_PATH_FACTS,
+      ),
+    );
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
@@ -74,7 +82,11 @@ async function probeConfinement(): Promise<string | undefined> {
 function runProbe(args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     let stderr = "";
-    const child = spawn("bwrap", args, { stdio: ["ignore", "ignore", "pipe"], timeout: PROBE_TIMEOUT_MS, env: childEnvironment(process.env) });
+    const child = spawn("bwrap", args, {
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: PROBE_TIMEOUT_MS,
+      env: childEnvironment(process.env),
+    });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
     child.once("error", (error: NodeJS.ErrnoException) =>
       resolve(error.code === "ENOENT" ? "bubblewrap (bwrap) is not on PATH" : `bubblewrap (bwrap) could not run: ${error.message}`),

@@ -43,7 +43,13 @@ export function watchProtectedEntries(paths: readonly string[]): ProtectedEntrie
 
 function undo(entry: string, previous: Fingerprint, now: Fingerprint): void {
   // The link itself is as it was, but its missing target was created: remove the target.
-  if (previous.kind === "link" && now.kind === "link" && previous.target === now.target && previous.resolved === undefined && now.resolved !== undefined) {
+  if (
+    previous.kind === "link" &&
+    now.kind === "link" &&
+    previous.target === now.target &&
+    previous.resolved === undefined &&
+    now.resolved !== undefined
+  ) {
     rmSync(now.resolved.path, { recursive: true, force: true });
     return;
   }

@@ -34,7 +34,8 @@ export interface SandboxNote {
 }
 
 export function sandboxNote(settings: SandboxSettings): SandboxNote {
-  const writes = settings.mode === "workspace-write" ? "writes outside the workspace (and the allowed paths)" : "writes anywhere but the allowed paths";
+  const writes =
+    settings.mode === "workspace-write" ? "writes outside the workspace (and the allowed paths)" : "writes anywhere but the allowed paths";
   const blocked = settings.network ? `${writes} are blocked` : `${writes} and network access are blocked`;
   return {
     mode: settings.mode,

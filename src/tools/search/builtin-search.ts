@@ -87,7 +87,11 @@ export async function searchWithBuiltin(request: TextSearchRequest): Promise<Tex
   const keep = (result: FileMatches | undefined): void => {
     if (result !== undefined) files.push(result);
   };
-  const screen: FileScreen = { literal: literalBytes(request.pattern, request.caseInsensitive), maxBytes: SMALL_FILE_BYTES, binaryProbeBytes: BINARY_PROBE_BYTES };
+  const screen: FileScreen = {
+    literal: literalBytes(request.pattern, request.caseInsensitive),
+    maxBytes: SMALL_FILE_BYTES,
+    binaryProbeBytes: BINARY_PROBE_BYTES,
+  };
   const startLargeFile = (filePath: string): void => {
     const task = searchLargeFile(filePath, regex, request, budget)
       .then(keep, () => undefined)
@@ -116,7 +120,11 @@ export async function searchWithBuiltin(request: TextSearchRequest): Promise<Tex
   const dispatchChunk = (): void => {
     const paths = unscreened;
     unscreened = [];
-    const chunk: ScreenChunk = { paths: paths.join("\0"), screen, regex: workerRegex === null ? undefined : { source: workerRegex.source, flags: workerRegex.flags } };
+    const chunk: ScreenChunk = {
+      paths: paths.join("\0"),
+      screen,
+      regex: workerRegex === null ? undefined : { source: workerRegex.source, flags: workerRegex.flags },
+    };
     const task = pool!
       .screen(chunk)
       .then(
@@ -175,9 +183,15 @@ async function* candidateBatches(request: TextSearchRequest, extensions: Readonl
     yield [request.target];
     return;
   }
-  const hasType = (absolutePath: string): boolean => extensions === undefined || extensions.has(path.extname(absolutePath).slice(1).toLowerCase());
+  const hasType = (absolutePath: string): boolean =>
+    extensions === undefined || extensions.has(path.extname(absolutePath).slice(1).toLowerCase());
   if (request.glob !== undefined && !isNameGlob(request.glob)) {
-    for await (const file of walkFiles({ root: request.target, patterns: globPatterns(request.glob), signal: request.signal, withModificationTime: false })) {
+    for await (const file of walkFiles({
+      root: request.target,
+      patterns: globPatterns(request.glob),
+      signal: request.signal,
+      withModificationTime: false,
+    })) {
       if (hasType(file.absolutePath)) yield [file.absolutePath];
     }
     return;
@@ -198,7 +212,13 @@ let sharedReadBuffer: Buffer | undefined;
  * Searches a file of at most SMALL_FILE_BYTES from synchronous reads into the shared buffer, once
  * the byte-level screen (see file-screen.ts) has let it through; "large" for bigger ones.
  */
-function searchSmallFileSync(absolutePath: string, screen: FileScreen, regex: RegExp, request: TextSearchRequest, budget: SearchBudget): FileMatches | undefined | "large" {
+function searchSmallFileSync(
+  absolutePath: string,
+  screen: FileScreen,
+  regex: RegExp,
+  request: TextSearchRequest,
+  budget: SearchBudget,
+): FileMatches | undefined | "large" {
   sharedReadBuffer ??= Buffer.allocUnsafe(SMALL_FILE_BYTES + 1);
   const bytes = screenFile(absolutePath, screen, sharedReadBuffer, fs);
   if (bytes === undefined || bytes === "large") return bytes;
@@ -206,7 +226,13 @@ function searchSmallFileSync(absolutePath: string, screen: FileScreen, regex: Re
 }
 
 /** Searches bytes the screen (file-screen.ts) has let through: not binary. */
-function searchBytes(absolutePath: string, bytes: Buffer, regex: RegExp, request: TextSearchRequest, budget: SearchBudget): FileMatches | undefined {
+function searchBytes(
+  absolutePath: string,
+  bytes: Buffer,
+  regex: RegExp,
+  request: TextSearchRequest,
+  budget: SearchBudget,
+): FileMatches | undefined {
   const text = bytes.toString("utf8");
   if (request.multiline) return searchWholeText(absolutePath, text, regex, request, budget);
   // Most files of a tree do not match: one scan of the whole text rules them out before any
@@ -242,7 +268,12 @@ function screeningRegex(regex: RegExp): RegExp | null {
 }
 
 /** Files over SMALL_FILE_BYTES: read in 1 MB chunks, so a multi-GB log never sits in memory. */
-async function searchLargeFile(absolutePath: string, regex: RegExp, request: TextSearchRequest, budget: SearchBudget): Promise<FileMatches | undefined> {
+async function searchLargeFile(
+  absolutePath: string,
+  regex: RegExp,
+  request: TextSearchRequest,
+  budget: SearchBudget,
+): Promise<FileMatches | undefined> {
   if (request.multiline) {
     const handle = await open(absolutePath, "r");
     try {
@@ -329,7 +360,9 @@ class LineCollector {
     if (!this.request.onlyMatching) return [{ lineNumber: this.lineNumber, text, isMatch: true }];
     // matchAll starts where the shared regex's lastIndex points, which test() just moved.
     this.regex.lastIndex = 0;
-    return [...text.matchAll(this.regex)].filter((match) => match[0] !== "").map((match) => ({ lineNumber: this.lineNumber, text: match[0], isMatch: true }));
+    return [...text.matchAll(this.regex)]
+      .filter((match) => match[0] !== "")
+      .map((match) => ({ lineNumber: this.lineNumber, text: match[0], isMatch: true }));
   }
 
   private keep(...lines: SearchedLine[]): void {
@@ -340,7 +373,13 @@ class LineCollector {
 }
 
 /** Multiline mode: the regex runs over the whole text; each match reports every line it spans. */
-function searchWholeText(absolutePath: string, text: string, regex: RegExp, request: TextSearchRequest, budget: SearchBudget): FileMatches | undefined {
+function searchWholeText(
+  absolutePath: string,
+  text: string,
+  regex: RegExp,
+  request: TextSearchRequest,
+  budget: SearchBudget,
+): FileMatches | undefined {
   const fileLines = text.split("\n").map((line) => line.replace(/\r$/, ""));
   const lineStarts = [0];
   for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) lineStarts.push(index + 1);

@@ -51,7 +51,11 @@ interface RipgrepEvent {
  * Contract: never throws; a bad pattern or unknown type is an `invalid_input` failure with
  * ripgrep's own explanation. Stops ripgrep once MAX_COLLECTED_LINES content lines are kept.
  */
-export async function searchWithRipgrep(ripgrepPath: string, request: TextSearchRequest, engine: "default" | "pcre2" = "default"): Promise<TextSearchOutcome> {
+export async function searchWithRipgrep(
+  ripgrepPath: string,
+  request: TextSearchRequest,
+  engine: "default" | "pcre2" = "default",
+): Promise<TextSearchOutcome> {
   const args = ["--no-config", "--hidden", "--glob", "!.git", "--no-messages"];
   if (engine === "pcre2") args.push("--pcre2");
   if (request.caseInsensitive) args.push("--ignore-case");
@@ -154,7 +158,14 @@ interface LinesRun {
 }
 
 /** Spawns a process and feeds each stdout record to `onLine` until it returns false (then kills it). */
-function runLines(command: string, args: string[], cwd: string | undefined, separator: string, signal: AbortSignal, onLine: (line: string) => boolean): Promise<LinesRun> {
+function runLines(
+  command: string,
+  args: string[],
+  cwd: string | undefined,
+  separator: string,
+  signal: AbortSignal,
+  onLine: (line: string) => boolean,
+): Promise<LinesRun> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal, env: childEnvironment(process.env) });
     let pending = "";

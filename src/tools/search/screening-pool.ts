@@ -100,7 +100,10 @@ export class ScreeningPool {
   /** Rejects when the worker fails, or none is left (the caller then searches the chunk itself). */
   screen(chunk: ScreenChunk): Promise<ScreenReply> {
     if (this.workers.length === 0) return Promise.reject(new Error("No screening worker is running"));
-    const target = this.workers.reduce((least, candidate) => (candidate.waiting.size < least.waiting.size ? candidate : least), this.workers[0]!);
+    const target = this.workers.reduce(
+      (least, candidate) => (candidate.waiting.size < least.waiting.size ? candidate : least),
+      this.workers[0]!,
+    );
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (target.waiting.size === 0) target.worker.ref();

@@ -36,7 +36,10 @@ export async function* walkSearchTree(walk: SearchTreeWalk): AsyncGenerator<stri
     } catch {
       continue; // unreadable (or gone since it was listed): skipped, as fast-glob's suppressErrors did
     }
-    const isIgnored = filter.entryCheck(folder.absolute, entries.some((entry) => entry.name === ".gitignore"));
+    const isIgnored = filter.entryCheck(
+      folder.absolute,
+      entries.some((entry) => entry.name === ".gitignore"),
+    );
     // Plain concatenation: path.join's normalising was a visible share of the walk.
     const prefix = folder.absolute.endsWith(path.sep) ? folder.absolute : folder.absolute + path.sep;
     const files: string[] = [];

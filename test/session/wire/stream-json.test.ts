@@ -43,7 +43,8 @@ function createTranslation(includePartialMessages: boolean): Translation {
         response.apply(event.event);
         event = { ...event, response };
       }
-      if ((event.type === "model_response_aborted" || event.type === "model_response_abandoned") && event.response === LIVE) event = { ...event, response };
+      if ((event.type === "model_response_aborted" || event.type === "model_response_abandoned") && event.response === LIVE)
+        event = { ...event, response };
       const produced = toStreamJson(event, state, context);
       for (const line of produced) {
         const parsed = OutputEventSchema.safeParse(line);
@@ -318,7 +319,9 @@ describe("toStreamJson: thinking progress", () => {
   it("starts counting again for the next model request", () => {
     const lines = translateAll([...thinkingEvents("12345678"), ...thinkingEvents("1234")], false);
 
-    expect(lines.map((line) => (line.type === "system" && line.subtype === "thinking_tokens" ? line.estimated_tokens : -1))).toEqual([2, 1]);
+    expect(lines.map((line) => (line.type === "system" && line.subtype === "thinking_tokens" ? line.estimated_tokens : -1))).toEqual([
+      2, 1,
+    ]);
   });
 });
 
@@ -520,7 +523,9 @@ describe("toStreamJson: interrupts", () => {
   });
 
   it("writes nothing for a committed message", () => {
-    expect(translateAll([{ type: "message_committed", message: { role: "user", content: [{ type: "text", text: "hi" }] } }], true)).toEqual([]);
+    expect(translateAll([{ type: "message_committed", message: { role: "user", content: [{ type: "text", text: "hi" }] } }], true)).toEqual(
+      [],
+    );
   });
 });
 
@@ -543,7 +548,15 @@ describe("toStreamJson over a real turn", () => {
     await runTurn(
       [],
       { role: "user", content: [{ type: "text", text: "go" }] },
-      { model: "m", system: "", maxTurns: undefined, maxOutputTokens: 100, thinkingBudgetTokens: undefined, sessionId: SESSION_ID, toolSpecs: () => [] },
+      {
+        model: "m",
+        system: "",
+        maxTurns: undefined,
+        maxOutputTokens: 100,
+        thinkingBudgetTokens: undefined,
+        sessionId: SESSION_ID,
+        toolSpecs: () => [],
+      },
       {
         provider,
         retryPolicy: exponentialBackoff(0),
@@ -584,8 +597,12 @@ describe("toStreamJson over a real turn", () => {
     });
     expect(lines[13]).toMatchObject({ message: { content: [{ type: "text", text: "[Request interrupted by user]" }] } });
     // Every tool_use on the wire has exactly one tool_result.
-    const toolUses = lines.flatMap((line) => (line.type === "assistant" && line.message.content[0].type === "tool_use" ? [line.message.content[0].id] : []));
-    const toolResults = lines.flatMap((line) => (line.type === "user" && line.message.content[0].type === "tool_result" ? [line.message.content[0].tool_use_id] : []));
+    const toolUses = lines.flatMap((line) =>
+      line.type === "assistant" && line.message.content[0].type === "tool_use" ? [line.message.content[0].id] : [],
+    );
+    const toolResults = lines.flatMap((line) =>
+      line.type === "user" && line.message.content[0].type === "tool_result" ? [line.message.content[0].tool_use_id] : [],
+    );
     expect(toolResults).toEqual(toolUses);
   });
 });
@@ -608,7 +625,14 @@ describe("toStreamJson: warnings and stop reasons from other vendors", () => {
   it("message_delta carries the stop reason in Anthropic's vocabulary; an unmapped one stays raw", () => {
     const usage = { inputTokens: 1, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
     const stopReasons = (["tool_use", "other"] as const).map((normalized) => {
-      const lines = translateAll([{ type: "model_request_start", attempt: 1 }, stream(messageStart()), stream({ type: "message_end", stopReason: { normalized, raw: "vendor_reason" }, usage })], true);
+      const lines = translateAll(
+        [
+          { type: "model_request_start", attempt: 1 },
+          stream(messageStart()),
+          stream({ type: "message_end", stopReason: { normalized, raw: "vendor_reason" }, usage }),
+        ],
+        true,
+      );
       const delta = lines.find((line) => line.type === "stream_event" && line.event.type === "message_delta");
       return delta?.type === "stream_event" ? (delta.event.delta as { stop_reason: string }).stop_reason : undefined;
     });
