@@ -113,10 +113,10 @@ const innerWalls = {
 };
 
 const wallRules = Object.entries(innerWalls).map(([inner, allowed]) => {
-  const layer = inner.split("/").slice(0, 2).join("/") + "/";
+  const layer = `${inner.split("/").slice(0, 2).join("/")}/`;
   return {
     name: `wall-${inner.slice(4, -1).replace("/", "-")}`,
-    comment: `${inner} may import nothing else from ${layer}${allowed.length > 0 ? " but " + allowed.join(", ") : ""}.`,
+    comment: `${inner} may import nothing else from ${layer}${allowed.length > 0 ? ` but ${allowed.join(", ")}` : ""}.`,
     severity: "error",
     from: { path: `^${inner}` },
     to: { path: `^${layer}`, pathNot: [`^${inner}`, ...allowed] },

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import type * as z from "zod";
 
 /**
  * An optional field of something a host sends, where `null` means the same as leaving it out:

@@ -194,7 +194,7 @@ function streamEvent(conversation, { event, api_message_id: messageId }) {
     case "content_block_delta": {
       const item = conversation.streamed.get(key);
       const delta = event.delta ?? {};
-      if (!item || !item.streaming) return;
+      if (!item?.streaming) return;
       if (delta.type === "text_delta" && item.kind === "text") touch(item, { text: item.text + delta.text });
       else if (delta.type === "thinking_delta" && item.kind === "thinking") touch(item, { text: item.text + delta.thinking });
       else if (delta.type === "input_json_delta" && item.kind === "tool") {

@@ -138,5 +138,5 @@ function formatListing(listing: ModelListing): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   // The context column is right-aligned so its numbers line up.
   const pad = (cell: string, column: number) => (column === 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!));
-  return header + rows.map((row) => `  ${row.map(pad).join("  ")}`.trimEnd() + "\n").join("");
+  return header + rows.map((row) => `${`  ${row.map(pad).join("  ")}`.trimEnd()}\n`).join("");
 }

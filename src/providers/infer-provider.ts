@@ -24,7 +24,7 @@ export function providerFromModelName(model: string): "anthropic" | "openai" | "
   if (name.startsWith("claude-")) return "anthropic";
   if (/^(gpt-\d|chatgpt-|o\d(-|$)|codex-)/.test(name)) return "openai";
   if (name.startsWith("gemini-")) return "gemini";
-  if (OPEN_WEIGHT_FAMILY.test(name) || /^[\w.\/-]+:[\w.-]+$/.test(name)) return "ollama";
+  if (OPEN_WEIGHT_FAMILY.test(name) || /^[\w./-]+:[\w.-]+$/.test(name)) return "ollama";
   return undefined;
 }
 

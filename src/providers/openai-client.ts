@@ -2,7 +2,7 @@ import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai"
 import { nodeHttpFetch } from "./node-http-fetch.js";
 import { retryAfterFromHeaders } from "./retry-after.js";
 import { abortedEvent, disconnectEvent, vendorErrorEvent } from "./http-errors.js";
-import { type ProviderEvent, type Usage } from "./types.js";
+import type { ProviderEvent, Usage } from "./types.js";
 
 /**
  * What the two OpenAI wire APIs (openai-chat.ts, openai-responses.ts) share: the SDK client and

@@ -16,6 +16,7 @@ function lazyGlobal(name: "FormData" | "ReadableStream"): new (...args: never[])
   return class {
     constructor(...args: unknown[]) {
       const Real = globalThis[name] as unknown as new (...args: unknown[]) => object;
+      // biome-ignore lint/correctness/noConstructorReturn: the stand-in builds the real class, looked up only when first used
       return new Real(...args);
     }
 

@@ -79,14 +79,12 @@ export function createToolAuthorizer(
       const hint = whatWouldAllow({ toolName: call.name, input, traits: options.traitsOf(call.name) }, verdict, roots[0]!);
       return { allow: false, message: deniedWithoutHost(call, verdict.reason, hint) };
     }
-    const answer = await options
-      .askHost({ ...call, input }, verdict, signal)
-      .catch(
-        (error: unknown): PermissionDecision => ({
-          allow: false,
-          message: `Permission for ${call.name} could not be obtained: ${(error as Error).message}`,
-        }),
-      );
+    const answer = await options.askHost({ ...call, input }, verdict, signal).catch(
+      (error: unknown): PermissionDecision => ({
+        allow: false,
+        message: `Permission for ${call.name} could not be obtained: ${(error as Error).message}`,
+      }),
+    );
     return answer.allow
       ? { allow: true, approvedExplicitly: true, ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : updated) }
       : answer;

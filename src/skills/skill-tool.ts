@@ -55,7 +55,7 @@ export const createSkillTool = (catalog: SkillCatalog, options: { compact?: bool
       const name = input.skill!.replace(/^\//, "");
       const { skills } = await catalog.load();
       const skill = skills.find((candidate) => candidate.name === name);
-      if (!skill || !skill.modelInvocable) return unknownSkill(name, skills);
+      if (!skill?.modelInvocable) return unknownSkill(name, skills);
       return loadSkill(skill, input.args, context);
     },
   });

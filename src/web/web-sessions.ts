@@ -129,8 +129,8 @@ export class WebSessions {
   }
 
   /** Starts closing every live session; resolves when all are closed. */
-  closeAll(): Promise<void[]> {
-    return Promise.all([...this.live.values()].map((session) => session.close()));
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.live.values()].map((session) => session.close()));
   }
 
   /** The folder of a stored session this server may show, resume or delete: one inside the roots. */

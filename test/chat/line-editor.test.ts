@@ -6,7 +6,7 @@ import { Screen } from "../../src/chat/screen.js";
 /** Feeds characters (and named keys in braces, e.g. {up}, {ctrl-a}) to the editor; returns the last action. */
 function type(editor: LineEditor, input: string): EditorAction {
   let last: EditorAction = { type: "none" };
-  for (const token of input.match(/\{[a-z-]+\}|[^]/g) ?? []) {
+  for (const token of input.match(/\{[a-z-]+\}|[\s\S]/g) ?? []) {
     if (token.startsWith("{") && token.length > 1) {
       const name = token.slice(1, -1);
       const key: Key = name.startsWith("ctrl-")

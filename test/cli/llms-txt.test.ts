@@ -46,7 +46,7 @@ describe("--llms-txt", () => {
       // The skill-writing guide's example SKILL.md starts its body with a level-1 heading.
       expect(run.stdout).toMatch(/```[a-z]*\n(?:[^`]*\n)?# Release notes\n/);
       const headings = run.stdout
-        .replace(/^(```|~~~)[^]*?^\1/gm, "")
+        .replace(/^(```|~~~)[\s\S]*?^\1/gm, "")
         .split("\n")
         .filter((line) => /^#{1,6} /.test(line));
       expect(headings.filter((heading, index) => headings.indexOf(heading) !== index)).toEqual([]);

@@ -45,9 +45,9 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     await pty.waitFor(/Ctrl\+D exits/);
     pty.type("hi\r");
     // Streamed: the start of the answer is on the screen while the turn is still running.
-    await pty.waitFor(/> hi\n[^]*Hello th/);
+    await pty.waitFor(/> hi\n[\s\S]*Hello th/);
     expect(plainScreen(pty.raw)).not.toContain("How can I help?");
-    await pty.waitFor(/Hello there! How can I help\?\n[^]*✓ success · 1 turn/);
+    await pty.waitFor(/Hello there! How can I help\?\n[\s\S]*✓ success · 1 turn/);
 
     pty.type("write notes\r");
     await pty.waitFor(
@@ -58,7 +58,7 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     await pty.waitFor(/✓ success · 2 turns/);
     // (The raw output keeps what the chat erased and redrew, such as the status line, so only the order is checked.)
     expect(since(pty, beforeAnswer)).toMatch(
-      /✓ Write allowed once\n[^]*⎿ created notes\.txt \(2 lines\)\n\s+\+alpha\n\s+\+beta\n[^]*Done writing\./,
+      /✓ Write allowed once\n[\s\S]*⎿ created notes\.txt \(2 lines\)\n\s+\+alpha\n\s+\+beta\n[\s\S]*Done writing\./,
     );
     expect(since(pty, beforeAnswer)).not.toContain("? Allow Write");
     expect(readFileSync(join(workspace.cwd, "notes.txt"), "utf8")).toBe("alpha\nbeta\n");
@@ -83,9 +83,9 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     pty.type("tell me a long story\r");
     await pty.waitFor(/still streaming/);
     pty.type("\u001b");
-    await pty.waitFor(/\[Request interrupted by user\]\n[^]*✗ error_during_execution: Interrupted by user/);
+    await pty.waitFor(/\[Request interrupted by user\]\n[\s\S]*✗ error_during_execution: Interrupted by user/);
     pty.type("and now?\r");
-    await pty.waitFor(/Short answer\.\n[^]*✓ success/);
+    await pty.waitFor(/Short answer\.\n[\s\S]*✓ success/);
     // The second request carried the interrupted conversation: one session.
     expect(userTexts(workspace.server.requests[1]!.body)[0]).toBe("tell me a long story");
     pty.type("\u0003");
@@ -103,7 +103,7 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     pty.type(`look at this: \u001b[200~${log}\u001b[201~`);
     await pty.waitFor(/> look at this: \[Pasted text #1 \+200 lines\]/);
     pty.type("\r");
-    await pty.waitFor(/Got your log\.[^]*✓ success/);
+    await pty.waitFor(/Got your log\.[\s\S]*✓ success/);
     expect(workspace.server.requests).toHaveLength(1);
     expect(userTexts(workspace.server.requests[0]!.body).at(-1)).toBe(`look at this: ${log}`);
 
@@ -137,7 +137,7 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     await pty.waitFor(/\/permissions\s+the permission mode[^\n]*\n\s+\/exit\s+leave the chat/);
     const mark = pty.raw.length;
     pty.type("co");
-    await pty.waitFor(/\/compact\s+summarize[^]*\/cost\s+tokens and cost/);
+    await pty.waitFor(/\/compact\s+summarize[\s\S]*\/cost\s+tokens and cost/);
     expect(since(pty, mark)).not.toContain("/model");
     pty.type("s\t");
     await pty.waitFor(/> \/cost $/);
@@ -201,7 +201,7 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     });
     await pty.waitFor(/agentwire chat · claude-opus-5-5/);
     pty.type("hello\r");
-    await pty.waitFor(/Plain answer\.\n[^]*✓ success/);
+    await pty.waitFor(/Plain answer\.\n[\s\S]*✓ success/);
     pty.type("/exit\r");
     expect(await pty.exited).toBe(0);
     // The terminal's own echo of the typed lines aside, agentwire wrote no escape codes.
@@ -230,7 +230,9 @@ describe("agentwire chat with piped input", () => {
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(0);
     expect(stdout).not.toMatch(/\u001b/);
-    expect(stdout).toMatch(/> write it\n[^]*\? Allow Write piped\.txt\?[^]*✗ Write denied[^]*Written\.[^]*Permission mode: default/);
+    expect(stdout).toMatch(
+      /> write it\n[\s\S]*\? Allow Write piped\.txt\?[\s\S]*✗ Write denied[\s\S]*Written\.[\s\S]*Permission mode: default/,
+    );
   });
 
   it("refuses stream formats: the chat is for people, start is for programs", async () => {

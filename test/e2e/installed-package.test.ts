@@ -113,7 +113,7 @@ describe("the installed package", () => {
     await workspace.useScenario({ turns: [{ text: "Hello from the installed chat." }] });
     const chat = await agentwire(["chat"], "hi\n");
     expect(chat.code, chat.stderr).toBe(0);
-    expect(chat.stdout).toMatch(/> hi\n[^]*Hello from the installed chat\./);
+    expect(chat.stdout).toMatch(/> hi\n[\s\S]*Hello from the installed chat\./);
   });
 
   it("serves the web page and its assets", async () => {

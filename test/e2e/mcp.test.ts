@@ -57,7 +57,7 @@ function killQuietly(pid: number): void {
 
 function init(events: OutputEvent[]) {
   const event = events.find((candidate) => candidate.type === "system" && candidate.subtype === "init");
-  if (!event || event.type !== "system" || event.subtype !== "init") throw new Error("no system/init");
+  if (event?.type !== "system" || event.subtype !== "init") throw new Error("no system/init");
   return event;
 }
 

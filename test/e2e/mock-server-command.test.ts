@@ -40,7 +40,7 @@ describe("agentwire mock-server started wrongly", () => {
     await writeFile(join(folder, "good.json"), JSON.stringify({ turns: [{ text: "hi" }] }));
     await expectUserMistake(["--port", "0", "--scenario", join(folder, "absent.json")], /Cannot read scenario .*absent\.json: ENOENT/);
     await expectUserMistake(["--port", "0", "--scenario", join(folder, "not-json.json")], /is not valid JSON/);
-    await expectUserMistake(["--port", "0", "--scenario", join(folder, "wrong.json")], /is invalid:[^]*turns/);
+    await expectUserMistake(["--port", "0", "--scenario", join(folder, "wrong.json")], /is invalid:[\s\S]*turns/);
     await expectUserMistake(["--port", "0"], /scenario/);
     taken = createServer();
     await new Promise<void>((resolve) => taken!.listen(0, "127.0.0.1", resolve));

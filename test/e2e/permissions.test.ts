@@ -141,7 +141,7 @@ describe("malformed calls are answered before permission is asked", () => {
     const blocks = run.events.flatMap((event) => (event.type === "user" && event.message.content[0].type === "tool_result" ? [event] : []));
     expect(blocks.map((line) => line.tool_error_code)).toEqual(["invalid_input", "unknown_tool"]);
     const texts = blocks.map((line) => (line.message.content[0] as { content: string }).content);
-    expect(texts[0]).toMatch(/^<tool_use_error>InputValidationError: Bash failed due to the following issue\(s\):\n  - command: /);
+    expect(texts[0]).toMatch(/^<tool_use_error>InputValidationError: Bash failed due to the following issue\(s\):\n {2}- command: /);
     expect(texts[1]).toMatch(/^<tool_use_error>Error: No such tool available: Deploy\./);
     expect(results(run.events)[0]!.permission_denials).toEqual([]);
   });

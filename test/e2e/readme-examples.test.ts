@@ -48,7 +48,7 @@ describe("the README", () => {
 
   it("shows the render example as agentwire render prints that run", async () => {
     const text = await readme();
-    const block = /```sh\n\$ (agentwire -p "Create notes\.txt, then fix it" [^\n]*\| agentwire render)\n([^]*?)```/.exec(text);
+    const block = /```sh\n\$ (agentwire -p "Create notes\.txt, then fix it" [^\n]*\| agentwire render)\n([\s\S]*?)```/.exec(text);
     expect(block, "the render example").not.toBeNull();
     const [, command, shown] = block!;
     const prompt = /-p "([^"]+)"/.exec(command!)![1]!;

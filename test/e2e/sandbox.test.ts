@@ -261,6 +261,6 @@ describe("--sandbox without a working bwrap", () => {
     const emptyBin = await pathWithoutBwrap(workspace);
     const run = await runAgentwire(["chat", "--sandbox", "read-only"], { workspace, stdin: "hi\n", env: { PATH: emptyBin } });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/--sandbox read-only needs bubblewrap[^]*apt-get install bubblewrap/);
+    expect(run.stdout).toMatch(/--sandbox read-only needs bubblewrap[\s\S]*apt-get install bubblewrap/);
   });
 });

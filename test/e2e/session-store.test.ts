@@ -57,8 +57,7 @@ describe("the session file", () => {
     workspace = await createWorkspace("multi-turn");
     const home = join(workspace.home, "not-a-directory");
     writeFileSync(home, "");
-    const stdin =
-      ["First?", "Second?"].map((text) => JSON.stringify({ type: "user", message: { role: "user", content: text } })).join("\n") + "\n";
+    const stdin = `${["First?", "Second?"].map((text) => JSON.stringify({ type: "user", message: { role: "user", content: text } })).join("\n")}\n`;
     const run = await runAgentwire(["--input-format", "stream-json", ...STREAM], { workspace, stdin, env: { AGENTWIRE_HOME: home } });
     expectWellFormedRun(run, 2);
     const warnings = run.events.filter((event) => event.type === "system" && event.subtype === "warning");

@@ -174,13 +174,13 @@ describe("skill discovery", () => {
       message: expect.stringMatching(/not valid YAML .*; it was read with the value of `description` quoted\.$/),
     });
     expect(byFolder["no-description"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/no description/) });
-    expect(byFolder["renamed"]).toMatchObject({
+    expect(byFolder.renamed).toMatchObject({
       code: "skill_fixed",
       message: expect.stringMatching(/"other-name" does not match its folder; it is loaded as "renamed"/),
     });
-    expect(byFolder["binary"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/binary/) });
+    expect(byFolder.binary).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/binary/) });
     if (!rootCanReadAnything)
-      expect(byFolder["unreadable"]).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/cannot be read: EACCES/) });
+      expect(byFolder.unreadable).toMatchObject({ code: "skill_skipped", message: expect.stringMatching(/cannot be read: EACCES/) });
     expect(warnings).toHaveLength(rootCanReadAnything ? 5 : 6);
     // Only what loaded is a skill: system/init names neither a skipped folder nor an unreadable one.
     const loaded = ["csv-clean", "good", "renamed", ...(rootCanReadAnything ? ["unreadable"] : [])];

@@ -77,10 +77,14 @@ describe("stream-json input", () => {
 
   it("invalid lines get structured input_error events and the session keeps serving", async () => {
     workspace = await createWorkspace("text");
-    const stdin =
-      ["not json", '{"type":"bogus"}', '{"type":"user","message":{"role":"user"}}', "", "   ", userLine("Say hello.").trimEnd()].join(
-        "\r\n",
-      ) + "\n";
+    const stdin = `${[
+      "not json",
+      '{"type":"bogus"}',
+      '{"type":"user","message":{"role":"user"}}',
+      "",
+      "   ",
+      userLine("Say hello.").trimEnd(),
+    ].join("\r\n")}\n`;
     const run = await runAgentwire(STREAM_IO, { workspace, stdin });
     expectWellFormedRun(run, 1);
     const errors = run.events.filter((event) => event.type === "system" && event.subtype === "input_error");
@@ -99,7 +103,7 @@ describe("stream-json input", () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(STREAM_IO, {
       workspace,
-      stdin: ['{"type":"keep_alive"}', "not json", '{"type":"user"}'].join("\n") + "\n",
+      stdin: `${['{"type":"keep_alive"}', "not json", '{"type":"user"}'].join("\n")}\n`,
     });
     expect(run.code).toBe(1);
     expect(sequence(run.events)).toEqual(["system/input_error", "system/input_error", "result/error_during_execution"]);

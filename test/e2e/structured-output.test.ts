@@ -167,12 +167,11 @@ describe("--json-schema", () => {
     await workspace.useScenario({ turns: [answer({ city: "Paris", population: 1 })] });
     const control = (id: string, jsonSchema: unknown) =>
       JSON.stringify({ type: "control_request", request_id: id, request: { subtype: "initialize", jsonSchema } });
-    const stdin =
-      [
-        control("bad", { type: 5 }),
-        control("good", CITY_SCHEMA),
-        JSON.stringify({ type: "user", message: { role: "user", content: "Capital?" } }),
-      ].join("\n") + "\n";
+    const stdin = `${[
+      control("bad", { type: 5 }),
+      control("good", CITY_SCHEMA),
+      JSON.stringify({ type: "user", message: { role: "user", content: "Capital?" } }),
+    ].join("\n")}\n`;
     const run = await runAgentwire(["--input-format", "stream-json", ...STREAM], { workspace, stdin });
     expectWellFormedRun(run, 1);
     const answers = run.events.filter((event) => event.type === "control_response").map((event) => event.response);

@@ -225,7 +225,14 @@ function uiOver(socket: SocketClient): YumeUi {
             ),
           timeoutMs,
         );
-        waiters.push({ sessionId, predicate, resolve: (event) => (clearTimeout(timer), resolve(event)) });
+        waiters.push({
+          sessionId,
+          predicate,
+          resolve: (event) => {
+            clearTimeout(timer);
+            resolve(event);
+          },
+        });
       });
     },
     close: () => socket.disconnect(),
@@ -295,7 +302,11 @@ async function startRouter(pick: (body: string) => MockServer | undefined): Prom
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

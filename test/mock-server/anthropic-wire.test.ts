@@ -240,7 +240,7 @@ describe("mock server recording", () => {
     const [first, second] = server.requests;
     expect(first).toMatchObject({ turn: 0, method: "POST", path: "/v1/messages", body: { ...question, stream: true } });
     // This SDK version sends the key as `authorization`; other clients use `x-api-key`.
-    expect(first?.headers["authorization"]).toBe("[redacted]");
+    expect(first?.headers.authorization).toBe("[redacted]");
     expect(first?.headers["x-api-key"]).toBe("[redacted]");
     expect(first?.headers["anthropic-version"]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(second).toMatchObject({ turn: 1, path: "/v1/messages?beta=true", body: { messages: [{ role: "user", content: "Again" }] } });

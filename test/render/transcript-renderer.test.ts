@@ -122,7 +122,7 @@ describe("the transcript renderer", () => {
     );
     expect(lines).toEqual([
       "● session s1 · m · /repo · default",
-      `✻ Thinking: ${"first second ".repeat(40).trim()}`.slice(0, 79) + "…",
+      `${`✻ Thinking: ${"first second ".repeat(40).trim()}`.slice(0, 79)}…`,
       "⏺ Bash npm test …",
       "  ⎿ exit 2, 3 lines of output",
       "⏺ Grep TODO in src",

@@ -373,16 +373,16 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
             PreToolUse: [
               {
                 hooks: [
-                  async () => (
-                    calls++,
-                    {
+                  async () => {
+                    calls++;
+                    return {
                       hookSpecificOutput: {
                         hookEventName: "PreToolUse",
                         permissionDecision: "deny",
                         permissionDecisionReason: "Hook says no.",
                       },
-                    }
-                  ),
+                    };
+                  },
                 ],
               },
             ],
@@ -450,7 +450,7 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     const offered = requestShape(workspace.server.requests[0]!.body);
     expect(offered.tools).toContain("mcp__harness__echo_upper");
     // The model gets the MCP server's own input schema, not a generic object.
-    expect(offered.toolSchemas["mcp__harness__echo_upper"]).toMatchObject({
+    expect(offered.toolSchemas.mcp__harness__echo_upper).toMatchObject({
       type: "object",
       properties: { text: { type: "string" } },
       required: ["text"],

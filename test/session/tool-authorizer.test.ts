@@ -76,10 +76,12 @@ describe("createToolAuthorizer", () => {
 
   it("passes the shell's current directory to the policy", async () => {
     const seen: string[] = [];
-    await authorizer({ commandDirectory: () => (seen.push("asked"), "/work/project/sub") })(
-      call("git status"),
-      new AbortController().signal,
-    );
+    await authorizer({
+      commandDirectory: () => {
+        seen.push("asked");
+        return "/work/project/sub";
+      },
+    })(call("git status"), new AbortController().signal);
     expect(seen).toEqual(["asked"]);
   });
 });

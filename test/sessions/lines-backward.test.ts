@@ -18,7 +18,14 @@ function linesOf(text: string, chunkBytes: number): Array<[string, number]> {
   const file = join(directory, "f.jsonl");
   writeFileSync(file, text);
   const seen: Array<[string, number]> = [];
-  readLinesBackward(file, (line, offset) => (seen.push([line.toString("utf8"), offset]), true), chunkBytes);
+  readLinesBackward(
+    file,
+    (line, offset) => {
+      seen.push([line.toString("utf8"), offset]);
+      return true;
+    },
+    chunkBytes,
+  );
   return seen.reverse();
 }
 
@@ -42,8 +49,8 @@ describe("readLinesBackward", () => {
     "one\ntwo\nthree\n",
     "one\ntwo",
     "\n\nx\n\n",
-    "héllo wörld ✓\n" + "a".repeat(50) + "\nb\n",
-    "x".repeat(37) + "\n" + "y".repeat(3),
+    `héllo wörld ✓\n${"a".repeat(50)}\nb\n`,
+    `${"x".repeat(37)}\n${"y".repeat(3)}`,
   ];
   for (const chunk of [1, 2, 3, 7, 16, 1 << 20]) {
     it(`yields every line with its offset, last first (chunks of ${chunk} bytes)`, () => {
@@ -55,7 +62,14 @@ describe("readLinesBackward", () => {
     const file = join(directory, "f.jsonl");
     writeFileSync(file, "a\nb\nc\nd\n");
     const seen: string[] = [];
-    readLinesBackward(file, (line) => (seen.push(line.toString()), seen.length < 2), 1);
+    readLinesBackward(
+      file,
+      (line) => {
+        seen.push(line.toString());
+        return seen.length < 2;
+      },
+      1,
+    );
     expect(seen).toEqual(["d", "c"]);
   });
 });

@@ -7,7 +7,7 @@ describe("structuredPatch", () => {
   });
 
   it("keeps three context lines and merges nearby changes into one hunk", async () => {
-    const before = Array.from({ length: 20 }, (_, index) => `line ${index + 1}`).join("\n") + "\n";
+    const before = `${Array.from({ length: 20 }, (_, index) => `line ${index + 1}`).join("\n")}\n`;
     const after = before.replace("line 5\n", "line five\n").replace("line 9\n", "line nine\n").replace("line 19\n", "");
     const hunks = await structuredPatch(before, after);
     expect(hunks).toEqual([
@@ -53,8 +53,8 @@ describe("structuredPatch", () => {
 describe("structuredPatch on texts too different to diff in time", () => {
   it("still returns a correct patch: every old line out, every new line in", async () => {
     // 40,000 unique lines on each side with nothing in common: Myers' diff is quadratic here.
-    const before = Array.from({ length: 40_000 }, (_, index) => `old ${index} ${Math.sin(index)}`).join("\n") + "\n";
-    const after = Array.from({ length: 40_000 }, (_, index) => `new ${index} ${Math.cos(index)}`).join("\n") + "\n";
+    const before = `${Array.from({ length: 40_000 }, (_, index) => `old ${index} ${Math.sin(index)}`).join("\n")}\n`;
+    const after = `${Array.from({ length: 40_000 }, (_, index) => `new ${index} ${Math.cos(index)}`).join("\n")}\n`;
     const hunks = await structuredPatch(before, after);
     const removed = hunks.flatMap((hunk) => hunk.lines.filter((line) => line.startsWith("-")));
     const added = hunks.flatMap((hunk) => hunk.lines.filter((line) => line.startsWith("+")));

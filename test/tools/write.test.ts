@@ -116,7 +116,7 @@ describe("createWriteTool()", () => {
 
   it("refuses a path outside the workspace with outside_workspace", async () => {
     const outsidePath = path.join(path.dirname(directory), `agentwire-write-escape-${path.basename(directory)}.txt`);
-    const result = await createWriteTool().execute({ file_path: "../" + path.basename(outsidePath), content: "x" }, makeContext());
+    const result = await createWriteTool().execute({ file_path: `../${path.basename(outsidePath)}`, content: "x" }, makeContext());
     expect(result.code).toBe("outside_workspace");
     expect(result.isError).toBe(true);
     await expect(readFile(outsidePath)).rejects.toThrow();

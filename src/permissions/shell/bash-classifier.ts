@@ -21,7 +21,7 @@ export function isReadOnlySimpleCommand(command: SimpleCommand): boolean {
   if (!program) return true;
   if (isDynamic(program)) return false;
   const check = READ_ONLY_PROGRAMS.get(program.text);
-  return check !== undefined && check(args);
+  return check?.(args) === true;
 }
 
 /**

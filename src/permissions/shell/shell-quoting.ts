@@ -59,13 +59,13 @@ const ANSI_ESCAPES: Record<string, string> = {
 
 /** Bash's `$'…'` escapes, so `$'\x72m'` reads as `rm`. */
 export function decodeAnsiC(body: string): string {
-  return body.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs, (whole, escape: string) => {
-    if (/^[xuU]/.test(escape)) {
-      const codePoint = Number.parseInt(escape.slice(1), 16);
+  return body.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs, (whole, sequence: string) => {
+    if (/^[xuU]/.test(sequence)) {
+      const codePoint = Number.parseInt(sequence.slice(1), 16);
       return codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : whole;
     }
-    if (/^[0-7]/.test(escape)) return String.fromCharCode(Number.parseInt(escape, 8));
-    if (escape.startsWith("c")) return String.fromCharCode(escape.charCodeAt(1) & 0x1f);
-    return ANSI_ESCAPES[escape] ?? whole;
+    if (/^[0-7]/.test(sequence)) return String.fromCharCode(Number.parseInt(sequence, 8));
+    if (sequence.startsWith("c")) return String.fromCharCode(sequence.charCodeAt(1) & 0x1f);
+    return ANSI_ESCAPES[sequence] ?? whole;
   });
 }

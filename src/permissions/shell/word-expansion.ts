@@ -247,7 +247,7 @@ function bracketEnd(component: readonly PatternCharacter[], open: number): numbe
 }
 
 function isActive(entry: PatternCharacter | undefined, character: string): boolean {
-  return entry !== undefined && entry.active && entry.character === character;
+  return entry?.active === true && entry.character === character;
 }
 
 /** lstat's answer, without throwing (ENOENT, ENOTDIR, ELOOP alike mean "not there"). */
