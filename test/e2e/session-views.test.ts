@@ -4,7 +4,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentwireEnv, BIN, createWorkspace, expectWellFormedRun, results, runAgentwire, type Workspace } from "../helpers/agentwire.js";
-import { startWeb, type Web } from "../helpers/web.js";
+import { startWeb, stopWeb, type Web } from "../helpers/web.js";
 import { LISTING_HEADER } from "../../src/skills/listing.js";
 
 /**
@@ -19,7 +19,7 @@ let workspace: Workspace | undefined;
 let web: Web | undefined;
 
 afterEach(async () => {
-  web?.child.kill("SIGTERM");
+  if (web) await stopWeb(web.child);
   web = undefined;
   await workspace?.cleanup();
   workspace = undefined;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { OutputEventSchema, type OutputEvent } from "../../protocol/events.js";
 import { createWorkspace, runAgentwire, type Workspace } from "../helpers/agentwire.js";
-import { startWeb as startWebServer, type Web } from "../helpers/web.js";
+import { startWeb as startWebServer, stopWeb, type Web } from "../helpers/web.js";
 
 /**
  * `agentwire web`'s HTTP API over loopback against the replay server: the access rules, sessions
@@ -19,7 +19,7 @@ let server: ChildProcess | undefined;
 afterEach(async () => {
   const [running, used] = [server, workspace];
   [server, workspace] = [undefined, undefined];
-  running?.kill("SIGTERM");
+  if (running) await stopWeb(running);
   await used?.cleanup();
 });
 

@@ -17,7 +17,18 @@ export interface Web {
   ): Promise<{ status: number; body: unknown; headers: Record<string, string | string[] | undefined> }>;
 }
 
-/** Starts `agentwire web` on a free loopback port for `workspace`; the caller kills `child`. */
+/**
+ * Stops a started `agentwire web` and waits until it has exited: on its way out it writes its code
+ * cache into the workspace's home, which a cleanup running alongside would race.
+ */
+export async function stopWeb(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** Starts `agentwire web` on a free loopback port for `workspace`; the caller stops it with stopWeb. */
 export async function startWeb(workspace: Workspace, extraArgs: string[] = []): Promise<Web> {
   const child = spawn(process.execPath, [BIN, "web", "--port", "0", "--cwd", workspace.cwd, ...extraArgs], {
     env: agentwireEnv(workspace),
