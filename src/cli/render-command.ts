@@ -1,6 +1,7 @@
 import { createReadStream, statSync } from "node:fs";
 import { resolve } from "node:path";
 import yargs from "yargs";
+import { strictParse } from "./strict-parse.js";
 import { writeRendered } from "../render/render-stream.js";
 import { outputWidth, wantsColor } from "../render/style.js";
 import { findSessionFile } from "../sessions/session-catalog.js";
@@ -35,19 +36,10 @@ export async function runRenderCommand(argv: string[], processCwd: string, env: 
         description: "Force colours on (--color) or off (--no-color); default: only on a terminal without NO_COLOR",
       },
       help: { alias: "h", type: "boolean", default: false },
-    })
-    .strictOptions()
-    .wrap(null)
-    .exitProcess(false)
-    .fail((message, error) => {
-      throw error ?? new Error(message);
     });
-  let parsed: Awaited<ReturnType<typeof parser.parseAsync>>;
-  try {
-    parsed = await parser.parseAsync();
-  } catch (error) {
-    return fail(`${(error as Error).message}\n\n${USAGE}`);
-  }
+  const outcome = await strictParse(parser);
+  if ("mistake" in outcome) return fail(`${outcome.mistake}\n\n${USAGE}`);
+  const { parsed } = outcome;
   if (parsed.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;

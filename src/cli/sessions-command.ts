@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import yargs from "yargs";
+import { strictParse } from "./strict-parse.js";
 import { findSessionFile, listSessions, removeSessionFile, type SessionSummary } from "../sessions/session-catalog.js";
 import { agentwireHome } from "../sessions/session-file.js";
 import { exportSessionJson, importSession, SessionImportError } from "../sessions/session-transfer.js";
@@ -49,20 +50,11 @@ export async function runSessionsCommand(argv: string[], processCwd: string, env
       "output-format": { type: "string", choices: ["text", "json"], default: "text", description: "list: a table (text) or a JSON array" },
       "keep-id": { type: "boolean", default: false, description: "import: keep the session's id (refused if it exists)" },
       help: { alias: "h", type: "boolean", default: false },
-    })
-    // Positional words are the command and its argument; only options are checked.
-    .strictOptions()
-    .wrap(null)
-    .exitProcess(false)
-    .fail((message, error) => {
-      throw error ?? new Error(message);
     });
-  let parsed: Awaited<ReturnType<typeof parser.parseAsync>>;
-  try {
-    parsed = await parser.parseAsync();
-  } catch (error) {
-    return fail(`${(error as Error).message}\n\n${USAGE}`);
-  }
+  // Positional words are the command and its argument; only options are checked.
+  const outcome = await strictParse(parser);
+  if ("mistake" in outcome) return fail(`${outcome.mistake}\n\n${USAGE}`);
+  const { parsed } = outcome;
   const [command, target, ...extra] = parsed._.map(String);
   if (parsed.help || command === "help") {
     process.stdout.write(`${await parser.getHelp()}\n`);

@@ -15,59 +15,12 @@ import { isDynamic, type ShellWord } from "./shell-syntax.js";
  * `[[ … ]]` is a shell keyword with its own arithmetic; it is not on the list at all.
  */
 
-/** `-t fd` is left out: zsh reads its operand as arithmetic. */
-const UNARY_OPERATORS = new Set([
-  "-a",
-  "-b",
-  "-c",
-  "-d",
-  "-e",
-  "-f",
-  "-g",
-  "-h",
-  "-k",
-  "-p",
-  "-r",
-  "-s",
-  "-u",
-  "-w",
-  "-x",
-  "-G",
-  "-L",
-  "-N",
-  "-O",
-  "-S",
-  "-n",
-  "-z",
-  "-o",
-]);
+/** Unary tests of a file (stat it). `-t fd` is left out: zsh reads its operand as arithmetic. */
+const FILE_TESTS = ["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S"];
+const UNARY_OPERATORS = new Set([...FILE_TESTS, "-n", "-z", "-o"]);
 const BINARY_OPERATORS = new Set(["=", "==", "!=", "<", ">", "-nt", "-ot", "-ef", "-a", "-o"]);
 /** Operators that look at files (stat them); the others compare strings and numbers. */
-const FILE_OPERATORS = new Set([
-  "-a",
-  "-b",
-  "-c",
-  "-d",
-  "-e",
-  "-f",
-  "-g",
-  "-h",
-  "-k",
-  "-p",
-  "-r",
-  "-s",
-  "-u",
-  "-w",
-  "-x",
-  "-G",
-  "-L",
-  "-N",
-  "-O",
-  "-S",
-  "-nt",
-  "-ot",
-  "-ef",
-]);
+const FILE_OPERATORS = new Set([...FILE_TESTS, "-nt", "-ot", "-ef"]);
 const ARITHMETIC_OPERATORS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 /** Operators that look a variable up by name (evaluating subscripts), or read a number as arithmetic in zsh. */
 const NAME_OPERATORS = new Set(["-v", "-R", "-t"]);
