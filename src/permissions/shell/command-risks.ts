@@ -2,7 +2,7 @@ import { assessChange, assessProtected, type ChangeContext } from "./change-risk
 import { changedPaths } from "./changed-paths.js";
 import type { ChangedPath } from "./path-change.js";
 import { assessDeleteTarget, directoryAfter, resolveWordPath } from "./delete-risks.js";
-import { pathsInCode } from "./embedded-code.js";
+import { pathsInCode } from "./names-in-code.js";
 import { assessAssignments, assessGit } from "./git-risks.js";
 import { literalWord } from "./lenient-options.js";
 import { assessProcessCommand } from "./process-risks.js";

@@ -1,6 +1,9 @@
 import path from "node:path";
-import { DATA_ONLY_PROGRAMS, commandUnderRunner, programName, optionCommandLines } from "./command-runners.js";
-import { SHELLS, commandLinesInCode, embeddedCode, scriptKey, scriptsWritten, takesCodeAsArguments } from "./embedded-code.js";
+import { commandUnderRunner, programName, optionCommandLines } from "./command-runners.js";
+import { DATA_ONLY_PROGRAMS } from "./data-only-programs.js";
+import { embeddedCode, scriptKey, scriptsWritten } from "./embedded-code.js";
+import { SHELLS, takesCodeAsArguments } from "./interpreters.js";
+import { commandLinesInCode } from "./names-in-code.js";
 import { gitCommandLines } from "./git-options.js";
 import { isDynamic, parseShell, substitutedCommands, type ShellScript, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
 import { expandGlob, patternCharacters } from "./word-expansion.js";
@@ -9,7 +12,7 @@ export { programName } from "./command-runners.js";
 
 /**
  * Sees through the ways one command can run another, for deny rules and the risk sentinel:
- * wrappers (`env rm`, `sudo -u x rm`, `flock f rm`, `strace rm`, …, see command-runners.ts),
+ * wrappers (`env rm`, `sudo -u x rm`, `flock f rm`, `strace rm`, …, see runner-programs.ts),
  * directory prefixes (`/bin/rm`), command lines handed over as text (`$(…)`, `sh -c "…"`, `eval`,
  * `find -exec`, `su -c`, here-documents and here-strings fed to a shell, `echo … | sh`), and code
  * given to interpreters (embedded-code.ts). Best effort by design: it can only add matches,

@@ -9,7 +9,7 @@ export interface ScreenChunk {
   /** Absolute paths, NUL-separated (no path holds a NUL): one string clones far faster than an array of them (~0.2 ms a message). */
   paths: string;
   screen: FileScreen;
-  /** A whole-text regex that every matching file passes (see screeningRegex in builtin-search.ts). */
+  /** A whole-text regex that every matching file passes (see screeningRegex in search-one-file.ts). */
   regex: { source: string; flags: string } | undefined;
 }
 

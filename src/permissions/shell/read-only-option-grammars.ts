@@ -1,0 +1,196 @@
+import type { OptionGrammar } from "./option-grammar.js";
+
+/**
+ * The options read-only-programs.ts accepts for programs that are read-only only in some forms:
+ * each grammar leaves out the options that write, run a program or read names from elsewhere.
+ */
+
+/** file without `-f`/`--files-from` (names read from a file), `-m` (magic files) and `-C` (writes one). */
+export const FILE_OPTIONS: OptionGrammar = {
+  flags: "bcdEhiklLNnrsv0",
+  withValue: "eF",
+  longFlags: [
+    "--brief",
+    "--mime",
+    "--mime-type",
+    "--mime-encoding",
+    "--dereference",
+    "--no-dereference",
+    "--keep-going",
+    "--special-files",
+    "--raw",
+    "--print0",
+    "--no-pad",
+    "--no-buffer",
+    "--extension",
+    "--apple",
+  ],
+  longWithValue: ["--separator", "--exclude", "--exclude-quiet"],
+};
+
+/** tree without `-o` (output file), `-R` (writes 00Tree.html files) and `-H`. */
+export const TREE_OPTIONS: OptionGrammar = {
+  flags: "adlfxiqNQpugshDrtcUvCAnSJX",
+  withValue: "LPI",
+  longFlags: [
+    "--gitignore",
+    "--dirsfirst",
+    "--filesfirst",
+    "--noreport",
+    "--prune",
+    "--matchdirs",
+    "--ignore-case",
+    "--du",
+    "--si",
+    "--metafirst",
+    "--info",
+    "--inodes",
+    "--device",
+  ],
+  longWithValue: ["--charset", "--filelimit", "--timefmt", "--sort"],
+};
+
+/** sort without `-o`/`--output`, `--compress-program` (runs a program) and `-T`. */
+export const SORT_OPTIONS: OptionGrammar = {
+  flags: "bdfgiMhnRrVcCsumz",
+  withValue: "ktS",
+  longFlags: [
+    "--ignore-leading-blanks",
+    "--dictionary-order",
+    "--ignore-case",
+    "--general-numeric-sort",
+    "--ignore-nonprinting",
+    "--month-sort",
+    "--human-numeric-sort",
+    "--numeric-sort",
+    "--random-sort",
+    "--reverse",
+    "--version-sort",
+    "--stable",
+    "--unique",
+    "--merge",
+    "--zero-terminated",
+    "--debug",
+  ],
+  longWithValue: ["--key", "--field-separator", "--buffer-size", "--sort", "--parallel"],
+  longWithAttachedValue: ["--check"],
+};
+
+export const UNIQ_OPTIONS: OptionGrammar = {
+  flags: "cdDuiz",
+  withValue: "fsw",
+  longFlags: ["--count", "--repeated", "--unique", "--ignore-case", "--zero-terminated"],
+  longWithValue: ["--skip-fields", "--skip-chars", "--check-chars"],
+  longWithAttachedValue: ["--all-repeated", "--group"],
+};
+
+/** date without `-s`/`--set` and without a `MMDDhhmm` operand, both of which set the clock. */
+export const DATE_OPTIONS: OptionGrammar = {
+  flags: "uR",
+  withValue: "dr",
+  withAttachedValue: "I",
+  longFlags: ["--utc", "--universal", "--rfc-email", "--debug"],
+  longWithValue: ["--date", "--reference", "--rfc-3339"],
+  longWithAttachedValue: ["--iso-8601"],
+};
+
+/** ripgrep without `--pre`/`--pre-glob` and `--hostname-bin` (run programs) or `-z` (runs decompressors). */
+export const RIPGREP_OPTIONS: OptionGrammar = {
+  flags: "abcFHhiIlLnNopqsSuUvwxP0.",
+  withValue: "ABCefgjmMrtTEd",
+  longFlags: [
+    "--hidden",
+    "--no-ignore",
+    "--no-ignore-vcs",
+    "--no-ignore-parent",
+    "--no-ignore-dot",
+    "--no-ignore-global",
+    "--no-ignore-exclude",
+    "--no-ignore-files",
+    "--no-require-git",
+    "--follow",
+    "--files",
+    "--files-with-matches",
+    "--files-without-match",
+    "--count",
+    "--count-matches",
+    "--json",
+    "--line-number",
+    "--no-line-number",
+    "--column",
+    "--no-heading",
+    "--heading",
+    "--with-filename",
+    "--no-filename",
+    "--ignore-case",
+    "--smart-case",
+    "--case-sensitive",
+    "--word-regexp",
+    "--line-regexp",
+    "--fixed-strings",
+    "--invert-match",
+    "--multiline",
+    "--multiline-dotall",
+    "--only-matching",
+    "--pretty",
+    "--vimgrep",
+    "--stats",
+    "--null",
+    "--null-data",
+    "--text",
+    "--binary",
+    "--no-messages",
+    "--quiet",
+    "--trim",
+    "--passthru",
+    "--glob-case-insensitive",
+    "--crlf",
+    "--byte-offset",
+    "--no-config",
+    "--type-list",
+    "--one-file-system",
+    "--pcre2",
+    "--unrestricted",
+    "--max-columns-preview",
+    "--include-zero",
+    "--sort-files",
+    "--version",
+    "--help",
+  ],
+  longWithValue: [
+    "--glob",
+    "--iglob",
+    "--type",
+    "--type-not",
+    "--type-add",
+    "--max-count",
+    "--max-depth",
+    "--maxdepth",
+    "--max-filesize",
+    "--context",
+    "--after-context",
+    "--before-context",
+    "--regexp",
+    "--file",
+    "--replace",
+    "--sort",
+    "--sortr",
+    "--color",
+    "--colors",
+    "--threads",
+    "--encoding",
+    "--max-columns",
+    "--ignore-file",
+    "--path-separator",
+    "--context-separator",
+    "--engine",
+  ],
+};
+
+/** sed without `-i`/`--in-place` (writes), `-f`/`--file` (a script we cannot see) and `--follow-symlinks`. */
+export const SED_OPTIONS: OptionGrammar = {
+  flags: "nErsuz",
+  withValue: "e",
+  longFlags: ["--quiet", "--silent", "--regexp-extended", "--separate", "--unbuffered", "--null-data", "--posix", "--debug", "--sandbox"],
+  longWithValue: ["--expression"],
+};
