@@ -1,4 +1,5 @@
 import type { ToolTraits } from "../conversation/tool-traits.js";
+import { ownEntry } from "../validation/own-entry.js";
 
 // Reading rules and naming the tools they cover, apart from matching them against calls (rules.ts,
 // which needs the shell parser): choosing a session's tools by deny rules needs only this part.
@@ -53,7 +54,7 @@ const RULE_FAMILIES: Record<string, ToolTraits["kind"]> = { Edit: "edit", Read: 
 /** Whether a rule naming `ruleName` applies to this tool (by name, family or MCP server). */
 export function ruleCoversTool(ruleName: string, tool: { name: string; traits: ToolTraits }): boolean {
   if (ruleName === tool.name) return true;
-  const family = RULE_FAMILIES[ruleName];
+  const family = ownEntry(RULE_FAMILIES, ruleName);
   if (family !== undefined && tool.traits.kind === family && tool.traits.pathField !== undefined) return true;
   // `mcp__server` and `mcp__server__*` cover every tool of that server.
   if (ruleName.startsWith("mcp__")) {

@@ -9,6 +9,7 @@ import { writes, type ChangedPath } from "./path-change.js";
 import type { PathReader } from "./path-readers.js";
 import { RUNNERS } from "./runner-programs.js";
 import type { ShellWord } from "./shell-syntax.js";
+import { ownEntry } from "../../validation/own-entry.js";
 
 /**
  * The files and directories a command changes through its options and operands, per program:
@@ -21,9 +22,9 @@ import type { ShellWord } from "./shell-syntax.js";
 
 export function changedPaths(words: ShellWord[]): ChangedPath[] {
   const name = programName(words);
-  const reader = PROGRAM_CHANGES[name];
+  const reader = ownEntry(PROGRAM_CHANGES, name);
   if (reader) return reader(words);
-  if (DATA_ONLY_PROGRAMS.has(name) || RUNNERS[name] || SHELLS.has(name)) return [];
+  if (DATA_ONLY_PROGRAMS.has(name) || ownEntry(RUNNERS, name) || SHELLS.has(name)) return [];
   return outputsByName(words, NO_SHORT_OUTPUT.has(name));
 }
 

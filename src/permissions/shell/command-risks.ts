@@ -8,6 +8,7 @@ import { literalWord } from "./lenient-options.js";
 import { assessProcessCommand } from "./process-risks.js";
 import { commandsOf, programName, unwrap, type CommandForms } from "./shell-commands.js";
 import type { ShellWord } from "./shell-syntax.js";
+import { ownEntry } from "../../validation/own-entry.js";
 
 /**
  * Shell commands that can do lasting damage beyond the task. Every command the line runs is
@@ -73,7 +74,7 @@ function assessProgram(words: ShellWord[], context: ChangeContext): string | und
   const operands = words.slice(1).filter((word) => !word.text.startsWith("-"));
   if (FORMATTERS.test(name)) return `This command formats a filesystem (${name}).`;
   if (DISK_ERASERS.has(name)) return `This command erases a disk (${name}).`;
-  const deviceVerb = DEVICE_WRITERS[name];
+  const deviceVerb = ownEntry(DEVICE_WRITERS, name);
   if (
     deviceVerb &&
     operands.some((word) => word.text.startsWith("/dev/")) &&

@@ -2,6 +2,7 @@ import path from "node:path";
 import { hasOption, optionValues, scanArguments } from "./lenient-options.js";
 import { RUNNERS, type Runner } from "./runner-programs.js";
 import type { ShellWord } from "./shell-syntax.js";
+import { ownEntry } from "../../validation/own-entry.js";
 
 /**
  * Reading a command that runs another: the program's name, the command a runner (runner-programs.ts)
@@ -128,7 +129,7 @@ const COMMAND_OPTIONS: Readonly<Record<string, Pick<Runner, "grammar" | "command
  */
 export function optionCommandLines(words: ShellWord[]): string[] {
   const name = programName(words);
-  const runner: Runner | undefined = RUNNERS[name] ?? COMMAND_OPTIONS[name];
+  const runner: Runner | undefined = ownEntry(RUNNERS, name) ?? ownEntry(COMMAND_OPTIONS, name);
   if (!runner?.commandLineOptions) return [];
   // GNU programs take options after operands too (`su user -c …`, `flock FILE -c …`), so the whole line is read.
   const scanned = scanArguments(words, { ...runner.grammar, stopAtOperand: runner.commandLineTakesRest === true });

@@ -3,6 +3,7 @@ import { programName } from "./command-runners.js";
 import { INTERPRETERS, SHELLS, interpreterName, type Interpreter } from "./interpreters.js";
 import { optionValues, scanArguments } from "./lenient-options.js";
 import { isDynamic, parseShell, type ShellWord, type SimpleCommand } from "./shell-syntax.js";
+import { ownEntry } from "../../validation/own-entry.js";
 
 /**
  * Code a command runs that is not a shell command line and cannot be read here: a Python, Perl,
@@ -38,7 +39,7 @@ export function embeddedCode(
   written: WrittenScripts,
 ): EmbeddedCode {
   const name = interpreterName(programName(words));
-  const interpreter = INTERPRETERS[name];
+  const interpreter = ownEntry(INTERPRETERS, name);
   if (interpreter) return interpreterCode(words, interpreter, command, producer, written);
   if (!SHELLS.has(name) && !STDIN_COMMAND_READERS.has(name)) return NO_CODE;
   if (readsCommandsOnStdin(words, name)) {

@@ -1,3 +1,5 @@
+import { ownEntry } from "../../validation/own-entry.js";
+
 /**
  * The keys a git configuration file sets, read with git's own grammar (config.c): section
  * headers `[section]`, `[section "subsection"]` and the old `[section.subsection]`, a key on the
@@ -159,7 +161,7 @@ function readValue(reader: Reader): string | undefined | { problem: string } {
       if (escaped === undefined) return { problem: "a value ending in a backslash" };
       // A backslash at the end of a line continues the value on the next one.
       if (escaped === "\n") continue;
-      const replacement = ESCAPES[escaped];
+      const replacement = ownEntry(ESCAPES, escaped);
       if (replacement === undefined) return { problem: "an escape git would not accept in a value" };
       value += replacement;
     } else value += char;

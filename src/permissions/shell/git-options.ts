@@ -1,5 +1,6 @@
 import { optionValues, scanArguments, type LenientGrammar, type ScannedOption } from "./lenient-options.js";
 import type { ShellWord } from "./shell-syntax.js";
+import { ownEntry } from "../../validation/own-entry.js";
 
 /**
  * How a git command line reads, for deny rules and the risk sentinel: its global options, its
@@ -127,9 +128,9 @@ const DIRECTORY_CREATING: Readonly<Record<string, (operands: ShellWord[]) => She
  */
 export function gitWrittenPaths(git: GitInvocation): ShellWord[] {
   const subcommand = git.subcommand ?? "";
-  const extra = SUBCOMMAND_WRITTEN_LONG_OPTIONS[subcommand];
+  const extra = ownEntry(SUBCOMMAND_WRITTEN_LONG_OPTIONS, subcommand);
   const longOptions = extra === undefined ? WRITTEN_LONG_OPTIONS : [...WRITTEN_LONG_OPTIONS, extra];
   const grammar: LenientGrammar = { longWithValue: longOptions, ...(WRITTEN_SHORT_O.has(subcommand) ? { shortWithValue: "o" } : {}) };
   const scanned = scanArguments(git.args, grammar, 0);
-  return [...optionValues(scanned, [...longOptions, "-o"]), ...(DIRECTORY_CREATING[subcommand]?.(scanned.operands) ?? [])];
+  return [...optionValues(scanned, [...longOptions, "-o"]), ...(ownEntry(DIRECTORY_CREATING, subcommand)?.(scanned.operands) ?? [])];
 }

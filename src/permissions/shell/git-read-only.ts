@@ -1,5 +1,6 @@
 import { namesOption } from "./lenient-options.js";
 import { mayInjectArguments, type ShellWord } from "./shell-syntax.js";
+import { ownEntry } from "../../validation/own-entry.js";
 
 /**
  * Which git invocations only read. Git runs code from configuration (`core.fsmonitor`,
@@ -69,7 +70,7 @@ export function isReadOnlyGit(args: readonly ShellWord[]): boolean {
   const [subcommand, ...rest] = texts.slice(index);
   if (subcommand === undefined) return false;
   if (INSPECTING_SUBCOMMANDS.has(subcommand)) return inspectingArgumentsAreSafe(rest);
-  const listing = LISTING_FORMS[subcommand];
+  const listing = ownEntry(LISTING_FORMS, subcommand);
   if (listing) return rest.every((text) => listing.test(text));
   if (subcommand === "config") return isConfigRead(rest) && readsRepositoryConfigOnly(rest);
   // `git stash` alone stashes; `list` and `show` only read.

@@ -3,6 +3,7 @@ import path from "node:path";
 import { isSameOrInside, realPathOfNearestAncestor } from "../../paths/real-path.js";
 import { boundedFolderReader } from "./bounded-folder-reads.js";
 import { namesOption } from "./lenient-options.js";
+import { ownEntry } from "../../validation/own-entry.js";
 
 /**
  * Recursive reads that follow symbolic links found on the way (`grep -R`, `rg -L`, `find -L`,
@@ -46,7 +47,7 @@ const MAX_ENTRIES = 20_000;
 
 /** Whether `program` with these argument texts follows links while it walks folders. */
 export function followsLinksWhileWalking(program: string, texts: readonly string[]): boolean {
-  const following = LINK_FOLLOWING[program];
+  const following = ownEntry(LINK_FOLLOWING, program);
   if (!following) return false;
   if (following.always) return true;
   for (const text of texts) {
@@ -58,7 +59,7 @@ export function followsLinksWhileWalking(program: string, texts: readonly string
 
 /** Whether the program walks the working directory when no folder is named. */
 export function walksCwdByDefault(program: string): boolean {
-  return LINK_FOLLOWING[program]?.walksCwdByDefault ?? false;
+  return ownEntry(LINK_FOLLOWING, program)?.walksCwdByDefault ?? false;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { ownEntry } from "../../validation/own-entry.js";
+
 /** Scanning over quoted and bracketed text, for the tokenizer's expansions (shell-parser.ts). */
 
 /**
@@ -66,6 +68,6 @@ export function decodeAnsiC(body: string): string {
     }
     if (/^[0-7]/.test(sequence)) return String.fromCharCode(Number.parseInt(sequence, 8));
     if (sequence.startsWith("c")) return String.fromCharCode(sequence.charCodeAt(1) & 0x1f);
-    return ANSI_ESCAPES[sequence] ?? whole;
+    return ownEntry(ANSI_ESCAPES, sequence) ?? whole;
   });
 }
