@@ -1,4 +1,5 @@
 import type { LenientGrammar } from "./lenient-options.js";
+import { GDB_GRAMMAR } from "./runner-programs.js";
 import { isPrintOnlySedScript } from "./sed-script.js";
 
 /**
@@ -136,34 +137,7 @@ export const INTERPRETERS: Readonly<Record<string, Interpreter>> = {
   most: PAGER,
   ed: { grammar: { shortWithValue: "p" }, codeOptions: [], readsCodeOnStdin: "withoutCode" },
   gdb: {
-    grammar: {
-      singleDashWithValue: [
-        "-ex",
-        "-iex",
-        "-x",
-        "-ix",
-        "-eval-command",
-        "-init-eval-command",
-        "-command",
-        "-init-command",
-        "-cd",
-        "-d",
-        "-directory",
-        "-p",
-        "-pid",
-        "-c",
-        "-core",
-        "-s",
-        "-symbols",
-        "-e",
-        "-exec",
-        "-se",
-        "-b",
-        "-D",
-        "-data-directory",
-        "-tty",
-      ],
-    },
+    grammar: GDB_GRAMMAR,
     codeOptions: ["-ex", "-iex", "-eval-command", "-init-eval-command"],
     fileOptions: ["-x", "-ix", "-command", "-init-command"],
   },

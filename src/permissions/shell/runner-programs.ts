@@ -39,6 +39,36 @@ const SUDO_OPTIONS = [
   "--chroot",
 ];
 
+/** gdb's options that take a value: the runner table reads past them, the interpreter table looks for code in them. */
+export const GDB_GRAMMAR: LenientGrammar = {
+  singleDashWithValue: [
+    "-ex",
+    "-iex",
+    "-x",
+    "-ix",
+    "-eval-command",
+    "-init-eval-command",
+    "-command",
+    "-init-command",
+    "-cd",
+    "-d",
+    "-directory",
+    "-p",
+    "-pid",
+    "-c",
+    "-core",
+    "-s",
+    "-symbols",
+    "-e",
+    "-exec",
+    "-se",
+    "-b",
+    "-D",
+    "-data-directory",
+    "-tty",
+  ],
+};
+
 export const RUNNERS: Readonly<Record<string, Runner>> = {
   env: {
     grammar: {
@@ -257,34 +287,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
   torsocks: { grammar: { shortWithValue: "upaP", longWithValue: ["--user", "--pass", "--address", "--port"] } },
   valgrind: { grammar: {} },
   gdb: {
-    grammar: {
-      singleDashWithValue: [
-        "-ex",
-        "-iex",
-        "-x",
-        "-ix",
-        "-eval-command",
-        "-init-eval-command",
-        "-command",
-        "-init-command",
-        "-cd",
-        "-d",
-        "-directory",
-        "-p",
-        "-pid",
-        "-c",
-        "-core",
-        "-s",
-        "-symbols",
-        "-e",
-        "-exec",
-        "-se",
-        "-b",
-        "-D",
-        "-data-directory",
-        "-tty",
-      ],
-    },
+    grammar: GDB_GRAMMAR,
     commandAfter: "--args",
   },
   "xvfb-run": {
