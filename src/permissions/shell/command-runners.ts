@@ -1,6 +1,6 @@
 import path from "node:path";
 import { hasOption, optionValues, scanArguments } from "./lenient-options.js";
-import { RUNNERS, type Runner } from "./runner-programs.js";
+import { RUNNERS, SORT_GRAMMAR, type Runner } from "./runner-programs.js";
 import type { ShellWord } from "./shell-syntax.js";
 import { ownEntry } from "../../validation/own-entry.js";
 
@@ -58,20 +58,7 @@ const COMMAND_OPTIONS: Readonly<Record<string, Pick<Runner, "grammar" | "command
     commandLineOptions: ["--pre"],
   },
   sort: {
-    grammar: {
-      shortWithValue: "oktTS",
-      longWithValue: [
-        "--output",
-        "--key",
-        "--field-separator",
-        "--temporary-directory",
-        "--buffer-size",
-        "--parallel",
-        "--batch-size",
-        "--compress-program",
-        "--files0-from",
-      ],
-    },
+    grammar: SORT_GRAMMAR,
     commandLineOptions: ["--compress-program"],
   },
   tar: {

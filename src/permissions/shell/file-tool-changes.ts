@@ -3,6 +3,7 @@ import { awkOutputs, inPlaceEdits, vimOutputs } from "./editor-writes.js";
 import { hasOption, literalWord, optionValues, scanArguments, withoutPrefix, type LenientGrammar } from "./lenient-options.js";
 import { writes, type ChangedPath } from "./path-change.js";
 import { allOperands, byOptions, copyDestinations, deletions, permissionChanges, type PathReader } from "./path-readers.js";
+import { SORT_GRAMMAR } from "./runner-programs.js";
 import type { ShellWord } from "./shell-syntax.js";
 
 /**
@@ -34,22 +35,7 @@ function withoutSuffix(word: ShellWord): ShellWord {
 }
 
 export const FILE_TOOL_CHANGES: Readonly<Record<string, PathReader>> = {
-  sort: byOptions(["-o", "--output"], {
-    shortWithValue: "oktTS",
-    longWithValue: [
-      "--output",
-      "--key",
-      "--field-separator",
-      "--temporary-directory",
-      "--buffer-size",
-      "--parallel",
-      "--batch-size",
-      "--compress-program",
-      "--files0-from",
-      "--random-source",
-      "--sort",
-    ],
-  }),
+  sort: byOptions(["-o", "--output"], SORT_GRAMMAR),
   shuf: byOptions(["-o", "--output"], {
     shortWithValue: "oni",
     longWithValue: ["--output", "--head-count", "--input-range", "--random-source"],

@@ -39,6 +39,24 @@ const SUDO_OPTIONS = [
   "--chroot",
 ];
 
+/** sort's options that take a value: where its output goes, and the program `--compress-program` runs. */
+export const SORT_GRAMMAR: LenientGrammar = {
+  shortWithValue: "oktTS",
+  longWithValue: [
+    "--output",
+    "--key",
+    "--field-separator",
+    "--temporary-directory",
+    "--buffer-size",
+    "--parallel",
+    "--batch-size",
+    "--compress-program",
+    "--files0-from",
+    "--random-source",
+    "--sort",
+  ],
+};
+
 /** gdb's options that take a value: the runner table reads past them, the interpreter table looks for code in them. */
 export const GDB_GRAMMAR: LenientGrammar = {
   singleDashWithValue: [
