@@ -32,8 +32,11 @@ const MAX_REDIRECTS = 20;
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /** Silence on an open connection before it is given up, as undici's headers and body timeouts. */
 const IDLE_TIMEOUT_MS = 300_000;
-/** Sent only to the origin they were meant for: a redirect elsewhere drops them. */
-const CREDENTIAL_HEADERS = ["authorization", "x-api-key", "x-goog-api-key", "cookie", "proxy-authorization"];
+/**
+ * A body read whole (`text()`, `json()`, `arrayBuffer()`) is refused past this, counted after
+ * decompression: a model API's answer is far smaller, and a small gzip body can expand to gigabytes.
+ */
+export const MAX_BUFFERED_BODY_BYTES = 64 * 1024 * 1024;
 
 async function fetchOverNodeHttp(input: string | URL | { url: string }, init: FetchInit = {}): Promise<NodeHttpResponse> {
   const body = requestBody(init.body);
@@ -57,7 +60,10 @@ async function fetchOverNodeHttp(input: string | URL | { url: string }, init: Fe
       const reason = init.redirect === "error" ? "unexpected redirect" : "redirect count exceeded";
       throw new TypeError("fetch failed", { cause: new Error(reason) });
     }
-    request = redirected(request, message.statusCode!, new URL(location, request.url));
+    const next = new URL(location, request.url);
+    const refusal = redirectRefusal(request.url, next);
+    if (refusal) throw new TypeError("fetch failed", { cause: new Error(refusal) });
+    request = redirected(request, message.statusCode!, next);
   }
 }
 
@@ -77,10 +83,21 @@ function requestBody(body: unknown): { bytes: Buffer | null } | undefined {
   return undefined;
 }
 
-/** The next request of a redirect chain, as fetch builds it. */
+/**
+ * Why a model request does not follow a redirect: it carries the API key and the whole
+ * conversation, so it goes only to the origin it was configured with (a server moving a path
+ * answers within its origin), never over another scheme and never from https down to http.
+ */
+export function redirectRefusal(from: URL, to: URL): string | undefined {
+  if (to.protocol !== "http:" && to.protocol !== "https:") return `redirect to a ${to.protocol} URL`;
+  if (from.protocol === "https:" && to.protocol === "http:") return `redirect from https down to http (${to.origin})`;
+  if (to.origin !== from.origin) return `redirect to another origin (${to.origin}): a model request goes only where it was configured to`;
+  return undefined;
+}
+
+/** The next request of a redirect chain, as fetch builds it (always within one origin). */
 function redirected(previous: OutgoingRequest, status: number, url: URL): OutgoingRequest {
   const headers = new FetchHeaders(previous.headers);
-  if (url.origin !== previous.url.origin) for (const name of CREDENTIAL_HEADERS) headers.delete(name);
   // 303, and 301/302 after a POST, turn the request into a GET without a body.
   if (status === 303 || ((status === 301 || status === 302) && previous.method === "POST")) {
     for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) headers.delete(name);
@@ -184,7 +201,15 @@ class NodeHttpResponse {
   async #bytes(): Promise<Buffer> {
     if (!this.body) return Buffer.alloc(0);
     const chunks: Buffer[] = [];
-    for await (const chunk of this.body) chunks.push(chunk);
+    let size = 0;
+    for await (const chunk of this.body) {
+      size += chunk.byteLength;
+      if (size > MAX_BUFFERED_BODY_BYTES) {
+        await this.body.cancel();
+        throw new TypeError("terminated", { cause: new Error(`response body over ${MAX_BUFFERED_BODY_BYTES} bytes`) });
+      }
+      chunks.push(chunk);
+    }
     return Buffer.concat(chunks);
   }
 }

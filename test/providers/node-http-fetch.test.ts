@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { FetchHeaders } from "../../src/providers/fetch-headers.js";
-import { nodeHttpFetch } from "../../src/providers/node-http-fetch.js";
+import { nodeHttpFetch, redirectRefusal } from "../../src/providers/node-http-fetch.js";
 import { FormData as SdkFormData, ReadableStream as SdkReadableStream } from "../../src/providers/sdk-globals.js";
 
 /** A loopback server answering with `handle`; every request it saw is kept. */
@@ -132,9 +132,11 @@ describe("nodeHttpFetch", () => {
     expect({ ok: response.ok, body: await response.text() }).toEqual({ ok: false, body: '{"error":{"message":"bad"}}' });
   });
 
-  it("follows redirects, dropping credentials when the origin changes", async () => {
-    const other = createServer((request, response) => {
-      response.end(`other: ${request.headers["x-api-key"]} ${request.headers.authorization}`);
+  it("follows a redirect within its origin, and no other: another origin, another scheme or http after https fail", async () => {
+    let otherHits = 0;
+    const other = createServer((_request, response) => {
+      otherHits++;
+      response.end("other");
     });
     await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
     const otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
@@ -142,21 +144,51 @@ describe("nodeHttpFetch", () => {
       const origin = await serve((request, response) => {
         if (request.url === "/same") response.writeHead(307, { location: "/final" }).end();
         else if (request.url === "/final") response.end(`final: ${request.headers["x-api-key"]}`);
+        else if (request.url === "/ftp")
+          response.writeHead(307, { location: `ftp://127.0.0.1:${(other.address() as AddressInfo).port}/` }).end();
         else response.writeHead(308, { location: `${otherOrigin}/there` }).end();
       });
-      const init = { method: "POST", body: "x", headers: { "x-api-key": "secret", authorization: "Bearer t" } };
+      const init = { method: "POST", body: "the conversation", headers: { "x-api-key": "secret", "api-key": "azure-secret" } };
       const same = await nodeHttpFetch(`${origin}/same`, init);
       expect({ text: await same.text(), redirected: same.redirected, url: same.url }).toEqual({
         text: "final: secret",
         redirected: true,
         url: `${origin}/final`,
       });
-      expect(seen.at(-1)).toMatchObject({ method: "POST", body: "x" });
-      expect(await (await nodeHttpFetch(`${origin}/away`, init)).text()).toBe("other: undefined undefined");
+      expect(seen.at(-1)).toMatchObject({ method: "POST", body: "the conversation" });
+      for (const [path, reason] of [
+        ["/away", /another origin/],
+        ["/ftp", /ftp: URL/],
+      ] as const) {
+        const failure = await nodeHttpFetch(`${origin}${path}`, init).then(
+          () => undefined,
+          (error: unknown) => error as TypeError & { cause: Error },
+        );
+        expect(failure, path).toBeInstanceOf(TypeError);
+        expect(failure!.message).toBe("fetch failed");
+        expect(failure!.cause.message).toMatch(reason);
+      }
+      expect(otherHits).toBe(0);
+      expect(redirectRefusal(new URL("https://api.example.com/v1"), new URL("http://api.example.com/v1"))).toMatch(/https down to http/);
+      expect(redirectRefusal(new URL("http://127.0.0.1:1/a"), new URL("http://127.0.0.1:1/b"))).toBeUndefined();
     } finally {
       other.closeAllConnections();
       await new Promise((resolve) => other.close(resolve));
     }
+  });
+
+  it("refuses a body read whole that decompresses past its cap, without holding it all", async () => {
+    // 80 MiB of zeros gzip to ~80 KB.
+    const bomb = gzipSync(Buffer.alloc(80 * 1024 * 1024));
+    const url = await serve((_request, response) => response.writeHead(400, { "content-encoding": "gzip" }).end(bomb));
+    const before = process.memoryUsage().rss;
+    const failure = await (await nodeHttpFetch(url, { method: "POST", body: "x" })).text().then(
+      () => undefined,
+      (error: unknown) => error as TypeError & { cause: Error },
+    );
+    expect(failure?.message).toBe("terminated");
+    expect(failure?.cause.message).toMatch(/over 67108864 bytes/);
+    expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
   });
 });
 
