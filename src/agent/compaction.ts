@@ -26,9 +26,27 @@ const SUMMARY_MAX_OUTPUT_TOKENS = 4_096;
 
 const sizes = new WeakMap<Message, number>();
 
-/** Estimated tokens of a request: system prompt, tool definitions and messages (message sizes cached). */
+/**
+ * Characters of one tool definition as a request carries it. Every turn estimates the request
+ * again with freshly listed specs, but each tool's schema object is converted once and kept
+ * (tools/registry.ts): the size is remembered per schema, for as long as name and description
+ * stay the same.
+ */
+const specSizes = new WeakMap<object, { name: string; description: string; size: number }>();
+
+function specSize(spec: ToolSpec): number {
+  const known = specSizes.get(spec.inputSchema);
+  if (known && known.name === spec.name && known.description === spec.description) return known.size;
+  const size = JSON.stringify(spec).length;
+  specSizes.set(spec.inputSchema, { name: spec.name, description: spec.description, size });
+  return size;
+}
+
+/** Estimated tokens of a request: system prompt, tool definitions and messages (sizes cached). */
 export function estimateTokens(system: string, tools: readonly ToolSpec[], messages: readonly Message[]): number {
-  let chars = system.length + JSON.stringify(tools).length;
+  // The length JSON.stringify(tools) would have: brackets, commas, and each spec.
+  let chars = system.length + 2 + Math.max(0, tools.length - 1);
+  for (const spec of tools) chars += specSize(spec);
   for (const message of messages) {
     let size = sizes.get(message);
     if (size === undefined) {

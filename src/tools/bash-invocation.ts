@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { access, constants as fileConstants, mkdir, open } from "node:fs/promises";
+import { accessSync, closeSync, constants as fileConstants, fstatSync, openSync, readSync, unlinkSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ToolContext } from "./define-tool.js";
@@ -47,7 +48,7 @@ export async function planBashInvocation(
   // judged in, confined where bwrap works, and with git's code-running settings overridden.
   const judged = context.confinement;
   const confined = judged !== undefined && (await judged.problem()) === undefined;
-  const shell = judged ? FALLBACK_SHELL : await chooseShell();
+  const shell = judged ? FALLBACK_SHELL : chooseShell();
   if (confined && !isInsideRoots(startDirectory, context.workspace.roots)) {
     return toolError(
       "outside_workspace",
@@ -98,11 +99,12 @@ export async function planBashInvocation(
   };
 }
 
-async function chooseShell(): Promise<string> {
+/** The user's shell if it speaks POSIX and can run. Checked synchronously: one access(2), no thread-pool round trip. */
+function chooseShell(): string {
   const userShell = process.env.SHELL;
   if (userShell !== undefined && POSIX_SHELL_NAMES.has(path.basename(userShell))) {
     try {
-      await access(userShell, fileConstants.X_OK);
+      accessSync(userShell, fileConstants.X_OK);
       return userShell;
     } catch {
       // SHELL points at something missing or not executable: use the fallback.
@@ -143,20 +145,31 @@ const MAX_FINAL_DIRECTORY_BYTES = 4096;
  * The directory the command ended in, from the file its shell wrote. A sandboxed command can
  * replace that file (it lives in its TMPDIR): with a FIFO to hang agentwire, or a link to
  * /dev/zero to fill its memory. So: no following links, no blocking open, a regular file only,
- * and at most a path's worth of bytes.
+ * and at most a path's worth of bytes. Read synchronously: a few calls on a tiny local file,
+ * where each asynchronous step would be a round trip through the thread pool, and each wake-up
+ * waits for a turn on a busy machine (about 1 ms of every Bash call there).
  */
-export async function readFinalDirectory(finalDirectoryFile: string): Promise<string | undefined> {
-  let handle;
+export function readFinalDirectory(finalDirectoryFile: string): string | undefined {
+  let descriptor: number | undefined;
   try {
-    handle = await open(finalDirectoryFile, fileConstants.O_RDONLY | (fileConstants.O_NOFOLLOW ?? 0) | (fileConstants.O_NONBLOCK ?? 0));
-    if (!(await handle.stat()).isFile()) return undefined;
+    descriptor = openSync(finalDirectoryFile, fileConstants.O_RDONLY | (fileConstants.O_NOFOLLOW ?? 0) | (fileConstants.O_NONBLOCK ?? 0));
+    if (!fstatSync(descriptor).isFile()) return undefined;
     const buffer = Buffer.alloc(MAX_FINAL_DIRECTORY_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const bytesRead = readSync(descriptor, buffer, 0, buffer.length, 0);
     const directory = buffer.toString("utf8", 0, bytesRead).replace(/\n$/, "");
     return directory.length > 0 ? directory : undefined;
   } catch {
     return undefined;
   } finally {
-    await handle?.close();
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
+}
+
+/** Removes the final-directory file; one unlink, as the file is gone if the shell never wrote it. */
+export function removeFinalDirectoryFile(finalDirectoryFile: string): void {
+  try {
+    unlinkSync(finalDirectoryFile);
+  } catch {
+    // Never written (the command called `exit`, or could not start): nothing to remove.
   }
 }

@@ -1,5 +1,4 @@
 import { statSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import * as z from "zod";
 import { captureCommandOutput, createSpoolFile, HEAD_LINES, TAIL_LINES, type CommandOutput } from "../process/command-output.js";
 import { startSupervisedProcess } from "../process/supervised-process.js";
@@ -8,7 +7,7 @@ import type { ToolContext } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
-import { planBashInvocation, readFinalDirectory, type BashInvocation } from "./bash-invocation.js";
+import { planBashInvocation, readFinalDirectory, removeFinalDirectoryFile, type BashInvocation } from "./bash-invocation.js";
 import { bashResult, type BashRun } from "./bash-result.js";
 import { namespaceInitPid, waitForNamespaceEnd } from "./sandbox/bwrap-exit.js";
 import { hardenedGitEnvironment } from "./sandbox/git-hardening.js";
@@ -118,13 +117,13 @@ async function runInvocation(invocation: BashInvocation, context: ToolContext, t
     if (namespaceInit !== undefined) await waitForNamespaceEnd(namespaceInit);
     const undone = invocation.protectedWatch?.undoChanges() ?? [];
     await output.finish();
-    const directoryNote = await rememberFinalDirectory(context, await readFinalDirectory(invocation.finalDirectoryFile));
+    const directoryNote = await rememberFinalDirectory(context, readFinalDirectory(invocation.finalDirectoryFile));
     if (command.child.pid === undefined) return couldNotStart(invocation, end.error?.message ?? "unknown error");
     return { end, stopReason: command.stopReason, output, directoryNote, undone };
   } finally {
     clearInterval(progressTimer);
     command.release();
-    await rm(invocation.finalDirectoryFile, { force: true });
+    removeFinalDirectoryFile(invocation.finalDirectoryFile);
   }
 }
 
