@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
-import { openCachedData, sealCachedData, stampSource, type SourceStamp } from "./code-cache-envelope.js";
+import { openCachedData, sealCachedData } from "./code-cache-envelope.js";
 import { makePrivateCacheFolder, privateCacheFolder, readPrivateFile, removeOtherBuilds, replaceFile } from "./code-cache-files.js";
 
 /**
@@ -17,8 +17,8 @@ import { makePrivateCacheFolder, privateCacheFolder, readPrivateFile, removeOthe
  * The cache never serves code for another bundle: its folder is named by a hash of the whole
  * built CLI (set by scripts/build.mjs); V8 refuses data from another V8 version or other V8
  * flags, but of the source it compares only the length, and it checks no checksum of the data.
- * So each file carries agentwire's own envelope (code-cache-envelope.ts: the source's length and
- * hash, the data's hash), and only data that matches reaches V8. Cached code runs as agentwire:
+ * So each file carries agentwire's own envelope (code-cache-envelope.ts: the source's length, the
+ * data's length and hash), and only data that matches reaches V8. Cached code runs as agentwire:
  * only this user's private files in private folders are read (code-cache-files.ts). The install
  * folder is only read. A cache that cannot be read or written is no cache; the run is the same,
  * only slower.
@@ -36,7 +36,7 @@ export const BEFORE_V8_FLAGS = Symbol.for("agentwire.before-v8-flags");
 interface LoadedFile {
   script: Script;
   cacheFile: string;
-  source: SourceStamp;
+  sourceLength: number;
   /** The V8 flags agentwire had set when the file was compiled ("" for none). */
   flags: string;
   /** Whether the cache lacked this file (or it was damaged, or V8 refused it): it is written before the process ends. */
@@ -102,7 +102,7 @@ export function runWithCodeCache(entryFile: string, location: CodeCacheLocation 
     for (const file of pending) {
       file.write = false;
       try {
-        replaceFile(join(folder.path, file.cacheFile), sealCachedData(file.source, file.script.createCachedData()));
+        replaceFile(join(folder.path, file.cacheFile), sealCachedData(file.sourceLength, file.script.createCachedData()));
       } catch {
         // This file stays uncached; the others may still be written.
       }
@@ -114,15 +114,14 @@ export function runWithCodeCache(entryFile: string, location: CodeCacheLocation 
     if (known) return known.exports;
     const module = { exports: {} };
     loaded.set(file, module);
-    const bytes = readFileSync(file);
-    const source = folder === undefined ? undefined : stampSource(bytes);
+    const source = wrap(readFileSync(file, "utf8"));
     const cacheFile = cacheFileName(file, flags);
     const sealed = folder?.exists === true ? readPrivateFile(join(folder.path, cacheFile)) : undefined;
-    const cachedData = sealed === undefined || source === undefined ? undefined : openCachedData(sealed, source);
-    const script = new Script(wrap(bytes.toString("utf8")), { filename: file, ...(cachedData ? { cachedData } : {}) });
-    if (source !== undefined) {
+    const cachedData = sealed === undefined ? undefined : openCachedData(sealed, source.length);
+    const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
+    if (folder !== undefined) {
       const write = cachedData === undefined || script.cachedDataRejected === true;
-      files.push({ script, cacheFile, source, flags, write });
+      files.push({ script, cacheFile, sourceLength: source.length, flags, write });
     }
     const nodeRequire = createRequire(file);
     // The bundle's own files are required by relative path; everything else is Node's.
