@@ -1,9 +1,11 @@
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script } from "node:vm";
+import { openCachedData, sealCachedData } from "./code-cache-envelope.js";
+import { makePrivateCacheFolder, privateCacheFolder, readPrivateFile, removeOtherBuilds, replaceFile } from "./code-cache-files.js";
 
 /**
  * Runs the CLI bundle (CommonJS, dist/cli.cjs and dist/cli-chunks/) with V8's code cache: the
@@ -13,9 +15,13 @@ import { Script } from "node:vm";
  * is Node 22's, hence the CommonJS bundle and this loader (bin/agentwire runs it).
  *
  * The cache never serves code for another bundle: its folder is named by a hash of the whole
- * built CLI (set by scripts/build.mjs), and V8 itself refuses data from another V8 version,
- * other V8 flags or another source. The install folder is only read. A cache that cannot be
- * read or written is no cache; the run is the same, only slower.
+ * built CLI (set by scripts/build.mjs); V8 refuses data from another V8 version or other V8
+ * flags, but of the source it compares only the length, and it checks no checksum of the data.
+ * So each file carries agentwire's own envelope (code-cache-envelope.ts: the source's length, the
+ * data's length and hash), and only data that matches reaches V8. Cached code runs as agentwire:
+ * only this user's private files in private folders are read (code-cache-files.ts). The install
+ * folder is only read. A cache that cannot be read or written is no cache; the run is the same,
+ * only slower.
  */
 
 declare const __AGENTWIRE_CLI_BUILD__: string;
@@ -30,24 +36,34 @@ export const BEFORE_V8_FLAGS = Symbol.for("agentwire.before-v8-flags");
 interface LoadedFile {
   script: Script;
   cacheFile: string;
+  sourceLength: number;
   /** The V8 flags agentwire had set when the file was compiled ("" for none). */
   flags: string;
-  /** Whether the cache lacked this file (or V8 refused it): it is written before the process ends. */
+  /** Whether the cache lacked this file (or it was damaged, or V8 refused it): it is written before the process ends. */
   write: boolean;
+}
+
+/** A build's cache folder and the agentwire home it lies in (both absolute). */
+export interface CodeCacheLocation {
+  home: string;
+  directory: string;
 }
 
 /**
  * Where one build's caches live for this Node and these Node options; undefined when caching is
  * off. V8 refuses code cached under other flags, and a host may start agentwire with its own
  * (`node --max-old-space-size=… agentwire`, NODE_OPTIONS): each set of options gets its folder,
- * or runs with and without them would each throw the other's cache away.
+ * or runs with and without them would each throw the other's cache away. A relative
+ * AGENTWIRE_HOME (or HOME) gets no cache: it would be found from the working directory, which may be a
+ * cloned repository's, and that repository would then choose the code agentwire runs.
  */
-export function codeCacheDirectory(env: NodeJS.ProcessEnv, build: string, execArgv: readonly string[]): string | undefined {
+export function codeCacheLocation(env: NodeJS.ProcessEnv, build: string, execArgv: readonly string[]): CodeCacheLocation | undefined {
   if (env.AGENTWIRE_CODE_CACHE === "0") return undefined;
   const home = env.AGENTWIRE_HOME || join(homedir(), ".agentwire");
+  if (!isAbsolute(home)) return undefined;
   const options = [...execArgv, env.NODE_OPTIONS ?? ""].join("\0");
   const optionsTag = options === "" ? "" : `-${fnv1a(options)}`;
-  return join(home, "cache", "code", `${build}-${process.versions.v8}-${process.arch}${optionsTag}`);
+  return { home, directory: join(home, "cache", "code", `${build}-${process.versions.v8}-${process.arch}${optionsTag}`) };
 }
 
 /** A short hash for a folder name (FNV-1a, 32 bits): node:crypto would cost ~4 ms to load here. */
@@ -63,32 +79,33 @@ export function cacheFileName(file: string, flags: string): string {
   return `${basename(file)}${suffix}.v8cache`;
 }
 
-/** Loads `entryFile` as the CLI's entry, its chunks through the cache in `cacheDirectory`. */
-export function runWithCodeCache(entryFile: string, cacheDirectory: string | undefined): void {
-  // Cached code runs as agentwire: a folder someone else could write to is not used at all.
-  const usable = cacheDirectory !== undefined && privateOrAbsent(cacheDirectory) && privateOrAbsent(dirname(cacheDirectory));
-  const directory = usable ? cacheDirectory : undefined;
+/** Loads `entryFile` as the CLI's entry, its chunks through the cache at `location`. */
+export function runWithCodeCache(entryFile: string, location: CodeCacheLocation | undefined): void {
+  let folder = location === undefined ? undefined : privateCacheFolder(location.home, location.directory);
   const loaded = new Map<string, { exports: unknown }>();
   const files: LoadedFile[] = [];
   let flags = "";
 
   const writeCaches = (): void => {
     const pending = files.filter((file) => file.write && file.flags === flags);
-    if (pending.length === 0 || directory === undefined) return;
+    if (pending.length === 0 || folder === undefined || location === undefined) return;
     try {
-      if (!existsAsDirectory(directory)) {
-        mkdirSync(directory, { recursive: true, mode: 0o700 });
-        removeOtherBuilds(directory);
-      }
-      for (const file of pending) {
-        file.write = false;
-        // Written whole, then renamed: a run starting meanwhile reads the old cache or the new one.
-        const temporary = `${file.cacheFile}.${process.pid}`;
-        writeFileSync(temporary, file.script.createCachedData(), { mode: 0o600 });
-        renameSync(temporary, file.cacheFile);
+      if (!folder.exists) {
+        folder = makePrivateCacheFolder(location.home, location.directory, folder);
+        if (!folder?.exists) return;
+        removeOtherBuilds(folder.path);
       }
     } catch {
       // A home that cannot be written: no cache.
+      return;
+    }
+    for (const file of pending) {
+      file.write = false;
+      try {
+        replaceFile(join(folder.path, file.cacheFile), sealCachedData(file.sourceLength, file.script.createCachedData()));
+      } catch {
+        // This file stays uncached; the others may still be written.
+      }
     }
   };
 
@@ -97,12 +114,15 @@ export function runWithCodeCache(entryFile: string, cacheDirectory: string | und
     if (known) return known.exports;
     const module = { exports: {} };
     loaded.set(file, module);
-    const source = readFileSync(file, "utf8");
-    const cacheFile = directory === undefined ? "" : join(directory, cacheFileName(file, flags));
-    const cachedData = directory === undefined ? undefined : readIfPresent(cacheFile);
-    const script = new Script(wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
-    const refused = cachedData === undefined || script.cachedDataRejected === true;
-    files.push({ script, cacheFile, flags, write: directory !== undefined && refused });
+    const source = wrap(readFileSync(file, "utf8"));
+    const cacheFile = cacheFileName(file, flags);
+    const sealed = folder?.exists === true ? readPrivateFile(join(folder.path, cacheFile)) : undefined;
+    const cachedData = sealed === undefined ? undefined : openCachedData(sealed, source.length);
+    const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
+    if (folder !== undefined) {
+      const write = cachedData === undefined || script.cachedDataRejected === true;
+      files.push({ script, cacheFile, sourceLength: source.length, flags, write });
+    }
     const nodeRequire = createRequire(file);
     // The bundle's own files are required by relative path; everything else is Node's.
     const requireFromFile = Object.assign(
@@ -128,49 +148,8 @@ function wrap(source: string): string {
   return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
 }
 
-function readIfPresent(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A folder only its owner, this user, can write to; or none yet (it is made so). */
-function privateOrAbsent(directory: string): boolean {
-  try {
-    const stats = statSync(directory);
-    return stats.isDirectory() && (stats.mode & 0o022) === 0 && (process.getuid === undefined || stats.uid === process.getuid());
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ENOENT";
-  }
-}
-
-function existsAsDirectory(directory: string): boolean {
-  try {
-    readdirSync(directory);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Folders kept: this build's and the two made last before it (two installs used in turn keep theirs). */
-const KEPT_BUILDS = 3;
-
-/** Caches of older builds or other Node versions: all but the newest few go. */
-function removeOtherBuilds(directory: string): void {
-  const parent = dirname(directory);
-  const others = readdirSync(parent)
-    .map((name) => join(parent, name))
-    .filter((path) => path !== directory)
-    .map((path) => ({ path, made: statSync(path).mtimeMs }))
-    .sort((left, right) => right.made - left.made);
-  for (const { path } of others.slice(KEPT_BUILDS - 1)) rmSync(path, { recursive: true, force: true });
-}
-
 /** bin/agentwire's entry: the CLI bundle next to this file, cached per this build. */
 export function runCli(): void {
   const entry = join(dirname(fileURLToPath(import.meta.url)), "cli.cjs");
-  runWithCodeCache(entry, codeCacheDirectory(process.env, __AGENTWIRE_CLI_BUILD__, process.execArgv));
+  runWithCodeCache(entry, codeCacheLocation(process.env, __AGENTWIRE_CLI_BUILD__, process.execArgv));
 }

@@ -39,6 +39,11 @@ export interface PermissionQuestion {
    * covers may run what the repository's git configuration names (hooks, filters, fsmonitor).
    */
   projectVouched?: boolean;
+  /**
+   * The agentwire home wherever AGENTWIRE_HOME puts it (its settings, skills and cached code
+   * decide what agentwire runs and may do): writing into it is a risk like writing ~/.agentwire.
+   */
+  agentwireHome?: string;
 }
 
 export type PermissionVerdict =
@@ -84,7 +89,7 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
       reason: "plan mode",
     };
   }
-  const risk = assessRisk({ input, traits }, roots);
+  const risk = assessRisk({ input, traits }, roots, question.agentwireHome);
   if (risk) return finish(mode, { behavior: "ask", reason: risk, reasonType: "risk" });
   if (anyRuleMatches(rules.ask, target)) return finish(mode, { behavior: "ask", reason: "an ask rule matches", reasonType: "rule" });
   // A line that is read-only as a whole takes the read-only way below (confined, paths outside

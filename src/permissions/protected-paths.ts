@@ -50,10 +50,24 @@ const IGNORED_IN_NAMES = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\
  * undefined. Both the path as named and the path it resolves to through symlinks (dangling ones
  * too) are checked, so a link in the workspace cannot stand in for `~/.bashrc`; and a file with
  * several hard links asks, since changing it changes the same file under its other names, which
- * may lie anywhere. Contract: never throws.
+ * may lie anywhere. `agentwireHome`: the agentwire home when AGENTWIRE_HOME may have put it where
+ * no name marks it (`/srv/aw`), protected as ~/.agentwire is. Contract: never throws.
  */
-export function assessWrite(filePath: string, cwd: string): string | undefined {
-  return assessProtectedPath(filePath, cwd) ?? sharedFileReason(realPathOfNearestAncestor(path.resolve(cwd, expandHome(filePath))));
+export function assessWrite(filePath: string, cwd: string, agentwireHome?: string): string | undefined {
+  const absolute = path.resolve(cwd, expandHome(filePath));
+  return (
+    assessProtectedPath(filePath, cwd) ??
+    (agentwireHome === undefined ? undefined : agentwireHomeReason(absolute, agentwireHome)) ??
+    sharedFileReason(realPathOfNearestAncestor(absolute))
+  );
+}
+
+/** Inside the agentwire home, as named or through links (`home` itself may be a link too). */
+function agentwireHomeReason(absolute: string, home: string): string | undefined {
+  const real = realPathOfNearestAncestor(absolute);
+  const homes = [path.resolve(home), realPathOfNearestAncestor(path.resolve(home))];
+  if (!homes.some((candidate) => isSameOrInside(absolute, candidate) || isSameOrInside(real, candidate))) return undefined;
+  return `This writes to ${absolute}, inside agentwire's home (${home}): its settings, skills and cached code decide what agentwire runs and may do.`;
 }
 
 /**

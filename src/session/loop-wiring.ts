@@ -69,6 +69,7 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
     onHookStop: turn.hookStop.note,
     commandDirectory: () => shellStartDirectory(parts.state, parts.cwd),
     projectVouched: parts.settings.trustProject,
+    agentwireHome: parts.home,
   });
   const budgetSpent = parts.budget.spent();
   const contextFit = parts.contextFit;

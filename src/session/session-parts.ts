@@ -26,6 +26,8 @@ import type { SessionAccounting } from "./turn-accounting.js";
 export interface SessionParts {
   sessionId: string;
   cwd: string;
+  /** The agentwire home (settings, skills, sessions, cached code): writing into it always asks. */
+  home: string;
   settings: CheckedSessionSettings;
   systemPrompt: string;
   /** Every model-dependent setting (and the provider) for a model, computed when asked. */

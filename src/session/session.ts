@@ -203,6 +203,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
   const parts: SessionParts = {
     sessionId,
     cwd,
+    home,
     settings,
     systemPrompt,
     profileOf,

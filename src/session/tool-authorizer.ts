@@ -29,6 +29,8 @@ export interface ToolAuthorizerOptions {
   commandDirectory?: () => string;
   /** The host vouched for the project for this run (`--trust-project`); see PermissionQuestion. */
   projectVouched?: boolean;
+  /** The agentwire home; see PermissionQuestion. */
+  agentwireHome?: string;
 }
 
 /**
@@ -63,6 +65,7 @@ export function createToolAuthorizer(
       roots: [...roots],
       ...(commandDirectory ? { commandDirectory } : {}),
       projectVouched: options.projectVouched === true,
+      ...(options.agentwireHome === undefined ? {} : { agentwireHome: options.agentwireHome }),
     });
     // Deny rules, plan mode and dontAsk always win; a hook can only turn an allow into a question
     // or answer the policy's question.

@@ -1,7 +1,8 @@
-import { chmod, mkdir, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { chmod, chown, cp, lstat, mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { cacheFileName, codeCacheDirectory } from "../../src/cli/code-cache.js";
+import { cacheFileName, codeCacheLocation } from "../../src/cli/code-cache.js";
 import { createWorkspace, expectWellFormedRun, runAgentwire, type Workspace } from "../helpers/agentwire.js";
 
 let workspace: Workspace | undefined;
@@ -93,16 +94,99 @@ describe("V8's code cache for the CLI bundle", () => {
   });
 
   it("keeps caches made under other V8 flags apart: Node's options name the folder, agentwire's own the file", () => {
-    const plain = codeCacheDirectory({ AGENTWIRE_HOME: "/h" }, "b1", []);
+    const directory = (env: NodeJS.ProcessEnv, execArgv: string[] = []) => codeCacheLocation(env, "b1", execArgv)?.directory;
+    expect(codeCacheLocation({ AGENTWIRE_HOME: "/h" }, "b1", [])?.home).toBe("/h");
+    const plain = directory({ AGENTWIRE_HOME: "/h" });
     expect(plain).toBe(`/h/cache/code/b1-${process.versions.v8}-${process.arch}`);
     const withOptions = [
-      codeCacheDirectory({ AGENTWIRE_HOME: "/h" }, "b1", ["--max-old-space-size=100"]),
-      codeCacheDirectory({ AGENTWIRE_HOME: "/h", NODE_OPTIONS: "--max-old-space-size=100" }, "b1", []),
+      directory({ AGENTWIRE_HOME: "/h" }, ["--max-old-space-size=100"]),
+      directory({ AGENTWIRE_HOME: "/h", NODE_OPTIONS: "--max-old-space-size=100" }),
     ];
     expect(new Set([plain, ...withOptions]).size).toBe(3);
-    expect(codeCacheDirectory({ AGENTWIRE_HOME: "/h", AGENTWIRE_CODE_CACHE: "0" }, "b1", [])).toBeUndefined();
+    expect(directory({ AGENTWIRE_HOME: "/h", AGENTWIRE_CODE_CACHE: "0" })).toBeUndefined();
     expect(cacheFileName("/x/dist/cli-chunks/session-AB12.cjs", "")).toBe("session-AB12.cjs.v8cache");
     const underFlags = cacheFileName("/x/dist/cli-chunks/session-AB12.cjs", "--liftoff-only --optimize-for-size");
     expect(underFlags).toBe("session-AB12.cjs.liftoff-only-optimize-for-size.v8cache");
+  });
+
+  it("never hands V8 damaged data: a flipped byte gives the same run as no cache, and the file is rewritten", async () => {
+    workspace = await createWorkspace("text");
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    const { folder, files } = await cacheFiles(workspace.home);
+    // V8 checks no checksum: data with a flipped bit in the middle used to be run, and crash.
+    const damaged = new Map<string, Buffer>();
+    for (const name of files.keys()) {
+      const content = await readFile(join(folder, name));
+      content[Math.floor(content.length / 2)]! ^= 0x10;
+      await writeFile(join(folder, name), content);
+      damaged.set(name, content);
+    }
+    // Each run gets the scenario afresh, so both get the model's answer.
+    const scenario = JSON.parse(await readFile(join("fixtures", "scenarios", "text.json"), "utf8"));
+    await workspace.useScenario(scenario);
+    const run = await runAgentwire(ANSWER, { workspace });
+    expectWellFormedRun(run, 1);
+    await workspace.useScenario(scenario);
+    const uncached = await runAgentwire(ANSWER, { workspace, env: { AGENTWIRE_CODE_CACHE: "0" } });
+    expect(run.stderr).toBe(uncached.stderr);
+    expect(run.events.map((event) => event.type)).toEqual(uncached.events.map((event) => event.type));
+    expect(run.events.at(-1)).toMatchObject({ result: (uncached.events.at(-1) as { result: string }).result });
+    for (const [name, content] of damaged) expect((await readFile(join(folder, name))).equals(content), name).toBe(false);
+  });
+
+  it("reads no cache file that is a link or writable by its group, and replaces it with its own", async () => {
+    workspace = await createWorkspace("text");
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    const { folder } = await cacheFiles(workspace.home);
+    const names = ["cli.cjs.v8cache", ...(await readdir(folder)).filter((name) => name.startsWith("start-"))];
+    // Each planted file holds good data: only the checks on the file itself can tell it apart.
+    const elsewhere = join(workspace.root, "elsewhere.v8cache");
+    await cp(join(folder, names[0]!), elsewhere);
+    await rm(join(folder, names[0]!));
+    await symlink(elsewhere, join(folder, names[0]!));
+    await chmod(join(folder, names[1]!), 0o620);
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    const entry = await lstat(join(folder, names[0]!));
+    expect(entry.isFile() && entry.uid === process.getuid?.()).toBe(true);
+    expect((await stat(join(folder, names[1]!))).mode & 0o777).toBe(0o600);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)("reads no cache file another user owns (as root: one given to nobody)", async () => {
+    workspace = await createWorkspace("text");
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    const { folder } = await cacheFiles(workspace.home);
+    const entry = join(folder, "cli.cjs.v8cache");
+    await chown(entry, 65534, 65534);
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    expect((await stat(entry)).uid).toBe(0);
+  });
+
+  it("uses no cache folder reached through a link, and none under a relative AGENTWIRE_HOME", async () => {
+    workspace = await createWorkspace("text");
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    const { folder } = await cacheFiles(workspace.home);
+    // The build's folder swapped for a link to a private copy with a planted file in it.
+    const copy = join(workspace.root, "copy");
+    await cp(folder, copy, { recursive: true });
+    await rm(folder, { recursive: true });
+    await symlink(copy, folder);
+    await writeFile(join(copy, "cli.cjs.v8cache"), "planted", { mode: 0o600 });
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    expect(await readFile(join(copy, "cli.cjs.v8cache"), "utf8")).toBe("planted");
+    // A relative home is found from the working directory, which may be a cloned repository's.
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace, env: { AGENTWIRE_HOME: "aw-home" } }), 1);
+    expect(existsSync(join(workspace.cwd, "aw-home", "cache"))).toBe(false);
+  });
+
+  it("leaves no temporary file behind when a cache file cannot be replaced", async () => {
+    workspace = await createWorkspace("text");
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    const { folder } = await cacheFiles(workspace.home);
+    // A non-empty folder where the entry's cache goes: the rename over it fails.
+    await rm(join(folder, "cli.cjs.v8cache"));
+    await mkdir(join(folder, "cli.cjs.v8cache", "inside"), { recursive: true, mode: 0o700 });
+    await chmod(join(folder, "cli.cjs.v8cache"), 0o700);
+    expectWellFormedRun(await runAgentwire(ANSWER, { workspace }), 1);
+    expect((await readdir(folder)).filter((name) => name.startsWith("cli.cjs.v8cache"))).toEqual(["cli.cjs.v8cache"]);
   });
 });

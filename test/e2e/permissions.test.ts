@@ -76,6 +76,26 @@ describe("permissions without a host (print mode, default mode)", () => {
     expect(existsSync(join(workspace.cwd, "made.txt"))).toBe(false);
   });
 
+  it("an AGENTWIRE_HOME no name marks (inside the workspace here) is protected like ~/.agentwire, even in acceptEdits", async () => {
+    workspace = await createWorkspace("text");
+    const home = join(workspace.cwd, "aw-state");
+    const acceptEdits = ["-p", "x", "--output-format", "stream-json", "--verbose", "--permission-mode", "acceptEdits"];
+    for (const [file, env] of [
+      [join(home, "settings.json"), { AGENTWIRE_HOME: home }],
+      [join(workspace.home, ".agentwire", "settings.json"), {}],
+    ] as const) {
+      await workspace.useScenario(writeTurns(file));
+      const run = await runAgentwire(acceptEdits, { workspace, env });
+      expectWellFormedRun(run, 1);
+      expect(toolResultOf(run.events).block.content).toMatch(/Permission to use Write was denied: .*(agentwire's home|\.agentwire)/);
+      expect(existsSync(file)).toBe(false);
+    }
+    // Elsewhere in the workspace acceptEdits writes without asking.
+    await workspace.useScenario(writeTurns(join(workspace.cwd, "made.txt")));
+    expectWellFormedRun(await runAgentwire(acceptEdits, { workspace, env: { AGENTWIRE_HOME: home } }), 1);
+    expect(existsSync(join(workspace.cwd, "made.txt"))).toBe(true);
+  });
+
   it("a Bash call denied in acceptEdits mode names what would allow it, not acceptEdits", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({
