@@ -51,6 +51,16 @@ function ensureWatcher(): ChildProcess | undefined {
   return started;
 }
 
+/**
+ * Starts the watcher now, before the first command: registering a group must then be one write to
+ * a pipe right after its spawn. Started lazily at the first registration, the watcher's own spawn
+ * (milliseconds on a busy machine) came between a command's start and its registration, and
+ * agentwire SIGKILLed in that window left the command running.
+ */
+export function prepareSupervision(): void {
+  ensureWatcher();
+}
+
 /** Stops the group when agentwire exits, unless released first. */
 export function superviseProcessGroup(processGroupId: number): void {
   ensureWatcher()?.stdin?.write(`+${processGroupId}\n`);

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { childEnvironment } from "./child-environment.js";
-import { releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
+import { prepareSupervision, releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
 
 /**
  * The one way agentwire starts a child that runs someone else's code (a Bash command, a hook, an
@@ -78,6 +78,7 @@ export interface SupervisedProcess {
 export function startSupervisedProcess(request: SupervisedProcessRequest): SupervisedProcess | { startError: Error } {
   const environment = request.environment;
   let child: ChildProcess;
+  prepareSupervision();
   try {
     // detached: the child leads its own group, so one signal reaches its pipelines and `&` jobs.
     child = spawn(request.file, request.args, {

@@ -168,5 +168,5 @@ describe("the installed package", () => {
     const { result, schema } = JSON.parse(output.stdout) as { result: unknown; schema: string };
     expect(parseStdout(`${JSON.stringify(result)}\n`)[0]).toMatchObject({ type: "result", subtype: "success", result: "Hello, library." });
     expect(schema).toBe("string");
-  });
+  }, 120_000); // npm links the package and tsc compiles a consumer: ~7 s alone, 30 s and more beside a second suite
 });
