@@ -87,6 +87,16 @@ export async function parseSkillMarkdown(text: string, folderName: string): Prom
   const description = data.description?.trim() ?? "";
   if (description === "")
     return { ok: false, reason: "it has no description (the frontmatter needs `description:`), so no one could know when to use it" };
+  return acceptedSkill(name, description, notes, data);
+}
+
+/** A skill that parsed, its metadata read from its frontmatter's fields (none for plain markdown: the defaults). */
+function acceptedSkill(
+  name: string,
+  description: string,
+  notes: string[],
+  data: Partial<z.infer<typeof SkillFrontmatterSchema>>,
+): ParsedSkill {
   return {
     ok: true,
     notes,
@@ -198,23 +208,7 @@ function parsePlainMarkdown(text: string, folderName: string): ParsedSkill {
     return { ok: false, reason: "it has neither frontmatter nor a `## Description` section, so no one could know when to use it" };
   const checked = checkName(undefined, folderName);
   if ("reason" in checked) return { ok: false, reason: checked.reason };
-  const { name } = checked;
-  const notes: string[] = [];
-  return {
-    ok: true,
-    notes,
-    metadata: {
-      name,
-      description: clampDescription(description, notes),
-      whenToUse: undefined,
-      allowedTools: [],
-      modelInvocable: true,
-      userInvocable: true,
-      argumentHint: undefined,
-      license: undefined,
-      compatibility: undefined,
-    },
-  };
+  return acceptedSkill(checked.name, description, [], {});
 }
 
 /** The skill's name: the folder's, which the frontmatter's must equal (a mismatch is noted); or why the folder cannot be one. */
