@@ -8,47 +8,28 @@ import type { ShellWord } from "./shell-syntax.js";
  * destination is marked so), logs and captures. One part of the table changed-paths.ts reads.
  */
 
+/** curl's long options whose value is a file it writes (`-o`, `-D` and `-c` are the short ones). */
+const CURL_WRITTEN_LONG = [
+  "--output",
+  "--dump-header",
+  "--cookie-jar",
+  "--trace",
+  "--trace-ascii",
+  "--stderr",
+  "--etag-save",
+  "--hsts",
+  "--alt-svc",
+  "--libcurl",
+  "--output-dir",
+];
+
 export const NETWORK_TOOL_CHANGES: Readonly<Record<string, PathReader>> = {
   curl: (words) => {
     const scanned = scanArguments(words, {
       shortWithValue: "oDcdHuXAbeEFKrTwxYyzm",
-      longWithValue: [
-        "--output",
-        "--dump-header",
-        "--cookie-jar",
-        "--trace",
-        "--trace-ascii",
-        "--stderr",
-        "--etag-save",
-        "--hsts",
-        "--alt-svc",
-        "--libcurl",
-        "--output-dir",
-        "--data",
-        "--header",
-        "--user",
-        "--request",
-        "--config",
-        "--upload-file",
-        "--form",
-      ],
+      longWithValue: [...CURL_WRITTEN_LONG, "--data", "--header", "--user", "--request", "--config", "--upload-file", "--form"],
     });
-    return optionValues(scanned, [
-      "-o",
-      "--output",
-      "-D",
-      "--dump-header",
-      "-c",
-      "--cookie-jar",
-      "--trace",
-      "--trace-ascii",
-      "--stderr",
-      "--etag-save",
-      "--hsts",
-      "--alt-svc",
-      "--libcurl",
-      "--output-dir",
-    ]).map((word) => writes(word));
+    return optionValues(scanned, ["-o", "-D", "-c", ...CURL_WRITTEN_LONG]).map((word) => writes(word));
   },
   wget: byOptions(
     [
