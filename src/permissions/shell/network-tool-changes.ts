@@ -23,6 +23,9 @@ const CURL_WRITTEN_LONG = [
   "--output-dir",
 ];
 
+/** rsync's long options whose value is a file or folder it writes (`-T` is `--temp-dir`). */
+const RSYNC_WRITTEN_LONG = ["--backup-dir", "--log-file", "--write-batch", "--only-write-batch", "--partial-dir", "--temp-dir"];
+
 export const NETWORK_TOOL_CHANGES: Readonly<Record<string, PathReader>> = {
   curl: (words) => {
     const scanned = scanArguments(words, {
@@ -127,23 +130,10 @@ function rsyncChanges(words: ShellWord[]): ChangedPath[] {
       "--max-delete",
       "--max-alloc",
       "--address",
-      "--backup-dir",
-      "--log-file",
-      "--write-batch",
-      "--only-write-batch",
-      "--partial-dir",
-      "--temp-dir",
+      ...RSYNC_WRITTEN_LONG,
     ],
   });
-  const found: ChangedPath[] = optionValues(scanned, [
-    "--backup-dir",
-    "--log-file",
-    "--write-batch",
-    "--only-write-batch",
-    "--partial-dir",
-    "--temp-dir",
-    "-T",
-  ]).map((word) => writes(word));
+  const found: ChangedPath[] = optionValues(scanned, [...RSYNC_WRITTEN_LONG, "-T"]).map((word) => writes(word));
   const destination = scanned.operands.length >= 2 ? scanned.operands.at(-1) : undefined;
   if (destination) found.push({ word: destination, change: "writes", remote: isRemote(destination.text) });
   if (hasOption(scanned, ["--remove-source-files"]))
