@@ -57,13 +57,14 @@ export function assessWrite(filePath: string, cwd: string, agentwireHome?: strin
   const absolute = path.resolve(cwd, expandHome(filePath));
   return (
     assessProtectedPath(filePath, cwd) ??
-    (agentwireHome === undefined ? undefined : agentwireHomeReason(absolute, agentwireHome)) ??
+    (agentwireHome === undefined ? undefined : assessAgentwireHome(filePath, cwd, agentwireHome)) ??
     sharedFileReason(realPathOfNearestAncestor(absolute))
   );
 }
 
 /** Inside the agentwire home, as named or through links (`home` itself may be a link too). */
-function agentwireHomeReason(absolute: string, home: string): string | undefined {
+export function assessAgentwireHome(filePath: string, cwd: string, home: string): string | undefined {
+  const absolute = path.resolve(cwd, expandHome(filePath));
   const real = realPathOfNearestAncestor(absolute);
   const homes = [path.resolve(home), realPathOfNearestAncestor(path.resolve(home))];
   if (!homes.some((candidate) => isSameOrInside(absolute, candidate) || isSameOrInside(real, candidate))) return undefined;

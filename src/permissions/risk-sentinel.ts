@@ -16,7 +16,7 @@ export function assessRisk(
   agentwireHome?: string,
 ): string | undefined {
   const command = commandOf(call);
-  if (command !== undefined) return assessCommand(command, roots);
+  if (command !== undefined) return assessCommand(command, roots, agentwireHome);
   const filePath = call.traits.pathField === undefined ? undefined : call.input[call.traits.pathField];
   if (call.traits.kind === "edit" && typeof filePath === "string") return assessWrite(filePath, roots[0]!, agentwireHome);
   return undefined;

@@ -4,7 +4,7 @@ import { isSameOrInside, realPathOfNearestAncestor } from "../../paths/real-path
 import type { ChangedPath } from "./path-change.js";
 import { assessDeleteTarget, resolveWordPath } from "./delete-risks.js";
 import { literalWord } from "./lenient-options.js";
-import { assessWrite, assessProtectedPath } from "../protected-paths.js";
+import { assessAgentwireHome, assessProtectedPath, assessWrite } from "../protected-paths.js";
 import type { ShellWord } from "./shell-syntax.js";
 import { charactersOfText, expandBraces, expandGlob, hasWildcard, textOf } from "./word-expansion.js";
 
@@ -21,6 +21,8 @@ export interface ChangeContext {
   /** Where relative paths start; undefined after `cd -` or `cd $X`. */
   cwd: string | undefined;
   roots: readonly string[];
+  /** The agentwire home, protected like ~/.agentwire wherever AGENTWIRE_HOME puts it. */
+  agentwireHome?: string | undefined;
 }
 
 const VERBS: Record<ChangedPath["change"], string> = {
@@ -80,7 +82,7 @@ function assessPath(change: ChangedPath, verb: string, context: ChangeContext): 
   if (change.change === "deletes") {
     return (
       assessDeleteTarget(change.word, { cwd: base, roots: context.roots }, { rootMayBeTarget: false, verb }) ??
-      assessProtected(resolveWordPath(change.word, base), verb)
+      assessProtected(resolveWordPath(change.word, base), verb, false, context.agentwireHome)
     );
   }
   const resolved = resolveWordPath(change.word, base);
@@ -91,7 +93,12 @@ function assessPath(change: ChangedPath, verb: string, context: ChangeContext): 
   if (change.change === "extracts") {
     return `This command ${verb} ${shown} under names only the archive or patch knows, which cannot be checked beforehand and may overwrite protected files such as .git/hooks.`;
   }
-  const protectedReason = assessProtected(target, verb, change.change === "writes" || change.change === "permissions");
+  const protectedReason = assessProtected(
+    target,
+    verb,
+    change.change === "writes" || change.change === "permissions",
+    context.agentwireHome,
+  );
   if (protectedReason || change.change === "links") return protectedReason;
   if (target.startsWith("/dev/")) return undefined;
   if (change.change === "permissions") {
@@ -114,10 +121,11 @@ function assessPath(change: ChangedPath, verb: string, context: ChangeContext): 
  * "deletes"). `content`: the change reaches the file itself (a write, a mode change), so a file
  * with several hard links asks too; deleting or linking a name does not reach the others.
  */
-export function assessProtected(target: string | undefined, verb: string, content = false): string | undefined {
+export function assessProtected(target: string | undefined, verb: string, content = false, agentwireHome?: string): string | undefined {
   if (target === undefined) return undefined;
   // Both look at where the links lead too, dangling ones included.
-  return (content ? assessWrite(target, "/") : assessProtectedPath(target, "/"))
+  const home = agentwireHome === undefined ? undefined : assessAgentwireHome(target, "/", agentwireHome);
+  return (content ? assessWrite(target, "/", agentwireHome) : (assessProtectedPath(target, "/") ?? home))
     ?.replace(/^This writes to/, `This command ${verb}`)
     .replace(/^This writes raw data to/, `This command ${verb}`);
 }

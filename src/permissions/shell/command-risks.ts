@@ -16,8 +16,8 @@ import { ownEntry } from "../../validation/own-entry.js";
  * `xargs`, `flock` or `strace`, in code given to interpreters, and behind `/bin/` — so quoting
  * or wrapping a program does not hide it. Returns the first reason found.
  */
-export function assessCommand(command: string, roots: readonly string[]): string | undefined {
-  const context: ChangeContext = { cwd: roots[0], roots };
+export function assessCommand(command: string, roots: readonly string[], agentwireHome?: string): string | undefined {
+  const context: ChangeContext = { cwd: roots[0], roots, agentwireHome };
   for (const found of commandsOf(command)) {
     const reason = assessOne(found, context);
     if (reason) return reason;
@@ -88,7 +88,8 @@ function assessProgram(words: ShellWord[], context: ChangeContext): string | und
       // `find . -delete` deletes matches under the workspace, not the workspace itself.
       const verb = "deletes files under";
       const reason =
-        assessDeleteTarget(start, context, { rootMayBeTarget: true, verb }) ?? assessProtected(resolveWordPath(start, context.cwd), verb);
+        assessDeleteTarget(start, context, { rootMayBeTarget: true, verb }) ??
+        assessProtected(resolveWordPath(start, context.cwd), verb, false, context.agentwireHome);
       if (reason) return reason;
     }
   }
@@ -139,7 +140,7 @@ function assessChanges(found: CommandForms, context: ChangeContext): string | un
  */
 function assessNamedPaths(found: CommandForms, context: ChangeContext): string | undefined {
   for (const named of found.code.flatMap(pathsInCode)) {
-    const reason = assessProtected(resolveWordPath(literalWord(named), context.cwd), "runs code that names");
+    const reason = assessProtected(resolveWordPath(literalWord(named), context.cwd), "runs code that names", false, context.agentwireHome);
     if (reason) return reason;
   }
   return undefined;
