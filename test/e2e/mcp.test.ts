@@ -47,8 +47,15 @@ function pidsIn(file: string): number[] {
   return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map(Number) : [];
 }
 
+/**
+ * Kills a test server by the pid it recorded, if that pid is still the test server. A server that
+ * died earlier in the test (the restart test's first one) freed its pid, and with pid_max at 32768
+ * a busy suite can hand that number to another test's process: a blind kill could take down, say,
+ * the exit-path test's process watcher, and with it the very guarantee that test checks.
+ */
 function killQuietly(pid: number): void {
   try {
+    if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(SERVER)) return;
     process.kill(pid, "SIGKILL");
   } catch {
     // already gone

@@ -13,7 +13,7 @@ let directory: string;
 /** A folder outside the workspace for tool output files. */
 let outputRoot: string;
 /** Background pids a test started, killed afterwards in case the tool under test leaked them. */
-let startedPids: number[];
+let startedPids: Array<{ pid: number; started: string | undefined }>;
 
 beforeEach(async () => {
   directory = await realpath(await mkdtemp(path.join(os.tmpdir(), "agentwire-bash-")));
@@ -22,8 +22,10 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const pid of startedPids) {
+  for (const { pid, started } of startedPids) {
     try {
+      // Only the process the test saw: a pid freed early may already be another test's process.
+      if (started === undefined || startTimeOf(pid) !== started) continue;
       process.kill(pid, "SIGKILL");
     } catch {
       // Already gone, as it should be.
@@ -55,6 +57,15 @@ function isProcessGone(pid: number): boolean {
   }
 }
 
+/** When a process started (field 22 of /proc/PID/stat), to tell it from a later one given the same pid. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ").at(-1)!.split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
 async function waitUntilGone(pid: number, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
   while (Date.now() < deadline) {
@@ -66,7 +77,7 @@ async function waitUntilGone(pid: number, withinMs: number): Promise<boolean> {
 
 async function readPid(fileName: string): Promise<number> {
   const pid = Number((await readFile(path.join(directory, fileName), "utf8")).trim());
-  startedPids.push(pid);
+  startedPids.push({ pid, started: startTimeOf(pid) });
   return pid;
 }
 
