@@ -8,6 +8,7 @@ import { reportStartupFailure, StartupError } from "./startup-failure.js";
 import { tuneV8ForSessions } from "./v8-settings.js";
 import { SessionSetupError } from "../session/session-options.js";
 import { versionLine } from "../version.js";
+import { ownEntry } from "../validation/own-entry.js";
 
 /**
  * The installed package's root, where protocol/ and skills/ are. Computed here: this module is
@@ -27,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
   const startedAt = Date.now();
   const [first, second] = argv;
   const name = first === "help" ? second : first;
-  const subcommand = name !== undefined && Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
+  const subcommand = name === undefined ? undefined : ownEntry(SUBCOMMANDS, name);
   if (subcommand) return subcommand(first === "help" ? ["--help"] : argv.slice(1));
   const chatCommand = argv[0] === "chat";
   const parsed = await parseArguments(chatCommand ? argv.slice(1) : argv, process.cwd(), process.env);

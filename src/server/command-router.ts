@@ -15,6 +15,7 @@ import type { LineEvent } from "../../protocol/lines.js";
 import { toUserMessage } from "../session/user-input.js";
 import { handleControlRequest } from "./control-requests.js";
 import { reportInputError, type StreamInputContext } from "./stream-input-context.js";
+import { ownEntry } from "../validation/own-entry.js";
 
 type CommandType = InputCommand["type"];
 type CommandOf<Type extends CommandType> = Extract<InputCommand, { type: Type }>;
@@ -77,7 +78,7 @@ export function routeLine(line: LineEvent, context: StreamInputContext): void {
   }
   const type = typeof value === "object" && value !== null && "type" in value ? value.type : undefined;
   // An own key only: a type such as "toString" or "__proto__" names no route.
-  const commandRoute = typeof type === "string" && Object.hasOwn(COMMAND_ROUTES, type) ? COMMAND_ROUTES[type as CommandType] : undefined;
+  const commandRoute = typeof type === "string" ? ownEntry<CommandRoute>(COMMAND_ROUTES, type) : undefined;
   if (!commandRoute?.(value, context, line.number)) {
     reportInputError(context, line.number, "invalid_command", describeInvalidCommand(value));
   }

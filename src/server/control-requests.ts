@@ -10,6 +10,7 @@ import { resolveModelAlias } from "../providers/models.js";
 import { replyTo, validated, type ControlAnswer, type ControlHandler } from "./control-reply.js";
 import { answerInitialize } from "./initialize-request.js";
 import type { StreamInputContext } from "./stream-input-context.js";
+import { ownEntry } from "../validation/own-entry.js";
 
 /** Each control request subtype agentwire answers; any other is answered with an error naming it. */
 const CONTROL_HANDLERS: Readonly<Record<string, ControlHandler>> = {
@@ -65,7 +66,7 @@ function answerControlRequest(command: ControlRequestCommand, context: StreamInp
   const reply = replyTo(command.request_id);
   const subtype = command.request.subtype;
   // An own key only: a subtype such as "toString" or "__proto__" names no handler.
-  const handler = Object.hasOwn(CONTROL_HANDLERS, subtype) ? CONTROL_HANDLERS[subtype] : undefined;
+  const handler = ownEntry(CONTROL_HANDLERS, subtype);
   if (!handler) return reply.failure(`Unsupported control request subtype: ${subtype}`);
   return handler(command.request, reply, context);
 }
