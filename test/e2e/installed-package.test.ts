@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace, parseStdout, ROOT, waitForExit, type Workspace } from "../helpers/agentwire.js";
+import { stopWeb } from "../helpers/web.js";
 
 /**
  * agentwire as a user installs it: `npm pack`, then `npm install -g` into a temporary prefix, and
@@ -141,7 +142,7 @@ describe("the installed package", () => {
       const info = await fetch(new URL("/api/info", url), { headers: { authorization: `Bearer ${token}` } });
       expect(info.status).toBe(200);
     } finally {
-      child.kill("SIGTERM");
+      await stopWeb(child);
     }
   });
 

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { agentwireEnv, BIN, ROOT, type Workspace } from "./agentwire.js";
+import { stopWeb } from "./web.js";
 
 /**
  * Browser tests drive a real Chromium through playwright-core, which never downloads one: the
@@ -68,14 +69,7 @@ export async function startWebServer(workspace: Workspace, args: string[] = []):
     url,
     child,
     stderr: () => stderr,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop: () => stopWeb(child),
   };
 }
 

@@ -25,7 +25,9 @@ export async function stopWeb(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
   await exited;
+  clearTimeout(timer);
 }
 
 /** Starts `agentwire web` on a free loopback port for `workspace`; the caller stops it with stopWeb. */
