@@ -16,4 +16,9 @@ export interface ToolTraits {
   commandField?: string;
   /** Changes only the session's own state, nothing outside it (TodoWrite): never needs permission. */
   sessionStateOnly?: boolean;
+  /**
+   * Offered to the model by name only until it loads the schema with ToolSearch, as Claude Code
+   * defers its less common tools: the first request stays small.
+   */
+  deferred?: boolean;
 }

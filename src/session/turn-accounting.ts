@@ -45,6 +45,15 @@ export class SessionAccounting {
   addUsage(usage: Usage, model: string): void {
     addTokens(this.turnUsage, usage);
     this.turnThinkingTokens += usage.reasoningTokens ?? 0;
+    this.addSideUsage(usage, model);
+  }
+
+  /**
+   * A model request made beside the conversation (a subagent's turns, WebFetch's extraction,
+   * WebSearch's search request). Claude Code counts these in `modelUsage` and the cost only: the
+   * result's `usage` stays the main conversation's own requests.
+   */
+  addSideUsage(usage: Usage, model: string, webSearchRequests = 0): void {
     const limits = modelLimits(model);
     const entry = (this.modelUsage[model] ??= {
       inputTokens: 0,
@@ -57,6 +66,7 @@ export class SessionAccounting {
       maxOutputTokens: limits.maxOutputTokens,
     });
     addTokens(entry, usage);
+    entry.webSearchRequests += webSearchRequests;
     const cost = costUsd(model, usage);
     entry.costUSD += cost;
     this.totalCost += cost;
