@@ -20,6 +20,8 @@ export type ToolErrorCode =
   | "edit_ambiguous"
   /** Write/Edit: the new text contains a `[REDACTED:…]` placeholder that would overwrite a secret. */
   | "redacted_secret"
+  /** NotebookEdit: the file is not a notebook in nbformat 4 (not JSON, or not the format); it is left as it was. */
+  | "invalid_notebook"
   | "command_failed"
   | "timeout"
   | "aborted"

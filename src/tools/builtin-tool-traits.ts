@@ -13,6 +13,8 @@ export const BUILTIN_TOOL_TRAITS = {
   Grep: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
   LS: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
   MultiEdit: { kind: "edit", pathField: "file_path" },
+  // Deferred as Claude Code defers it: offered by name until ToolSearch loads its schema.
+  NotebookEdit: { kind: "edit", pathField: "notebook_path", deferred: true },
   Read: { kind: "read", pathField: "file_path" },
   TodoWrite: { kind: "other", sessionStateOnly: true },
   Write: { kind: "edit", pathField: "file_path" },

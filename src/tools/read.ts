@@ -6,6 +6,7 @@ import type { ToolResult } from "../conversation/tool-result.js";
 import { resolveWorkspacePath } from "./paths.js";
 import { imageProblem } from "./image-check.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
+import { isNotebookPath } from "./notebook/notebook-path.js";
 
 const description = `Shows a file's contents with line numbers.
 
@@ -13,6 +14,7 @@ const description = `Shows a file's contents with line numbers.
 - Without \`offset\` and \`limit\` you get up to 2000 lines from the top. \`offset\` (the 1-based line to begin at) and \`limit\` select a range; when the file goes on past what is shown, the result names the offset to continue from.
 - If you know where the part you need is, ask for just that range: a large file fills the context fast.
 - Each line comes back as its number, a tab, then its text (as \`cat -n\` prints it), numbered from 1. A line over 2000 characters is cut off.
+- A Jupyter notebook (.ipynb) comes back cell by cell, each code cell followed by its outputs (text, errors, images); there \`offset\` and \`limit\` count cells instead of lines.
 - Images (PNG, JPEG, GIF, WebP) come back as images when the model provider accepts them. Other binary files (archives, executables, …) are described by type and size instead of their bytes.
 - A directory or a missing path is an error (LS or Glob list directories); an empty file gives a notice rather than content.
 - When Bash saves a long output to a file and names it, page through that file here like any other.
@@ -109,6 +111,13 @@ export const createReadTool = () =>
           startLine: 1,
           totalLines: 0,
         });
+      }
+
+      if (isNotebookPath(filePath)) {
+        // Loaded on the first notebook: most runs never read one.
+        const { readNotebook } = await import("./notebook/read-notebook.js");
+        const notebook = await readNotebook(filePath, fileStats.size, input, context.imageInput);
+        if (notebook) return notebook;
       }
 
       let handle: FileHandle;

@@ -6,6 +6,7 @@ import { createGlobTool } from "./glob.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
 import { createMultiEditTool } from "./multi-edit.js";
+import { createNotebookEditTool } from "./notebook-edit.js";
 import { createReadTool } from "./read.js";
 import { createTodoWriteTool } from "./todo-write.js";
 import { createWriteTool } from "./write.js";
@@ -23,6 +24,7 @@ export function builtinTools(): ToolDefinition[] {
     createGrepTool({ backend: "auto" }),
     createLsTool(),
     createMultiEditTool(),
+    createNotebookEditTool(),
     createReadTool(),
     createTodoWriteTool(),
     createWriteTool(),
