@@ -13,8 +13,7 @@ const NO_IDS = fixture("test4jupyter_metadata_timings.ipynb"); // nbformat 4.4: 
 const TRACEBACK = fixture("many_tracebacks.ipynb"); // one code cell with an error output
 const SIMPLE = fixture("simple.ipynb"); // nbformat 4.2, one markdown cell
 
-type Json = Record<string, any>;
-const jupyterText = (notebook: Json, indent: string | number = 1) => `${JSON.stringify(notebook, null, indent)}\n`;
+const jupyterText = (notebook: unknown, indent: string | number = 1) => `${JSON.stringify(notebook, null, indent)}\n`;
 const ids = () => {
   let next = 0;
   return () => `new${++next}`;
@@ -94,7 +93,14 @@ describe("inserting a cell", () => {
   it("adds a cell with a fresh id after the one named, in Jupyter's member order", () => {
     const edited = edit(WITH_IDS, { mode: "insert", cellId: "2fcdfa53", newSource: "import numpy as np\n", cellType: "code" });
     const expected = JSON.parse(WITH_IDS);
-    expected.cells.splice(1, 0, { cell_type: "code", execution_count: null, id: "new1", metadata: {}, outputs: [], source: ["import numpy as np\n"] });
+    expected.cells.splice(1, 0, {
+      cell_type: "code",
+      execution_count: null,
+      id: "new1",
+      metadata: {},
+      outputs: [],
+      source: ["import numpy as np\n"],
+    });
     expect(edited.text).toBe(jupyterText(expected));
     expect(edited.cellId).toBe("new1");
   });
@@ -132,7 +138,9 @@ describe("deleting a cell", () => {
       expect(edited.text).toBe(jupyterText(expected));
       expect(edited.cellType).toBe(removed.cell_type);
     }
-    expect(edit(TRACEBACK, { mode: "delete", cellId: "cell-0", newSource: "" }).text).toBe(jupyterText({ ...JSON.parse(TRACEBACK), cells: [] }));
+    expect(edit(TRACEBACK, { mode: "delete", cellId: "cell-0", newSource: "" }).text).toBe(
+      jupyterText({ ...JSON.parse(TRACEBACK), cells: [] }),
+    );
   });
 });
 
