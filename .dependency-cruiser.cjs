@@ -105,6 +105,8 @@ const innerWalls = {
   "src/tools/sandbox/": [],
   // The edit engine may fail the way a tool fails and resolve workspace paths, nothing more.
   "src/tools/edit/": ["^src/tools/(define-tool|paths|redact-secrets)\\.ts$"],
+  // Notebook parsing, viewing and cell edits: the format alone; paths, permissions and writing stay with the tools.
+  "src/tools/notebook/": [],
   // Shell analysis reads commands; the policy above it decides. Its only look up is the protected names.
   "src/permissions/shell/": ["^src/permissions/protected-paths\\.ts$"],
   // Wire translation (agent events to Claude Code's lines, the flat dialect, results, system/init): it
