@@ -1,7 +1,18 @@
+import { spawn } from "node:child_process";
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createWorkspace, expectWellFormedRun, ROOT, results, runAgentwire, toolOutcomes, type Workspace } from "../helpers/agentwire.js";
+import {
+  agentwireEnv,
+  BIN,
+  createWorkspace,
+  expectWellFormedRun,
+  ROOT,
+  results,
+  runAgentwire,
+  toolOutcomes,
+  type Workspace,
+} from "../helpers/agentwire.js";
 
 // Read and NotebookEdit on real notebooks (fixtures/notebooks/README.md names their sources),
 // through the binary and the replay server, as a Claude Code host would drive them.
@@ -22,6 +33,20 @@ async function copyFixture(name: string, as = name): Promise<string> {
   const target = join(workspace.cwd, as);
   await copyFile(join(FIXTURES, name), target);
   return target;
+}
+
+/** `agentwire render` over a run's stdout, without colours. */
+async function render(stdin: string): Promise<string> {
+  const child = spawn(process.execPath, [BIN, "render"], {
+    cwd: workspace.cwd,
+    env: agentwireEnv(workspace),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stdin.end(stdin);
+  await new Promise((resolve) => child.on("close", resolve));
+  return stdout.replace(/\u001b\[[0-9;]*m/g, "");
 }
 
 describe("notebooks through the binary", () => {
@@ -90,6 +115,14 @@ describe("notebooks through the binary", () => {
     expect(replacedNoIds).toMatchObject({ isError: false, content: "Updated cell cell-0 with iAmNotDefined = 1" });
     const errors = JSON.parse(await readFile(withoutIds, "utf8"));
     expect(errors.cells[0]).toEqual({ cell_type: "code", execution_count: null, metadata: {}, outputs: [], source: ["iAmNotDefined = 1"] });
+
+    // The terminal renderer (as chat and the web page, through src/render/present/) shows each edit as a cell diff.
+    const rendered = await render(run.stdout);
+    expect(rendered).toContain("read 4 cells");
+    expect(rendered).toContain("updated cell 38f37a24 in demo.ipynb");
+    expect(rendered).toMatch(/-print\("hello"\)\n.*\+print\('tide'\)/s);
+    expect(rendered).toContain(`inserted cell ${newId} in demo.ipynb`);
+    expect(rendered).toMatch(/deleted cell 0bc81532 in demo\.ipynb[\s\S]*-\*\*Lorem ipsum\*\*/);
   });
 
   it("a broken notebook is refused and left untouched; a missing cell names the cells there are", async () => {

@@ -147,6 +147,96 @@ describe("presenting tool calls", () => {
   });
 });
 
+describe("a notebook in every view", () => {
+  const original = JSON.stringify({
+    cells: [
+      { cell_type: "markdown", id: "intro", metadata: {}, source: ["# Tide\n", "notebook"] },
+      { cell_type: "code", metadata: {}, outputs: [], source: "x = 40 + 2\nx" },
+    ],
+  });
+  const details = (extra: Record<string, unknown>) => ({
+    language: "python",
+    error: "",
+    notebook_path: "/repo/nb.ipynb",
+    original_file: original,
+    ...extra,
+  });
+
+  it("shows a replaced cell as a cell diff: its old source removed, the new one added", () => {
+    const replaced = describeResult(
+      "NotebookEdit",
+      { notebook_path: "/repo/nb.ipynb", cell_id: "cell-1", new_source: "x = 43\nx\n" },
+      { content: "Updated cell cell-1 with x = 43" },
+      details({ new_source: "x = 43\nx\n", cell_id: "cell-1", cell_type: "code", edit_mode: "replace" }),
+      "/repo",
+      120,
+    );
+    expect(replaced).toEqual({
+      kind: "updated",
+      failed: false,
+      summary: "updated cell cell-1 in nb.ipynb",
+      diff: [
+        { kind: "hunk", text: "@@ cell cell-1 (code) @@" },
+        { kind: "del", text: "-x = 40 + 2" },
+        { kind: "del", text: "-x" },
+        { kind: "add", text: "+x = 43" },
+        { kind: "add", text: "+x" },
+      ],
+    });
+  });
+
+  it("shows an insert as added lines, a delete as removed ones, and a stored call by its input", () => {
+    const inserted = describeResult(
+      "NotebookEdit",
+      { notebook_path: "/repo/nb.ipynb", cell_id: "intro", new_source: "## Next", cell_type: "markdown", edit_mode: "insert" },
+      { content: "Inserted cell ab12cd34 with ## Next" },
+      details({ new_source: "## Next", cell_id: "ab12cd34", cell_type: "markdown", edit_mode: "insert" }),
+      "/repo",
+      120,
+    );
+    expect(inserted.summary).toBe("inserted cell ab12cd34 in nb.ipynb");
+    expect(inserted.kind === "updated" && inserted.diff).toEqual([
+      { kind: "hunk", text: "@@ cell ab12cd34 (markdown) @@" },
+      { kind: "add", text: "+## Next" },
+    ]);
+    const deleted = describeResult(
+      "NotebookEdit",
+      { notebook_path: "/repo/nb.ipynb", cell_id: "intro", new_source: "", edit_mode: "delete" },
+      { content: "Deleted cell intro" },
+      details({ new_source: "", cell_id: "intro", cell_type: "markdown", edit_mode: "delete" }),
+      "/repo",
+      120,
+    );
+    expect(deleted.kind === "updated" && deleted.diff.map((row) => row.text)).toEqual([
+      "@@ cell intro (markdown) @@",
+      "-# Tide",
+      "-notebook",
+    ]);
+    const stored = describeResult(
+      "NotebookEdit",
+      { notebook_path: "/repo/nb.ipynb", cell_id: "intro", new_source: "# Tides" },
+      { content: "ok" },
+      undefined,
+      "/repo",
+      120,
+    );
+    expect(stored.kind === "updated" && stored.diff.map((row) => row.text)).toEqual(["@@ cell intro @@", "+# Tides"]);
+  });
+
+  it("summarizes a notebook Read by its cells, and names the notebook of a call", () => {
+    const read = describeResult(
+      "Read",
+      { file_path: "/repo/nb.ipynb" },
+      { content: [{ type: "text", text: "<cell id=…" }] },
+      { type: "notebook", file: { filePath: "/repo/nb.ipynb", cells: [{}, {}] } },
+      "/repo",
+      120,
+    );
+    expect(read.summary).toBe("read 2 cells");
+    expect(describeCall("NotebookEdit", { notebook_path: "/repo/nb.ipynb", cell_id: "intro" }, "/repo", 80)).toBe("NotebookEdit nb.ipynb");
+  });
+});
+
 describe("parsing markdown", () => {
   it("classifies lines and keeps fenced code whole", () => {
     expect(markdownBlocks("# Title ##\n\n- one\n  2) two\n> quoted\n---\n```ts\nconst a = 1;\n~~~\n```\ntext")).toEqual([

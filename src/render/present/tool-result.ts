@@ -1,3 +1,4 @@
+import { notebookEditRows } from "./notebook-edit.js";
 import { displayPath, type ToolInput } from "./tool-call.js";
 import { clip, countLines, plural } from "./text.js";
 
@@ -56,6 +57,7 @@ export function describeResult(
     const message = text.replace(/<\/?tool_use_error>/g, "").trim();
     return { kind: "error", failed: true, summary: message.split("\n")[0] || "failed", output: message };
   }
+  if (toolName === "NotebookEdit") return describeNotebookEdit(input, details, cwd);
   const patch = patchDetails(details);
   if (patch) return describePatch(patch, input, cwd);
   if ((toolName === "Edit" || toolName === "MultiEdit") && details === undefined) return describeEditInput(input, cwd);
@@ -70,6 +72,7 @@ function summarize(toolName: string | undefined, text: string, bash: BashDetails
     return output === "" ? `${exit}no output` : `${exit}${plural(countLines(output), "line")} of output`;
   }
   const read = readDetails(details);
+  if (read?.cells !== undefined) return `read ${plural(read.cells, "cell")}`;
   if (read) return read.type === "image" ? "read an image" : `read ${plural(read.numLines ?? countLines(text), "line")}`;
   if (text === "") return "done";
   if (toolName === "Read") return `read ${plural(countLines(text), "line")}`;
@@ -92,6 +95,13 @@ function describePatch(patch: PatchDetails, input: ToolInput | undefined, cwd: s
   const added = diff.filter((row) => row.kind === "add").length;
   const removed = diff.filter((row) => row.kind === "del").length;
   return { kind: "updated", failed: false, summary: `updated ${path}: +${added} -${removed}`, diff };
+}
+
+/** A notebook edit as a cell diff: "updated cell abc in demo.ipynb", the old source removed, the new added. */
+function describeNotebookEdit(input: ToolInput | undefined, details: unknown, cwd: string | undefined): ToolOutcome {
+  const { verb, cellId, rows } = notebookEditRows(input, details);
+  const path = displayPath(String(input?.notebook_path ?? ""), cwd);
+  return { kind: "updated", failed: false, summary: `${verb} cell ${cellId} in ${path}`, diff: rows };
 }
 
 /** Structured-patch hunks as rows: a header per hunk, then its added, removed and context lines. */
@@ -166,10 +176,10 @@ function patchDetails(details: unknown): PatchDetails | undefined {
   return details.structuredPatch.every(isHunk) ? (details as unknown as PatchDetails) : undefined;
 }
 
-/** Read's details: the kind of file, and its line count for text. */
-function readDetails(details: unknown): { type: string; numLines?: number } | undefined {
+/** Read's details: the kind of file, and its line count for text (its cell count for a notebook). */
+function readDetails(details: unknown): { type: string; numLines?: number; cells?: number } | undefined {
   if (!isObject(details) || typeof details.type !== "string" || !isObject(details.file)) return undefined;
-  const { numLines, totalLines, filePath } = details.file;
+  const { numLines, totalLines, filePath, cells } = details.file;
   if (!optional(numLines, "number") || !optional(totalLines, "number") || !optional(filePath, "string")) return undefined;
-  return { type: details.type, numLines: numLines as number | undefined };
+  return { type: details.type, numLines: numLines as number | undefined, cells: Array.isArray(cells) ? cells.length : undefined };
 }
