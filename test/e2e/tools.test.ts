@@ -258,11 +258,13 @@ describe("tool selection flags", () => {
       "Grep",
       "LS",
       "MultiEdit",
+      "NotebookEdit",
       "Read",
       "TodoWrite",
       "Write",
     ]);
-    expect(lines[6]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
+    expect(lines[6]).toMatch(/^NotebookEdit\s+Changes one cell of a Jupyter notebook \(\.ipynb\)/);
+    expect(lines[7]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
     const json = await runAgentwire(["--list-tools", "--output-format", "json", "--tools", "Edit"], { workspace });
     expect(json.code).toBe(0);
     expect(json.stdout.endsWith("\n")).toBe(true);

@@ -13,6 +13,7 @@ describe("tool registry", () => {
       "Grep",
       "LS",
       "MultiEdit",
+      "NotebookEdit",
       "Read",
       "TodoWrite",
       "Write",
@@ -34,7 +35,7 @@ describe("tool registry", () => {
 
   it("an unknown name in --tools is an error naming the available tools", () => {
     expect(selectTools(builtinTools(), { tools: ["Read", "Frobnicate"], disallowedToolNames: [] })).toEqual({
-      error: "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, Read, TodoWrite, Write.",
+      error: "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, NotebookEdit, Read, TodoWrite, Write.",
     });
   });
 
