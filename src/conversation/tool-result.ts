@@ -18,7 +18,7 @@ export type ToolErrorCode =
   | "edit_not_unique"
   /** Edit: no exact match, and several places match approximately equally well. */
   | "edit_ambiguous"
-  /** Write/Edit: the new text contains a `[REDACTED:…]` placeholder that would overwrite a secret. */
+  /** Write/Edit/NotebookEdit: the new text contains a `[REDACTED:…]` placeholder that would overwrite a secret. */
   | "redacted_secret"
   /** NotebookEdit: the file is not a notebook in nbformat 4 (not JSON, or not the format); it is left as it was. */
   | "invalid_notebook"

@@ -6,6 +6,7 @@ import { defineTool, toolError } from "./define-tool.js";
 import { openFileToChange, type FileToChange, WriteRefused } from "./edit/file-for-writing.js";
 import { isNotebookPath } from "./notebook/notebook-path.js";
 import { resolveWorkspacePath } from "./paths.js";
+import { REDACTION_MARKER_PREFIX } from "./redact-secrets.js";
 
 const description = `Changes one cell of a Jupyter notebook (.ipynb): replaces its source, inserts a new cell, or deletes a cell.
 
@@ -60,6 +61,14 @@ export const createNotebookEditTool = () =>
           `Notebook does not exist: ${notebookPath}. Note: your current working directory is ${context.cwd}.`,
         );
       try {
+        // Read showed the cell with its secrets redacted; the placeholder written back would replace the real value.
+        if (input.new_source.includes(REDACTION_MARKER_PREFIX) && !file.text.includes(REDACTION_MARKER_PREFIX)) {
+          return toolError(
+            "redacted_secret",
+            `new_source contains a ${REDACTION_MARKER_PREFIX}…] placeholder. agentwire shows those instead of secrets; writing one would replace the real value. ` +
+              "Leave the cell that holds the secret as it is, or ask the user to change it.",
+          );
+        }
         // Loaded on the first notebook edit: most runs never make one.
         const { editNotebookText } = await import("./notebook/edit-notebook-text.js");
         const editMode = input.edit_mode ?? "replace";

@@ -137,12 +137,13 @@ describe("notebooks through the binary", () => {
         call("NotebookEdit", { notebook_path: good, cell_id: "nope", new_source: "y" }),
         call("NotebookEdit", { notebook_path: join(workspace.cwd, "notes.md"), cell_id: "a", new_source: "y" }),
         call("Read", { file_path: broken }),
+        call("NotebookEdit", { notebook_path: good, cell_id: "cell-0", new_source: "key = '[REDACTED:anthropic_api_key]'" }),
         { text: "Done." },
       ],
     });
     const run = await runAgentwire(["-p", "Fix it", ...STREAM, "--permission-mode", "acceptEdits"], { workspace });
     expectWellFormedRun(run, 1);
-    const [invalid, missing, notNotebook, readBroken] = toolOutcomes(run.events);
+    const [invalid, missing, notNotebook, readBroken, placeholder] = toolOutcomes(run.events);
     expect(invalid).toMatchObject({ isError: true, code: "invalid_notebook" });
     expect(invalid!.content).toMatch(/not a notebook NotebookEdit can change: it is not valid JSON/);
     expect(await readFile(broken, "utf8")).toBe(brokenText);
@@ -151,6 +152,9 @@ describe("notebooks through the binary", () => {
     expect(notNotebook).toMatchObject({ isError: true, code: "invalid_input" });
     // Read shows a file that is not a notebook as the text it is.
     expect(readBroken).toMatchObject({ isError: false, content: `1\t${brokenText}` });
+    // A redaction placeholder is never written over what it stands for.
+    expect(placeholder).toMatchObject({ isError: true, code: "redacted_secret" });
+    expect(await readFile(good, "utf8")).toBe(await readFile(join(FIXTURES, "simple.ipynb"), "utf8"));
   });
 
   it("asks like Write and Edit: denied without approval in default mode, and a protected folder asks even in acceptEdits", async () => {
