@@ -125,6 +125,22 @@ describe("notebooks through the binary", () => {
     expect(rendered).toMatch(/deleted cell 0bc81532 in demo\.ipynb[\s\S]*-\*\*Lorem ipsum\*\*/);
   });
 
+  it("Read sends a notebook's image output to the model as an image block", async () => {
+    workspace = await createWorkspace("text");
+    await copyFixture("test4.5.ipynb", "demo.ipynb");
+    await workspace.useScenario({ turns: [call("Read", { file_path: "demo.ipynb", offset: 8 }), { text: "A logo." }] });
+    const run = await runAgentwire(["-p", "What does the last cell show?", ...STREAM, "--dangerously-skip-permissions"], { workspace });
+    expectWellFormedRun(run, 1);
+    const blocks = JSON.parse(toolOutcomes(run.events)[0]!.content) as Array<{ type: string; text?: string; source?: unknown }>;
+    expect(blocks.map((block) => block.type)).toEqual(["text", "image"]);
+    expect(blocks[0]!.text).toMatch(
+      /^<cell id="34334c4f"><cell_type>markdown<\/cell_type>### Image<\/cell id="34334c4f">\n<cell id="8b414a68">/,
+    );
+    expect(blocks[1]).toMatchObject({ type: "image", source: { type: "base64", media_type: "image/png" } });
+    // The model request that follows carries the image too.
+    expect(JSON.stringify(workspace.server.requests.at(-1))).toContain('"media_type":"image/png"');
+  });
+
   it("a broken notebook is refused and left untouched; a missing cell names the cells there are", async () => {
     workspace = await createWorkspace("text");
     const broken = join(workspace.cwd, "broken.ipynb");
