@@ -35,7 +35,8 @@ describe("tool registry", () => {
 
   it("an unknown name in --tools is an error naming the available tools", () => {
     expect(selectTools(builtinTools(), { tools: ["Read", "Frobnicate"], disallowedToolNames: [] })).toEqual({
-      error: "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, NotebookEdit, Read, TodoWrite, Write.",
+      error:
+        "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, NotebookEdit, Read, TodoWrite, Write.",
     });
   });
 
