@@ -79,13 +79,14 @@ export const createNotebookEditTool = () =>
         );
         if (!outcome.ok) return toolError(outcome.reason, `${outcome.message}\nNotebook: ${notebookPath}`);
         await file.replace(outcome.edited.text);
-        const { cellId, cellType, language } = outcome.edited;
+        const { cellId, cellType, language, oldSource } = outcome.edited;
         return {
           content: resultText(editMode, cellId, input.new_source),
           isError: false,
-          // Claude Code's NotebookEdit result fields; the whole file before and after, for diffs.
+          // Claude Code's NotebookEdit result fields (the Agent SDK's NotebookEditOutput).
           details: {
             new_source: input.new_source,
+            ...(oldSource === undefined ? {} : { old_source: oldSource }),
             cell_id: cellId,
             cell_type: cellType,
             language,

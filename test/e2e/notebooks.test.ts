@@ -90,6 +90,7 @@ describe("notebooks through the binary", () => {
     expect(replaced).toMatchObject({ isError: false, content: "Updated cell 38f37a24 with print('tide')\n" });
     expect(replaced!.details).toMatchObject({
       new_source: "print('tide')\n",
+      old_source: 'from __future__ import annotations\n\nprint("hello")',
       cell_id: "38f37a24",
       cell_type: "code",
       language: "python",
@@ -101,6 +102,8 @@ describe("notebooks through the binary", () => {
     expect(inserted!.content).toMatch(/^Inserted cell [0-9a-f]{8} with ## Inserted$/);
     const newId = (inserted!.details as { cell_id: string }).cell_id;
     expect(deleted).toMatchObject({ isError: false, content: "Deleted cell 0bc81532" });
+    expect(deleted!.details).toMatchObject({ old_source: expect.stringMatching(/^\*\*Lorem ipsum\*\* dolor/), edit_mode: "delete" });
+    expect(inserted!.details).not.toHaveProperty("old_source");
 
     // The file is exactly what Jupyter would write after the same three edits.
     const expected = JSON.parse(original);

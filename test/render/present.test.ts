@@ -212,6 +212,15 @@ describe("a notebook in every view", () => {
       "-# Tide",
       "-notebook",
     ]);
+    const withOldSource = describeResult(
+      "NotebookEdit",
+      { notebook_path: "/repo/nb.ipynb", cell_id: "x", new_source: "b" },
+      { content: "Updated cell x with b" },
+      { new_source: "b", old_source: "a", cell_id: "x", cell_type: "code", edit_mode: "replace" },
+      "/repo",
+      120,
+    );
+    expect(withOldSource.kind === "updated" && withOldSource.diff.map((row) => row.text)).toEqual(["@@ cell x (code) @@", "-a", "+b"]);
     const stored = describeResult(
       "NotebookEdit",
       { notebook_path: "/repo/nb.ipynb", cell_id: "intro", new_source: "# Tides" },

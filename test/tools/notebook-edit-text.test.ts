@@ -38,7 +38,12 @@ describe("replacing a cell", () => {
     const cell = expected.cells[5];
     Object.assign(cell, { source: ["x = 40 + 2\n", "x\n"], outputs: [], execution_count: null });
     expect(edited.text).toBe(jupyterText(expected));
-    expect(edited).toMatchObject({ cellId: "8206b3b9", cellType: "code", language: "python" });
+    expect(edited).toMatchObject({
+      cellId: "8206b3b9",
+      cellType: "code",
+      language: "python",
+      oldSource: expect.stringMatching(/^from IPython.display import HTML\n/),
+    });
     // The bytes before and after the cell are the file's own.
     const cellStart = WITH_IDS.lastIndexOf("{", WITH_IDS.indexOf('"id": "8206b3b9"'));
     expect(edited.text.slice(0, cellStart)).toBe(WITH_IDS.slice(0, cellStart));

@@ -9,8 +9,8 @@ interface Row {
 /**
  * A NotebookEdit as a cell diff: a header naming the cell, then the cell's old source as removed
  * lines and its new source as added ones (an insert only adds, a delete only removes). The old
- * source comes from the result's `original_file`; a stored session without it shows the new
- * source alone.
+ * source comes from the result's `old_source`, else its `original_file`; a stored session
+ * without either shows the new source alone.
  */
 export function notebookEditRows(input: ToolInput | undefined, details: unknown): { verb: string; cellId: string; rows: Row[] } {
   const detail = (key: string): unknown => (isObject(details) ? details[key] : undefined);
@@ -19,7 +19,7 @@ export function notebookEditRows(input: ToolInput | undefined, details: unknown)
   const cellId = text(detail("cell_id")) ?? text(input?.cell_id) ?? "";
   const cellType = text(detail("cell_type")) ?? text(input?.cell_type);
   const newSource = text(detail("new_source")) ?? text(input?.new_source) ?? "";
-  const oldSource = mode === "insert" ? undefined : cellSource(text(detail("original_file")), cellId);
+  const oldSource = mode === "insert" ? undefined : (text(detail("old_source")) ?? cellSource(text(detail("original_file")), cellId));
   const header: Row = { kind: "hunk", text: `@@ cell ${cellId}${cellType ? ` (${cellType})` : ""} @@` };
   const removed = (oldSource === undefined ? [] : lines(oldSource)).map((line): Row => ({ kind: "del", text: `-${line}` }));
   const added = (mode === "delete" ? [] : lines(newSource)).map((line): Row => ({ kind: "add", text: `+${line}` }));

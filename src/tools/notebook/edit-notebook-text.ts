@@ -1,5 +1,13 @@
 import { elementSpans, findMember, lineIndent, memberSpans, type Span, valueSpan } from "./json-layout.js";
-import { cellLabel, findCell, type Notebook, notebookLanguage, parseNotebook, withoutByteOrderMark } from "./notebook-schema.js";
+import {
+  cellLabel,
+  findCell,
+  joinMultiline,
+  type Notebook,
+  notebookLanguage,
+  parseNotebook,
+  withoutByteOrderMark,
+} from "./notebook-schema.js";
 
 export type NotebookEditMode = "replace" | "insert" | "delete";
 
@@ -17,6 +25,8 @@ export interface NotebookEdited {
   cellId: string;
   cellType: "code" | "markdown" | "raw";
   language: string;
+  /** The cell's source before a replace or delete. */
+  oldSource?: string;
 }
 
 export type NotebookEditOutcome =
@@ -84,11 +94,7 @@ function notebookLayout(text: string): Layout {
   };
 }
 
-interface TextChange {
-  text: string;
-  cellId: string;
-  cellType: NotebookEdited["cellType"];
-}
+type TextChange = Omit<NotebookEdited, "language">;
 
 function finish(change: TextChange, notebook: Notebook): NotebookEditOutcome {
   // Splicing text could only break the JSON around the splice (the values written are whole
@@ -105,12 +111,13 @@ function replaceCell(text: string, layout: Layout, notebook: Notebook, index: nu
   const cell = notebook.cells[index]!;
   const element = layout.elements[index]!;
   const cellId = cellLabel(cell, index);
+  const oldSource = joinMultiline(cell.source);
   const source = sourceValue(request.newSource, Array.isArray(cell.source));
   const cellType = request.cellType ?? cell.cell_type;
   if (cellType !== cell.cell_type) {
     // A cell changing type gains or loses members; it is written whole, in the file's style.
     const rewritten = retypedCell(JSON.parse(text.slice(element.start, element.end)) as Record<string, unknown>, cellType, source);
-    return { text: splice(text, element, serialize(rewritten, layout, lineIndent(text, element.start))), cellId, cellType };
+    return { text: splice(text, element, serialize(rewritten, layout, lineIndent(text, element.start))), cellId, cellType, oldSource };
   }
   const members = memberSpans(text, element);
   const changes: Array<{ span: Span; value: string }> = [];
@@ -127,7 +134,7 @@ function replaceCell(text: string, layout: Layout, notebook: Notebook, index: nu
   const edited = changes
     .sort((a, b) => b.span.start - a.span.start)
     .reduce((current, { span, value }) => splice(current, span, value), text);
-  return { text: edited, cellId, cellType };
+  return { text: edited, cellId, cellType, oldSource };
 }
 
 function deleteCell(text: string, layout: Layout, notebook: Notebook, index: number): TextChange {
@@ -140,7 +147,7 @@ function deleteCell(text: string, layout: Layout, notebook: Notebook, index: num
         ? // The separator before the cell goes with it.
           splice(text, { start: elements[index - 1]!.end, end: elements[index]!.end }, "")
         : splice(text, { start: elements[0]!.start, end: elements[1]!.start }, "");
-  return { text: removed, cellId: cellLabel(cell, index), cellType: cell.cell_type };
+  return { text: removed, cellId: cellLabel(cell, index), cellType: cell.cell_type, oldSource: joinMultiline(cell.source) };
 }
 
 function insertCell(
