@@ -1,0 +1,52 @@
+import type { ToolDefinition } from "./define-tool.js";
+import { toolInputJsonSchema } from "./registry.js";
+
+/** The tool that loads deferred tools; while it is offered, deferral is on. */
+export const TOOL_SEARCH = "ToolSearch";
+
+/**
+ * An MCP server whose tools, described and with their schemas, take more than this many bytes
+ * of JSON is offered by name only. Below it, loading the schemas through ToolSearch would cost a
+ * model request (slow on a local model) to save less than it costs: a handful of small tools
+ * (the filesystem server's 14, about 9 KB) stay whole, while a server of dozens (GitHub's) or of
+ * a few big schemas is deferred. Measured in scripts/measure-tool-search.mjs.
+ */
+export const MCP_DEFERRAL_THRESHOLD_BYTES = 10_000;
+
+/** The server part of an `mcp__<server>__<tool>` name, or undefined for any other tool. */
+export function mcpServerOf(name: string): string | undefined {
+  const match = /^mcp__(.+?)__./.exec(name);
+  return match?.[1];
+}
+
+/** The bytes one tool adds to a request: its name, description and input schema as JSON. */
+export function toolDefinitionBytes(tool: ToolDefinition): number {
+  return Buffer.byteLength(JSON.stringify({ name: tool.name, description: tool.description, input_schema: toolInputJsonSchema(tool) }));
+}
+
+/**
+ * The tools of `tools` that are offered by name only: those with the deferred trait, and every
+ * tool of an MCP server whose tools together pass `MCP_DEFERRAL_THRESHOLD_BYTES`. Decided per
+ * server, not for all MCP tools together, so a server that joins later never changes how
+ * another one is offered mid-conversation. Pure.
+ */
+export function deferredToolNames(tools: readonly ToolDefinition[]): Set<string> {
+  const serverBytes = new Map<string, number>();
+  for (const tool of tools) {
+    const server = mcpServerOf(tool.name);
+    if (server !== undefined) serverBytes.set(server, (serverBytes.get(server) ?? 0) + toolDefinitionBytes(tool));
+  }
+  const deferred = new Set<string>();
+  for (const tool of tools) {
+    const server = mcpServerOf(tool.name);
+    if (tool.deferred === true || (server !== undefined && serverBytes.get(server)! > MCP_DEFERRAL_THRESHOLD_BYTES))
+      deferred.add(tool.name);
+  }
+  return deferred;
+}
+
+/** The tools of `tools` that `deferredToolNames` defers, in their order. */
+export function deferredTools(tools: readonly ToolDefinition[]): ToolDefinition[] {
+  const deferred = deferredToolNames(tools);
+  return tools.filter((tool) => deferred.has(tool.name));
+}
