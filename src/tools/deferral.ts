@@ -6,10 +6,11 @@ export const TOOL_SEARCH = "ToolSearch";
 
 /**
  * An MCP server whose tools, described and with their schemas, take more than this many bytes
- * of JSON is offered by name only. Below it, loading the schemas through ToolSearch would cost a
- * model request (slow on a local model) to save less than it costs: a handful of small tools
- * (the filesystem server's 14, about 9 KB) stay whole, while a server of dozens (GitHub's) or of
- * a few big schemas is deferred. Measured in scripts/measure-tool-search.mjs.
+ * of JSON (about 2,500 tokens) is offered by name only. Below it, loading a schema through
+ * ToolSearch costs a model request (slow on a local model) to save less than that request
+ * costs, so a few small tools (the test server's 7, about 1.5 KB) go whole; GitHub's 86 tools
+ * (64 KB) or 5 of Azure's (2.2 KB each) are deferred. Claude Code defers every MCP tool; figures
+ * in test/tools/tool-search-measure.test.ts.
  */
 export const MCP_DEFERRAL_THRESHOLD_BYTES = 10_000;
 

@@ -26,7 +26,13 @@ export function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return JSON.stringify(content);
   return content
-    .map((block: { type?: string; text?: string } | null) => (block?.type === "text" ? (block.text ?? "") : `[${block?.type ?? "?"}]`))
+    .map((block: { type?: string; text?: string; tool_name?: string } | null) =>
+      block?.type === "text"
+        ? (block.text ?? "")
+        : block?.type === "tool_reference"
+          ? `[loaded ${block.tool_name}]`
+          : `[${block?.type ?? "?"}]`,
+    )
     .join("\n");
 }
 
@@ -69,6 +75,8 @@ function summarize(toolName: string | undefined, text: string, bash: BashDetails
     const exit = bash.exitCode !== undefined && bash.exitCode !== 0 ? `exit ${bash.exitCode}, ` : "";
     return output === "" ? `${exit}no output` : `${exit}${plural(countLines(output), "line")} of output`;
   }
+  const search = toolSearchDetails(details);
+  if (search) return search.matches.length === 0 ? "no tool matched" : clip(`loaded ${search.matches.join(", ")}`, width);
   const read = readDetails(details);
   if (read) return read.type === "image" ? "read an image" : `read ${plural(read.numLines ?? countLines(text), "line")}`;
   if (text === "") return "done";
@@ -167,6 +175,12 @@ function patchDetails(details: unknown): PatchDetails | undefined {
 }
 
 /** Read's details: the kind of file, and its line count for text. */
+/** ToolSearch's details: the tools it loaded. */
+function toolSearchDetails(details: unknown): { matches: string[] } | undefined {
+  if (!isObject(details) || !Array.isArray(details.matches) || typeof details.total_deferred_tools !== "number") return undefined;
+  return { matches: details.matches.filter((name): name is string => typeof name === "string") };
+}
+
 function readDetails(details: unknown): { type: string; numLines?: number } | undefined {
   if (!isObject(details) || typeof details.type !== "string" || !isObject(details.file)) return undefined;
   const { numLines, totalLines, filePath } = details.file;
