@@ -122,6 +122,49 @@ describe("ToolSearch and deferred tools", () => {
     expect(nothing!.tool_use_result).toEqual({ matches: [], query: "zebra quantum", total_deferred_tools: 37 });
   });
 
+  it("permission rules treat a loaded tool as any other; a whole-tool deny rule keeps a tool out of the deferred ones", async () => {
+    workspace = await createWorkspace("text");
+    const select = "select:mcp__big__echo,mcp__big__picture,mcp__big__fail";
+    await workspace.useScenario({
+      turns: [
+        { tool_calls: [{ name: "ToolSearch", input: { query: select } }] },
+        {
+          tool_calls: [
+            { name: ECHO, input: { text: "ok" } },
+            { name: "mcp__big__picture", input: {} },
+          ],
+        },
+        { text: "done" },
+      ],
+    });
+    const result = await runAgentwire(
+      [
+        "-p",
+        "go",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--allowedTools",
+        ECHO,
+        "--disallowedTools",
+        "mcp__big__fail",
+        "--mcp-config",
+        JSON.stringify({ mcpServers: BIG }),
+      ],
+      { workspace },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const init = result.events.find((event) => event.type === "system" && event.subtype === "init") as { tools: string[] };
+    expect(init.tools).not.toContain("mcp__big__fail");
+    expect(JSON.stringify(workspace.server.requests[0]!.body)).not.toContain("mcp__big__fail");
+    const [search, echo, picture] = toolResultLines(result.events);
+    expect(search!.tool_use_result).toMatchObject({ matches: [ECHO, "mcp__big__picture"], total_deferred_tools: 36 });
+    expect(search!.message.content[1]).toMatchObject({ text: expect.stringContaining("Not among the deferred tools: mcp__big__fail") });
+    expect(echo!.message.content[0]).toMatchObject({ content: "ECHO: OK" });
+    expect(picture!.message.content[0]).toMatchObject({ is_error: true });
+    expect(picture!.tool_error_code).toBe("permission_denied");
+  });
+
   it("a small server is not deferred, and nothing is deferred then: ToolSearch stays out of the request", async () => {
     workspace = await createWorkspace("text");
     const small = { small: { command: process.execPath, args: [SERVER] } };
