@@ -66,7 +66,7 @@ describe("presenting tool calls", () => {
     expect(describeResult("ToolSearch", { query: "x" }, { content: "none" }, { ...search, matches: [] }, "/repo", 120).summary).toBe(
       "no tool matched",
     );
-    expect(describeResult("ToolSearch", { query: "web" }, loaded, search, "/repo", 120).output).toBe("[loaded WebFetch]");
+    expect(describeResult("ToolSearch", { query: "web" }, loaded, search, "/repo", 120)).toMatchObject({ output: "[loaded WebFetch]" });
     const failed = describeResult(
       "Bash",
       { command: "false" },
