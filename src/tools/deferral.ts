@@ -22,8 +22,16 @@ export function mcpServerOf(name: string): string | undefined {
 
 /** The bytes one tool adds to a request: its name, description and input schema as JSON. */
 export function toolDefinitionBytes(tool: ToolDefinition): number {
-  return Buffer.byteLength(JSON.stringify({ name: tool.name, description: tool.description, input_schema: toolInputJsonSchema(tool) }));
+  // Asked before every request, for every MCP tool: measured once per tool.
+  let bytes = definitionBytes.get(tool);
+  if (bytes === undefined) {
+    bytes = Buffer.byteLength(JSON.stringify({ name: tool.name, description: tool.description, input_schema: toolInputJsonSchema(tool) }));
+    definitionBytes.set(tool, bytes);
+  }
+  return bytes;
 }
+
+const definitionBytes = new WeakMap<ToolDefinition, number>();
 
 /**
  * The tools of `tools` that are offered by name only: those with the deferred trait, and every
