@@ -165,6 +165,27 @@ describe("ToolSearch and deferred tools", () => {
     expect(picture!.tool_error_code).toBe("permission_denied");
   });
 
+  it("a PreToolUse hook matching a deferred tool stops its call once it is loaded", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        { tool_calls: [{ name: "ToolSearch", input: { query: `select:${ECHO}` } }] },
+        { tool_calls: [{ name: ECHO, input: { text: "blocked" } }] },
+        { text: "done" },
+      ],
+    });
+    const hook = { matcher: ECHO, hooks: [{ type: "command", command: "echo the hook refused it >&2; exit 2" }] };
+    const result = await run([
+      "--settings",
+      JSON.stringify({ hooks: { PreToolUse: [hook] } }),
+      "--mcp-config",
+      JSON.stringify({ mcpServers: BIG }),
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const [, echo] = toolResultLines(result.events);
+    expect(echo!.message.content[0]).toMatchObject({ is_error: true, content: expect.stringContaining("the hook refused it") });
+  });
+
   it("a small server is not deferred, and nothing is deferred then: ToolSearch stays out of the request", async () => {
     workspace = await createWorkspace("text");
     const small = { small: { command: process.execPath, args: [SERVER] } };
