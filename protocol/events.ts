@@ -30,10 +30,12 @@ export const WireImageBlockSchema = z.strictObject({
   type: z.literal("image"),
   source: z.strictObject({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
 });
+/** A tool ToolSearch loaded: the next request carries its schema. */
+export const WireToolReferenceBlockSchema = z.strictObject({ type: z.literal("tool_reference"), tool_name: z.string() });
 export const WireToolResultBlockSchema = z.strictObject({
   type: z.literal("tool_result"),
   tool_use_id: z.string(),
-  content: z.union([z.string(), z.array(z.union([WireTextBlockSchema, WireImageBlockSchema]))]),
+  content: z.union([z.string(), z.array(z.union([WireTextBlockSchema, WireImageBlockSchema, WireToolReferenceBlockSchema]))]),
   is_error: z.boolean().optional(),
 });
 
@@ -244,7 +246,11 @@ export const UserEventSchema = z.strictObject({
   type: z.literal("user"),
   message: z.strictObject({
     role: z.literal("user"),
-    content: z.tuple([z.union([WireToolResultBlockSchema, WireTextBlockSchema])]),
+    // A tool result may be followed by text the tool adds beside it (ToolSearch's "Tool loaded.").
+    content: z.union([
+      z.tuple([z.union([WireToolResultBlockSchema, WireTextBlockSchema])]),
+      z.tuple([WireToolResultBlockSchema, WireTextBlockSchema]),
+    ]),
   }),
   parent_tool_use_id: z.null(),
   session_id: SessionId,

@@ -273,7 +273,8 @@ function user(conversation, event) {
         streaming: false,
       });
     } else if (block.type === "text") {
-      userText(conversation, block.text ?? "", event.isSynthetic === true);
+      // Text beside a tool result is the tool's (ToolSearch's "Tool loaded."), not the user's words.
+      userText(conversation, block.text ?? "", event.isSynthetic === true || blocks.some((other) => other.type === "tool_result"));
     }
   }
 }

@@ -1,9 +1,10 @@
-import { wireStopReason, type ProviderRequest } from "../providers/types.js";
+import { wireStopReason, type Provider, type ProviderRequest } from "../providers/types.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import type { AgentEvent } from "./events.js";
 import type { AssistantContentBlock, Message, ToolUseBlock, UserContentBlock, UserMessage } from "../conversation/messages.js";
 import { callModel, type ModelCallDependencies } from "./model-call.js";
 import { messagesForProvider } from "./messages-for-provider.js";
+import { withToolOffer, type ToolOffer } from "./tool-offer.js";
 
 export const INTERRUPT_MARKER = "[Request interrupted by user]";
 export const TOOL_INTERRUPT_MARKER = "[Request interrupted by user for tool use]";
@@ -21,8 +22,11 @@ export interface TurnSettings {
   maxOutputTokens: number;
   thinkingBudgetTokens: number | undefined;
   sessionId: string;
-  /** Read for each request: tools can join mid-turn (an MCP server that finished starting). */
-  toolSpecs: () => ProviderRequest["tools"];
+  /**
+   * Read for each request: tools can join mid-turn (an MCP server that finished starting), and
+   * a ToolSearch result in `history` loads deferred ones.
+   */
+  toolOffer: (history: readonly Message[]) => ToolOffer;
 }
 
 /**
@@ -152,7 +156,7 @@ export async function runTurn(
     if ((await dependencies.maintainContext?.(history, "threshold", signal)) === "failed") compactionFailures++;
     if (compactionFailures >= MAX_COMPACTION_FAILURES) return outcome("api_error", { error: CONTEXT_EXHAUSTED });
     modelRequests++;
-    const response = await callModel(toRequest(messagesForProvider(history, dependencies.provider.id), settings), dependencies, signal);
+    const response = await callModel(toRequest(history, settings, dependencies.provider), dependencies, signal);
 
     if (response.kind === "failed") {
       // Too long for the model after all: compact and ask again, until compacting stops helping.
@@ -227,12 +231,18 @@ export async function runTurn(
     userLines += calls.length;
     commit({
       role: "user",
-      content: settled.map(({ call, result }) => ({
-        type: "tool_result",
-        toolUseId: call.id,
-        content: result.content,
-        isError: result.isError,
-      })),
+      content: [
+        ...settled.map(
+          ({ call, result }): UserContentBlock => ({
+            type: "tool_result",
+            toolUseId: call.id,
+            content: result.content,
+            isError: result.isError,
+          }),
+        ),
+        // After every result: the API wants a response's tool results first in the message.
+        ...settled.flatMap(({ result }): UserContentBlock[] => (result.appendedText ? [{ type: "text", text: result.appendedText }] : [])),
+      ],
     });
     const ending = settled.find(({ result }) => result.endTurn !== undefined);
     if (ending && !signal.aborted) return outcome("completed", { structuredOutput: ending.result.endTurn!.output });
@@ -258,16 +268,16 @@ const CONTEXT_EXHAUSTED = {
   message: `The conversation does not fit the model's context window, and compacting it did not help ${MAX_COMPACTION_FAILURES} times in a row. Start a new session, or /compact with instructions to keep less.`,
 };
 
-function toRequest(history: Message[], settings: TurnSettings): ProviderRequest {
-  return {
+function toRequest(history: Message[], settings: TurnSettings, provider: Provider): ProviderRequest {
+  const request = {
     model: settings.model,
     system: settings.system,
-    messages: history,
-    tools: settings.toolSpecs(),
+    messages: messagesForProvider(history, provider.id),
     maxOutputTokens: settings.maxOutputTokens,
     sessionId: settings.sessionId,
     ...(settings.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: settings.thinkingBudgetTokens }),
   };
+  return withToolOffer(request, settings.toolOffer(history), provider);
 }
 
 function isToolUse(block: AssistantContentBlock): block is ToolUseBlock {

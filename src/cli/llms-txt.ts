@@ -4,6 +4,7 @@ import { createSkillTool } from "../skills/skill-tool.js";
 import { splitFrontmatter } from "../skills/skill-md.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { builtinTools, toolInputJsonSchema } from "../tools/registry.js";
+import { createToolSearchTool } from "../tools/tool-search.js";
 import { shiftHeadings } from "../text/markdown-headings.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 
@@ -16,7 +17,11 @@ import { AGENTWIRE_VERSION } from "../version.js";
 export function llmsTxt(helpText: string, packageRoot: URL): string {
   const protocol = readFileSync(new URL("protocol/README.md", packageRoot), "utf8");
   const guide = readFileSync(new URL("skills/writing-skills/SKILL.md", packageRoot), "utf8");
-  const tools: ToolDefinition[] = [...builtinTools(), createSkillTool(SkillCatalog.empty()) as ToolDefinition];
+  const tools: ToolDefinition[] = [
+    ...builtinTools(),
+    createSkillTool(SkillCatalog.empty()) as ToolDefinition,
+    createToolSearchTool(() => []),
+  ];
   return [
     `# agentwire ${AGENTWIRE_VERSION}`,
     "",

@@ -43,11 +43,20 @@ export const ToolUseBlockSchema = z.object({
   signature: z.optional(z.string()),
 });
 
+/**
+ * A ToolSearch answer's way of naming a tool it loaded: the next request carries that tool's
+ * schema. Anthropic's API reads it (deferred tool loading); for other providers it becomes text.
+ */
+export const ToolReferenceBlockSchema = z.object({
+  type: z.literal("tool_reference"),
+  toolName: z.string(),
+});
+
 export const ToolResultBlockSchema = z.object({
   type: z.literal("tool_result"),
   toolUseId: z.string(),
   /** What the model sees. */
-  content: z.union([z.string(), z.array(z.union([TextBlockSchema, ImageBlockSchema]))]),
+  content: z.union([z.string(), z.array(z.union([TextBlockSchema, ImageBlockSchema, ToolReferenceBlockSchema]))]),
   isError: z.boolean(),
 });
 
@@ -73,6 +82,7 @@ export type TextBlock = z.infer<typeof TextBlockSchema>;
 export type ThinkingBlock = z.infer<typeof ThinkingBlockSchema>;
 export type ImageBlock = z.infer<typeof ImageBlockSchema>;
 export type ToolUseBlock = z.infer<typeof ToolUseBlockSchema>;
+export type ToolReferenceBlock = z.infer<typeof ToolReferenceBlockSchema>;
 export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;
 export type UserContentBlock = z.infer<typeof UserContentBlockSchema>;
 export type AssistantContentBlock = z.infer<typeof AssistantContentBlockSchema>;

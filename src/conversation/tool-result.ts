@@ -1,4 +1,4 @@
-import type { ImageBlock, TextBlock } from "./messages.js";
+import type { ImageBlock, TextBlock, ToolReferenceBlock } from "./messages.js";
 
 /**
  * Machine-readable codes for expected tool failures. Consumers of the JSONL can branch on these;
@@ -30,7 +30,7 @@ export type ToolErrorCode =
 
 /** What a tool hands back. `content` goes to the model; `details` goes to stream consumers only. */
 export interface ToolResult {
-  content: string | Array<TextBlock | ImageBlock>;
+  content: string | Array<TextBlock | ImageBlock | ToolReferenceBlock>;
   isError: boolean;
   /** Set when `isError`: which expected failure this is. */
   code?: ToolErrorCode;
@@ -44,4 +44,9 @@ export interface ToolResult {
    * end-turn tools, e.g. StructuredOutput); `output` becomes the result's `structured_output`.
    */
   endTurn?: { output: unknown };
+  /**
+   * Text that follows the tool results in the same user message, outside them (ToolSearch's
+   * `Tool loaded.` beside its tool references, as Claude Code sends it).
+   */
+  appendedText?: string;
 }

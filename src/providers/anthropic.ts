@@ -8,9 +8,12 @@ import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/s
 import type { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type {
   ContentBlockParam,
+  ImageBlockParam,
+  TextBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
   RawMessageStreamEvent,
+  Tool,
   Usage as AnthropicUsage,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { Message } from "../conversation/messages.js";
@@ -59,7 +62,10 @@ async function* streamAnthropic(client: BaseAnthropic, request: ProviderRequest,
         body: toAnthropicParams(request),
         stream: true,
         signal,
-        headers: { "x-agentwire-session-id": request.sessionId },
+        headers: {
+          "x-agentwire-session-id": request.sessionId,
+          ...(request.deferredToolLoading ? { "anthropic-beta": TOOL_SEARCH_BETA } : {}),
+        },
       })
       .withResponse();
     for await (const event of stream) {
@@ -222,15 +228,7 @@ function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreami
     stream: true,
     ...(request.system ? { system: request.system } : {}),
     messages: toAnthropicMessages(request.messages),
-    ...(request.tools.length > 0
-      ? {
-          tools: request.tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description,
-            input_schema: tool.inputSchema as { type: "object"; [key: string]: unknown },
-          })),
-        }
-      : {}),
+    ...(request.tools.length > 0 || request.deferredToolLoading ? { tools: toAnthropicTools(request) } : {}),
     ...(request.thinkingBudgetTokens
       ? {
           thinking:
@@ -241,6 +239,32 @@ function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreami
       : {}),
   };
 }
+
+/**
+ * The request's tools. With deferred loading, as Claude Code sends them: a loaded tool keeps
+ * `defer_loading` (the tool references in the conversation make its schema visible), and a
+ * placeholder that is never called keeps the API's deferred loading on before anything loaded.
+ */
+function toAnthropicTools(request: ProviderRequest): Tool[] {
+  const tools: Tool[] = request.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema as Tool["input_schema"],
+    ...(request.deferredToolLoading && tool.deferLoading ? { defer_loading: true } : {}),
+  }));
+  if (request.deferredToolLoading) tools.push(DEFERRED_TOOL_PLACEHOLDER);
+  return tools;
+}
+
+const DEFERRED_TOOL_PLACEHOLDER: Tool = {
+  name: "DeferredToolPlaceholder",
+  description: "Keeps deferred tool loading switched on; not a tool to call.",
+  input_schema: { type: "object", properties: {} },
+  defer_loading: true,
+};
+
+/** The beta Claude Code names for deferred tools and tool references. */
+const TOOL_SEARCH_BETA = "advanced-tool-use-2025-11-20";
 
 /** Consecutive messages of one role are merged: the API expects user/assistant alternation. */
 function toAnthropicMessages(messages: Message[]): MessageParam[] {
@@ -272,19 +296,23 @@ function toAnthropicBlock(block: Message["content"][number]): ContentBlockParam[
         {
           type: "tool_result",
           tool_use_id: block.toolUseId,
-          content:
-            typeof block.content === "string"
-              ? block.content
-              : block.content.map((part) =>
-                  part.type === "text"
-                    ? { type: "text" as const, text: part.text }
-                    : {
-                        type: "image" as const,
-                        source: { type: "base64" as const, media_type: part.mediaType as "image/png", data: part.data },
-                      },
-                ),
+          content: typeof block.content === "string" ? block.content : block.content.map(toAnthropicResultPart),
           ...(block.isError ? { is_error: true } : {}),
         },
       ];
+  }
+}
+
+type ToolResultPart = Exclude<Extract<Message["content"][number], { type: "tool_result" }>["content"], string>[number];
+
+/** A tool reference goes as the API's beta block (the stable SDK types do not list it yet). */
+function toAnthropicResultPart(part: ToolResultPart): TextBlockParam | ImageBlockParam {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+      return { type: "image", source: { type: "base64", media_type: part.mediaType as "image/png", data: part.data } };
+    case "tool_reference":
+      return { type: "tool_reference", tool_name: part.toolName } as unknown as TextBlockParam;
   }
 }

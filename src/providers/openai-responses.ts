@@ -127,5 +127,6 @@ function toolOutput(block: Extract<UserContentBlock, { type: "tool_result" }>): 
   const prefix = block.isError ? "Error: " : "";
   if (typeof block.content === "string") return `${prefix}${block.content}`;
   if (block.content.every((part) => part.type === "text")) return `${prefix}${block.content.map((part) => part.text).join("\n")}`;
-  return block.content.flatMap(toInputContent);
+  // Tool references arrive as text already (the loop turns them into text for this API).
+  return block.content.flatMap((part) => (part.type === "tool_reference" ? [] : toInputContent(part)));
 }

@@ -137,7 +137,8 @@ function failingProvider(id: string, message: string): Provider {
  * text); local servers bill nothing per token, so a cost of 0 is exact for them.
  */
 export function providerCapabilities(provider: ProviderId): ProviderCapabilities {
-  return { imagesInToolResults: provider === "anthropic", meteredBilling: !isLocalServer(provider) };
+  const anthropic = provider === "anthropic";
+  return { imagesInToolResults: anthropic, meteredBilling: !isLocalServer(provider), ...(anthropic ? { toolReferences: true } : {}) };
 }
 
 /** Local servers bill nothing per token: a cost of 0 is exact for them, not a missing price. */

@@ -30,6 +30,11 @@ export interface ProviderCapabilities {
   imagesInToolResults: boolean;
   /** Tokens are billed: a model without a known price is worth a warning (local servers are free). */
   meteredBilling: boolean;
+  /**
+   * The API loads deferred tools itself from `tool_reference` blocks in tool results (Anthropic's
+   * tool search); absent = agentwire sends the loaded tools' schemas and the references as text.
+   */
+  toolReferences?: boolean;
 }
 
 export interface ToolSpec {
@@ -37,6 +42,8 @@ export interface ToolSpec {
   description: string;
   /** JSON Schema of the tool input (object). */
   inputSchema: Record<string, unknown>;
+  /** A deferred tool that ToolSearch loaded (Anthropic: sent with `defer_loading`). */
+  deferLoading?: true;
 }
 
 export interface ProviderRequest {
@@ -49,6 +56,11 @@ export interface ProviderRequest {
   thinkingBudgetTokens?: number;
   /** Session id, for providers that accept a correlation header. */
   sessionId: string;
+  /**
+   * Some tools are offered by name only and `messages` may hold `tool_reference` blocks; set
+   * only for a provider with `capabilities.toolReferences` (the others get neither).
+   */
+  deferredToolLoading?: true;
 }
 
 /** Token counts for one response; absent counts are 0. `raw` keeps the vendor's own object. */

@@ -161,9 +161,12 @@ export class TranscriptRenderer {
     const content = event.message.content;
     if (typeof content === "string") return this.userText(content, event.isSynthetic === true);
     const lines: string[] = [];
+    // Text beside a tool result is the tool's (ToolSearch's "Tool loaded."), not the user's words.
+    const besideResult = content.some((block) => block.type === "tool_result");
     for (const block of content) {
       if (block.type === "tool_result") lines.push(...this.toolResult(block as ToolResult, event.tool_use_result));
-      else if (block.type === "text") lines.push(...this.userText((block as { text: string }).text, event.isSynthetic === true));
+      else if (block.type === "text")
+        lines.push(...this.userText((block as { text: string }).text, event.isSynthetic === true || besideResult));
     }
     return lines;
   }

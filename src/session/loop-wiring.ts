@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentEvent } from "../agent/events.js";
 import type { LoopDependencies, ToolApproval, TurnSettings } from "../agent/loop.js";
 import { exponentialBackoff } from "../agent/retry-policy.js";
+import { toolOffer, unloadedToolError } from "../agent/tool-offer.js";
 import { rejectMalformedToolCall, runToolCall } from "../agent/tool-runner.js";
 import type { ToolUseBlock } from "../conversation/messages.js";
 import { isSameOrInside } from "../paths/real-path.js";
@@ -10,7 +11,7 @@ import { hasKnownPrice } from "../providers/models.js";
 import type { ProviderRequest } from "../providers/types.js";
 import { shellStartDirectory } from "../tools/bash.js";
 import type { ToolContext, ToolDefinition } from "../tools/define-tool.js";
-import { findTool, toolInputJsonSchema } from "../tools/registry.js";
+import { findTool } from "../tools/registry.js";
 import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../tools/structured-output-limits.js";
 import { runPostToolUseHooks, runStopHooks, type HookStop } from "./hook-runners.js";
 import type { ModelProfile } from "./model-profile.js";
@@ -51,8 +52,7 @@ export function turnSettings(parts: SessionParts, turn: TurnScope): TurnSettings
     maxOutputTokens: turn.profile.maxOutputTokens,
     thinkingBudgetTokens: turn.maxThinkingTokens,
     sessionId: parts.sessionId,
-    toolSpecs: () =>
-      turnTools(parts, turn).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
+    toolOffer: (history) => toolOffer(turnTools(parts, turn), history),
   };
 }
 
@@ -116,7 +116,7 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
       return answer.feedback;
     },
     hookStopped: turn.hookStop.stopped,
-    rejectMalformedCall: (call) => rejectMalformedToolCall(call, tools()),
+    rejectMalformedCall: (call) => unloadedToolError(call.name, tools(), parts.history) ?? rejectMalformedToolCall(call, tools()),
     authorizeToolCall: async (call, signal) => {
       const decision = await authorize(call, signal);
       log.debug(

@@ -27,7 +27,8 @@ import type { SessionControls, SessionParts } from "./session-parts.js";
 import { chooseBuiltinTools } from "./session-tools.js";
 import { SkillSession } from "./skill-session.js";
 import { ToolSet, type HostMcpServer } from "./tool-set.js";
-import { toolInputJsonSchema } from "../tools/registry.js";
+import { toolOffer } from "../agent/tool-offer.js";
+import { deferredTools } from "../tools/deferral.js";
 
 export type { HostMcpServer } from "./tool-set.js";
 
@@ -156,8 +157,8 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     (mode) => options.onEvent(modeStatus(sessionId, mode)),
   );
   const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
-  const tools = new ToolSet({
-    tools: options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools),
+  const tools: ToolSet = new ToolSet({
+    tools: options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools, () => deferredTools(tools.offered())),
     mcpServers: settings.mcpServers,
     untrustedProjectMcpServers: settings.untrustedProjectMcpServers,
     cwd,
@@ -224,8 +225,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
       system: systemPrompt,
       thresholdPercent: settings.autoCompactPercent,
       automatic: settings.autoCompact,
-      toolSpecs: () =>
-        tools.offered().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
+      toolSpecs: (messages) => toolOffer(tools.offered(), messages).tools,
       onUsage,
       hooks: () => hooks.current,
       hookBase: () => hooks.base(),

@@ -1,7 +1,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import { projectDirectories } from "../paths/project-directories.js";
-import { Bm25Index } from "./bm25.js";
+import { Bm25Index } from "../text/bm25.js";
 import { isRetiredBundledSkill } from "./default-skills.js";
 import { expandSkillDirectory, type GrantSubject, type SkillGrantPolicy, type WithheldReason } from "./skill-grants.js";
 import { parseSkillMarkdown, splitFrontmatter, type SkillMetadata } from "./skill-md.js";

@@ -30,6 +30,9 @@ export const COMPACT_TOOL_NAMES: readonly string[] = COMPACT_TOOLS;
 /** The Skill tool's traits: loading instructions changes nothing outside the conversation. */
 export const SKILL_TOOL_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
 
+/** ToolSearch's traits: loading a schema changes nothing outside the conversation. */
+export const TOOL_SEARCH_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
+
 /** A tool as selection and permission rules see it: its name and what kind of thing it does. */
 export interface ToolDescriptor {
   name: string;

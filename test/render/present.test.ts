@@ -60,6 +60,13 @@ describe("presenting tool calls", () => {
     );
     expect(describeResult("Skill", {}, { content: "x".repeat(50) }, undefined, "/repo", 20).summary).toBe(`${"x".repeat(19)}…`);
     expect(describeResult("Skill", {}, {}, undefined, "/repo", 20).summary).toBe("done");
+    const loaded = { content: [{ type: "tool_reference", tool_name: "WebFetch" }] };
+    const search = { matches: ["WebFetch", "WebSearch"], query: "web", total_deferred_tools: 9 };
+    expect(describeResult("ToolSearch", { query: "web" }, loaded, search, "/repo", 120).summary).toBe("loaded WebFetch, WebSearch");
+    expect(describeResult("ToolSearch", { query: "x" }, { content: "none" }, { ...search, matches: [] }, "/repo", 120).summary).toBe(
+      "no tool matched",
+    );
+    expect(describeResult("ToolSearch", { query: "web" }, loaded, search, "/repo", 120)).toMatchObject({ output: "[loaded WebFetch]" });
     const failed = describeResult(
       "Bash",
       { command: "false" },

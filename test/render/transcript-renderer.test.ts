@@ -83,6 +83,29 @@ describe("the transcript renderer", () => {
     for (const line of coloured) expect(visibleLength(line)).toBeLessThanOrEqual(50);
   });
 
+  it("shows a ToolSearch result as the tools it loaded, and the text beside it as the tool's, not a prompt", () => {
+    const events = [
+      {
+        type: "assistant",
+        message: { content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query: "select:WebFetch" } }] },
+      },
+      {
+        type: "user",
+        message: {
+          content: [
+            { type: "tool_result", tool_use_id: "t1", content: [{ type: "tool_reference", tool_name: "WebFetch" }] },
+            { type: "text", text: "Tool loaded." },
+          ],
+        },
+        tool_use_result: { matches: ["WebFetch"], query: "select:WebFetch", total_deferred_tools: 3 },
+      },
+    ];
+    const rendered = plain(events.map((event) => JSON.stringify(event)).join("\n"));
+    expect(rendered).toContain("loaded WebFetch");
+    expect(rendered).toContain("> Tool loaded.");
+    expect(rendered).not.toMatch(/^$\n> Tool loaded\./m);
+  });
+
   it("folds thinking into one dim line and shows each call with its key argument and a result summary", () => {
     const events = [
       { type: "system", subtype: "init", session_id: "s1", cwd: "/repo", model: "m", permissionMode: "default" },

@@ -27,7 +27,13 @@ export function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return JSON.stringify(content);
   return content
-    .map((block: { type?: string; text?: string } | null) => (block?.type === "text" ? (block.text ?? "") : `[${block?.type ?? "?"}]`))
+    .map((block: { type?: string; text?: string; tool_name?: string } | null) =>
+      block?.type === "text"
+        ? (block.text ?? "")
+        : block?.type === "tool_reference"
+          ? `[loaded ${block.tool_name}]`
+          : `[${block?.type ?? "?"}]`,
+    )
     .join("\n");
 }
 
@@ -71,6 +77,8 @@ function summarize(toolName: string | undefined, text: string, bash: BashDetails
     const exit = bash.exitCode !== undefined && bash.exitCode !== 0 ? `exit ${bash.exitCode}, ` : "";
     return output === "" ? `${exit}no output` : `${exit}${plural(countLines(output), "line")} of output`;
   }
+  const search = toolSearchDetails(details);
+  if (search) return search.matches.length === 0 ? "no tool matched" : clip(`loaded ${search.matches.join(", ")}`, width);
   const read = readDetails(details);
   if (read?.cells !== undefined) return `read ${plural(read.cells, "cell")}`;
   if (read) return read.type === "image" ? "read an image" : `read ${plural(read.numLines ?? countLines(text), "line")}`;
@@ -174,6 +182,12 @@ function patchDetails(details: unknown): PatchDetails | undefined {
     Array.isArray(hunk.lines) &&
     hunk.lines.every((line) => typeof line === "string");
   return details.structuredPatch.every(isHunk) ? (details as unknown as PatchDetails) : undefined;
+}
+
+/** ToolSearch's details: the tools it loaded. */
+function toolSearchDetails(details: unknown): { matches: string[] } | undefined {
+  if (!isObject(details) || !Array.isArray(details.matches) || typeof details.total_deferred_tools !== "number") return undefined;
+  return { matches: details.matches.filter((name): name is string => typeof name === "string") };
 }
 
 /** Read's details: the kind of file, and its line count for text (its cell count for a notebook). */
