@@ -1,5 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent, ResultEvent, UserEvent } from "../../protocol/events.js";
 import {
@@ -204,6 +208,63 @@ describe("WebFetch through the binary", () => {
     expect(result!.isError).toBe(true);
     expect(result!.text).toContain("404 Not Found");
     expect(result!.details.code).toBe(404);
+  });
+});
+
+/** A self-signed certificate for 127.0.0.1 in `directory` (its own CA), or undefined without openssl. */
+function testCertificate(directory: string): { key: string; cert: string } | undefined {
+  const [key, cert] = [join(directory, "key.pem"), join(directory, "cert.pem")];
+  try {
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-days",
+        "1",
+      ].concat(["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]),
+      { stdio: "ignore" },
+    );
+    return { key, cert };
+  } catch {
+    return undefined;
+  }
+}
+
+describe("WebFetch over https", () => {
+  it("fetches from a server whose certificate the test CA signs (NODE_EXTRA_CA_CERTS), and refuses it untrusted", async () => {
+    workspace = await createWorkspace("text");
+    const certificate = testCertificate(workspace.root);
+    if (!certificate) return;
+    const tls = createTlsServer({ key: readFileSync(certificate.key), cert: readFileSync(certificate.cert) }, (_, response) =>
+      html(HARBOR_PAGE)(response),
+    );
+    await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/harbor.html`;
+      await workspace.useScenario(fetchTurns({ url }));
+      const rule = ["--allowedTools", "WebFetch(domain:127.0.0.1)"];
+      const trusted = await runFetch(rule, { NODE_EXTRA_CA_CERTS: certificate.cert });
+      expectWellFormedRun(trusted, 1);
+      expect(fetchResults(trusted.events)[0]).toMatchObject({ isError: false, details: { code: 200, url } });
+      expect(fetchResults(trusted.events)[0]!.text).toContain("Harbor Heading");
+      await workspace.useScenario(fetchTurns({ url }));
+      const untrusted = await runFetch(rule);
+      expect(fetchResults(untrusted.events)[0]).toMatchObject({ isError: true });
+      expect(fetchResults(untrusted.events)[0]!.text).toMatch(/self.signed certificate/i);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 });
 
