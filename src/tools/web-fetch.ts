@@ -9,7 +9,7 @@ import { pageWindow } from "./web/page-window.js";
 
 const description = `Fetches a web page, turns it into markdown, and answers \`prompt\` about it with a small, fast model (without \`prompt\`, the page itself comes back).
 
-- Public pages only: a page behind a login fails; use an authenticated MCP tool or \`gh\` for those.
+- Public pages only: a page behind a login fails; reach those through an MCP tool that signs in, or \`gh\` for GitHub.
 - Local and private addresses (localhost, 127.0.0.1, 10.x, 192.168.x, …) and host names without a dot are refused unless the user allowed the host with a WebFetch(domain:…) rule; for a local server, use curl through Bash.
 - http:// is fetched as https:// (except for hosts a rule names). A redirect to another site is not followed: the result names its address, so you can fetch that one if it is right.
 - A page is read 100,000 characters at a time; the result says which \`offset\` reads on.
