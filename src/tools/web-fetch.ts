@@ -30,9 +30,10 @@ const inputSchema = z
   })
   .strict();
 
-/** How long a fetched page is reused, and how many are kept: Claude Code's 15 minutes. */
+/** How long a fetched page is reused (Claude Code's 15 minutes), and how much is kept: pages or text, whichever bound comes first. */
 const CACHE_MS = 15 * 60 * 1000;
 const CACHE_ENTRIES = 32;
+const CACHE_CHARACTERS = 20_000_000;
 const PAGE_CACHE = sessionSlot("webFetchPages", () => new Map<string, { at: number; page: FetchedPage }>());
 
 const EXTRACTION_SYSTEM =
@@ -103,13 +104,19 @@ async function cachedFetch(
     const page = await fetchPage(url, { signal: context.signal, ruleNamesHost });
     if (page.kind !== "failed") {
       cache.set(url.href, { at: now, page });
-      // Oldest first in a Map: drop from the front past the bound.
-      while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+      // Oldest first in a Map: drop from the front past either bound.
+      while (cache.size > CACHE_ENTRIES || cachedCharacters(cache) > CACHE_CHARACTERS) cache.delete(cache.keys().next().value!);
     }
     return { page };
   } catch (error) {
     return { error: await fetchFailure(url, error, context.signal) };
   }
+}
+
+function cachedCharacters(cache: Map<string, { page: FetchedPage }>): number {
+  let total = 0;
+  for (const { page } of cache.values()) total += page.kind === "page" ? page.markdown.length : 0;
+  return total;
 }
 
 async function fetchFailure(url: URL, error: unknown, signal: AbortSignal): Promise<ToolResult> {
