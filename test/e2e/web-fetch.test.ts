@@ -11,8 +11,12 @@ import {
   expectWellFormedRun,
   PRINT_ARGS,
   PROVIDERS_UNDER_TEST,
+  onStdoutEvents,
   results,
   runAgentwire,
+  spawnAgentwire,
+  waitForEvent,
+  waitForExit,
   type ProviderUnderTest,
   type Workspace,
 } from "../helpers/agentwire.js";
@@ -133,6 +137,51 @@ describe("WebFetch through the binary", () => {
     const final = results(run.events).at(-1) as ResultEvent;
     expect(final.permission_denials.map((denial) => denial.tool_name)).toEqual(["WebFetch"]);
     expect(site.hits.size).toBe(0);
+  });
+
+  it("with a host, asks it by can_use_tool; its yes runs the call, which still refuses a loopback address no rule names", async () => {
+    site = await startSite("127.0.0.1", { "/harbor.html": html(HARBOR_PAGE) });
+    workspace = await createWorkspace("text");
+    const url = `${site.url}/harbor.html`;
+    await workspace.useScenario(fetchTurns({ url, prompt: "Which boats?" }));
+    const child = spawnAgentwire(
+      ["--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--permission-prompt-tool", "stdio"],
+      { workspace },
+    );
+    const exited = waitForExit(child);
+    const asked: Array<Record<string, unknown>> = [];
+    onStdoutEvents(child, (event) => {
+      if (event.type !== "control_request") return;
+      asked.push(event.request as Record<string, unknown>);
+      const response = {
+        subtype: "success",
+        request_id: event.request_id,
+        response: { behavior: "allow", updatedInput: { url, prompt: "Which boats?" } },
+      };
+      child.stdin.write(`${JSON.stringify({ type: "control_response", response })}\n`);
+    });
+    child.stdin.write(`${JSON.stringify({ type: "user", message: { role: "user", content: "Read the page" } })}\n`);
+    await waitForEvent(child, (event) => event.type === "result");
+    child.stdin.end();
+    const run = await exited;
+    expectWellFormedRun(run, 1);
+    expect(asked).toEqual([
+      expect.objectContaining({ subtype: "can_use_tool", tool_name: "WebFetch", input: { url, prompt: "Which boats?" } }),
+    ]);
+    expect(String(asked[0]!.decision_reason)).toContain("127.0.0.1");
+    const [result] = fetchResults(run.events);
+    expect(result!.isError).toBe(true);
+    expect(result!.text).toContain("loopback");
+    expect(site.hits.size).toBe(0);
+  });
+
+  it("plan mode lets a fetch through (it only reads) when a rule names the host", async () => {
+    site = await startSite("127.0.0.1", { "/harbor.html": html(HARBOR_PAGE) });
+    workspace = await createWorkspace("text");
+    await workspace.useScenario(fetchTurns({ url: `${site.url}/harbor.html` }));
+    const run = await runFetch(["--permission-mode", "plan", "--allowedTools", "WebFetch(domain:127.0.0.1)"]);
+    expectWellFormedRun(run, 1);
+    expect(fetchResults(run.events)[0]).toMatchObject({ isError: false, details: { code: 200 } });
   });
 
   it("refuses host names without a dot unless a rule names them", async () => {
