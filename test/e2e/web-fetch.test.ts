@@ -193,7 +193,7 @@ describe("WebFetch through the binary", () => {
     expect(result!.text).toContain("host names without a dot");
   });
 
-  it("upgrades http to https for a host no rule names (a plain-HTTP server then fails the TLS handshake)", async () => {
+  it("upgrades http to https for a host no rule names, and still refuses its loopback address", async () => {
     site = await startSite("127.0.0.1", { "/harbor.html": html(HARBOR_PAGE) });
     workspace = await createWorkspace("text");
     await workspace.useScenario(fetchTurns({ url: `${site.url}/harbor.html` }));
