@@ -193,6 +193,17 @@ describe("WebFetch through the binary", () => {
     expect(result!.text).toContain("host names without a dot");
   });
 
+  it("opens a dotless local name over plain http when a rule names it (a local dev server)", async () => {
+    site = await startSite("127.0.0.1", { "/harbor.html": html(HARBOR_PAGE) });
+    workspace = await createWorkspace("text");
+    const url = `${site.url.replace("127.0.0.1", "localhost")}/harbor.html`;
+    await workspace.useScenario(fetchTurns({ url }));
+    const run = await runFetch(["--allowedTools", "WebFetch(domain:localhost)"]);
+    expectWellFormedRun(run, 1);
+    expect(fetchResults(run.events)[0]).toMatchObject({ isError: false, details: { code: 200, url } });
+    expect(site.hits.get("/harbor.html")).toBe(1);
+  });
+
   it("upgrades http to https for a host no rule names, and still refuses its loopback address", async () => {
     site = await startSite("127.0.0.1", { "/harbor.html": html(HARBOR_PAGE) });
     workspace = await createWorkspace("text");
