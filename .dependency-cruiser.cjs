@@ -103,6 +103,9 @@ const innerWalls = {
   "src/tools/search/": [],
   // bwrap and the confinement of commands judged read-only: how a command is wrapped, not which.
   "src/tools/sandbox/": [],
+  // Fetching pages (address guard, HTTP, HTML conversion) is pure web plumbing, loaded only when
+  // WebFetch runs: the tool file above it decides; nothing here reaches back into the tools.
+  "src/tools/web/": [],
   // The edit engine may fail the way a tool fails and resolve workspace paths, nothing more.
   "src/tools/edit/": ["^src/tools/(define-tool|paths|redact-secrets)\\.ts$"],
   // Notebook parsing, viewing and cell edits: the format alone; paths, permissions and writing stay with the tools.

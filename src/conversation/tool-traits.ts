@@ -14,6 +14,11 @@ export interface ToolTraits {
   pathDefaultsToCwd?: boolean;
   /** The input field holding a shell command (Bash): command rules and the shell classifier apply. */
   commandField?: string;
+  /**
+   * The input field holding a URL the call fetches (WebFetch): `Tool(domain:host)` rules match its
+   * host, and a host no rule names is a question for the user in every mode but auto and bypass.
+   */
+  urlField?: string;
   /** Changes only the session's own state, nothing outside it (TodoWrite): never needs permission. */
   sessionStateOnly?: boolean;
   /**

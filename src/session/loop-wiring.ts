@@ -5,8 +5,9 @@ import { exponentialBackoff } from "../agent/retry-policy.js";
 import { toolOffer, unloadedToolError } from "../agent/tool-offer.js";
 import { rejectMalformedToolCall, runToolCall } from "../agent/tool-runner.js";
 import type { ToolUseBlock } from "../conversation/messages.js";
+import type { ToolTraits } from "../conversation/tool-traits.js";
 import { isSameOrInside } from "../paths/real-path.js";
-import { targetPath } from "../permissions/rules.js";
+import { rulesNameHost, targetPath } from "../permissions/rules.js";
 import { hasKnownPrice } from "../providers/models.js";
 import type { ProviderRequest } from "../providers/types.js";
 import { shellStartDirectory } from "../tools/bash.js";
@@ -17,6 +18,7 @@ import { runPostToolUseHooks, runStopHooks, type HookStop } from "./hook-runners
 import type { ModelProfile } from "./model-profile.js";
 import { DEFAULT_MAX_TURNS, type CheckedSessionSettings } from "./session-options.js";
 import type { SessionParts } from "./session-parts.js";
+import { sideRequester } from "./side-request.js";
 import { createToolAuthorizer } from "./tool-authorizer.js";
 
 /** One turn's own part of the wiring: the rest is the session's (`SessionParts`). */
@@ -139,13 +141,9 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
  * hard links may be changed only when the call itself was approved (see WorkspacePolicy).
  */
 function toolContext(parts: SessionParts, turn: TurnScope, call: ToolUseBlock, signal: AbortSignal, approval: ToolApproval): ToolContext {
-  const { mode, roots } = parts.permissions.effective();
-  const target = targetPath({
-    toolName: call.name,
-    input: call.input,
-    cwd: parts.cwd,
-    traits: findTool(turnTools(parts, turn), call.name) ?? { kind: "other" },
-  });
+  const { mode, roots, rules } = parts.permissions.effective();
+  const traits: ToolTraits = findTool(turnTools(parts, turn), call.name) ?? { kind: "other" };
+  const target = targetPath({ toolName: call.name, input: call.input, cwd: parts.cwd, traits });
   const namesOutsidePath = target !== undefined && !roots.some((root) => isSameOrInside(target, root));
   return {
     cwd: parts.cwd,
@@ -162,6 +160,13 @@ function toolContext(parts: SessionParts, turn: TurnScope, call: ToolUseBlock, s
     ...(Object.keys(parts.settingsEnv).length > 0 ? { settingsEnv: parts.settingsEnv } : {}),
     ...(approval.judgedReadOnly ? { confinement: parts.confinement } : {}),
     imageInput: turn.profile.provider.capabilities?.imagesInToolResults === true,
+    ...(traits.urlField === undefined
+      ? {}
+      : {
+          ruleNamesHost: (host: string) => rulesNameHost(rules.allow, { toolName: call.name, traits }, host),
+          // The small fast model when the user named one (ANTHROPIC_DEFAULT_HAIKU_MODEL, as in Claude Code), else the turn's.
+          sideRequest: sideRequester(parts, parts.smallFastModel ? parts.profileOf(parts.smallFastModel) : turn.profile),
+        }),
     // A redaction is news for the user, told the way every other notice is (a system/warning
     // line, or stderr in text mode), never as a log record of its own beside them.
     log: { warn: (message) => parts.notices.warn({ type: "warning", code: "secrets_redacted", message }) },

@@ -30,6 +30,11 @@ export interface SessionParts {
   home: string;
   settings: CheckedSessionSettings;
   systemPrompt: string;
+  /**
+   * The model for small side requests (WebFetch reading a page), from ANTHROPIC_DEFAULT_HAIKU_MODEL
+   * or ANTHROPIC_SMALL_FAST_MODEL as Claude Code reads them; undefined: the session's model.
+   */
+  smallFastModel: string | undefined;
   /** Every model-dependent setting (and the provider) for a model, computed when asked. */
   profileOf: (model: string) => ModelProfile;
   /** For a local model with a small window the user gave: the warning for a request that will not fit. */

@@ -207,6 +207,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     home,
     settings,
     systemPrompt,
+    smallFastModel: env.ANTHROPIC_DEFAULT_HAIKU_MODEL || env.ANTHROPIC_SMALL_FAST_MODEL || undefined,
     profileOf,
     contextFit: sessionContextFit(settings),
     history: opened.history,

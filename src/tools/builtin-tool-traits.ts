@@ -17,6 +17,8 @@ export const BUILTIN_TOOL_TRAITS = {
   NotebookEdit: { kind: "edit", pathField: "notebook_path", deferred: true },
   Read: { kind: "read", pathField: "file_path" },
   TodoWrite: { kind: "other", sessionStateOnly: true },
+  // Reading a page changes nothing here (plan mode allows it), but each host needs a rule or a yes.
+  WebFetch: { kind: "read", urlField: "url", deferred: true },
   Write: { kind: "edit", pathField: "file_path" },
 } as const satisfies Record<string, ToolTraits>;
 

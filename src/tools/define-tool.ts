@@ -43,6 +43,17 @@ export interface ToolContext {
    * approved it: Bash then runs the command confined (and with git hardened) instead.
    */
   confinement?: ReadOnlyConfinement;
+  /**
+   * A model request beside the conversation, without tools (WebFetch reads a page with it): on
+   * the session's small fast model when one is set, else its model, its usage counted by the
+   * session in `modelUsage` and the cost. Absent: no such request can be made here.
+   */
+  sideRequest?: (request: SideRequest, signal: AbortSignal) => Promise<{ text: string }>;
+  /**
+   * Whether an allow rule of the calling tool names this host (`WebFetch(domain:127.0.0.1)`): the
+   * one way a fetch reaches a private address or a host name without a dot. Absent: none does.
+   */
+  ruleNamesHost?: (host: string) => boolean;
   /** Diagnostics for stderr (e.g. how many secrets were redacted); never the model's text. */
   log?: ToolLog;
 }
@@ -62,6 +73,12 @@ export interface WorkspacePolicy {
    * the decision. Absent = false.
    */
   allowLinkedFiles?: boolean;
+}
+
+/** A one-off question to a model: its instructions and one user message. */
+export interface SideRequest {
+  system: string;
+  text: string;
 }
 
 /** A progress report: `message` for people, `details` for machines (same split as results). */

@@ -9,6 +9,7 @@ import { createMultiEditTool } from "./multi-edit.js";
 import { createNotebookEditTool } from "./notebook-edit.js";
 import { createReadTool } from "./read.js";
 import { createTodoWriteTool } from "./todo-write.js";
+import { createWebFetchTool } from "./web-fetch.js";
 import { createWriteTool } from "./write.js";
 
 /**
@@ -27,6 +28,7 @@ export function builtinTools(): ToolDefinition[] {
     createNotebookEditTool(),
     createReadTool(),
     createTodoWriteTool(),
+    createWebFetchTool(),
     createWriteTool(),
   ] as ToolDefinition[];
 }

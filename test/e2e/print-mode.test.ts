@@ -68,6 +68,7 @@ describe("print mode (-p) against the replay server", () => {
       "NotebookEdit",
       "Read",
       "TodoWrite",
+      "WebFetch",
       "Write",
     ]);
   });

@@ -57,7 +57,7 @@ describe("every tool through the replay server", () => {
     const run = await runAgentwire(["-p", "Make a plan.", ...STREAM, "--dangerously-skip-permissions"], { workspace });
     expectWellFormedRun(run, 1);
     const init = run.events[0] as { tools: string[] };
-    expect(init.tools).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "NotebookEdit", "Read", "TodoWrite", "ToolSearch", "Write"]);
+    expect(init.tools).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "NotebookEdit", "Read", "TodoWrite", "ToolSearch", "WebFetch", "Write"]);
     const planPath = join(workspace.cwd, "notes", "plan.md");
     const [write, edit, multiEdit, read, glob, grep, ls, todo, bash] = toolResults(run.events);
 
@@ -262,6 +262,7 @@ describe("tool selection flags", () => {
       "Read",
       "TodoWrite",
       "ToolSearch",
+      "WebFetch",
       "Write",
     ]);
     expect(lines[6]).toMatch(/^NotebookEdit\s+Changes one cell of a Jupyter notebook \(\.ipynb\)/);

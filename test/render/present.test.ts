@@ -92,6 +92,25 @@ describe("presenting tool calls", () => {
     });
   });
 
+  it("shows a fetched page as its URL and size, a redirect as such", () => {
+    expect(keyArgument("WebFetch", { url: "https://example.com/docs", prompt: "What?" }, "/repo")).toBe("https://example.com/docs");
+    const page = { bytes: 12_800, code: 200, codeText: "OK", result: "…", durationMs: 40, url: "https://example.com/docs" };
+    expect(describeResult("WebFetch", {}, { content: "Some\npage" }, page, "/repo", 120)).toMatchObject({
+      kind: "done",
+      summary: "fetched 12.5 KB (200 OK)",
+      output: "Some\npage",
+    });
+    expect(describeResult("WebFetch", {}, { content: "x" }, { ...page, bytes: 512 }, "/repo", 120).summary).toBe(
+      "fetched 512 bytes (200 OK)",
+    );
+    expect(describeResult("WebFetch", {}, { content: "x" }, { ...page, bytes: 3_500_000 }, "/repo", 120).summary).toBe(
+      "fetched 3.3 MB (200 OK)",
+    );
+    expect(
+      describeResult("WebFetch", {}, { content: "REDIRECT" }, { ...page, bytes: 0, code: 302, codeText: "Found" }, "/repo", 120).summary,
+    ).toBe("redirected (302 Found)");
+  });
+
   it("ignores details of the wrong shape", () => {
     // An exit code that is not a number is no command result: the text speaks.
     expect(describeResult("Bash", {}, { content: "one line" }, { stdout: "", stderr: "", exitCode: "1" }, "/repo", 120).summary).toBe(

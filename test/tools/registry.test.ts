@@ -16,6 +16,7 @@ describe("tool registry", () => {
       "NotebookEdit",
       "Read",
       "TodoWrite",
+      "WebFetch",
       "Write",
     ]);
   });
@@ -36,7 +37,7 @@ describe("tool registry", () => {
   it("an unknown name in --tools is an error naming the available tools", () => {
     expect(selectTools(builtinTools(), { tools: ["Read", "Frobnicate"], disallowedToolNames: [] })).toEqual({
       error:
-        "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, NotebookEdit, Read, TodoWrite, Write.",
+        "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, NotebookEdit, Read, TodoWrite, WebFetch, Write.",
     });
   });
 

@@ -79,6 +79,11 @@ function summarize(toolName: string | undefined, text: string, bash: BashDetails
   }
   const search = toolSearchDetails(details);
   if (search) return search.matches.length === 0 ? "no tool matched" : clip(`loaded ${search.matches.join(", ")}`, width);
+  const fetched = fetchDetails(details);
+  if (fetched) {
+    const status = `${fetched.code} ${fetched.codeText}`.trim();
+    return fetched.code >= 300 && fetched.code < 400 ? `redirected (${status})` : `fetched ${formatBytes(fetched.bytes)} (${status})`;
+  }
   const read = readDetails(details);
   if (read?.cells !== undefined) return `read ${plural(read.cells, "cell")}`;
   if (read) return read.type === "image" ? "read an image" : `read ${plural(read.numLines ?? countLines(text), "line")}`;
@@ -182,6 +187,20 @@ function patchDetails(details: unknown): PatchDetails | undefined {
     Array.isArray(hunk.lines) &&
     hunk.lines.every((line) => typeof line === "string");
   return details.structuredPatch.every(isHunk) ? (details as unknown as PatchDetails) : undefined;
+}
+
+/** WebFetch's details: the page's size in bytes and the HTTP status. */
+function fetchDetails(details: unknown): { bytes: number; code: number; codeText: string } | undefined {
+  if (!isObject(details) || typeof details.url !== "string" || typeof details.bytes !== "number" || typeof details.code !== "number")
+    return undefined;
+  return { bytes: details.bytes, code: details.code, codeText: typeof details.codeText === "string" ? details.codeText : "" };
+}
+
+/** A size as people read it: bytes, KB or MB (powers of 1024, one decimal). */
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return plural(bytes, "byte");
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, "KB"] : [bytes / (1024 * 1024), "MB"];
+  return `${value.toFixed(1)} ${unit}`;
 }
 
 /** ToolSearch's details: the tools it loaded. */
