@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { SkillCatalog } from "../skills/catalog.js";
 import { createSkillTool } from "../skills/skill-tool.js";
-import { splitFrontmatter } from "../skills/skill-md.js";
+import { splitFrontmatter } from "../text/frontmatter.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { builtinTools, toolInputJsonSchema } from "../tools/registry.js";
 import { shiftHeadings } from "../text/markdown-headings.js";
