@@ -40,13 +40,15 @@ export function agentFolders(
   input: Pick<AgentSourcesInput, "cwd" | "home" | "agentwireHome">,
 ): Array<{ directory: string; source: AgentSource }> {
   return [
-    // The nearest project folder first, up to the repository root; agentwire's shared `.agents` before Claude Code's.
-    ...projectDirectories(input.cwd).flatMap((directory) =>
-      [".agents", ".claude"].map((folder) => ({ directory: path.join(directory, folder, "agents"), source: "project" as const })),
-    ),
+    ...projectAgentFolders(input.cwd).map((directory) => ({ directory, source: "project" as const })),
     { directory: path.join(input.agentwireHome, "agents"), source: "user" },
     { directory: path.join(input.home, ".claude", "agents"), source: "user" },
   ];
+}
+
+/** A project's folders of definitions: from `cwd` up to the repository root, nearest first; agentwire's shared `.agents` before Claude Code's. */
+export function projectAgentFolders(cwd: string): string[] {
+  return projectDirectories(cwd).flatMap((directory) => [".agents", ".claude"].map((folder) => path.join(directory, folder, "agents")));
 }
 
 /**
@@ -102,7 +104,7 @@ function untrustedNotice(root: string, files: readonly string[]): AgentProblem {
   const shown = files.map((file) => path.relative(root, file) || file).join(", ");
   return {
     code: "agents_untrusted",
-    message: `This project's agent definitions (${shown}) were not loaded: the project is not trusted, and a definition sets what a subagent is told and may use. After reading them, run \`agentwire trust ${root}\` to trust them (or pass --trust-project for one run).`,
+    message: `This project's agent definitions (${shown}) were not loaded: a definition sets what a subagent is told and may use, and these are not trusted as they are now. After reading them, run \`agentwire trust ${root}\` to trust them (or pass --trust-project for one run).`,
   };
 }
 
