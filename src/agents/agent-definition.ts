@@ -14,13 +14,13 @@ export const AGENT_SOURCES = ["built-in", "user", "project", "cli", "sdk"] as co
 export type AgentSource = (typeof AGENT_SOURCES)[number];
 
 /**
- * What the Agent tool's `subagent_type` names: letters, digits, `-` and `_`. Never a path (no
- * separator, no dot), and `__proto__` is refused; other names an object holds by default
- * (`constructor`) are harmless because definitions are kept in Maps, never looked up in objects.
+ * What the Agent tool's `subagent_type` names: letters, digits, `-`, `_` and `.` inside
+ * (`powershell-5.1-expert` is a real one). Never a path separator, never starting with a dot or
+ * `_`, so `__proto__` is refused; other names an object holds by default (`constructor`) are
+ * harmless because definitions are kept in Maps, never looked up in objects.
  */
-export const AGENT_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,62}[A-Za-z0-9])?$/;
-const NAME_RULE = "must be 1-64 letters, digits, '-' or '_', starting and ending with a letter or digit";
-export const AgentNameSchema = z.string().check(z.regex(AGENT_NAME, NAME_RULE));
+export const AGENT_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$/;
+const NAME_RULE = "must be 1-64 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
 
 const text = () => z.string().check(z.trim(), z.minLength(1));
 const names = () => z.array(text());

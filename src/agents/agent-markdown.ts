@@ -30,7 +30,10 @@ export async function parseAgentMarkdown(text: string): Promise<ParsedAgentFile>
   const name = raw.name;
   if (typeof name !== "string" || name.trim() === "") return { ok: false, reason: "its frontmatter has no `name:`" };
   if (!AGENT_NAME.test(name.trim()))
-    return { ok: false, reason: `its name ${JSON.stringify(name)} is not an agent name (1-64 letters, digits, '-' or '_')` };
+    return {
+      ok: false,
+      reason: `its name ${JSON.stringify(name)} is not an agent name (1-64 letters, digits, '-', '_' or '.', starting and ending with a letter or digit)`,
+    };
   const parsed = AgentFieldsSchema.safeParse({ ...raw, prompt: text.slice(bodyStart) });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
