@@ -123,7 +123,7 @@ export const InitializeRequestSchema = z.looseObject({
    * (its AgentDefinition). Checked by the session (src/agents/agent-definition.ts), which also
    * refuses names a record schema would silently drop (`__proto__`).
    */
-  agents: z.unknown().optional(),
+  agents: absentOrNull(z.unknown()),
 });
 
 export const InterruptRequestSchema = z.looseObject({ subtype: z.literal("interrupt") });

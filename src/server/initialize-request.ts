@@ -12,7 +12,7 @@ import { loadHostMcpServers } from "./stream-input-context.js";
  */
 export const answerInitialize = validated(InitializeRequestSchema, (request, reply, context) => {
   const { session, host, log } = context;
-  if (request.agents !== undefined && request.agents !== null) {
+  if (request.agents !== undefined) {
     try {
       session.setHostAgents(request.agents);
     } catch (error) {
