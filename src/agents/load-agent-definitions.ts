@@ -35,14 +35,22 @@ export interface AgentSourcesInput {
   sdkAgents?: readonly AgentDefinition[];
 }
 
-/** The folders definitions are read from, per source, the winning folder first. */
+/**
+ * The folders definitions are read from, per source, the winning folder first. A project folder
+ * that is also a user folder (a run in the home folder itself) counts as the user's: the user's
+ * own files need no trust.
+ */
 export function agentFolders(
   input: Pick<AgentSourcesInput, "cwd" | "home" | "agentwireHome">,
 ): Array<{ directory: string; source: AgentSource }> {
+  const user = [path.join(input.agentwireHome, "agents"), path.join(input.home, ".claude", "agents")].map((directory) =>
+    path.resolve(directory),
+  );
   return [
-    ...projectAgentFolders(input.cwd).map((directory) => ({ directory, source: "project" as const })),
-    { directory: path.join(input.agentwireHome, "agents"), source: "user" },
-    { directory: path.join(input.home, ".claude", "agents"), source: "user" },
+    ...projectAgentFolders(input.cwd)
+      .filter((directory) => !user.includes(path.resolve(directory)))
+      .map((directory) => ({ directory, source: "project" as const })),
+    ...user.map((directory) => ({ directory, source: "user" as const })),
   ];
 }
 

@@ -187,6 +187,14 @@ describe("loadAgentDefinitions", () => {
     ]);
   });
 
+  it("a run in the home folder reads ~/.claude/agents as the user's, without asking for trust", async () => {
+    write("home/.claude/agents/mine.md", agentFile("mine"));
+    const home = join(root, "home");
+    const { definitions, problems } = await loadAgentDefinitions(input({ cwd: home, project: { root: home, trusted: () => false } }));
+    expect(definitions.find((definition) => definition.name === "mine")?.source).toBe("user");
+    expect(problems).toEqual([]);
+  });
+
   it("reads no project folder when project settings are off, and says nothing about them", async () => {
     write("project/.claude/agents/p.md", agentFile("p"));
     const { definitions, problems } = await loadAgentDefinitions(input({ project: undefined }));
