@@ -35,11 +35,16 @@ const layers = {
   trust: ["paths", "permissions", "text"],
   // Claude Code's settings files: read, merged, and the project's trusted only as recorded.
   settings: ["paths", "trust"],
+  // Agent definitions (subagent kinds): markdown files read with the frontmatter reader of text/,
+  // and data from hosts; nothing of the session or the tools, so the Agent tool and the listings
+  // both build on them.
+  agents: ["paths", "text"],
   // Shell-command hooks: each a supervised child process (process/), nothing else of agentwire's.
   hooks: ["process"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
   // render/present: how a call reads in one line, the same words a permission question carries to the host.
   session: [
+    "agents",
     "conversation",
     "providers",
     "tools",
@@ -58,6 +63,7 @@ const layers = {
     "render/present",
   ],
   server: [
+    "agents",
     "conversation",
     "providers",
     "tools",

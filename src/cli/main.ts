@@ -83,6 +83,18 @@ async function runParsedCommand(argv: string[], parsed: ParsedCommand, chatComma
       process.stdout.write(listing.stdout);
       return 0;
     }
+    case "list-agents":
+      try {
+        const { listAgents } = await import("./list-agents.js");
+        const listing = await listAgents({ ...parsed.config, cwd: resolve(parsed.config.cwd) }, process.env);
+        process.stderr.write(listing.stderr);
+        process.stdout.write(listing.stdout);
+        return 0;
+      } catch (error) {
+        if (error instanceof SessionSetupError)
+          return reportStartupFailure(argv, new StartupError(error.message, error.terminalReason), startedAt);
+        throw error;
+      }
     case "llms-txt": {
       const { llmsTxt } = await import("./llms-txt.js");
       process.stdout.write(llmsTxt(parsed.helpText, PACKAGE_ROOT));

@@ -202,6 +202,16 @@ export const RUN_OPTIONS = {
     default: "default",
     description: "compact: Bash, Read, Write and Skill with short definitions, for small local models",
   },
+  agents: {
+    type: "string",
+    description:
+      'Subagent definitions as JSON, as Claude Code takes them: {"name":{"description":"…","prompt":"…","tools":["Read"],"model":"inherit"}}',
+  },
+  "list-agents": {
+    type: "boolean",
+    default: false,
+    description: "Print the agent types the Agent tool could start in this run (JSON with --output-format json), then exit",
+  },
   "list-skills": {
     type: "boolean",
     default: false,

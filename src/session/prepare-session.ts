@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import type { SystemInitEvent } from "../../protocol/events.js";
 import { PROTECTED_PROJECT_ENTRIES } from "../permissions/protected-paths.js";
 import { apiKeySource, providerSettingsError } from "../providers/registry.js";
+import type { AgentCatalog } from "../agents/agent-catalog.js";
 import { discoverSkills, offersSkillTool, type SkillCatalog } from "../skills/catalog.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 import { sandboxProblem } from "../tools/sandbox/sandbox-probe.js";
@@ -14,6 +15,7 @@ import { sessionProjectTrust, skillGrantPolicy, usesProjectSettings } from "./pr
 import { openSession, type OpenedSession } from "./open-session.js";
 import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";
 import { chooseToolNames } from "./tool-selection.js";
+import { sessionAgents } from "./session-agents.js";
 import { PARSE_ONCE } from "../validation/parse-once.js";
 import { NO_FILE_SETTINGS, type FileSettings } from "../settings/effective-settings.js";
 
@@ -25,6 +27,8 @@ export interface PreparedSession {
   addDirs: string[];
   home: string;
   skills: SkillCatalog;
+  /** The agent definitions the Agent tool can start (read on first use). */
+  agents: AgentCatalog;
   /** The built-in tools (and the Skill tool) the session offers, as `chooseBuiltinTools` builds them. */
   toolNames: string[];
   opened: OpenedSession;
@@ -74,6 +78,7 @@ export function prepareSession(options: SessionOptions): PreparedSession {
     agentwireHome: home,
     userHome: options.env.HOME || homedir(),
   });
+  const agents = sessionAgents({ settings, cwd, agentwireHome: home, userHome: options.env.HOME || homedir(), trust: projectTrust });
   const skillTool = skills.entries.length > 0 ? [{ name: "Skill", traits: SKILL_TOOL_TRAITS }] : [];
   const toolNames = chooseToolNames(settings, skillTool);
   const fileSettings = options.fileSettings ?? NO_FILE_SETTINGS;
@@ -90,7 +95,7 @@ export function prepareSession(options: SessionOptions): PreparedSession {
     contextWindow: settings.contextWindow,
     fork: settings.forkSession,
   });
-  return { options, settings, cwd, addDirs, home, skills, toolNames, opened, sandbox, projectTrust, env, fileSettings };
+  return { options, settings, cwd, addDirs, home, skills, agents, toolNames, opened, sandbox, projectTrust, env, fileSettings };
 }
 
 /**
@@ -148,7 +153,7 @@ export function keySourceOf(prepared: PreparedSession): string {
  * every CLI start (test/session/prepare-session.test.ts compares the two).
  */
 export async function initEventBeforeSession(prepared: PreparedSession): Promise<SystemInitEvent> {
-  const { skills } = await prepared.skills.load();
+  const [{ skills }, { definitions }] = await Promise.all([prepared.skills.load(), prepared.agents.load()]);
   return buildInitEvent({
     cwd: prepared.cwd,
     sessionId: prepared.opened.sessionId,
@@ -158,6 +163,7 @@ export async function initEventBeforeSession(prepared: PreparedSession): Promise
     provider: prepared.settings.provider,
     permissionMode: prepared.settings.permissionMode,
     skills,
+    agents: definitions,
     apiKeySource: keySourceOf(prepared),
   });
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { ResultEvent, SystemInitEvent } from "../../protocol/events.js";
+import { parseAgentRecord, type AgentDefinition } from "../agents/agent-definition.js";
 import type { UserMessage } from "../conversation/messages.js";
 import type { McpServerStatus } from "../mcp/mcp-servers.js";
 import type { PermissionMode } from "../permissions/policy.js";
@@ -91,6 +92,14 @@ export class SessionCore {
     return this.parts.tools.ready();
   }
 
+  async agentDefinitions(): Promise<AgentDefinition[]> {
+    return (await this.parts.agents.load()).definitions;
+  }
+
+  setHostAgents(record: unknown): void {
+    this.parts.agents.setHostAgents(parseAgentRecord(record, "sdk", "initialize agents"));
+  }
+
   skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>> {
     return this.parts.skills.commands();
   }
@@ -116,7 +125,7 @@ export class SessionCore {
   }
 
   async initEvent(): Promise<SystemInitEvent> {
-    const { skills } = await this.parts.skills.loaded();
+    const [{ skills }, agents] = await Promise.all([this.parts.skills.loaded(), this.agentDefinitions()]);
     return buildInitEvent({
       cwd: this.cwd,
       sessionId: this.sessionId,
@@ -126,6 +135,7 @@ export class SessionCore {
       provider: this.parts.profileOf(this.controls.model).provider.id,
       permissionMode: this.permissionMode,
       skills,
+      agents,
       apiKeySource: this.apiKeySource,
     });
   }

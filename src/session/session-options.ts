@@ -96,6 +96,15 @@ export const SessionSettingsSchema = z.object({
   skillRanking: z._default(z.enum(["bm25", "llm"]), "bm25"),
   /** Room for the skill listing, in characters (default: 1 % of the model's context window × 4). */
   skillListingBudget: z.optional(positiveInt()),
+  /**
+   * Agent definitions by name, as the Agent SDK's `agents` option gives them (`{description,
+   * prompt, tools?, model?, …}`): over every other definition of the same name. Checked as the
+   * session is set up (src/agents/agent-definition.ts), not here: a name like `__proto__` must
+   * reach that check rather than vanish in a record schema.
+   */
+  agents: z.optional(z.unknown()),
+  /** `--agents`: the same shape from the command line; under the SDK's, over the files'. */
+  cliAgents: z.optional(z.unknown()),
   /** `compact`: Bash, Read, Write and Skill, short and thin, for small models. */
   toolProfile: z._default(z.enum(["default", "compact"]), "default"),
   /** MCP servers in Claude Code's format (stdio commands, http/sse URLs); their tools are `mcp__<server>__<tool>`. */

@@ -1,4 +1,5 @@
 import type { OutputEvent } from "../../protocol/events.js";
+import type { AgentCatalog } from "../agents/agent-catalog.js";
 import type { Message } from "../conversation/messages.js";
 import type { ProviderRequest } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
@@ -49,6 +50,8 @@ export interface SessionParts {
   persistence: SessionPersistence;
   notices: SessionNotices;
   skills: SkillSession;
+  /** The agent definitions (built-in, files, `--agents`, the SDK's). */
+  agents: AgentCatalog;
   budget: BudgetWatch;
   contextKeeper: ContextKeeper;
   /** Where tools write their output files (Bash's full output); a workspace root too. */

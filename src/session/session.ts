@@ -1,5 +1,6 @@
 import { platform } from "node:os";
 import type { ResultEvent, SystemInitEvent } from "../../protocol/events.js";
+import type { AgentDefinition } from "../agents/agent-definition.js";
 import { baseSystemPrompt, composeSystemPrompt, replacesDefaultPrompt } from "../agent/system-prompt.js";
 import type { UserMessage } from "../conversation/messages.js";
 import type { McpServerStatus } from "../mcp/mcp-servers.js";
@@ -84,6 +85,14 @@ export interface Session {
    * timeout has passed: `system/init` lists them as they are then. At once when there are none.
    */
   mcpReady(): Promise<void>;
+  /** The agent definitions the Agent tool can start, sorted by name (waits for their files the first time). */
+  agentDefinitions(): Promise<AgentDefinition[]>;
+  /**
+   * The host's agent definitions (`initialize`'s `agents`: `{name: {description, prompt, …}}`),
+   * over every other of the same name from the next turn on. Throws an `AgentDefinitionError`
+   * naming the first problem; nothing changes then.
+   */
+  setHostAgents(record: unknown): void;
   /** The user-invocable skills, as the `initialize` answer lists commands. */
   skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>>;
   /** Resolves when no turn is running. */
@@ -102,7 +111,7 @@ export interface Session {
  * through `options`. Throws a `SessionSetupError` when the settings cannot work.
  */
 export function createSession(options: SessionOptions, prepared: PreparedSession = prepareSession(options)): Session {
-  const { settings, cwd, addDirs, home, skills, opened, env, fileSettings } = prepared;
+  const { settings, cwd, addDirs, home, skills, agents, opened, env, fileSettings } = prepared;
   const sessionId = opened.sessionId;
   const log = options.logger ?? silentLogger;
   // Repairs of a stored session (a turn cut off mid-tool) are made and the run goes on: debug detail.
@@ -141,6 +150,11 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     })),
   ]);
   const warn = (code: string, message: string): void => notices.warn({ type: "warning", code, message });
+  // Read now (system/init waits for them anyway); what was wrong reaches the host as warnings.
+  void agents.load().then(({ problems }) => {
+    for (const problem of problems)
+      notices.warn({ type: "warning", code: problem.code, message: problem.message, ...(problem.path ? { path: problem.path } : {}) });
+  });
   const state = new SessionState();
   const permissions = new SessionPermissions(
     {
@@ -219,6 +233,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     persistence: new SessionPersistence(opened.store, log),
     notices,
     skills: skillSession,
+    agents,
     budget: new BudgetWatch(opened.accounting, settings.maxBudgetUsd),
     contextKeeper: new ContextKeeper({
       sessionId,

@@ -90,6 +90,26 @@ describe("query()", () => {
     expect(where.server.requests).toHaveLength(1);
   });
 
+  it("takes the Agent SDK's agents: listed in system/init over the built-ins; a bad one ends the query with invalid_arguments", async () => {
+    const where = await place({ turns: [{ text: "Hello from the library." }] });
+    const agents = { reviewer: { description: "Reviews code.", prompt: "Be strict.", tools: ["Read"] } };
+    const events = await collect(query({ prompt: "Say hello", options: anthropicOptions(where, { agents }) }));
+    const init = events.find((event) => event.type === "system" && event.subtype === "init") as { agents: string[] };
+    expect(init.agents).toEqual(["Explore", "fork", "general-purpose", "Plan", "reviewer"]);
+
+    const refused = await collect(
+      query({ prompt: "Say hello", options: anthropicOptions(where, { agents: { reviewer: { prompt: "No description." } } }) }),
+    );
+    expect(resultsOf(refused)).toEqual([
+      expect.objectContaining({
+        is_error: true,
+        terminal_reason: "invalid_arguments",
+        errors: [expect.stringContaining('agents: agent "reviewer", description:')],
+      }),
+    ]);
+    expect(where.server.requests).toHaveLength(1);
+  });
+
   it("takes process.env as it is (an object whose prototype is not Object.prototype)", async () => {
     const where = await place({ turns: [{ text: "Hello from the library." }] });
     const { env } = anthropicOptions(where);

@@ -14,6 +14,8 @@ export interface SessionFacts {
   permissionMode: SystemInitEvent["permissionMode"];
   /** The skills that loaded (a skipped folder has no `modelInvocable`, so it cannot be passed here). */
   skills: ReadonlyArray<Pick<Skill, "name" | "modelInvocable">>;
+  /** The agent definitions, sorted by name. */
+  agents: ReadonlyArray<{ name: string }>;
   apiKeySource: string;
 }
 
@@ -32,7 +34,7 @@ export function buildInitEvent(facts: SessionFacts): SystemInitEvent {
     slash_commands: facts.skills.map((skill) => skill.name),
     apiKeySource: facts.apiKeySource,
     output_style: "default",
-    agents: [],
+    agents: facts.agents.map((agent) => agent.name),
     skills: facts.skills.map((skill) => skill.name),
     plugins: [],
     claude_code_version: CLAUDE_CODE_VERSION,
