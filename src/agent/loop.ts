@@ -82,6 +82,11 @@ export interface LoopDependencies extends ModelCallDependencies {
    * costs one of `maxRetries` more attempts; then the turn ends as `structured_output_retry_exhausted`.
    */
   structuredOutput?: { toolName: string; maxRetries: number };
+  /**
+   * What background tasks have to tell the model, taken once (undefined: nothing): it goes out
+   * with the next request, beside the tool results. Absent: no background tasks.
+   */
+  takeNotifications?: () => string | undefined;
 }
 
 export type TerminalReason =
@@ -225,14 +230,20 @@ export async function runTurn(
     }
     const settled = await executeToolCalls(calls, dependencies, signal);
     userLines += calls.length;
+    const notifications = dependencies.takeNotifications?.();
     commit({
       role: "user",
-      content: settled.map(({ call, result }) => ({
-        type: "tool_result",
-        toolUseId: call.id,
-        content: result.content,
-        isError: result.isError,
-      })),
+      content: [
+        ...settled.map(
+          ({ call, result }): UserContentBlock => ({
+            type: "tool_result",
+            toolUseId: call.id,
+            content: result.content,
+            isError: result.isError,
+          }),
+        ),
+        ...(notifications === undefined ? [] : [{ type: "text" as const, text: notifications, reminder: "tasks" as const }]),
+      ],
     });
     const ending = settled.find(({ result }) => result.endTurn !== undefined);
     if (ending && !signal.aborted) return outcome("completed", { structuredOutput: ending.result.endTurn!.output });

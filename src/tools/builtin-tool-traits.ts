@@ -12,8 +12,12 @@ export const BUILTIN_TOOL_TRAITS = {
   Glob: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
   Grep: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
   LS: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
+  // Runs a shell command like Bash, under the same permissions; deferred in Claude Code.
+  Monitor: { kind: "execute", commandField: "command", deferred: true },
   MultiEdit: { kind: "edit", pathField: "file_path" },
   Read: { kind: "read", pathField: "file_path" },
+  // Stops only what this session started in the background; deferred in Claude Code.
+  TaskStop: { kind: "other", sessionStateOnly: true, deferred: true },
   TodoWrite: { kind: "other", sessionStateOnly: true },
   Write: { kind: "edit", pathField: "file_path" },
 } as const satisfies Record<string, ToolTraits>;

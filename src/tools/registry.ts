@@ -5,8 +5,10 @@ import { createEditTool } from "./edit.js";
 import { createGlobTool } from "./glob.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
+import { createMonitorTool } from "./monitor.js";
 import { createMultiEditTool } from "./multi-edit.js";
 import { createReadTool } from "./read.js";
+import { createTaskStopTool } from "./task-stop.js";
 import { createTodoWriteTool } from "./todo-write.js";
 import { createWriteTool } from "./write.js";
 
@@ -22,8 +24,10 @@ export function builtinTools(): ToolDefinition[] {
     createGlobTool(),
     createGrepTool({ backend: "auto" }),
     createLsTool(),
+    createMonitorTool(),
     createMultiEditTool(),
     createReadTool(),
+    createTaskStopTool(),
     createTodoWriteTool(),
     createWriteTool(),
   ] as ToolDefinition[];
