@@ -21,7 +21,7 @@ const MAX_EVENT_CHARS = 4_000;
 
 const description = `Watches a long-running shell command in the background: each line it prints on stdout reaches you as a notification at your next step, while you keep working (these notifications are not the user speaking). The watch ends when the command exits, at its deadline (timeout_ms), or with TaskStop.
 
-- For a single "tell me when it is done/ready", use Bash with run_in_background and a command that exits when the condition holds (\`until curl -sf localhost:3000; do sleep 1; done\`); Monitor is for one notification per occurrence.
+- Waiting for one thing (a server up, a build over)? A background Bash call whose command ends once it has happened (\`until curl -sf localhost:3000; do sleep 1; done\`) tells you once. Monitor is for a notification each time something happens.
 - Print only the lines you would act on, and every pipe stage must flush each line (\`grep --line-buffered\`, \`awk\` with \`fflush()\`); a stage that buffers delivers nothing.
 - Match failures too, not only success: a filter that only looks for "ready" stays silent through a crash.
 - Lines printed within ${BATCH_MS} ms arrive as one notification; a monitor that floods you is stopped. stderr is not an event: it goes to the output file with stdout (Read it), so merge it (\`2>&1\`) if it matters.

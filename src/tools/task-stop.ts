@@ -7,7 +7,7 @@ const description = `Stops a background task of this session by its id: a comman
 
 const inputSchema = z
   .object({
-    task_id: z.string().optional().describe("The id of the background task to stop"),
+    task_id: z.string().optional().describe("Which task: the id its start reported (b and 8 characters)"),
     shell_id: z.string().optional().describe("Older name of task_id; use task_id"),
   })
   .strict();

@@ -12,8 +12,10 @@ describe("tool registry", () => {
       "Glob",
       "Grep",
       "LS",
+      "Monitor",
       "MultiEdit",
       "Read",
+      "TaskStop",
       "TodoWrite",
       "Write",
     ]);
@@ -24,7 +26,7 @@ describe("tool registry", () => {
       "Grep",
       "Read",
     ]);
-    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["default"]), disallowedToolNames: [] }))).toHaveLength(9);
+    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["default"]), disallowedToolNames: [] }))).toHaveLength(11);
     expect(names(selectTools(builtinTools(), { tools: parseToolNames([""]), disallowedToolNames: [] }))).toEqual([]);
   });
 
@@ -34,7 +36,8 @@ describe("tool registry", () => {
 
   it("an unknown name in --tools is an error naming the available tools", () => {
     expect(selectTools(builtinTools(), { tools: ["Read", "Frobnicate"], disallowedToolNames: [] })).toEqual({
-      error: "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, Read, TodoWrite, Write.",
+      error:
+        "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, Monitor, MultiEdit, Read, TaskStop, TodoWrite, Write.",
     });
   });
 
