@@ -186,3 +186,151 @@ describe("Bash run_in_background", () => {
     expect(requestText(2)).toContain("<status>failed</status>");
   });
 });
+
+describe("TaskStop and Monitor", () => {
+  it("TaskStop stops a running background command (its process is gone) and answers an unknown id with Claude Code's error", async () => {
+    const marker = uniqueSleep();
+    const scenario = scenarioSchema.parse({
+      turns: [
+        { tool_calls: [{ name: "Bash", input: { command: marker, run_in_background: true } }] },
+        { text: "started" },
+        {
+          tool_calls: [
+            { name: "TaskStop", input: { task_id: "filled in below" } },
+            { name: "TaskStop", input: { task_id: "nonexistent-1" } },
+          ],
+        },
+        { text: "stopped" },
+      ],
+    });
+    workspace = await workspaceServing(scenario);
+    const child = spawnAgentwire(STREAM_IO, { workspace });
+    const exited = waitForExit(child);
+    const firstResult = waitForEvent(child, isToolResult);
+    child.stdin.write(userLine("start it"));
+    const [, taskId] = TASK_ID.exec(resultText(await firstResult)) ?? [];
+    await waitForEvent(child, (event) => event.type === "result");
+    expect(await until(() => pidsRunning(marker).length === 1, DEATH_WAIT_MS), "the command runs between turns").toBe(true);
+    (scenario.turns[2] as { tool_calls: Array<{ input: Record<string, unknown> }> }).tool_calls[0]!.input.task_id = taskId;
+    child.stdin.write(userLine("stop it"));
+    await waitForEvent(child, (event) => event.type === "result" && event.result === "stopped");
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "its process group was killed").toBe(true);
+    child.stdin.end();
+    const run = await exited;
+    expectWellFormedRun(run, 2);
+    const [, stop, unknown] = toolOutcomes(run.events);
+    expect(JSON.parse(stop!.content)).toEqual({
+      message: `Successfully stopped task: ${taskId} (${marker})`,
+      task_id: taskId,
+      task_type: "local_bash",
+      command: marker,
+    });
+    expect(unknown).toMatchObject({ isError: true, content: "<tool_use_error>No task found with ID: nonexistent-1</tool_use_error>" });
+    expect(systemLines(run.events, "task_notification")).toEqual([expect.objectContaining({ task_id: taskId, status: "stopped" })]);
+    expect(systemLines(run.events, "task_updated")[0]).toMatchObject({ patch: { status: "killed" } });
+    // The model stopped it itself: its next request carries no notification about it.
+    expect(requestText(3)).not.toContain("<task-notification>");
+  });
+
+  it("Monitor: each stdout line reaches the model at its next request as an event, then the end of the stream", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        {
+          tool_calls: [
+            {
+              name: "Monitor",
+              input: { description: "build steps", timeout_ms: 5000, command: "echo step-1; sleep 0.5; echo step-2 >&2; echo step-3" },
+            },
+          ],
+        },
+        { tool_calls: [{ name: "Bash", input: { command: "sleep 2" } }] },
+        { text: "done" },
+      ],
+    });
+    const run = await runAgentwire(PRINT, { workspace });
+    expectWellFormedRun(run, 1);
+    const [started] = toolOutcomes(run.events);
+    const taskId = /^Monitor started \(task (b[0-9a-z]{8}), expires in 5s unless the source ends first/.exec(started!.content)?.[1];
+    expect(taskId).toBeDefined();
+    expect(systemLines(run.events, "task_started")).toEqual([
+      expect.objectContaining({ task_id: taskId, task_type: "monitor", description: "build steps" }),
+    ]);
+    expect(systemLines(run.events, "task_notification")).toEqual([
+      expect.objectContaining({ task_id: taskId, status: "completed", summary: 'Monitor "build steps" stream ended' }),
+    ]);
+    const told = requestText(2);
+    expect(told).toContain(`<task-id>${taskId}</task-id>\\n<summary>Monitor event: \\"build steps\\"</summary>\\n<event>step-1</event>`);
+    expect(told).toContain('<summary>Monitor \\"build steps\\" stream ended</summary>\\n<event>step-3</event>');
+    // stderr is not an event.
+    expect(told.slice(told.indexOf("<system-reminder>"))).not.toContain("step-2");
+  });
+});
+
+describe("no background task outlives agentwire", () => {
+  /** A stream-json session whose first turn started `marker` in the background; resolves once it runs. */
+  async function sessionWithBackgroundSleep(marker: string) {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: marker, run_in_background: true } }] }, { text: "started" }],
+    });
+    const child = spawnAgentwire(STREAM_IO, { workspace });
+    const exited = waitForExit(child);
+    child.stdin.write(userLine("start it"));
+    await waitForEvent(child, (event) => event.type === "result");
+    expect(await until(() => pidsRunning(marker).length === 1, DEATH_WAIT_MS), "the background command runs").toBe(true);
+    return { child, exited };
+  }
+
+  it("SIGTERM: exit 143, the task's end reported to the host, its process group killed", async () => {
+    const marker = uniqueSleep();
+    const { child, exited } = await sessionWithBackgroundSleep(marker);
+    child.kill("SIGTERM");
+    const run = await exited;
+    expect(run.code).toBe(143);
+    expect(systemLines(run.events, "task_notification")).toEqual([expect.objectContaining({ status: "stopped" })]);
+    expect(systemLines(run.events, "background_tasks_changed").at(-1)).toMatchObject({ tasks: [] });
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "no survivor").toBe(true);
+  });
+
+  it("SIGKILL: agentwire cannot clean up, and the process watcher still kills the task's group", async () => {
+    const marker = uniqueSleep();
+    const { child, exited } = await sessionWithBackgroundSleep(marker);
+    child.kill("SIGKILL");
+    expect((await exited).signal).toBe("SIGKILL");
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "no survivor").toBe(true);
+  });
+
+  it("an interrupt (SIGINT) of a -p run waiting for its task ends the run and the task", async () => {
+    const marker = uniqueSleep();
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: marker, run_in_background: true } }] }, { text: "started" }],
+    });
+    const child = spawnAgentwire(PRINT, { workspace });
+    child.stdin.end();
+    const exited = waitForExit(child);
+    await waitForEvent(child, (event) => event.type === "result");
+    expect(await until(() => pidsRunning(marker).length === 1, DEATH_WAIT_MS)).toBe(true);
+    child.kill("SIGINT");
+    const run = await exited;
+    expect(run.code).toBe(130);
+    expect(results(run.events)).toHaveLength(1);
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "no survivor").toBe(true);
+  });
+
+  it("-p stops what still runs once AGENTWIRE_BACKGROUND_WAIT_MS has passed after the answer", async () => {
+    const marker = uniqueSleep();
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: marker, run_in_background: true } }] }, { text: "started" }],
+    });
+    const startedAt = Date.now();
+    const run = await runAgentwire(PRINT, { workspace, env: { AGENTWIRE_BACKGROUND_WAIT_MS: "1000" } });
+    expect(run.code).toBe(0);
+    expect(Date.now() - startedAt).toBeLessThan(15_000);
+    expect(results(run.events)).toHaveLength(1);
+    expect(systemLines(run.events, "task_notification")).toEqual([expect.objectContaining({ status: "stopped" })]);
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "no survivor").toBe(true);
+  });
+});
