@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent } from "../../protocol/events.js";
 import { scenarioSchema, type Scenario } from "../../src/mock-server/scenario.js";
@@ -14,7 +16,9 @@ import {
   waitForExit,
   type Workspace,
 } from "../helpers/agentwire.js";
+import { bwrapProblem, needsBwrap } from "../helpers/bwrap.js";
 import { pidsRunning, until } from "../helpers/processes.js";
+import { needsUnprivilegedUser, unprivilegedUserForSuite } from "../helpers/unprivileged.js";
 
 /**
  * Background work as a host and the model see it: Bash with run_in_background, Monitor and
@@ -334,3 +338,82 @@ describe("no background task outlives agentwire", () => {
     expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "no survivor").toBe(true);
   });
 });
+
+describe("permissions apply to a background command as to any other", () => {
+  it("default mode with a host: the command is asked about (with run_in_background in its input) before it starts", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        { tool_calls: [{ name: "Bash", input: { command: "touch made-in-background.txt", run_in_background: true } }] },
+        { text: "started" },
+        { text: "noticed" },
+      ],
+    });
+    const child = spawnAgentwire(
+      ["--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--permission-prompt-tool", "stdio"],
+      {
+        workspace,
+      },
+    );
+    const exited = waitForExit(child);
+    const asked = waitForEvent(child, (event) => event.type === "control_request");
+    child.stdin.write(userLine("make a file"));
+    const request = await asked;
+    expect(request).toMatchObject({
+      request: { subtype: "can_use_tool", tool_name: "Bash", input: { command: "touch made-in-background.txt", run_in_background: true } },
+    });
+    // Nothing runs before the answer.
+    expect(existsSync(join(workspace.cwd, "made-in-background.txt"))).toBe(false);
+    const requestId = (request as { request_id: string }).request_id;
+    child.stdin.write(
+      `${JSON.stringify({ type: "control_response", response: { subtype: "success", request_id: requestId, response: { behavior: "allow" } } })}\n`,
+    );
+    await waitForEvent(child, (event) => event.type === "system" && event.subtype === "task_notification");
+    expect(existsSync(join(workspace.cwd, "made-in-background.txt"))).toBe(true);
+    child.stdin.end();
+    const run = await exited;
+    // stdin ended with the task's notice not yet told: one more turn tells the model.
+    expectWellFormedRun(run, 2);
+  });
+});
+
+const user = unprivilegedUserForSuite();
+
+describe.skipIf("problem" in user || bwrapProblem !== undefined)(
+  `a background command approved only as read-only still runs confined${needsUnprivilegedUser(user)}${needsBwrap}`,
+  () => {
+    it("the hostile shell start-up of a backgrounded cat cannot write; approved by a rule, the same command can", async () => {
+      workspace = await createWorkspace("text");
+      const planted = join(workspace.cwd, "planted.txt");
+      await writeFile(join(workspace.cwd, "notes.txt"), "notes\n");
+      await writeFile(join(workspace.cwd, "hostile.sh"), `echo planted > ${planted}\n`);
+      if (!("problem" in user)) user.own(workspace.root);
+      const runAs = "problem" in user ? undefined : user;
+      const env = { BASH_ENV: join(workspace.cwd, "hostile.sh") };
+      const turns = {
+        turns: [
+          { tool_calls: [{ name: "Bash", input: { command: "cat notes.txt", run_in_background: true } }] },
+          { text: "started" },
+          { text: "noticed" },
+        ],
+      };
+      await workspace.useScenario(turns);
+      const confined = await runAgentwire(["-p", "go", "--output-format", "stream-json", "--verbose"], { workspace, user: runAs, env });
+      expectWellFormedRun(confined, 2);
+      expect(systemLines(confined.events, "task_notification")).toEqual([expect.objectContaining({ status: "completed" })]);
+      expect(existsSync(planted), "the confined command could not write").toBe(false);
+
+      await workspace.useScenario(turns);
+      const approved = await runAgentwire(
+        ["-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", "Bash(cat notes.txt)"],
+        {
+          workspace,
+          user: runAs,
+          env,
+        },
+      );
+      expectWellFormedRun(approved, 2);
+      expect(existsSync(planted), "approved by a rule, it runs unconfined (the test can fail)").toBe(true);
+    });
+  },
+);
