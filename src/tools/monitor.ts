@@ -14,7 +14,7 @@ const DEFAULT_TIMEOUT_MS = 300_000;
 const MAX_TIMEOUT_MS = 600_000;
 /** Lines printed this close together reach the model as one event. */
 const BATCH_MS = 200;
-/** Events the model has not read yet past which a monitor is too noisy and is stopped. */
+/** Events (batches of lines) one monitor may send; past that it is too noisy and is stopped, and the model is told. */
 const MAX_EVENTS = 200;
 /** Longest event text; a longer batch is cut. */
 const MAX_EVENT_CHARS = 4_000;
