@@ -8,6 +8,8 @@ import { startMockServer } from "../../src/mock-server/server.js";
 import {
   createWorkspace,
   expectWellFormedRun,
+  PROVIDERS_UNDER_TEST,
+  type ProviderUnderTest,
   results,
   runAgentwire,
   spawnAgentwire,
@@ -166,6 +168,26 @@ describe("Bash run_in_background", () => {
     );
   });
 
+  it.each(Object.keys(PROVIDERS_UNDER_TEST) as ProviderUnderTest[])(
+    "%s: the notification reaches the next request as the user's side of the conversation",
+    async (provider) => {
+      workspace = await createWorkspace("text");
+      await workspace.useScenario({
+        turns: [
+          { tool_calls: [{ name: "Bash", input: { command: "echo quick", run_in_background: true, description: "Say quick" } }] },
+          { tool_calls: [{ name: "Bash", input: { command: "sleep 1" } }] },
+          { text: "done" },
+        ],
+      });
+      const run = await runAgentwire(PRINT, { workspace, provider });
+      expectWellFormedRun(run, 1);
+      const body = JSON.stringify(workspace.server.requests[2]!.body);
+      expect(body).toContain('<summary>Background command \\"Say quick\\" completed (exit code 0)</summary>');
+      // One notification, told once.
+      expect(body.split("<task-notification>")).toHaveLength(2);
+    },
+  );
+
   it("-p waits for a task still running after the answer, then runs one more turn with its notification", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({
@@ -294,6 +316,28 @@ describe("no background task outlives agentwire", () => {
     expect(run.code).toBe(143);
     expect(systemLines(run.events, "task_notification")).toEqual([expect.objectContaining({ status: "stopped" })]);
     expect(systemLines(run.events, "background_tasks_changed").at(-1)).toMatchObject({ tasks: [] });
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "no survivor").toBe(true);
+  });
+
+  it("stdin's end does not end the session at once: it waits for the task, at most AGENTWIRE_BACKGROUND_WAIT_MS, then stops it", async () => {
+    const marker = uniqueSleep();
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: marker, run_in_background: true } }] }, { text: "started" }],
+    });
+    const child = spawnAgentwire(STREAM_IO, { workspace, env: { AGENTWIRE_BACKGROUND_WAIT_MS: "1500" } });
+    const exited = waitForExit(child);
+    child.stdin.write(userLine("start it"));
+    await waitForEvent(child, (event) => event.type === "result");
+    child.stdin.end();
+    const endedAt = Date.now();
+    // Still there a moment after stdin ended: the session waits for its task.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(pidsRunning(marker)).toHaveLength(1);
+    const run = await exited;
+    expect(Date.now() - endedAt).toBeGreaterThanOrEqual(1400);
+    expect(run.code).toBe(0);
+    expect(systemLines(run.events, "task_notification")).toEqual([expect.objectContaining({ status: "stopped" })]);
     expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "no survivor").toBe(true);
   });
 
