@@ -1,6 +1,7 @@
 import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { finished } from "node:stream";
 import { exitStatusOf, startSupervisedProcess, type StopReason } from "../../process/supervised-process.js";
 import { commandEnvironment, removeFinalDirectoryFile, type BashInvocation } from "../bash-invocation.js";
 import type { ToolContext } from "../define-tool.js";
@@ -70,7 +71,9 @@ export function startBackgroundProcess(
     command.release();
     removeFinalDirectoryFile(invocation.finalDirectoryFile);
     invocation.protectedWatch?.undoChanges();
-    output.end(() => options.onEnd({ exitCode: end.error ? 127 : exitStatusOf(end), stopReason: command.stopReason }));
+    // Told once the file holds everything (so Read shows it all), or once writing it failed.
+    finished(output, () => options.onEnd({ exitCode: end.error ? 127 : exitStatusOf(end), stopReason: command.stopReason }));
+    output.end();
   });
   return { stop: () => command.stop("aborted") };
 }
