@@ -102,7 +102,8 @@ export const createMonitorTool = () =>
 export function monitorEnd(description: string, end: BackgroundEnd, lastLines: string | undefined, eventCount: number): TaskEnd {
   const label = labelOf({ taskType: "monitor", description });
   const event = lastLines === undefined ? {} : { event: lastLines };
-  if (end.stopReason === "timeout") return { status: "completed", summary: `${label} expired after ${eventCount} events`, ...event };
+  if (end.stopReason === "timeout")
+    return { status: "completed", summary: `${label} expired after ${eventCount} event${eventCount === 1 ? "" : "s"}`, ...event };
   if (end.stopReason === "aborted") return { status: "stopped", summary: `${label} was stopped`, ...event };
   const exit = end.exitCode === 0 ? "" : ` (exit code ${end.exitCode})`;
   return { status: end.exitCode === 0 ? "completed" : "failed", summary: `${label} stream ended${exit}`, ...event };

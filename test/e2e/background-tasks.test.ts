@@ -293,6 +293,27 @@ describe("TaskStop and Monitor", () => {
   });
 });
 
+describe("Monitor's deadline", () => {
+  it("a source that never ends is stopped at timeout_ms, and the model is told how many events it sent", async () => {
+    const marker = uniqueSleep();
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        { tool_calls: [{ name: "Monitor", input: { description: "ticks", timeout_ms: 1000, command: `echo tick; ${marker}` } }] },
+        { tool_calls: [{ name: "Bash", input: { command: "sleep 2.5" } }] },
+        { text: "done" },
+      ],
+    });
+    const run = await runAgentwire(PRINT, { workspace });
+    expectWellFormedRun(run, 1);
+    expect(systemLines(run.events, "task_notification")).toEqual([
+      expect.objectContaining({ status: "completed", summary: 'Monitor "ticks" expired after 1 event' }),
+    ]);
+    expect(requestText(2)).toContain("<event>tick</event>");
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "the source's group was killed").toBe(true);
+  });
+});
+
 describe("no background task outlives agentwire", () => {
   /** A stream-json session whose first turn started `marker` in the background; resolves once it runs. */
   async function sessionWithBackgroundSleep(marker: string) {
