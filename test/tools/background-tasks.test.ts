@@ -63,6 +63,32 @@ describe("the background task registry", () => {
     expect(tasks.hasNotifications()).toBe(false);
   });
 
+  it("a subagent's task: its own id and fields on task_started, its usage on task_notification", () => {
+    const lines: OutputEvent[] = [];
+    const tasks = new BackgroundTasks("session-1", (line) => lines.push(OutputEventSchema.parse(line)));
+    const id = tasks.register({
+      id: "a8199cb6c89732a5e",
+      taskType: "local_agent",
+      description: "Survey the tests",
+      toolUseId: "toolu_9",
+      outputFile: "/out/a.output",
+      command: "Survey the tests",
+      stop: () => undefined,
+      started: { subagent_type: "general-purpose", spawn_depth: 1, prompt: "Survey the tests" },
+    });
+    expect(id).toBe("a8199cb6c89732a5e");
+    expect(lines[0]).toMatchObject({ tasks: [{ task_id: id, subagent_type: "general-purpose" }] });
+    expect(lines[1]).toMatchObject({
+      subtype: "task_started",
+      subagent_type: "general-purpose",
+      spawn_depth: 1,
+      prompt: "Survey the tests",
+    });
+    const usage = { total_tokens: 2667, tool_uses: 1, duration_ms: 334 };
+    tasks.end(id, { status: "completed", summary: 'Agent "Survey the tests" finished', usage });
+    expect(lines.find((line) => line.type === "system" && line.subtype === "task_notification")).toMatchObject({ usage });
+  });
+
   it("stopAll ends every task; after mute nothing is written", async () => {
     const { tasks, stopped, start, lines } = registry();
     start("a");

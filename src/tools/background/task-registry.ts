@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { TaskStartedEvent, TaskType } from "../../../protocol/task-events.js";
+import type { TaskNotificationEvent, TaskStartedEvent, TaskType } from "../../../protocol/task-events.js";
 import type { OutputEvent } from "../../../protocol/events.js";
 import { notificationsForModel, taskEndNotification, type TaskEndStatus } from "./task-notification.js";
 
@@ -36,6 +36,8 @@ export interface TaskEnd {
   summary: string;
   /** Text for the model beside the summary (a Monitor's last lines). */
   event?: string;
+  /** What a subagent used, for hosts. */
+  usage?: TaskNotificationEvent["usage"];
 }
 
 interface Task extends RunningTask {
@@ -123,11 +125,19 @@ export class BackgroundTasks {
       status: end.status,
       output_file: registration.outputFile,
       summary: end.summary,
+      ...(end.usage === undefined ? {} : { usage: end.usage }),
     });
     this.announceSet();
     if (tellModel)
       this.pending.push(
-        taskEndNotification({ taskId: id, toolUseId: registration.toolUseId, outputFile: registration.outputFile, ...end }),
+        taskEndNotification({
+          taskId: id,
+          toolUseId: registration.toolUseId,
+          outputFile: registration.outputFile,
+          status: end.status,
+          summary: end.summary,
+          event: end.event,
+        }),
       );
     this.wake();
   }
