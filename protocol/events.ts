@@ -1,5 +1,13 @@
 import * as z from "zod";
 import { modelUsageFields } from "./model-usage.js";
+import {
+  BackgroundTasksChangedEventSchema,
+  TaskNotificationEventSchema,
+  TaskStartedEventSchema,
+  TaskUpdatedEventSchema,
+} from "./task-events.js";
+
+export * from "./task-events.js";
 
 /**
  * Every line agentwire writes to stdout, as zod schemas. Shapes follow what Claude Code 2.1.330
@@ -446,6 +454,10 @@ export const SystemEventSchema = z.discriminatedUnion("subtype", [
   ThinkingTokensEventSchema,
   InputErrorEventSchema,
   WarningEventSchema,
+  BackgroundTasksChangedEventSchema,
+  TaskStartedEventSchema,
+  TaskUpdatedEventSchema,
+  TaskNotificationEventSchema,
 ]);
 
 /** Any stdout line. */

@@ -86,6 +86,11 @@ export interface LoopDependencies extends ModelCallDependencies {
    * costs one of `maxRetries` more attempts; then the turn ends as `structured_output_retry_exhausted`.
    */
   structuredOutput?: { toolName: string; maxRetries: number };
+  /**
+   * What background tasks have to tell the model, taken once (undefined: nothing): it goes out
+   * with the next request, beside the tool results. Absent: no background tasks.
+   */
+  takeNotifications?: () => string | undefined;
 }
 
 export type TerminalReason =
@@ -229,6 +234,7 @@ export async function runTurn(
     }
     const settled = await executeToolCalls(calls, dependencies, signal);
     userLines += calls.length;
+    const notifications = dependencies.takeNotifications?.();
     commit({
       role: "user",
       content: [
@@ -242,6 +248,7 @@ export async function runTurn(
         ),
         // After every result: the API wants a response's tool results first in the message.
         ...settled.flatMap(({ result }): UserContentBlock[] => (result.appendedText ? [{ type: "text", text: result.appendedText }] : [])),
+        ...(notifications === undefined ? [] : [{ type: "text" as const, text: notifications, reminder: "tasks" as const }]),
       ],
     });
     const ending = settled.find(({ result }) => result.endTurn !== undefined);

@@ -14,10 +14,11 @@ export const TextBlockSchema = z.object({
   /** Opaque provider signature on model text (Gemini thought signatures); sent back unchanged. */
   signature: z.optional(z.string()),
   /**
-   * Text agentwire put into a user message for the model (the skills listing), not the user's
-   * own words: the model receives it as sent, while titles and transcripts leave it out.
+   * Text agentwire put into a user message for the model (the skills listing, background tasks'
+   * notifications), not the user's own words: the model receives it as sent, while titles and
+   * transcripts leave it out.
    */
-  reminder: z.optional(z.enum(["skills"])),
+  reminder: z.optional(z.enum(["skills", "tasks"])),
 });
 
 export const ThinkingBlockSchema = z.object({

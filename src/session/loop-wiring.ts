@@ -118,6 +118,7 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
       return answer.feedback;
     },
     hookStopped: turn.hookStop.stopped,
+    takeNotifications: () => parts.tasks.takeNotifications(),
     rejectMalformedCall: (call) => unloadedToolError(call.name, tools(), parts.history) ?? rejectMalformedToolCall(call, tools()),
     authorizeToolCall: async (call, signal) => {
       const decision = await authorize(call, signal);
@@ -155,6 +156,8 @@ function toolContext(parts: SessionParts, turn: TurnScope, call: ToolUseBlock, s
       allowLinkedFiles: mode === "bypassPermissions" || approval.approvedExplicitly,
     },
     outputDirectory: parts.outputDirectory,
+    toolUseId: call.id,
+    backgroundTasks: parts.tasks,
     ...(parts.sandbox ? { sandbox: parts.sandbox } : {}),
     passEnv: parts.settings.passEnv,
     ...(Object.keys(parts.settingsEnv).length > 0 ? { settingsEnv: parts.settingsEnv } : {}),

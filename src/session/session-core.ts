@@ -7,7 +7,7 @@ import type { PermissionMode } from "../permissions/policy.js";
 import { createStructuredOutputTool } from "../tools/structured-output.js";
 import type { SessionHooks } from "./hook-runners.js";
 import type { OutputDirectory } from "./output-directory.js";
-import type { SessionControls, SessionParts } from "./session-parts.js";
+import type { BackgroundTaskView, SessionControls, SessionParts } from "./session-parts.js";
 import type { HostMcpServer } from "./tool-set.js";
 import { runUserTurn } from "./turn-runner.js";
 import { buildInitEvent } from "./wire/init-event.js";
@@ -104,6 +104,10 @@ export class SessionCore {
     return this.parts.skills.commands();
   }
 
+  get backgroundTasks(): BackgroundTaskView {
+    return this.parts.tasks;
+  }
+
   whenIdle(): Promise<void> {
     return this.turnDone.then(() => undefined);
   }
@@ -118,6 +122,10 @@ export class SessionCore {
     this.controls.closed = true;
     this.interrupt();
     await this.whenIdle();
+    // Nothing the session started in the background outlives it; hosts hear of each end, then
+    // nothing more (a late end must not write to a stdout that may be gone).
+    this.parts.tasks.stopAll();
+    this.parts.tasks.mute();
     await this.parts.hooks.end();
     await this.parts.tools.close();
     this.parts.persistence.close();

@@ -6,6 +6,7 @@ import type { ToolDefinition } from "../tools/define-tool.js";
 import type { ReadOnlyConfinement } from "../tools/sandbox/confinement.js";
 import type { SandboxSettings } from "../tools/sandbox/sandbox-settings.js";
 import type { SessionState } from "../tools/session-state.js";
+import type { BackgroundTasks } from "../tools/background/task-registry.js";
 import type { BudgetWatch } from "./budget.js";
 import type { ContextKeeper } from "./context-keeper.js";
 import type { SessionStartSource } from "./hook-runners.js";
@@ -49,6 +50,8 @@ export interface SessionParts {
   hooks: SessionHookSet;
   persistence: SessionPersistence;
   notices: SessionNotices;
+  /** Bash's background commands and Monitors (later background subagents): their lines and notifications. */
+  tasks: BackgroundTasks;
   skills: SkillSession;
   /** The agent definitions (built-in, files, `--agents`, the SDK's). */
   agents: AgentCatalog;
@@ -77,3 +80,6 @@ export interface SessionControls {
   outputTool: Promise<ToolDefinition | Error> | undefined;
   closed: boolean;
 }
+
+/** What a host may see and do of the session's background tasks. */
+export type BackgroundTaskView = Pick<BackgroundTasks, "running" | "hasNotifications" | "takeNotifications" | "nextChange" | "stopAll">;

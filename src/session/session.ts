@@ -11,6 +11,7 @@ import { createProvider } from "../providers/registry.js";
 import { createSkillTool } from "../skills/skill-tool.js";
 import { createReadOnlyConfinement } from "../tools/sandbox/confinement.js";
 import { SessionState } from "../tools/session-state.js";
+import { BackgroundTasks } from "../tools/background/task-registry.js";
 import { BudgetWatch } from "./budget.js";
 import { ContextKeeper } from "./context-keeper.js";
 import type { SessionHooks } from "./hook-runners.js";
@@ -24,7 +25,7 @@ import { keySourceOf, prepareSession, providerSettingsOf, type PreparedSession }
 import { modeStatus, SessionCore } from "./session-core.js";
 import { SessionHookSet } from "./session-hooks.js";
 import type { SessionLogger, SessionOptions } from "./session-options.js";
-import type { SessionControls, SessionParts } from "./session-parts.js";
+import type { BackgroundTaskView, SessionControls, SessionParts } from "./session-parts.js";
 import { chooseBuiltinTools } from "./session-tools.js";
 import { SkillSession } from "./skill-session.js";
 import { ToolSet, type HostMcpServer } from "./tool-set.js";
@@ -32,6 +33,7 @@ import { toolOffer } from "../agent/tool-offer.js";
 import { deferredTools } from "../tools/deferral.js";
 
 export type { HostMcpServer } from "./tool-set.js";
+export type { BackgroundTaskView } from "./session-parts.js";
 
 /**
  * A conversation with a model: runs user turns one at a time, emits every protocol event through
@@ -97,6 +99,11 @@ export interface Session {
   skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>>;
   /** Resolves when no turn is running. */
   whenIdle(): Promise<void>;
+  /**
+   * The background tasks running (Bash `run_in_background`, Monitor), and what they have to tell
+   * the model: a host that has no more prompts waits here for them (`-p`, stdin at its end).
+   */
+  readonly backgroundTasks: BackgroundTaskView;
   /**
    * No further turns; interrupts the running one, waits for its result, runs SessionEnd hooks
    * (once a turn has started the session), removes private temp files.
@@ -232,6 +239,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     hooks,
     persistence: new SessionPersistence(opened.store, log),
     notices,
+    tasks: new BackgroundTasks(sessionId, options.onEvent),
     skills: skillSession,
     agents,
     budget: new BudgetWatch(opened.accounting, settings.maxBudgetUsd),

@@ -105,9 +105,9 @@ export async function runUserTurn(
     const profile = parts.profileOf(controls.model);
     parts.notices.flush(emit);
     // The context goes in after the skills have read the prompt: a `/skill` command is the prompt's own text.
-    const withSkills = withStartContext(
-      await parts.skills.prepare(submitted.prompt, profile, emit, controller.signal),
-      hooks.takeContext(),
+    const withSkills = withTaskNotifications(
+      withStartContext(await parts.skills.prepare(submitted.prompt, profile, emit, controller.signal), hooks.takeContext()),
+      parts.tasks.takeNotifications(),
     );
     const turn: TurnScope = {
       profile,
@@ -137,6 +137,12 @@ export async function runUserTurn(
     parts.permissions.endTurn();
     parts.notices.detach();
   }
+}
+
+/** The prompt with what background tasks have to tell the model (ended since its last request) before it. */
+function withTaskNotifications(prompt: UserMessage, notifications: string | undefined): UserMessage {
+  if (notifications === undefined) return prompt;
+  return { ...prompt, content: [{ type: "text", text: notifications, reminder: "tasks" }, ...prompt.content] };
 }
 
 /** The prompt with the SessionStart hooks' context before it. */

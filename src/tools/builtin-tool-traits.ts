@@ -12,10 +12,14 @@ export const BUILTIN_TOOL_TRAITS = {
   Glob: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
   Grep: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
   LS: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
+  // Runs a shell command like Bash, under the same permissions; deferred in Claude Code.
+  Monitor: { kind: "execute", commandField: "command", deferred: true },
   MultiEdit: { kind: "edit", pathField: "file_path" },
   // Deferred as Claude Code defers it: offered by name until ToolSearch loads its schema.
   NotebookEdit: { kind: "edit", pathField: "notebook_path", deferred: true },
   Read: { kind: "read", pathField: "file_path" },
+  // Stops only what this session started in the background; deferred in Claude Code.
+  TaskStop: { kind: "other", sessionStateOnly: true, deferred: true },
   TodoWrite: { kind: "other", sessionStateOnly: true },
   // Reading a page changes nothing here (plan mode allows it), but each host needs a rule or a yes.
   WebFetch: { kind: "read", urlField: "url", deferred: true },

@@ -4,6 +4,7 @@ import type { ToolTraits } from "../conversation/tool-traits.js";
 import type { ReadOnlyConfinement } from "./sandbox/confinement.js";
 import type { SandboxSettings } from "./sandbox/sandbox-settings.js";
 import type { SessionState } from "./session-state.js";
+import type { BackgroundTasks } from "./background/task-registry.js";
 
 export interface ToolContext {
   /** Absolute session working directory; relative paths resolve against it. */
@@ -54,6 +55,10 @@ export interface ToolContext {
    * one way a fetch reaches a private address or a host name without a dot. Absent: none does.
    */
   ruleNamesHost?: (host: string) => boolean;
+  /** The id of the call being run (a background task names the call that started it). */
+  toolUseId?: string;
+  /** The session's background tasks: where Bash `run_in_background`, Monitor and TaskStop register and find them. */
+  backgroundTasks?: BackgroundTasks;
   /** Diagnostics for stderr (e.g. how many secrets were redacted); never the model's text. */
   log?: ToolLog;
 }

@@ -5,9 +5,11 @@ import { createEditTool } from "./edit.js";
 import { createGlobTool } from "./glob.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
+import { createMonitorTool } from "./monitor.js";
 import { createMultiEditTool } from "./multi-edit.js";
 import { createNotebookEditTool } from "./notebook-edit.js";
 import { createReadTool } from "./read.js";
+import { createTaskStopTool } from "./task-stop.js";
 import { createTodoWriteTool } from "./todo-write.js";
 import { createWebFetchTool } from "./web-fetch.js";
 import { createWriteTool } from "./write.js";
@@ -24,9 +26,11 @@ export function builtinTools(): ToolDefinition[] {
     createGlobTool(),
     createGrepTool({ backend: "auto" }),
     createLsTool(),
+    createMonitorTool(),
     createMultiEditTool(),
     createNotebookEditTool(),
     createReadTool(),
+    createTaskStopTool(),
     createTodoWriteTool(),
     createWebFetchTool(),
     createWriteTool(),

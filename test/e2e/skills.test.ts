@@ -121,10 +121,12 @@ describe("skill discovery", () => {
       "Glob",
       "Grep",
       "LS",
+      "Monitor",
       "MultiEdit",
       "NotebookEdit",
       "Read",
       "Skill",
+      "TaskStop",
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
@@ -518,7 +520,23 @@ describe("documentation and the compact tool profile", () => {
     const flags = [...new Set(help.stdout.match(/--[a-z][a-z-]+/gi) ?? [])];
     expect(flags.length).toBeGreaterThan(30);
     expect(flags.filter((flag) => !doc.stdout.includes(flag))).toEqual([]);
-    for (const tool of ["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "NotebookEdit", "Read", "Skill", "TodoWrite", "ToolSearch", "WebFetch", "Write"])
+    for (const tool of [
+      "Bash",
+      "Edit",
+      "Glob",
+      "Grep",
+      "LS",
+      "Monitor",
+      "MultiEdit",
+      "NotebookEdit",
+      "Read",
+      "Skill",
+      "TaskStop",
+      "TodoWrite",
+      "ToolSearch",
+      "WebFetch",
+      "Write",
+    ])
       expect(doc.stdout).toContain(`### ${tool}\n`);
     expect(doc.stdout).toContain("## The stream-json protocol");
     expect(doc.stdout).toContain("`system/init`");

@@ -57,7 +57,22 @@ describe("every tool through the replay server", () => {
     const run = await runAgentwire(["-p", "Make a plan.", ...STREAM, "--dangerously-skip-permissions"], { workspace });
     expectWellFormedRun(run, 1);
     const init = run.events[0] as { tools: string[] };
-    expect(init.tools).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "NotebookEdit", "Read", "TodoWrite", "ToolSearch", "WebFetch", "Write"]);
+    expect(init.tools).toEqual([
+      "Bash",
+      "Edit",
+      "Glob",
+      "Grep",
+      "LS",
+      "Monitor",
+      "MultiEdit",
+      "NotebookEdit",
+      "Read",
+      "TaskStop",
+      "TodoWrite",
+      "ToolSearch",
+      "WebFetch",
+      "Write",
+    ]);
     const planPath = join(workspace.cwd, "notes", "plan.md");
     const [write, edit, multiEdit, read, glob, grep, ls, todo, bash] = toolResults(run.events);
 
@@ -257,9 +272,11 @@ describe("tool selection flags", () => {
       "Glob",
       "Grep",
       "LS",
+      "Monitor",
       "MultiEdit",
       "NotebookEdit",
       "Read",
+      "TaskStop",
       "TodoWrite",
       "ToolSearch",
       "WebFetch",

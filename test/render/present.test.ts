@@ -43,6 +43,27 @@ describe("presenting tool calls", () => {
     expect(permissionDescription({ name: "Bash", input: { command: 3 } })).toBe("Bash");
   });
 
+  it("summarizes background work: where a background command went, which task TaskStop stopped", () => {
+    const started = { stdout: "", stderr: "", interrupted: false, backgroundTaskId: "babc12345" };
+    expect(
+      describeResult("Bash", { command: "npm run dev", run_in_background: true }, { content: "Command running…" }, started, "/repo", 120)
+        .summary,
+    ).toBe("running in the background as babc12345");
+    const stopped = {
+      message: "Successfully stopped task: babc12345 (sleep 9)",
+      task_id: "babc12345",
+      task_type: "local_bash",
+      command: "sleep 9",
+    };
+    expect(describeResult("TaskStop", { task_id: "babc12345" }, { content: JSON.stringify(stopped) }, stopped, "/repo", 120).summary).toBe(
+      "stopped babc12345",
+    );
+    expect(describeCall("TaskStop", { task_id: "babc12345" }, "/repo", 120)).toBe("TaskStop babc12345");
+    expect(describeCall("Monitor", { description: "errors", command: "tail -f log | grep --line-buffered ERROR" }, "/repo", 120)).toBe(
+      "Monitor tail -f log | grep --line-buffered ERROR",
+    );
+  });
+
   it("summarizes results: line counts, exit codes, errors in full", () => {
     expect(
       describeResult("Read", { file_path: "a" }, { content: "1\ta\n2\tb\n" }, { type: "text", file: { numLines: 2 } }, "/repo", 120)

@@ -12,9 +12,11 @@ describe("tool registry", () => {
       "Glob",
       "Grep",
       "LS",
+      "Monitor",
       "MultiEdit",
       "NotebookEdit",
       "Read",
+      "TaskStop",
       "TodoWrite",
       "WebFetch",
       "Write",
@@ -26,7 +28,7 @@ describe("tool registry", () => {
       "Grep",
       "Read",
     ]);
-    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["default"]), disallowedToolNames: [] }))).toHaveLength(10);
+    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["default"]), disallowedToolNames: [] }))).toHaveLength(13);
     expect(names(selectTools(builtinTools(), { tools: parseToolNames([""]), disallowedToolNames: [] }))).toEqual([]);
   });
 
@@ -37,7 +39,7 @@ describe("tool registry", () => {
   it("an unknown name in --tools is an error naming the available tools", () => {
     expect(selectTools(builtinTools(), { tools: ["Read", "Frobnicate"], disallowedToolNames: [] })).toEqual({
       error:
-        "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, NotebookEdit, Read, TodoWrite, WebFetch, Write.",
+        "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, Monitor, MultiEdit, NotebookEdit, Read, TaskStop, TodoWrite, WebFetch, Write.",
     });
   });
 

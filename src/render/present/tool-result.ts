@@ -72,6 +72,9 @@ export function describeResult(
 }
 
 function summarize(toolName: string | undefined, text: string, bash: BashDetails | undefined, details: unknown, width: number): string {
+  // A background command's call returns before any output: say where it went.
+  if (bash?.backgroundTaskId !== undefined) return `running in the background as ${bash.backgroundTaskId}`;
+  if (toolName === "TaskStop" && isObject(details) && typeof details.task_id === "string") return `stopped ${details.task_id}`;
   if (bash) {
     const output = [bash.stdout, bash.stderr].filter((part) => part !== "").join("\n");
     const exit = bash.exitCode !== undefined && bash.exitCode !== 0 ? `exit ${bash.exitCode}, ` : "";
@@ -150,6 +153,8 @@ interface BashDetails {
   stderr: string;
   exitCode?: number;
   interrupted?: boolean;
+  /** Set when the command was started in the background (`run_in_background`). */
+  backgroundTaskId?: string;
 }
 
 interface Hunk {
@@ -173,7 +178,8 @@ const optional = (value: unknown, type: "string" | "number" | "boolean"): boolea
 /** Bash's details: both streams, and an exit code once the command ran. */
 function bashDetails(details: unknown): BashDetails | undefined {
   if (!isObject(details) || typeof details.stdout !== "string" || typeof details.stderr !== "string") return undefined;
-  if (!optional(details.exitCode, "number") || !optional(details.interrupted, "boolean")) return undefined;
+  if (!optional(details.exitCode, "number") || !optional(details.interrupted, "boolean") || !optional(details.backgroundTaskId, "string"))
+    return undefined;
   return details as unknown as BashDetails;
 }
 
