@@ -24,7 +24,7 @@ export interface TurnSettings {
   sessionId: string;
   /**
    * Read for each request: tools can join mid-turn (an MCP server that finished starting), and
-   * a ToolSearch result in `history` loads deferred ones.
+   * a ToolSearch result (or a call that ran) in `history` loads deferred ones.
    */
   toolOffer: (history: readonly Message[]) => ToolOffer;
 }

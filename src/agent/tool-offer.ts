@@ -2,7 +2,6 @@ import type { Message, UserContentBlock } from "../conversation/messages.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import type { Provider, ProviderRequest, ToolSpec } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
-import { toolError } from "../tools/define-tool.js";
 import { deferredToolNames, TOOL_SEARCH } from "../tools/deferral.js";
 import { toolInputJsonSchema } from "../tools/registry.js";
 
@@ -14,8 +13,10 @@ export interface ToolOffer {
 
 /**
  * What the next request offers: with ToolSearch among `tools`, the deferred tools (see
- * `deferredToolNames`) go by name only, except those a ToolSearch result in `history` loaded;
- * those come with their schemas, marked `deferLoading`. Loaded tools are read from the
+ * `deferredToolNames`) go by name only, except those the conversation loaded (`loadedTools`);
+ * those come with their schemas, marked `deferLoading` when a tool reference loaded them (on
+ * Anthropic's API the reference is what shows the schema of a `defer_loading` tool; one loaded
+ * by a direct call has none, so it goes as a plain tool). Loaded tools are read from the
  * conversation, so they stay loaded after a `--resume` without anything else stored. With
  * nothing to defer, ToolSearch itself is left out: it would have nothing to find. Pure.
  */
@@ -23,11 +24,13 @@ export function toolOffer(tools: readonly ToolDefinition[], history: readonly Me
   if (!tools.some((tool) => tool.name === TOOL_SEARCH)) return { tools: tools.map(toolSpec), deferred: [] };
   const deferred = deferredToolNames(tools);
   if (deferred.size === 0) return { tools: tools.filter((tool) => tool.name !== TOOL_SEARCH).map(toolSpec), deferred: [] };
-  const loaded = loadedToolNames(history);
+  const loaded = loadedTools(history);
   return {
     tools: tools
-      .filter((tool) => !deferred.has(tool.name) || loaded.has(tool.name))
-      .map((tool) => (deferred.has(tool.name) ? { ...toolSpec(tool), deferLoading: true as const } : toolSpec(tool))),
+      .filter((tool) => !deferred.has(tool.name) || loaded.referenced.has(tool.name) || loaded.called.has(tool.name))
+      .map((tool) =>
+        deferred.has(tool.name) && loaded.referenced.has(tool.name) ? { ...toolSpec(tool), deferLoading: true as const } : toolSpec(tool),
+      ),
     deferred: tools.filter((tool) => deferred.has(tool.name)).map((tool) => tool.name),
   };
 }
@@ -36,35 +39,62 @@ function toolSpec(tool: ToolDefinition): ToolSpec {
   return { name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) };
 }
 
-/** The tools the conversation's ToolSearch results loaded. */
-export function loadedToolNames(history: readonly Message[]): Set<string> {
-  const loaded = new Set<string>();
+/** How the conversation loaded tools: by a tool reference, or by a call that ran. */
+export interface LoadedTools {
+  /** Named by a `tool_reference` in a tool result (a ToolSearch answer). */
+  referenced: Set<string>;
+  /** Called with a result that is not an error: the model knew the schema without loading it. */
+  called: Set<string>;
+}
+
+/** The tools `history` loaded, either way (see `LoadedTools`). Pure. */
+export function loadedTools(history: readonly Message[]): LoadedTools {
+  const referenced = new Set<string>();
+  const succeeded = new Set<string>();
   for (const message of history) {
     if (message.role !== "user") continue;
     for (const block of message.content) {
-      if (block.type !== "tool_result" || typeof block.content === "string") continue;
-      for (const part of block.content) if (part.type === "tool_reference") loaded.add(part.toolName);
+      if (block.type !== "tool_result") continue;
+      if (!block.isError) succeeded.add(block.toolUseId);
+      if (typeof block.content === "string") continue;
+      for (const part of block.content) if (part.type === "tool_reference") referenced.add(part.toolName);
     }
   }
-  return loaded;
+  const called = new Set<string>();
+  for (const message of history) {
+    if (message.role !== "assistant") continue;
+    for (const block of message.content) if (block.type === "tool_use" && succeeded.has(block.id)) called.add(block.name);
+  }
+  return { referenced, called };
 }
 
 /**
- * The error for a call of a deferred tool the conversation has not loaded, or undefined: its
- * schema never reached the model, so its input is a guess. The message says how to load it.
+ * `rejected` (the malformed-call check's answer for a call of `name`) with a hint added when
+ * the call's input failed its schema and the tool is deferred and not loaded: the model guessed
+ * the schema, and loading it with `select:` shows the real one. A deferred tool called with
+ * valid input is not refused: a model that knows its schema saves the loading request.
  */
-export function unloadedToolError(name: string, tools: readonly ToolDefinition[], history: readonly Message[]): ToolResult | undefined {
-  if (!tools.some((tool) => tool.name === TOOL_SEARCH) || !deferredToolNames(tools).has(name)) return undefined;
-  if (loadedToolNames(history).has(name)) return undefined;
-  return toolError(
-    "invalid_input",
-    `<tool_use_error>${name} is a deferred tool and its schema is not loaded yet. Call ${TOOL_SEARCH} with {"query": "select:${name}"} first, then call ${name} with the parameters it describes.</tool_use_error>`,
-  );
+export function withLoadHint(
+  rejected: ToolResult | undefined,
+  name: string,
+  tools: readonly ToolDefinition[],
+  history: readonly Message[],
+): ToolResult | undefined {
+  if (rejected?.code !== "invalid_input" || typeof rejected.content !== "string") return rejected;
+  if (!tools.some((tool) => tool.name === TOOL_SEARCH) || !deferredToolNames(tools).has(name)) return rejected;
+  const loaded = loadedTools(history);
+  if (loaded.referenced.has(name) || loaded.called.has(name)) return rejected;
+  const hint = `${name} is a deferred tool whose schema has not been loaded: call ${TOOL_SEARCH} with {"query": "select:${name}"} to see its parameters, then call ${name} again.`;
+  const closing = "</tool_use_error>";
+  const content = rejected.content.endsWith(closing)
+    ? `${rejected.content.slice(0, -closing.length)}\n${hint}${closing}`
+    : `${rejected.content}\n${hint}`;
+  return { ...rejected, content };
 }
 
 /** The system prompt's addition naming the deferred tools (Claude Code sends it as a system message). */
 export function deferredToolsListing(names: readonly string[]): string {
-  return `The tools below are deferred: only their names are known, and a call to one fails until it is loaded. Load them with ${TOOL_SEARCH}, using the query "select:<name>[,<name>...]" (or keywords when unsure which one fits):\n${names.join("\n")}`;
+  return `The tools below are deferred: you are given their names, not their parameters. Load the ones you need with ${TOOL_SEARCH}, using the query "select:<name>[,<name>...]" (or keywords when unsure which one fits), and their schemas come with the next request. A call made without loading runs only when its input matches the tool's schema:\n${names.join("\n")}`;
 }
 
 /**

@@ -241,8 +241,9 @@ function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreami
 }
 
 /**
- * The request's tools. With deferred loading, as Claude Code sends them: a loaded tool keeps
- * `defer_loading` (the tool references in the conversation make its schema visible), and a
+ * The request's tools. With deferred loading, as Claude Code sends them: a tool a reference
+ * loaded keeps `defer_loading` (the tool references in the conversation make its schema
+ * visible; one loaded by a direct call has no reference and comes without the flag), and a
  * placeholder that is never called keeps the API's deferred loading on before anything loaded.
  */
 function toAnthropicTools(request: ProviderRequest): Tool[] {

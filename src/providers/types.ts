@@ -42,7 +42,7 @@ export interface ToolSpec {
   description: string;
   /** JSON Schema of the tool input (object). */
   inputSchema: Record<string, unknown>;
-  /** A deferred tool that ToolSearch loaded (Anthropic: sent with `defer_loading`). */
+  /** A deferred tool that a tool reference (ToolSearch) loaded (Anthropic: sent with `defer_loading`). */
   deferLoading?: true;
 }
 

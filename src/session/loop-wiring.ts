@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { AgentEvent } from "../agent/events.js";
 import type { LoopDependencies, ToolApproval, TurnSettings } from "../agent/loop.js";
 import { exponentialBackoff } from "../agent/retry-policy.js";
-import { toolOffer, unloadedToolError } from "../agent/tool-offer.js";
+import { toolOffer, withLoadHint } from "../agent/tool-offer.js";
 import { rejectMalformedToolCall, runToolCall } from "../agent/tool-runner.js";
 import type { ToolUseBlock } from "../conversation/messages.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
@@ -119,7 +119,8 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
     },
     hookStopped: turn.hookStop.stopped,
     takeNotifications: () => parts.tasks.takeNotifications(),
-    rejectMalformedCall: (call) => unloadedToolError(call.name, tools(), parts.history) ?? rejectMalformedToolCall(call, tools()),
+    // A deferred tool not loaded yet runs when its input fits its schema; otherwise the error says how to load it.
+    rejectMalformedCall: (call) => withLoadHint(rejectMalformedToolCall(call, tools()), call.name, tools(), parts.history),
     authorizeToolCall: async (call, signal) => {
       const decision = await authorize(call, signal);
       log.debug(

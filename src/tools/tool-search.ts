@@ -9,7 +9,7 @@ import { parseToolQuery, rankTools } from "./tool-search-ranking.js";
 /** Claude Code's ToolSearch (2.1.330: the same input), described in agentwire's words. */
 const description = `Loads deferred tools, so that they can be called.
 
-Some tools are offered by name only: the system prompt lists them, without their parameters, and calling one before it is loaded fails. This tool finds such tools and loads them; from the next step on, each one it reports is callable like any other tool, with its full parameter schema.
+Some tools are offered by name only: the system prompt lists them, without their parameters. A call to one that was not loaded runs only when its input matches the schema you have not seen; loading it first shows you that schema. This tool finds such tools and loads them; from the next step on, each one it reports is callable like any other tool, with its full parameter schema.
 
 Two ways to ask:
 - "select:WebFetch,NotebookEdit" loads exactly these tools, by their listed names.

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { describe, expect, it } from "vitest";
-import { toolOffer, unloadedToolError, withToolOffer } from "../../src/agent/tool-offer.js";
+import { toolOffer, withLoadHint, withToolOffer } from "../../src/agent/tool-offer.js";
+import { rejectMalformedToolCall } from "../../src/agent/tool-runner.js";
 import type { Message } from "../../src/conversation/messages.js";
 import type { Provider } from "../../src/providers/types.js";
 import { defineTool, type ToolDefinition } from "../../src/tools/define-tool.js";
@@ -51,10 +52,46 @@ describe("the tools a request offers", () => {
     expect(toolOffer([tool("Bash"), createToolSearchTool(() => [])], []).tools.map((spec) => spec.name)).toEqual(["Bash"]);
   });
 
-  it("a call of a deferred tool not loaded yet is refused, with the select: query to load it", () => {
-    expect(unloadedToolError("NotebookEdit", TOOLS, LOADED)?.content).toContain('{"query": "select:NotebookEdit"}');
-    expect(unloadedToolError("WebFetch", TOOLS, LOADED)).toBeUndefined();
-    expect(unloadedToolError("Bash", TOOLS, LOADED)).toBeUndefined();
+  it("a deferred tool called directly with a result that is no error counts as loaded, without a reference", () => {
+    const called: Message[] = [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "c1", name: "NotebookEdit", input: { value: "x" } },
+          { type: "tool_use", id: "c2", name: "WebFetch", input: { url: 1 } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", toolUseId: "c1", content: "done", isError: false },
+          { type: "tool_result", toolUseId: "c2", content: "InputValidationError", isError: true },
+        ],
+      },
+    ];
+    const offer = toolOffer(TOOLS, called);
+    expect(offer.tools.map((spec) => spec.name)).toEqual(["Bash", "NotebookEdit", "ToolSearch"]);
+    expect(offer.tools[1]).not.toHaveProperty("deferLoading");
+    expect(offer.deferred).toEqual(["NotebookEdit", "WebFetch"]);
+    // Loaded both ways: the reference decides, so Anthropic's API still sees it as a loaded deferred tool.
+    expect(toolOffer(TOOLS, [...LOADED, ...called.slice(1)]).tools.find((spec) => spec.name === "WebFetch")).toMatchObject({
+      deferLoading: true,
+    });
+  });
+
+  it("a malformed call of a deferred tool not loaded yet gets the select: query to load it; other errors stay as they were", () => {
+    const call = (name: string, input: Record<string, unknown>) =>
+      withLoadHint(rejectMalformedToolCall({ id: "x", name, input }, TOOLS), name, TOOLS, LOADED);
+    expect(call("NotebookEdit", { value: "ok" })).toBeUndefined();
+    const guessed = call("NotebookEdit", { path: "a.ipynb" });
+    expect(guessed).toMatchObject({ isError: true, code: "invalid_input" });
+    expect(guessed?.content).toMatch(
+      /^<tool_use_error>InputValidationError: NotebookEdit failed[\s\S]*\{"query": "select:NotebookEdit"\}[^\n]*<\/tool_use_error>$/,
+    );
+    expect(call("WebFetch", { path: "loaded already" })?.content).not.toContain("select:");
+    expect(call("Bash", { path: "not deferred" })?.content).not.toContain("select:");
+    expect(call("Nope", {})?.code).toBe("unknown_tool");
   });
 
   it("a provider with tool references gets them as they are; another gets text and plain tools; both get the listing", () => {
