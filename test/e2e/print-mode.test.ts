@@ -50,7 +50,8 @@ describe("print mode (-p) against the replay server", () => {
     });
     expect(result!.usage.input_tokens).toBeGreaterThan(0);
     expect(result!.total_cost_usd).toBeGreaterThan(0);
-    // The request carries the prompt and tool definitions in the Anthropic wire format.
+    // The request carries the prompt and tool definitions in the Anthropic wire format: the core
+    // built-ins whole, the deferred ones (named in the system prompt) behind ToolSearch.
     const body = workspace.server.requests[0]!.body as {
       messages: Array<{ role: string; content: unknown }>;
       tools: Array<{ name: string }>;
@@ -64,14 +65,12 @@ describe("print mode (-p) against the replay server", () => {
       "Glob",
       "Grep",
       "LS",
-      "Monitor",
       "MultiEdit",
-      "NotebookEdit",
       "Read",
-      "TaskStop",
       "TodoWrite",
-      "WebFetch",
+      "ToolSearch",
       "Write",
+      "DeferredToolPlaceholder",
     ]);
   });
 

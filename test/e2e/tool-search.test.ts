@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent, UserEvent } from "../../protocol/events.js";
+import { BUILTIN_TOOL_TRAITS } from "../../src/tools/builtin-tool-traits.js";
 import { createWorkspace, expectWellFormedRun, ROOT, runAgentwire, type ProviderUnderTest, type Workspace } from "../helpers/agentwire.js";
 
 /**
@@ -12,6 +13,13 @@ const SERVER = join(ROOT, "fixtures", "mcp", "test-server.mjs");
 const BIG = { big: { command: process.execPath, args: [SERVER], env: { MCP_TEST_BULK_TOOLS: "30" } } };
 const LISTING = "The tools below are deferred";
 const ECHO = "mcp__big__echo";
+/** The test server's 7 tools and the 30 fillers. */
+const BIG_TOOLS = 37;
+/** The built-ins deferred as in Claude Code; a default run offers them all. */
+const DEFERRED_BUILTINS = Object.entries(BUILTIN_TOOL_TRAITS)
+  .filter(([, traits]) => "deferred" in traits && traits.deferred)
+  .map(([name]) => name);
+const TOTAL_DEFERRED = BIG_TOOLS + DEFERRED_BUILTINS.length;
 let workspace: Workspace | undefined;
 
 afterEach(async () => {
@@ -82,7 +90,7 @@ describe("ToolSearch and deferred tools", () => {
         { type: "tool_result", tool_use_id: expect.any(String), content: [{ type: "tool_reference", tool_name: ECHO }] },
         { type: "text", text: "Tool loaded." },
       ]);
-      expect(search!.tool_use_result).toEqual({ matches: [ECHO], query: `select:${ECHO}`, total_deferred_tools: 37 });
+      expect(search!.tool_use_result).toEqual({ matches: [ECHO], query: `select:${ECHO}`, total_deferred_tools: TOTAL_DEFERRED });
       expect(echo!.message.content[0]).toMatchObject({ content: "ECHO: HI" });
 
       if (provider === "anthropic") {
@@ -100,11 +108,59 @@ describe("ToolSearch and deferred tools", () => {
     },
   );
 
-  it("keywords rank the deferred tools; a deferred tool called before loading is refused with how to load it", async () => {
+  it.each(["anthropic", "openai-chat"] as const)(
+    "%s: a deferred tool called without loading runs when its input fits, and is loaded from then on; a guessed input gets the select: hint",
+    async (provider) => {
+      workspace = await createWorkspace("text");
+      await workspace.useScenario({
+        turns: [
+          { tool_calls: [{ name: "NotebookEdit", input: { path: "a.ipynb", cell: 0, source: "x" } }] },
+          { tool_calls: [{ name: ECHO, input: { text: "direct" } }] },
+          { text: "done" },
+        ],
+      });
+      const result = await run(["--mcp-config", JSON.stringify({ mcpServers: BIG })], provider);
+      expect(result.code, result.stderr).toBe(0);
+      expectWellFormedRun(result, 1);
+      const [guessed, direct] = toolResultLines(result.events);
+      expect(guessed!.tool_error_code).toBe("invalid_input");
+      expect(guessed!.message.content[0]).toMatchObject({
+        is_error: true,
+        content: expect.stringMatching(/^<tool_use_error>InputValidationError: NotebookEdit failed[\s\S]*"select:NotebookEdit"/),
+      });
+      expect(direct!.message.content[0]).toMatchObject({ content: "ECHO: DIRECT" });
+      expect(direct!.message.content[0]).not.toHaveProperty("is_error", true);
+
+      const [first, second, third] = workspace.server.requests.map((request) => request.body);
+      for (const body of [first, second]) {
+        expect(toolNames(provider, body)).not.toContain(ECHO);
+        expect(toolNames(provider, body)).not.toContain("NotebookEdit");
+      }
+      // After the call that ran, its schema goes with every request; the refused guess loaded nothing.
+      expect(toolNames(provider, third).filter((name) => name.startsWith("mcp__") || DEFERRED_BUILTINS.includes(name))).toEqual([ECHO]);
+      expect(JSON.stringify(third)).toContain(LISTING);
+      if (provider === "anthropic") {
+        // No tool_reference shows its schema, so it goes as a plain tool, deferred loading still on for the rest.
+        const tools = (third as { tools: Array<{ name: string; defer_loading?: boolean }> }).tools;
+        const echo = tools.find((tool) => tool.name === ECHO);
+        expect(echo).toMatchObject({ input_schema: { properties: { text: {} } } });
+        expect(echo).not.toHaveProperty("defer_loading");
+        expect(tools.find((tool) => tool.name === "DeferredToolPlaceholder")).toMatchObject({ defer_loading: true });
+        expect(workspace.server.requests[2]!.headers["anthropic-beta"]).toContain("advanced-tool-use-2025-11-20");
+      } else {
+        const tools = (third as { tools: Array<{ type: string; function: { name: string; parameters: unknown } }> }).tools;
+        expect(tools.find((tool) => tool.function.name === ECHO)).toMatchObject({
+          type: "function",
+          function: { parameters: { properties: { text: {} } } },
+        });
+      }
+    },
+  );
+
+  it("keywords rank the deferred tools", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({
       turns: [
-        { tool_calls: [{ name: ECHO, input: { text: "too early" } }] },
         { tool_calls: [{ name: "ToolSearch", input: { query: "echo text back upper-cased", max_results: 3 } }] },
         { tool_calls: [{ name: "ToolSearch", input: { query: "zebra quantum" } }] },
         { text: "done" },
@@ -112,14 +168,12 @@ describe("ToolSearch and deferred tools", () => {
     });
     const result = await run(["--mcp-config", JSON.stringify({ mcpServers: BIG })]);
     expect(result.code, result.stderr).toBe(0);
-    const [early, keywords, nothing] = toolResultLines(result.events);
-    expect(early!.message.content[0]).toMatchObject({ is_error: true, content: expect.stringContaining(`"select:${ECHO}"`) });
-    expect(early!.tool_error_code).toBe("invalid_input");
+    const [keywords, nothing] = toolResultLines(result.events);
     const matches = (keywords!.tool_use_result as { matches: string[] }).matches;
     expect(matches[0]).toBe(ECHO);
     expect(matches.length).toBeLessThanOrEqual(3);
     expect(nothing!.message.content[0]).toMatchObject({ content: expect.stringContaining('No deferred tool matches "zebra quantum"') });
-    expect(nothing!.tool_use_result).toEqual({ matches: [], query: "zebra quantum", total_deferred_tools: 37 });
+    expect(nothing!.tool_use_result).toEqual({ matches: [], query: "zebra quantum", total_deferred_tools: TOTAL_DEFERRED });
   });
 
   it("permission rules treat a loaded tool as any other; a whole-tool deny rule keeps a tool out of the deferred ones", async () => {
@@ -158,7 +212,7 @@ describe("ToolSearch and deferred tools", () => {
     expect(init.tools).not.toContain("mcp__big__fail");
     expect(JSON.stringify(workspace.server.requests[0]!.body)).not.toContain("mcp__big__fail");
     const [search, echo, picture] = toolResultLines(result.events);
-    expect(search!.tool_use_result).toMatchObject({ matches: [ECHO, "mcp__big__picture"], total_deferred_tools: 36 });
+    expect(search!.tool_use_result).toMatchObject({ matches: [ECHO, "mcp__big__picture"], total_deferred_tools: TOTAL_DEFERRED - 1 });
     expect(search!.message.content[1]).toMatchObject({ text: expect.stringContaining("Not among the deferred tools: mcp__big__fail") });
     expect(echo!.message.content[0]).toMatchObject({ content: "ECHO: OK" });
     expect(picture!.message.content[0]).toMatchObject({ is_error: true });
@@ -186,13 +240,16 @@ describe("ToolSearch and deferred tools", () => {
     expect(echo!.message.content[0]).toMatchObject({ is_error: true, content: expect.stringContaining("the hook refused it") });
   });
 
-  it("a small server is not deferred, and nothing is deferred then: ToolSearch stays out of the request", async () => {
+  it("a small server is not deferred; with no deferred built-in chosen either, ToolSearch stays out of the request", async () => {
     workspace = await createWorkspace("text");
     const small = { small: { command: process.execPath, args: [SERVER] } };
-    const result = await run(["--mcp-config", JSON.stringify({ mcpServers: small })]);
+    const result = await run(["--tools", "Bash,Read,ToolSearch", "--mcp-config", JSON.stringify({ mcpServers: small })]);
     expect(result.code, result.stderr).toBe(0);
+    // Chosen, but with nothing to find it is not sent.
+    const init = result.events.find((event) => event.type === "system" && event.subtype === "init") as { tools: string[] };
+    expect(init.tools).toContain("ToolSearch");
     const names = toolNames("anthropic", workspace.server.requests[0]!.body);
-    expect(names).toContain("mcp__small__echo");
+    expect(names).toEqual(expect.arrayContaining(["Bash", "Read", "mcp__small__echo"]));
     expect(names).not.toContain("ToolSearch");
     expect(JSON.stringify(workspace.server.requests[0]!.body)).not.toContain(LISTING);
     expect(workspace.server.requests[0]!.headers["anthropic-beta"] ?? "").not.toContain("advanced-tool-use");

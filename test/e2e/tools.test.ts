@@ -266,7 +266,8 @@ describe("tool selection flags", () => {
     const text = await runAgentwire(["--list-tools"], { workspace });
     expect(text.code).toBe(0);
     const lines = text.stdout.trimEnd().split("\n");
-    expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([
+    const names = lines.map((line) => line.split(/\s+/)[0]);
+    expect(names).toEqual([
       "Bash",
       "Edit",
       "Glob",
@@ -282,8 +283,8 @@ describe("tool selection flags", () => {
       "WebFetch",
       "Write",
     ]);
-    expect(lines[6]).toMatch(/^NotebookEdit\s+Changes one cell of a Jupyter notebook \(\.ipynb\)/);
-    expect(lines[7]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
+    expect(lines[names.indexOf("NotebookEdit")]).toMatch(/^NotebookEdit\s+Changes one cell of a Jupyter notebook \(\.ipynb\)/);
+    expect(lines[names.indexOf("Read")]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
     const json = await runAgentwire(["--list-tools", "--output-format", "json", "--tools", "Edit"], { workspace });
     expect(json.code).toBe(0);
     expect(json.stdout.endsWith("\n")).toBe(true);
