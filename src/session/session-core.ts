@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import type { ResultEvent, SystemInitEvent } from "../../protocol/events.js";
 import type { UserMessage } from "../conversation/messages.js";
 import type { McpServerStatus } from "../mcp/mcp-servers.js";
