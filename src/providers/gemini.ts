@@ -1,5 +1,5 @@
 import { VENDOR_BASE_URLS } from "./vendor-urls.js";
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import { ApiError, GoogleGenAI, type GenerateContentResponse, type GenerateContentResponseUsageMetadata, type Part } from "@google/genai";
 import { toGeminiRequest } from "./gemini-request.js";
 import { retryAfterFromHeaders } from "./retry-after.js";

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import { PermissionResultSchema, type CanUseToolRequest, type PermissionResult } from "../../protocol/control.js";
 import type { OutputEvent } from "../../protocol/events.js";
 import type { ApprovalRequest, ToolApprover } from "../session/session-options.js";

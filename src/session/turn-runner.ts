@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import type { ResultEvent } from "../../protocol/events.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runTurn, type TurnOutcome } from "../agent/loop.js";

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../../text/random-uuid.js";
 import type { SystemInitEvent } from "../../../protocol/events.js";
 import type { Skill } from "../../skills/catalog.js";
 import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../../protocol/version.js";
