@@ -10,6 +10,8 @@ import { modelUsageFields } from "./model-usage.js";
 
 const Uuid = z.string().min(1);
 const SessionId = z.string().min(1);
+/** The Agent call whose subagent produced the line; null on the main conversation's own lines. */
+const ParentToolUseId = z.string().min(1).nullable();
 
 // ---------------------------------------------------------------------------------------------
 // Content blocks as they appear inside `message.content` (Anthropic Messages shape).
@@ -209,6 +211,81 @@ export const WarningEventSchema = z.strictObject({
 });
 
 // ---------------------------------------------------------------------------------------------
+// system/task_* (a subagent run by the Agent tool; Claude Code's local_agent tasks)
+
+const TaskUsageSchema = z.strictObject({
+  total_tokens: z.number().int().nonnegative(),
+  tool_uses: z.number().int().nonnegative(),
+  duration_ms: z.number().int().nonnegative(),
+});
+
+/** A task began: for a subagent, before its prompt line. */
+export const TaskStartedEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("task_started"),
+  task_id: z.string().min(1),
+  run_id: z.string().min(1),
+  /** The call that started it (the Agent call). */
+  tool_use_id: z.string().optional(),
+  description: z.string(),
+  subagent_type: z.string().optional(),
+  is_backgrounded: z.boolean(),
+  /** 1 for an agent the main conversation started, N+1 for one a depth-N agent started. */
+  spawn_depth: z.number().int().positive().optional(),
+  task_type: z.string(),
+  prompt: z.string().optional(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+/** A running task did something: for a subagent, one line per tool call it makes. */
+export const TaskProgressEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("task_progress"),
+  task_id: z.string().min(1),
+  run_id: z.string().min(1),
+  tool_use_id: z.string().optional(),
+  description: z.string(),
+  subagent_type: z.string().optional(),
+  usage: TaskUsageSchema,
+  last_tool_name: z.string().optional(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+/** What changed in a task's state: hosts merge `patch` into the task they keep. */
+export const TaskUpdatedEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("task_updated"),
+  task_id: z.string().min(1),
+  run_id: z.string().min(1),
+  patch: z.strictObject({
+    status: z.enum(["pending", "running", "completed", "failed", "killed", "paused"]).optional(),
+    description: z.string().optional(),
+    end_time: z.number().int().nonnegative().optional(),
+    error: z.string().optional(),
+    is_backgrounded: z.boolean().optional(),
+  }),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+/** A task ended: how, where its output is, and what it cost. */
+export const TaskNotificationEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("task_notification"),
+  task_id: z.string().min(1),
+  run_id: z.string().min(1),
+  tool_use_id: z.string().optional(),
+  status: z.enum(["completed", "failed", "stopped"]),
+  output_file: z.string(),
+  summary: z.string(),
+  usage: TaskUsageSchema.optional(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+// ---------------------------------------------------------------------------------------------
 // assistant / user
 
 const AssistantMessageSchema = z.strictObject({
@@ -227,7 +304,7 @@ const AssistantMessageSchema = z.strictObject({
 export const AssistantEventSchema = z.strictObject({
   type: z.literal("assistant"),
   message: AssistantMessageSchema,
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   session_id: SessionId,
   uuid: Uuid,
   timestamp: z.string(),
@@ -246,7 +323,7 @@ export const UserEventSchema = z.strictObject({
     role: z.literal("user"),
     content: z.tuple([z.union([WireToolResultBlockSchema, WireTextBlockSchema])]),
   }),
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   session_id: SessionId,
   uuid: Uuid,
   timestamp: z.string(),
@@ -256,6 +333,10 @@ export const UserEventSchema = z.strictObject({
   tool_error_code: z.string().optional(),
   /** Set on text agentwire added by itself (the continuation after an output-limit cut). */
   isSynthetic: z.literal(true).optional(),
+  /** On a subagent's prompt line: its task id, agent type and the Agent call's description. */
+  agent_id: z.string().optional(),
+  subagent_type: z.string().optional(),
+  task_description: z.string().optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -268,7 +349,7 @@ export const StreamEventSchema = z.strictObject({
     type: z.enum(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]),
   }),
   session_id: SessionId,
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   uuid: Uuid,
   api_message_id: z.string(),
   ttft_ms: z.number().int().nonnegative().optional(),
@@ -352,6 +433,26 @@ export const ApiErrorCodeSchema = z.enum([
   "api_error",
 ]);
 
+const count = () => z.number().int().nonnegative();
+
+/** What the turn's Agent calls did, in Claude Code's counters (zeroed when none ran). */
+export const SubagentStatsSchema = z.strictObject({
+  spawned: count(),
+  /** How each Agent call asked to run (`run_in_background` true, false, absent). */
+  requested: z.strictObject({ background: count(), foreground: count(), unset: count() }),
+  started_in_background: count(),
+  max_depth: count(),
+  /** Spawned by a subagent rather than the main conversation. */
+  spawned_by_subagents: count(),
+  completed: count(),
+  failed: count(),
+  /** Stopped before the end: by the agent that started it, by the user (interrupt), by agentwire. */
+  killed: z.strictObject({ parent: count(), user: count(), system: count() }),
+  /** Agent calls that started nothing: too deep, too many at once, the budget spent. */
+  refused: z.strictObject({ depth_limit: count(), concurrency_limit: count(), budget: count() }),
+  by_type: z.record(z.string(), count()),
+});
+
 /** The last line of every turn. */
 export const ResultEventSchema = z.strictObject({
   type: z.literal("result"),
@@ -379,6 +480,7 @@ export const ResultEventSchema = z.strictObject({
   error_code: ApiErrorCodeSchema.optional(),
   /** agentwire extension: `false` when the session file could not be written (it cannot be resumed); absent otherwise. */
   session_persisted: z.literal(false).optional(),
+  subagent_stats: SubagentStatsSchema,
   uuid: Uuid,
 });
 
@@ -406,7 +508,7 @@ export const ToolProgressEventSchema = z.strictObject({
   type: z.literal("tool_progress"),
   tool_use_id: z.string(),
   tool_name: z.string(),
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   elapsed_time_seconds: z.number().nonnegative(),
   /** agentwire extension: what the tool reports, for people (`message`) and machines (`details`). */
   progress: z.strictObject({ message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
@@ -440,6 +542,10 @@ export const SystemEventSchema = z.discriminatedUnion("subtype", [
   ThinkingTokensEventSchema,
   InputErrorEventSchema,
   WarningEventSchema,
+  TaskStartedEventSchema,
+  TaskProgressEventSchema,
+  TaskUpdatedEventSchema,
+  TaskNotificationEventSchema,
 ]);
 
 /** Any stdout line. */
@@ -465,6 +571,11 @@ export type AssistantEvent = z.infer<typeof AssistantEventSchema>;
 export type UserEvent = z.infer<typeof UserEventSchema>;
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 export type ResultEvent = z.infer<typeof ResultEventSchema>;
+export type SubagentStats = z.infer<typeof SubagentStatsSchema>;
+export type TaskStartedEvent = z.infer<typeof TaskStartedEventSchema>;
+export type TaskProgressEvent = z.infer<typeof TaskProgressEventSchema>;
+export type TaskUpdatedEvent = z.infer<typeof TaskUpdatedEventSchema>;
+export type TaskNotificationEvent = z.infer<typeof TaskNotificationEventSchema>;
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 export type ResultUsage = z.infer<typeof ResultUsageSchema>;
 export type ModelUsageEntry = z.infer<typeof ModelUsageEntrySchema>;

@@ -5,7 +5,7 @@ import type { SystemInitEvent } from "../../protocol/events.js";
 import { PROTECTED_PROJECT_ENTRIES } from "../permissions/protected-paths.js";
 import { apiKeySource, providerSettingsError } from "../providers/registry.js";
 import { discoverSkills, offersSkillTool, type SkillCatalog } from "../skills/catalog.js";
-import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
+import { AGENT_TOOL_TRAITS, SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 import { sandboxProblem } from "../tools/sandbox/sandbox-probe.js";
 import type { SandboxSettings } from "../tools/sandbox/sandbox-settings.js";
 import type { ProjectTrust } from "../trust/project-trust.js";
@@ -13,6 +13,7 @@ import { buildInitEvent } from "./wire/init-event.js";
 import { sessionProjectTrust, skillGrantPolicy, usesProjectSettings } from "./project-trust-policy.js";
 import { openSession, type OpenedSession } from "./open-session.js";
 import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";
+import { offersAgentTool } from "./subagent/subagent-spec.js";
 import { chooseToolNames } from "./tool-selection.js";
 import { PARSE_ONCE } from "../validation/parse-once.js";
 import { NO_FILE_SETTINGS, type FileSettings } from "../settings/effective-settings.js";
@@ -75,7 +76,8 @@ export function prepareSession(options: SessionOptions): PreparedSession {
     userHome: options.env.HOME || homedir(),
   });
   const skillTool = skills.entries.length > 0 ? [{ name: "Skill", traits: SKILL_TOOL_TRAITS }] : [];
-  const toolNames = chooseToolNames(settings, skillTool);
+  const agentTool = offersAgentTool(settings) ? [{ name: "Agent", traits: AGENT_TOOL_TRAITS }] : [];
+  const toolNames = chooseToolNames(settings, [...skillTool, ...agentTool]);
   const fileSettings = options.fileSettings ?? NO_FILE_SETTINGS;
   const env = Object.keys(fileSettings.env).length === 0 ? options.env : { ...options.env, ...fileSettings.env };
   const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettingsOf(settings, env));

@@ -15,6 +15,7 @@ import type { SessionPersistence } from "./persistence.js";
 import type { SessionHookSet } from "./session-hooks.js";
 import type { CheckedSessionSettings, SessionLogger, ToolApprover } from "./session-options.js";
 import type { SkillSession } from "./skill-session.js";
+import type { Subagents } from "./subagent/subagents.js";
 import type { ToolSet } from "./tool-set.js";
 import type { SessionAccounting } from "./turn-accounting.js";
 
@@ -45,6 +46,8 @@ export interface SessionParts {
   notices: SessionNotices;
   skills: SkillSession;
   budget: BudgetWatch;
+  /** The agent types the Agent tool starts, and what the turn's subagents did. */
+  subagents: Subagents;
   contextKeeper: ContextKeeper;
   /** Where tools write their output files (Bash's full output); a workspace root too. */
   outputDirectory: string;

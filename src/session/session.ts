@@ -26,6 +26,9 @@ import type { SessionLogger, SessionOptions } from "./session-options.js";
 import type { SessionControls, SessionParts } from "./session-parts.js";
 import { chooseBuiltinTools } from "./session-tools.js";
 import { SkillSession } from "./skill-session.js";
+import { createAgentTool } from "./subagent/agent-tool.js";
+import { GENERAL_PURPOSE_SPEC, offersAgentTool } from "./subagent/subagent-spec.js";
+import { Subagents } from "./subagent/subagents.js";
 import { ToolSet, type HostMcpServer } from "./tool-set.js";
 import { toolInputJsonSchema } from "../tools/registry.js";
 
@@ -156,8 +159,10 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     (mode) => options.onEvent(modeStatus(sessionId, mode)),
   );
   const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
+  const subagents = new Subagents(options.subagents ?? [GENERAL_PURPOSE_SPEC]);
+  const agentTool = offersAgentTool(settings) ? [createAgentTool(subagents.specs)] : [];
   const tools = new ToolSet({
-    tools: options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools),
+    tools: options.toolDefinitions ?? chooseBuiltinTools(settings, [...skillTools, ...agentTool]),
     mcpServers: settings.mcpServers,
     untrustedProjectMcpServers: settings.untrustedProjectMcpServers,
     cwd,
@@ -218,6 +223,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     notices,
     skills: skillSession,
     budget: new BudgetWatch(opened.accounting, settings.maxBudgetUsd),
+    subagents,
     contextKeeper: new ContextKeeper({
       sessionId,
       profile: () => profileOf(controls.model),

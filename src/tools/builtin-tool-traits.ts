@@ -28,6 +28,12 @@ export const COMPACT_TOOL_NAMES: readonly string[] = COMPACT_TOOLS;
 /** The Skill tool's traits: loading instructions changes nothing outside the conversation. */
 export const SKILL_TOOL_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
 
+/**
+ * The Agent tool's traits: starting a subagent asks nobody (as in Claude Code); each call the
+ * subagent makes is decided on its own, under the same permissions.
+ */
+export const AGENT_TOOL_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
+
 /** A tool as selection and permission rules see it: its name and what kind of thing it does. */
 export interface ToolDescriptor {
   name: string;
