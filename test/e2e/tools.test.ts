@@ -57,7 +57,7 @@ describe("every tool through the replay server", () => {
     const run = await runAgentwire(["-p", "Make a plan.", ...STREAM, "--dangerously-skip-permissions"], { workspace });
     expectWellFormedRun(run, 1);
     const init = run.events[0] as { tools: string[] };
-    expect(init.tools).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write"]);
+    expect(init.tools).toEqual(["Task", "Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write"]);
     const planPath = join(workspace.cwd, "notes", "plan.md");
     const [write, edit, multiEdit, read, glob, grep, ls, todo, bash] = toolResults(run.events);
 
