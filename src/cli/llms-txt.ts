@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { SkillCatalog } from "../skills/catalog.js";
+import { createAgentTool } from "../session/subagent/agent-tool.js";
+import { GENERAL_PURPOSE_SPEC } from "../session/subagent/subagent-spec.js";
 import { createSkillTool } from "../skills/skill-tool.js";
 import { splitFrontmatter } from "../skills/skill-md.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
@@ -16,7 +18,11 @@ import { AGENTWIRE_VERSION } from "../version.js";
 export function llmsTxt(helpText: string, packageRoot: URL): string {
   const protocol = readFileSync(new URL("protocol/README.md", packageRoot), "utf8");
   const guide = readFileSync(new URL("skills/writing-skills/SKILL.md", packageRoot), "utf8");
-  const tools: ToolDefinition[] = [...builtinTools(), createSkillTool(SkillCatalog.empty()) as ToolDefinition];
+  const tools: ToolDefinition[] = [
+    createAgentTool([GENERAL_PURPOSE_SPEC]) as ToolDefinition,
+    ...builtinTools(),
+    createSkillTool(SkillCatalog.empty()) as ToolDefinition,
+  ];
   return [
     `# agentwire ${AGENTWIRE_VERSION}`,
     "",

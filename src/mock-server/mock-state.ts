@@ -138,7 +138,7 @@ function createTurnCursor(turns: readonly ScenarioTurn[]): (body: unknown) => { 
 }
 
 /**
- * Every string inside the first `role: "user"` object of a request body, joined: the first user
+ * The texts inside the first `role: "user"` object of a request body, joined: the first user
  * message in any of the wire formats (Anthropic and Chat `messages`, Responses `input`, Gemini
  * `contents`), whatever its content's shape.
  */
@@ -157,10 +157,12 @@ function findFirst(value: unknown, test: (object: Record<string, unknown>) => bo
   return undefined;
 }
 
+/** The texts of a message: string `content` and `text` fields at any depth (not roles, types or ids). */
 function stringsIn(value: unknown): string[] {
-  if (typeof value === "string") return [value];
   if (typeof value !== "object" || value === null) return [];
-  return Object.values(value).flatMap(stringsIn);
+  return Object.entries(value).flatMap(([key, child]) =>
+    typeof child === "string" ? (key === "text" || key === "content" ? [child] : []) : stringsIn(child),
+  );
 }
 
 function createIdSequence(): (prefix: string) => string {
