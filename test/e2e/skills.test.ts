@@ -115,7 +115,19 @@ describe("skill discovery", () => {
       "agents-skill",
       "claude-skill",
     ]);
-    expect(initOf(run.events).tools).toEqual(["Task", "Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "Skill", "TodoWrite", "Write"]);
+    expect(initOf(run.events).tools).toEqual([
+      "Task",
+      "Bash",
+      "Edit",
+      "Glob",
+      "Grep",
+      "LS",
+      "MultiEdit",
+      "Read",
+      "Skill",
+      "TodoWrite",
+      "Write",
+    ]);
 
     const off = await runAgentwire(["-p", "hi", ...STREAM, ...args, "--no-skills"], { workspace });
     expect(initOf(off.events).skills).toEqual([]);

@@ -241,7 +241,7 @@ describe("tool selection flags", () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", ...STREAM, "--tools", "Read,Telepathy"], { workspace });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("Unknown tool name in --tools: Telepathy. Available tools: Bash, Edit,");
+    expect(run.stderr).toContain("Unknown tool name in --tools: Telepathy. Available tools: Agent, Bash, Edit,");
     expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "invalid_arguments" });
     expect(workspace.server.requests).toHaveLength(0);
   });
@@ -252,6 +252,7 @@ describe("tool selection flags", () => {
     expect(text.code).toBe(0);
     const lines = text.stdout.trimEnd().split("\n");
     expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([
+      "Agent",
       "Bash",
       "Edit",
       "Glob",
@@ -262,7 +263,7 @@ describe("tool selection flags", () => {
       "TodoWrite",
       "Write",
     ]);
-    expect(lines[6]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
+    expect(lines[7]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
     const json = await runAgentwire(["--list-tools", "--output-format", "json", "--tools", "Edit"], { workspace });
     expect(json.code).toBe(0);
     expect(json.stdout.endsWith("\n")).toBe(true);
