@@ -40,8 +40,10 @@ export interface TurnScope {
 
 /** A subagent's loop: its own prompt, limits and tools, its requests counted beside the conversation's. */
 export interface NestedScope {
-  /** The subagent's task id: its permission questions carry it as `agent_id`. */
+  /** The subagent's task id: its permission questions and hook inputs carry it as `agent_id`. */
   agentId: string;
+  /** Its agent type, `agent_type` in its hook inputs. */
+  agentType: string;
   system: string;
   maxTurns: number;
   /** Its tools, out of the session's as they are now. */
@@ -79,6 +81,9 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
   const { accounting, log, hooks } = parts;
   const { provider } = turn.profile;
   const tools = (): ToolDefinition[] => turnTools(parts, turn);
+  // Hooks see which subagent made a call, as Claude Code tells them.
+  const nested = turn.nested;
+  const hookBase = nested ? () => ({ ...hooks.base(), agent_id: nested.agentId, agent_type: nested.agentType }) : () => hooks.base();
   const authorize = createToolAuthorizer({
     permissions: () => parts.permissions.effective(),
     traitsOf: (name) => findTool(tools(), name) ?? { kind: "other" },
@@ -88,7 +93,7 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
       ...(turn.nested ? { agentId: turn.nested.agentId } : {}),
     }),
     hooks: hooks.current,
-    hookBase: () => hooks.base(),
+    hookBase,
     onHookStop: turn.hookStop.note,
     commandDirectory: () => shellStartDirectory(parts.state, parts.cwd),
     projectVouched: parts.settings.trustProject,
@@ -136,7 +141,7 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
         call.name === AGENT_TOOL_NAME && turn.runAgent
           ? await turn.runAgent(call, signal)
           : await runToolCall(call, tools(), toolContext(parts, turn, call, signal, approval));
-      const after = await runPostToolUseHooks(hooks.current, hooks.base(), call, ran, signal);
+      const after = await runPostToolUseHooks(hooks.current, hookBase(), call, ran, signal);
       turn.hookStop.note(after.stop);
       const result = after.result;
       log.debug(

@@ -178,6 +178,29 @@ describe("the Agent tool: foreground subagents as nested sessions", () => {
     expect(JSON.stringify(firstSub.messages[0])).toContain("ALPHA: look at hello.txt");
   });
 
+  it("PreToolUse and PostToolUse hooks fire for a subagent's calls, told which subagent made them", async () => {
+    workspace = await createWorkspace("text");
+    await writeFile(join(workspace.cwd, "hello.txt"), "hi there\n");
+    await workspace.useScenario(oneSubagent());
+    const log = join(workspace.root, "hooks.log");
+    const hook = { hooks: [{ type: "command", command: `cat >> ${log}; echo >> ${log}` }] };
+    const settings = JSON.stringify({ hooks: { PreToolUse: [hook], PostToolUse: [hook] } });
+    const run = await runAgentwire(["-p", "PARENT: find out", ...STREAM, "--settings", settings], { workspace });
+    expect(run.code, run.stderr).toBe(0);
+    const taskId = (run.events.find((event) => event.type === "system" && event.subtype === "task_started") as { task_id: string }).task_id;
+    const inputs = (await readFile(log, "utf8"))
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as { hook_event_name: string; tool_name: string; agent_id?: string; agent_type?: string });
+    expect(inputs.map((input) => `${input.hook_event_name} ${input.tool_name} ${input.agent_id ?? "main"}`)).toEqual([
+      "PreToolUse Agent main",
+      `PreToolUse Read ${taskId}`,
+      `PostToolUse Read ${taskId}`,
+      "PostToolUse Agent main",
+    ]);
+    expect(inputs[1]).toMatchObject({ agent_type: "general-purpose" });
+  });
+
   it("every result carries subagent_stats, zeroed when no agent ran", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", ...STREAM], { workspace });

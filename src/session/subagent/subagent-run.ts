@@ -144,6 +144,7 @@ async function runSubagent(
     interrupt: origin.turn.interrupt,
     nested: {
       agentId,
+      agentType: spec.name,
       system: subagentSystemPrompt(spec.prompt, {
         cwd: parts.cwd,
         platform: platform(),
