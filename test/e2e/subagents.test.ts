@@ -201,6 +201,32 @@ describe("the Agent tool: foreground subagents as nested sessions", () => {
     expect(inputs[1]).toMatchObject({ agent_type: "general-purpose" });
   });
 
+  it("the session's --max-budget-usd bounds its subagents too", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        // $0.0042 for the main conversation's first request: under the budget of $0.05.
+        { match: "PARENT", tool_calls: [agentCall("toolu_agent_b", "SPENDER")], usage: { input_tokens: 1000, output_tokens: 10 } },
+        // $0.084 for the subagent's: over it, so its Bash call never runs.
+        {
+          match: "SPENDER",
+          tool_calls: [{ name: "Bash", input: { command: "touch spent.txt" } }],
+          usage: { input_tokens: 20_000, output_tokens: 200 },
+        },
+        { match: "PARENT", text: "never asked" },
+      ],
+    });
+    const run = await runAgentwire(["-p", "PARENT: spend", ...STREAM, "--max-budget-usd", "0.05", "--dangerously-skip-permissions"], {
+      workspace,
+    });
+    const result = results(run.events)[0]!;
+    expect(result).toMatchObject({ subtype: "error_max_budget_usd", subagent_stats: { spawned: 1, failed: 1 } });
+    expect(result.total_cost_usd).toBeCloseTo(21_000 * 4e-6 + 210 * 20e-6, 9);
+    expect(textOf(agentResults(run.events)[0]!)).toMatch(/budget/);
+    expect(existsSync(join(workspace.cwd, "spent.txt"))).toBe(false);
+    expect(workspace.server.requests).toHaveLength(2);
+  });
+
   it("every result carries subagent_stats, zeroed when no agent ran", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", ...STREAM], { workspace });
