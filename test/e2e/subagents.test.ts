@@ -227,6 +227,23 @@ describe("the Agent tool: foreground subagents as nested sessions", () => {
     expect(workspace.server.requests).toHaveLength(2);
   });
 
+  it("the call's model alias picks the subagent's model; its usage is listed under that model", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        { match: "PARENT", tool_calls: [agentCall("toolu_agent_h", "CHEAP", { model: "haiku" })] },
+        { match: "CHEAP", text: "done cheaply" },
+        { match: "PARENT", text: "Done." },
+      ],
+    });
+    const run = await runAgentwire(["-p", "PARENT: delegate", ...STREAM], { workspace });
+    expect(run.code, run.stderr).toBe(0);
+    const models = workspace.server.requests.map((request) => (request.body as { model: string }).model);
+    expect(models).toEqual(["claude-opus-5-5", "claude-haiku-4-5", "claude-opus-5-5"]);
+    expect(Object.keys(results(run.events)[0]!.modelUsage).sort()).toEqual(["claude-haiku-4-5", "claude-opus-5-5"]);
+    expect(agentResults(run.events)[0]!.tool_use_result).toMatchObject({ resolvedModel: "claude-haiku-4-5" });
+  });
+
   it("every result carries subagent_stats, zeroed when no agent ran", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", ...STREAM], { workspace });
