@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent, ResultEvent, UserEvent } from "../../protocol/events.js";
 import {
   createWorkspace,
+  expectWellFormedRun,
   PROVIDERS_UNDER_TEST,
   results,
   runAgentwire,
@@ -77,7 +78,7 @@ describe("the Agent tool: foreground subagents as nested sessions", () => {
     await writeFile(join(workspace.cwd, "hello.txt"), "hi there\n");
     await workspace.useScenario(oneSubagent());
     const run = await runAgentwire(["-p", "PARENT: find out", ...STREAM], { workspace });
-    expect(run.code, run.stderr).toBe(0);
+    expectWellFormedRun(run, 1);
     expect(run.events.map(shape)).toEqual([
       "system/init",
       "assistant:tool_use",
@@ -268,7 +269,7 @@ describe("the Agent tool: foreground subagents as nested sessions", () => {
       ],
     });
     const run = await runAgentwire(["-p", "PARENT: do both", ...STREAM], { workspace });
-    expect(run.code, run.stderr).toBe(0);
+    expectWellFormedRun(run, 1);
     const requests = workspace.server.requests;
     const slow = requests.find((request) => request.turn === 1)!;
     const fast = requests.find((request) => request.turn === 2)!;
@@ -335,6 +336,7 @@ describe("the Agent tool: foreground subagents as nested sessions", () => {
     host.send({ type: "control_request", request_id: "stop", request: { subtype: "interrupt" } });
     await host.waitUntil((events) => events.some((event) => event.type === "result"));
     const run = await host.finish();
+    expectWellFormedRun(run, 1);
     const handBacks = agentResults(run.events);
     expect(handBacks).toHaveLength(2);
     for (const handBack of handBacks) {
