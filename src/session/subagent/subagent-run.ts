@@ -116,7 +116,12 @@ async function runSubagent(
     usage: { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 },
     durationMs: 0,
   };
-  const usageSoFar = () => ({ totalTokens: totalTokens(run), toolUses: run.toolUseCount, durationMs: Date.now() - startedAt });
+  // `inFlight`: tokens of the response still streaming, not yet counted in the run's usage.
+  const usageSoFar = (inFlight = 0) => ({
+    totalTokens: totalTokens(run) + inFlight,
+    toolUses: run.toolUseCount,
+    durationMs: Date.now() - startedAt,
+  });
   subagents.counters.spawned(spec.name, depth);
   parts.onEvent(taskStartedLine(task, depth, input.prompt, context));
   parts.onEvent(taskPromptLine(task, input.prompt, context));
@@ -129,7 +134,9 @@ async function runSubagent(
       run.toolUseCount++;
       run.toolCounts[name] = (run.toolCounts[name] ?? 0) + 1;
       if (!run.toolsUsed.includes(name)) run.toolsUsed.push(name);
-      parts.onEvent(taskProgressLine(task, describeCall(name, callInput, parts.cwd, 60), name, usageSoFar(), context));
+      const streaming = event.response.usage;
+      const activity = describeCall(name, callInput, parts.cwd, 60).trim();
+      parts.onEvent(taskProgressLine(task, activity, name, usageSoFar(streaming.inputTokens + streaming.outputTokens), context));
     }
     for (const line of nestedLines(event, task, context)) parts.onEvent(line);
   };
