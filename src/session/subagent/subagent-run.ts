@@ -24,7 +24,7 @@ import {
   taskUpdatedLine,
   type TaskRef,
 } from "../wire/subagent-lines.js";
-import { AgentInputSchema, type AgentInput } from "./agent-tool.js";
+import { AGENT_TOOL_INIT_NAME, AGENT_TOOL_NAME, AgentInputSchema, type AgentInput } from "./agent-tool.js";
 import { completedResult, failedResult, interruptedResult, refusedResult, totalTokens, type SubagentRun } from "./subagent-report.js";
 import { GENERAL_PURPOSE, SUBAGENT_LIMITS, type SubagentSpec } from "./subagent-spec.js";
 import type { Subagents } from "./subagents.js";
@@ -207,12 +207,14 @@ async function runSubagent(
 function modelFor(parts: SessionParts, spec: SubagentSpec, input: AgentInput, callerModel: string): string {
   const claude = parts.profileOf(callerModel).provider.id === "anthropic";
   if (input.model !== undefined && claude) return resolveModelAlias(input.model);
-  return spec.model ?? callerModel;
+  // "inherit" is how Claude Code's definitions say "the caller's model".
+  return spec.model === undefined || spec.model === "inherit" ? callerModel : resolveModelAlias(spec.model);
 }
 
 /** The type's tools out of the session's; a type without a list gets them all. */
 function pickTools(offered: ToolDefinition[], spec: SubagentSpec): ToolDefinition[] {
-  const allowed = spec.tools;
+  // Definitions written for Claude Code name the Agent tool by its older name.
+  const allowed = spec.tools?.map((name) => (name === AGENT_TOOL_INIT_NAME ? AGENT_TOOL_NAME : name));
   return allowed ? offered.filter((tool) => allowed.includes(tool.name)) : offered;
 }
 
