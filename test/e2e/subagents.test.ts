@@ -245,6 +245,21 @@ describe("the Agent tool: foreground subagents as nested sessions", () => {
     expect(agentResults(run.events)[0]!.tool_use_result).toMatchObject({ resolvedModel: "claude-haiku-4-5" });
   });
 
+  it("a hook's continue: false inside a subagent stops the whole run", async () => {
+    workspace = await createWorkspace("text");
+    await writeFile(join(workspace.cwd, "hello.txt"), "hi there\n");
+    await workspace.useScenario(oneSubagent());
+    const stop = { matcher: "Read", hooks: [{ type: "command", command: `echo '{"continue": false, "stopReason": "enough reading"}'` }] };
+    const run = await runAgentwire(["-p", "PARENT: find out", ...STREAM, "--settings", JSON.stringify({ hooks: { PreToolUse: [stop] } })], {
+      workspace,
+    });
+    expectWellFormedRun(run, 1);
+    expect(results(run.events)[0]).toMatchObject({ subtype: "success", terminal_reason: "hook_stopped" });
+    expect(run.events.filter((event) => event.type === "system" && event.subtype === "warning")).toHaveLength(1);
+    // Neither the subagent nor the main conversation asked the model again.
+    expect(workspace.server.requests).toHaveLength(2);
+  });
+
   it("every result carries subagent_stats, zeroed when no agent ran", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", ...STREAM], { workspace });

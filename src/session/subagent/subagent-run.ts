@@ -147,7 +147,14 @@ async function runSubagent(
     outputTool: undefined,
     emit,
     signal,
-    hookStop: { note: (stop) => void (hookStop ??= stop), stopped: () => hookStop !== undefined },
+    // A hook's `continue: false` stops the whole run: this subagent, and the turn that started it.
+    hookStop: {
+      note: (stop) => {
+        hookStop ??= stop;
+        origin.turn.hookStop.note(stop);
+      },
+      stopped: () => hookStop !== undefined,
+    },
     interrupt: origin.turn.interrupt,
     nested: {
       agentId,
