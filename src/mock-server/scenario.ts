@@ -58,6 +58,7 @@ const responseTurnSchema = z.strictObject({
     })
     .optional(),
   repeat: z.boolean().optional(),
+  match: z.string().min(1).optional(),
 });
 
 const errorTurnSchema = z.strictObject({
@@ -72,6 +73,7 @@ const errorTurnSchema = z.strictObject({
     retry_after: z.number().nonnegative().optional(),
   }),
   repeat: z.boolean().optional(),
+  match: z.string().min(1).optional(),
 });
 
 /**
@@ -86,6 +88,11 @@ const scenarioTurnSchema = z.unknown().transform((value, context): ErrorTurn | R
   return z.NEVER;
 });
 
+/**
+ * `match` on a turn: it answers only a request whose first user message contains this text.
+ * Several conversations can then share one server — a main conversation and its subagents, each
+ * starting from its own prompt — however their requests interleave.
+ */
 export const scenarioSchema = z.strictObject({
   turns: z.array(scenarioTurnSchema).min(1),
 });

@@ -116,6 +116,7 @@ describe("skill discovery", () => {
       "claude-skill",
     ]);
     expect(initOf(run.events).tools).toEqual([
+      "Task",
       "Bash",
       "Edit",
       "Glob",

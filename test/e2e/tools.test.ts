@@ -58,6 +58,7 @@ describe("every tool through the replay server", () => {
     expectWellFormedRun(run, 1);
     const init = run.events[0] as { tools: string[] };
     expect(init.tools).toEqual([
+      "Task",
       "Bash",
       "Edit",
       "Glob",
@@ -256,7 +257,7 @@ describe("tool selection flags", () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", ...STREAM, "--tools", "Read,Telepathy"], { workspace });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("Unknown tool name in --tools: Telepathy. Available tools: Bash, Edit,");
+    expect(run.stderr).toContain("Unknown tool name in --tools: Telepathy. Available tools: Agent, Bash, Edit,");
     expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "invalid_arguments" });
     expect(workspace.server.requests).toHaveLength(0);
   });
@@ -267,6 +268,7 @@ describe("tool selection flags", () => {
     expect(text.code).toBe(0);
     const lines = text.stdout.trimEnd().split("\n");
     expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([
+      "Agent",
       "Bash",
       "Edit",
       "Glob",

@@ -64,6 +64,24 @@ describe("presenting tool calls", () => {
     );
   });
 
+  it("shows an Agent call's hand-back as the subagent's report, with the work it took", () => {
+    const details = { status: "completed", content: [{ type: "text", text: "Found it." }], totalToolUseCount: 3, totalTokens: 1200 };
+    const outcome = describeResult(
+      "Agent",
+      { description: "Look" },
+      { content: [{ type: "text", text: "<tools-used…" }] },
+      details,
+      "/repo",
+      120,
+    );
+    expect(outcome).toEqual({
+      kind: "done",
+      failed: false,
+      summary: "subagent reported after 3 tool calls, 1200 tokens",
+      output: "Found it.",
+    });
+  });
+
   it("summarizes results: line counts, exit codes, errors in full", () => {
     expect(
       describeResult("Read", { file_path: "a" }, { content: "1\ta\n2\tb\n" }, { type: "text", file: { numLines: 2 } }, "/repo", 120)

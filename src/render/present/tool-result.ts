@@ -67,8 +67,19 @@ export function describeResult(
   const patch = patchDetails(details);
   if (patch) return describePatch(patch, input, cwd);
   if ((toolName === "Edit" || toolName === "MultiEdit") && details === undefined) return describeEditInput(input, cwd);
+  const report = agentReport(details);
+  if (report) return { kind: "done", failed: false, summary: report.summary, output: report.text };
   const output = bash ? [bash.stdout, bash.stderr].filter((part) => part !== "").join("\n") : text;
   return { kind: "done", failed: false, summary: summarize(toolName, text, bash, details, summaryWidth), output };
+}
+
+/** An Agent call's hand-back (its `tool_use_result`): the subagent's report, and how much work it took. */
+function agentReport(details: unknown): { summary: string; text: string } | undefined {
+  if (typeof details !== "object" || details === null) return undefined;
+  const { status, content, totalToolUseCount, totalTokens } = details as Record<string, unknown>;
+  if (status !== "completed" || !Array.isArray(content) || typeof totalToolUseCount !== "number") return undefined;
+  const tokens = typeof totalTokens === "number" ? `, ${plural(totalTokens, "token")}` : "";
+  return { summary: `subagent reported after ${plural(totalToolUseCount, "tool call")}${tokens}`, text: resultText(content) };
 }
 
 function summarize(toolName: string | undefined, text: string, bash: BashDetails | undefined, details: unknown, width: number): string {

@@ -26,7 +26,8 @@ export function buildInitEvent(facts: SessionFacts): SystemInitEvent {
     subtype: "init",
     cwd: facts.cwd,
     session_id: facts.sessionId,
-    tools: facts.toolNames,
+    // Claude Code lists its Agent tool under the tool's older name.
+    tools: facts.toolNames.map((name) => (name === "Agent" ? "Task" : name)),
     mcp_servers: facts.mcpServers,
     model: facts.model,
     provider: facts.provider,
