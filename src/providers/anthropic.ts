@@ -48,6 +48,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
   return {
     id: "anthropic",
     stream: (request, signal) => streamAnthropic(client, request, signal),
+    webSearch: async (request, model, signal) =>
+      (await import("./web-search/anthropic-web-search.js")).searchWithAnthropic(client, request, model, signal),
   };
 }
 
@@ -161,7 +163,7 @@ class AnthropicStreamTranslator {
   }
 }
 
-function toUsage(usage: AnthropicUsage): Usage {
+export function toUsage(usage: AnthropicUsage): Usage {
   return {
     inputTokens: usage.input_tokens ?? 0,
     outputTokens: usage.output_tokens ?? 0,
@@ -172,7 +174,7 @@ function toUsage(usage: AnthropicUsage): Usage {
 }
 
 /** message_delta usage as reported: its counts are cumulative totals; null or absent ones were not reported. */
-function usageUpdate(delta: {
+export function usageUpdate(delta: {
   input_tokens?: number | null;
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
@@ -201,7 +203,7 @@ function normalizeStopReason(raw: string | null): StopReason {
   }
 }
 
-function toErrorEvent(error: unknown, signal: AbortSignal, endpoint: string): ProviderEvent {
+export function toErrorEvent(error: unknown, signal: AbortSignal, endpoint: string): ProviderEvent {
   if (signal.aborted || error instanceof APIUserAbortError) return abortedEvent();
   if (error instanceof APIError && !(error instanceof APIConnectionError)) {
     const retryAfterMs = retryAfterFromHeaders(error.headers);

@@ -41,6 +41,8 @@ export function createGeminiProvider(options: GeminiProviderOptions): Provider {
   return {
     id: "gemini",
     stream: (request, signal) => streamGemini(client, options, request, signal),
+    webSearch: async (request, model, signal) =>
+      (await import("./web-search/gemini-web-search.js")).searchWithGemini(client, options, request, model, signal),
   };
 }
 
@@ -50,35 +52,12 @@ async function* streamGemini(
   request: ProviderRequest,
   signal: AbortSignal,
 ): AsyncGenerator<ProviderEvent> {
-  let bearerToken: string | undefined;
-  if (!options.apiKey) {
-    try {
-      bearerToken = await options.accessToken();
-    } catch (error) {
-      yield {
-        type: "error",
-        kind: "auth",
-        status: null,
-        retryable: false,
-        message: error instanceof Error ? error.message : String(error),
-      };
-      return;
-    }
+  const transport = await geminiTransport(options);
+  if ("error" in transport) {
+    yield transport.error;
+    return;
   }
-  // Every request of this attempt goes through here: it sets the bearer credentials, and it
-  // keeps the headers of a failed response, which the SDK's ApiError drops (`retry-after`).
-  let failedResponseHeaders: Headers | undefined;
-  const sendRequest: typeof fetch = async (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (bearerToken !== undefined) {
-      headers.delete("x-goog-api-key");
-      headers.set("authorization", `Bearer ${bearerToken}`);
-      if (options.quotaProject) headers.set("x-goog-user-project", options.quotaProject);
-    }
-    const response = await fetch(input, { ...init, headers });
-    if (!response.ok) failedResponseHeaders = response.headers;
-    return response;
-  };
+  const { sendRequest, failedResponseHeaders } = transport;
   const translator = new GeminiStreamTranslator(request.model);
   const { contents, config } = toGeminiRequest(request);
   try {
@@ -102,10 +81,49 @@ async function* streamGemini(
       yield toErrorEvent(
         error,
         signal,
-        failedResponseHeaders,
+        failedResponseHeaders(),
         `${options.baseUrl ?? VENDOR_BASE_URLS.gemini}/v1beta/models/${request.model}:streamGenerateContent`,
       );
   }
+}
+
+/**
+ * The fetch every request of one attempt goes through: it sets the bearer credentials (when
+ * there is no API key), and it keeps the headers of a failed response, which the SDK's ApiError
+ * drops (`retry-after`). An `auth` error event instead when no bearer token can be had.
+ */
+export async function geminiTransport(
+  options: GeminiProviderOptions,
+): Promise<{ sendRequest: typeof fetch; failedResponseHeaders: () => Headers | undefined } | { error: ProviderEvent }> {
+  let bearerToken: string | undefined;
+  if (!options.apiKey) {
+    try {
+      bearerToken = await options.accessToken();
+    } catch (error) {
+      return {
+        error: {
+          type: "error",
+          kind: "auth",
+          status: null,
+          retryable: false,
+          message: error instanceof Error ? error.message : String(error),
+        },
+      };
+    }
+  }
+  let failed: Headers | undefined;
+  const sendRequest: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    if (bearerToken !== undefined) {
+      headers.delete("x-goog-api-key");
+      headers.set("authorization", `Bearer ${bearerToken}`);
+      if (options.quotaProject) headers.set("x-goog-user-project", options.quotaProject);
+    }
+    const response = await fetch(input, { ...init, headers });
+    if (!response.ok) failed = response.headers;
+    return response;
+  };
+  return { sendRequest, failedResponseHeaders: () => failed };
 }
 
 type OpenBlock = { kind: "text" | "thinking"; index: number; text: string; signature: string | undefined };
@@ -238,7 +256,7 @@ class GeminiStreamTranslator {
  * `promptTokenCount` includes the cached prefix and `candidatesTokenCount` excludes thinking;
  * agentwire counts cached input separately and bills thinking as output, as Google does.
  */
-function toUsage(metadata: GenerateContentResponseUsageMetadata): Usage {
+export function toUsage(metadata: GenerateContentResponseUsageMetadata): Usage {
   const cached = metadata.cachedContentTokenCount ?? 0;
   const prompt = (metadata.promptTokenCount ?? 0) + (metadata.toolUsePromptTokenCount ?? 0);
   return {
@@ -279,7 +297,12 @@ interface GoogleErrorBody {
   details?: Array<{ "@type"?: string; reason?: string; retryDelay?: string }>;
 }
 
-function toErrorEvent(error: unknown, signal: AbortSignal, failedResponseHeaders: Headers | undefined, endpoint: string): ProviderEvent {
+export function toErrorEvent(
+  error: unknown,
+  signal: AbortSignal,
+  failedResponseHeaders: Headers | undefined,
+  endpoint: string,
+): ProviderEvent {
   if (signal.aborted) return abortedEvent();
   // Not an API answer: the socket dropped (undici's TypeError "terminated"), the server was
   // unreachable, or the SDK found the SSE body cut off mid-event.

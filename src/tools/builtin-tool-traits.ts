@@ -15,6 +15,7 @@ export const BUILTIN_TOOL_TRAITS = {
   MultiEdit: { kind: "edit", pathField: "file_path" },
   Read: { kind: "read", pathField: "file_path" },
   TodoWrite: { kind: "other", sessionStateOnly: true },
+  WebSearch: { kind: "other", readsWeb: true, deferred: true },
   Write: { kind: "edit", pathField: "file_path" },
 } as const satisfies Record<string, ToolTraits>;
 

@@ -8,6 +8,7 @@ import { createLsTool } from "./ls.js";
 import { createMultiEditTool } from "./multi-edit.js";
 import { createReadTool } from "./read.js";
 import { createTodoWriteTool } from "./todo-write.js";
+import { createWebSearchTool } from "./web-search.js";
 import { createWriteTool } from "./write.js";
 
 /**
@@ -25,6 +26,7 @@ export function builtinTools(): ToolDefinition[] {
     createMultiEditTool(),
     createReadTool(),
     createTodoWriteTool(),
+    createWebSearchTool(),
     createWriteTool(),
   ] as ToolDefinition[];
 }
