@@ -1,7 +1,7 @@
 import type { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import type { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type { RawMessageStreamEvent, WebSearchTool20250305 } from "@anthropic-ai/sdk/resources/messages/messages";
-import { toErrorEvent, toUsage, usageUpdate } from "../anthropic.js";
+import { toErrorEvent, toUsage, usageUpdate } from "../anthropic-wire.js";
 import { emptyUsage, mergeUsage, type Usage } from "../types.js";
 import {
   appendText,

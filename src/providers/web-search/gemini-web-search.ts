@@ -1,5 +1,5 @@
 import type { GenerateContentResponseUsageMetadata, GoogleGenAI, GroundingChunkWeb, GroundingMetadata } from "@google/genai";
-import { geminiTransport, toErrorEvent, toUsage, type GeminiProviderOptions } from "../gemini.js";
+import { geminiTransport, toErrorEvent, toUsage, type GeminiProviderOptions } from "../gemini-wire.js";
 import { emptyUsage } from "../types.js";
 import { VENDOR_BASE_URLS } from "../vendor-urls.js";
 import {
