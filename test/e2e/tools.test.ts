@@ -57,7 +57,7 @@ describe("every tool through the replay server", () => {
     const run = await runAgentwire(["-p", "Make a plan.", ...STREAM, "--dangerously-skip-permissions"], { workspace });
     expectWellFormedRun(run, 1);
     const init = run.events[0] as { tools: string[] };
-    expect(init.tools).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write"]);
+    expect(init.tools).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "WebSearch", "Write"]);
     const planPath = join(workspace.cwd, "notes", "plan.md");
     const [write, edit, multiEdit, read, glob, grep, ls, todo, bash] = toolResults(run.events);
 
@@ -260,6 +260,7 @@ describe("tool selection flags", () => {
       "MultiEdit",
       "Read",
       "TodoWrite",
+      "WebSearch",
       "Write",
     ]);
     expect(lines[6]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
