@@ -1,5 +1,6 @@
 import { displayPath, type ToolInput } from "./tool-call.js";
 import { clip, countLines, plural } from "./text.js";
+import { linkLine, searchLinks, type SearchLink } from "./web-search.js";
 
 /** One row of a change: a hunk header, or an added, removed or unchanged line (with its +/-/space). */
 export interface DiffRow {
@@ -13,12 +14,12 @@ export interface DiffRow {
  * - error: the tool failed before or without running a command (its message);
  * - exit: a command ran and failed (exit code, its output);
  * - created / updated: a file written or edited;
- * - done: anything else that succeeded.
+ * - done: anything else that succeeded; `links` for a web search's results (one per line in `output`).
  */
 export type ToolOutcome =
   | { kind: "error" | "exit"; failed: true; summary: string; output: string }
   | { kind: "created" | "updated"; failed: false; summary: string; diff: DiffRow[] }
-  | { kind: "done"; failed: false; summary: string; output: string };
+  | { kind: "done"; failed: false; summary: string; output: string; links?: SearchLink[] };
 
 /** A tool_result block's content as text (a string, or text and image blocks). */
 export function resultText(content: unknown): string {
@@ -56,6 +57,8 @@ export function describeResult(
     const message = text.replace(/<\/?tool_use_error>/g, "").trim();
     return { kind: "error", failed: true, summary: message.split("\n")[0] || "failed", output: message };
   }
+  const links = searchLinks(details);
+  if (links) return { kind: "done", failed: false, summary: plural(links.length, "result"), output: links.map(linkLine).join("\n"), links };
   const patch = patchDetails(details);
   if (patch) return describePatch(patch, input, cwd);
   if ((toolName === "Edit" || toolName === "MultiEdit") && details === undefined) return describeEditInput(input, cwd);
