@@ -1,5 +1,4 @@
-import * as z from "zod/mini";
-import "../../validation/english-issues.js";
+import * as z from "zod";
 import { nodeHttpFetch } from "../node-http-fetch.js";
 import { linkAllowed, uniqueLinks, type WebSearchOutcome, type WebSearchRequest } from "./web-search.js";
 
@@ -12,8 +11,8 @@ const SearxngAnswerSchema = z.object({
   results: z.array(
     z.object({
       url: z.string(),
-      title: z.optional(z.string()),
-      content: z.optional(z.nullable(z.string())),
+      title: z.string().optional(),
+      content: z.string().nullable().optional(),
     }),
   ),
 });
