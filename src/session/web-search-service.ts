@@ -5,7 +5,7 @@ import type { SessionAccounting } from "./turn-accounting.js";
 /** The environment variable (or settings `env` entry) naming a SearXNG instance for WebSearch. */
 export const SEARXNG_URL_VARIABLE = "AGENTWIRE_SEARXNG_URL";
 
-const NOT_CONFIGURED = `Web search is not available with this provider: its API has no search of its own. To search, point ${SEARXNG_URL_VARIABLE} at a SearXNG instance whose settings allow the json format (search.formats), in the environment or in a settings file's "env" (e.g. {"env": {"${SEARXNG_URL_VARIABLE}": "http://localhost:8888"}}), or use a provider with built-in search (anthropic, openai with the Responses API, gemini).`;
+const NOT_CONFIGURED = `Web search is not available with this provider: its API has no search of its own. To search, point ${SEARXNG_URL_VARIABLE} at a SearXNG instance whose settings allow the json format (search.formats), in the environment or in a settings file's "env" (e.g. {"env": {"${SEARXNG_URL_VARIABLE}": "http://localhost:8888"}}), or use a provider with a search of its own (anthropic, gemini, or openai with --openai-api responses).`;
 
 export interface WebSearchServiceOptions {
   provider: Provider;
