@@ -192,6 +192,21 @@ describe("WebSearch without a provider search", () => {
     expect(outcome!.content).toContain("Tide tables");
   });
 
+  it("a SearXNG instance that fails: an io_error naming the instance and the HTTP status", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ tool_calls: [{ name: "WebSearch", input: { query: "tide times" } }] }, { text: "done" }] });
+    const provider = "ollama";
+    const run = await runAgentwire([...PRINT_ARGS, ...ALLOW, ...PROVIDERS_UNDER_TEST[provider].args(workspace.server.url)], {
+      workspace,
+      provider,
+      env: { AGENTWIRE_SEARXNG_URL: `${workspace.server.url}/not-searxng` },
+    });
+    expectWellFormedRun(run, 1);
+    const [outcome] = toolOutcomes(run.events);
+    expect(outcome).toMatchObject({ isError: true, code: "io_error" });
+    expect(outcome!.content).toContain(`The SearXNG search at ${workspace.server.url} failed: HTTP 404`);
+  });
+
   it("with no backend configured: a clear error that says how to configure one", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ tool_calls: [{ name: "WebSearch", input: { query: "tide times" } }] }, { text: "done" }] });
