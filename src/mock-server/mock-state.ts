@@ -111,7 +111,7 @@ export async function takeResponseTurn(
   return { turn: taken.turn, body: body as Record<string, unknown>, bodyText };
 }
 
-async function record(state: MockState, entry: RecordedRequest): Promise<void> {
+export async function record(state: MockState, entry: RecordedRequest): Promise<void> {
   state.requests.push(entry);
   if (state.options.recordFile) await appendFile(state.options.recordFile, `${JSON.stringify(entry)}\n`);
 }
@@ -174,7 +174,7 @@ function createIdSequence(): (prefix: string) => string {
   };
 }
 
-function recordableHeaders(request: IncomingMessage): Record<string, string> {
+export function recordableHeaders(request: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;

@@ -16,8 +16,26 @@ const toolCallSchema = z.strictObject({
 
 const stopReasonSchema = z.enum(["end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"]);
 
+/**
+ * A web search the answering side ran: the vendor's own search (Anthropic's server tool, OpenAI's
+ * web_search, Gemini's grounding) before the turn's text, or a SearXNG instance's results.
+ */
+const webSearchSchema = z.strictObject({
+  /** The query the search ran (default "search"). */
+  query: z.string().min(1).optional(),
+  results: z.array(
+    z.strictObject({
+      title: z.string(),
+      url: z.url(),
+      /** SearXNG's `content`: a few words from the page. */
+      snippet: z.string().optional(),
+    }),
+  ),
+});
+
 const responseTurnSchema = z.strictObject({
   thinking: z.string().optional(),
+  web_search: webSearchSchema.optional(),
   text: z.string().optional(),
   tool_calls: z.array(toolCallSchema).optional(),
   /** Default: "tool_use" when there are tool calls, else "end_turn". */
@@ -98,6 +116,7 @@ export const scenarioSchema = z.strictObject({
 });
 
 export type ScriptedToolCall = z.infer<typeof toolCallSchema>;
+export type ScriptedWebSearch = z.infer<typeof webSearchSchema>;
 export type ScenarioStopReason = z.infer<typeof stopReasonSchema>;
 export type ResponseTurn = z.infer<typeof responseTurnSchema>;
 export type ErrorTurn = z.infer<typeof errorTurnSchema>;

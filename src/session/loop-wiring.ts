@@ -22,6 +22,7 @@ import type { SessionParts } from "./session-parts.js";
 import { sideRequester } from "./side-request.js";
 import { AGENT_TOOL_NAME } from "./subagent/agent-tool.js";
 import { createToolAuthorizer } from "./tool-authorizer.js";
+import { webSearchService } from "./web-search-service.js";
 
 /** One turn's own part of the wiring: the rest is the session's (`SessionParts`). */
 export interface TurnScope {
@@ -219,5 +220,12 @@ function toolContext(parts: SessionParts, turn: TurnScope, call: ToolUseBlock, s
     // line, or stderr in text mode), never as a log record of its own beside them.
     log: { warn: (message) => parts.notices.warn({ type: "warning", code: "secrets_redacted", message }) },
     onProgress: (progress) => turn.emit({ type: "tool_progress", toolUseId: call.id, toolName: call.name, ...progress }),
+    webSearch: webSearchService({
+      provider: turn.profile.provider,
+      model: turn.profile.model,
+      maxOutputTokens: turn.profile.maxOutputTokens,
+      searxngUrl: parts.searxngUrl,
+      accounting: parts.accounting,
+    }),
   };
 }

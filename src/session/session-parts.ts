@@ -68,6 +68,8 @@ export interface SessionParts {
   sandbox: SandboxSettings | undefined;
   /** The settings files' `env`, for the processes tools and hooks start (credentials still removed). */
   settingsEnv: Readonly<Record<string, string>>;
+  /** The SearXNG instance WebSearch uses when the provider has no search (AGENTWIRE_SEARXNG_URL). */
+  searxngUrl: string | undefined;
   approve: ToolApprover | undefined;
   /** SessionStart's `source` for the first turn. */
   origin: SessionStartSource;

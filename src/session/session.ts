@@ -7,6 +7,7 @@ import type { McpServerStatus } from "../mcp/mcp-servers.js";
 import type { PermissionMode } from "../permissions/policy.js";
 import { parseRuleList } from "../permissions/rule-syntax.js";
 import { filterChildEnvironment } from "../process/child-environment.js";
+import { SEARXNG_URL_VARIABLE } from "./web-search-service.js";
 import { createProvider } from "../providers/registry.js";
 import { createSkillTool } from "../skills/skill-tool.js";
 import { createReadOnlyConfinement } from "../tools/sandbox/confinement.js";
@@ -271,6 +272,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     }),
     sandbox: prepared.sandbox,
     settingsEnv: fileSettings.env,
+    searxngUrl: env[SEARXNG_URL_VARIABLE] || undefined,
     approve: options.approve,
     origin: opened.origin,
     onEvent: options.onEvent,

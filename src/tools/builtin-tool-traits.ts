@@ -23,6 +23,7 @@ export const BUILTIN_TOOL_TRAITS = {
   TodoWrite: { kind: "other", sessionStateOnly: true },
   // Reading a page changes nothing here (plan mode allows it), but each host needs a rule or a yes.
   WebFetch: { kind: "read", urlField: "url", deferred: true },
+  WebSearch: { kind: "other", readsWeb: true, deferred: true },
   Write: { kind: "edit", pathField: "file_path" },
 } as const satisfies Record<string, ToolTraits>;
 

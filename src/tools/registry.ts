@@ -12,6 +12,7 @@ import { createReadTool } from "./read.js";
 import { createTaskStopTool } from "./task-stop.js";
 import { createTodoWriteTool } from "./todo-write.js";
 import { createWebFetchTool } from "./web-fetch.js";
+import { createWebSearchTool } from "./web-search.js";
 import { createWriteTool } from "./write.js";
 
 /** Each tool's input JSON Schema, converted once (or taken from the build). */
@@ -36,6 +37,7 @@ export function builtinTools(): ToolDefinition[] {
     createTaskStopTool(),
     createTodoWriteTool(),
     createWebFetchTool(),
+    createWebSearchTool(),
     createWriteTool(),
   ] as ToolDefinition[];
   // Remembered for these very objects: a tool made from one of them (a compact-profile variant,

@@ -127,6 +127,7 @@ describe("permissions without a host (print mode, default mode)", () => {
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
+      "WebSearch",
     ]);
   });
 

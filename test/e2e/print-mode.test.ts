@@ -72,6 +72,7 @@ describe("print mode (-p) against the replay server", () => {
       "TaskStop",
       "TodoWrite",
       "WebFetch",
+      "WebSearch",
       "Write",
     ]);
   });

@@ -131,6 +131,7 @@ describe("skill discovery", () => {
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
+      "WebSearch",
       "Write",
     ]);
 
@@ -536,6 +537,7 @@ describe("documentation and the compact tool profile", () => {
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
+      "WebSearch",
       "Write",
     ])
       expect(doc.stdout).toContain(`### ${tool}\n`);

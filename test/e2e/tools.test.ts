@@ -72,6 +72,7 @@ describe("every tool through the replay server", () => {
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
+      "WebSearch",
       "Write",
     ]);
     const planPath = join(workspace.cwd, "notes", "plan.md");
@@ -282,6 +283,7 @@ describe("tool selection flags", () => {
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
+      "WebSearch",
       "Write",
     ]);
     expect(lines[6]).toMatch(/^NotebookEdit\s+Changes one cell of a Jupyter notebook \(\.ipynb\)/);

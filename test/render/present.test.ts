@@ -381,3 +381,39 @@ describe("parsing markdown", () => {
     expect(renderMarkdown("- one\n   - two\n3. three", 80, createStyle(false))).toEqual(["• one", "   • two", "3. three"]);
   });
 });
+
+describe("presenting web search results", () => {
+  const details = {
+    query: "tides",
+    results: [
+      { tool_use_id: "a", content: [{ title: "Tide tables", url: "https://tides.example.org/" }] },
+      "A summary.",
+      { tool_use_id: "b", content: [{ title: "", url: "https://news.example.com/" }] },
+    ],
+    durationSeconds: 2,
+    searchCount: 2,
+  };
+
+  it("counts every search's links and lists them, one a line", () => {
+    expect(describeResult("WebSearch", { query: "tides" }, { content: "…" }, details, "/repo", 60)).toEqual({
+      kind: "done",
+      failed: false,
+      summary: "2 results",
+      output: "Tide tables — https://tides.example.org/\nhttps://news.example.com/",
+      links: [
+        { title: "Tide tables", url: "https://tides.example.org/" },
+        { title: "https://news.example.com/", url: "https://news.example.com/" },
+      ],
+    });
+  });
+
+  it("leaves details of another shape alone, and shows a failed search as an error", () => {
+    const other = describeResult("WebSearch", {}, { content: "one line" }, { query: "x", results: [{ content: [{}] }] }, "/repo", 60);
+    expect(other).toMatchObject({ kind: "done", summary: "one line" });
+    expect(other).not.toHaveProperty("links");
+    expect(describeResult("WebSearch", {}, { content: "no backend", is_error: true }, "Error: no backend", "/repo", 60)).toMatchObject({
+      kind: "error",
+      failed: true,
+    });
+  });
+});
