@@ -21,7 +21,8 @@ const layers = {
   // A leaf: starting, supervising and capturing child processes for the layers that run others' code
   // (tools for Bash, hooks, mcp for stdio servers), and the credential-free environment every child gets.
   process: ["text"],
-  providers: ["conversation", "version"],
+  // text: the one UUID maker (random-uuid.ts), for the ids some providers' streams lack.
+  providers: ["conversation", "text", "version"],
   // text: the credential formats that redaction and the children's environment share.
   tools: ["conversation", "paths", "process", "text", "version"],
   permissions: ["conversation", "paths"],
@@ -79,11 +80,11 @@ const layers = {
   ],
   // People-facing views of the event stream (render, sessions show, -p progress, chat).
   render: ["conversation", "sessions"],
-  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "trust", "render", "paths", "version"],
+  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "trust", "render", "paths", "text", "version"],
   // The interactive chat: a consumer of the library API and the renderer, nothing below them.
   chat: ["api", "render"],
-  // The browser UI's server: a consumer of the library API, like the chat (and of the path helpers).
-  web: ["api", "paths"],
+  // The browser UI's server: a consumer of the library API, like the chat (and of the path helpers and the UUID maker).
+  web: ["api", "paths", "text"],
   "mock-server": [],
 };
 

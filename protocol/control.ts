@@ -160,6 +160,8 @@ export const CanUseToolRequestSchema = z.strictObject({
   decision_reason: z.string(),
   decision_reason_type: z.enum(["rule", "mode", "workingDir", "risk"]),
   permission_suggestions: z.array(PermissionUpdateSchema),
+  /** Set when the call is a subagent's: its task id (`system/task_started`'s `task_id`). */
+  agent_id: z.string().optional(),
 });
 
 export const HookCallbackRequestSchema = z.strictObject({

@@ -3,6 +3,7 @@ import { modelUsageFields } from "./model-usage.js";
 import {
   BackgroundTasksChangedEventSchema,
   TaskNotificationEventSchema,
+  TaskProgressEventSchema,
   TaskStartedEventSchema,
   TaskUpdatedEventSchema,
 } from "./task-events.js";
@@ -18,6 +19,8 @@ export * from "./task-events.js";
 
 const Uuid = z.string().min(1);
 const SessionId = z.string().min(1);
+/** The Agent call whose subagent produced the line; null on the main conversation's own lines. */
+const ParentToolUseId = z.string().min(1).nullable();
 
 // ---------------------------------------------------------------------------------------------
 // Content blocks as they appear inside `message.content` (Anthropic Messages shape).
@@ -219,6 +222,9 @@ export const WarningEventSchema = z.strictObject({
 });
 
 // ---------------------------------------------------------------------------------------------
+// system/task_* (a subagent run by the Agent tool; Claude Code's local_agent tasks)
+
+// ---------------------------------------------------------------------------------------------
 // assistant / user
 
 const AssistantMessageSchema = z.strictObject({
@@ -237,7 +243,7 @@ const AssistantMessageSchema = z.strictObject({
 export const AssistantEventSchema = z.strictObject({
   type: z.literal("assistant"),
   message: AssistantMessageSchema,
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   session_id: SessionId,
   uuid: Uuid,
   timestamp: z.string(),
@@ -260,7 +266,7 @@ export const UserEventSchema = z.strictObject({
       z.tuple([WireToolResultBlockSchema, WireTextBlockSchema]),
     ]),
   }),
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   session_id: SessionId,
   uuid: Uuid,
   timestamp: z.string(),
@@ -270,6 +276,10 @@ export const UserEventSchema = z.strictObject({
   tool_error_code: z.string().optional(),
   /** Set on text agentwire added by itself (the continuation after an output-limit cut). */
   isSynthetic: z.literal(true).optional(),
+  /** On a subagent's prompt line: its task id, agent type and the Agent call's description. */
+  agent_id: z.string().optional(),
+  subagent_type: z.string().optional(),
+  task_description: z.string().optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -282,7 +292,7 @@ export const StreamEventSchema = z.strictObject({
     type: z.enum(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]),
   }),
   session_id: SessionId,
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   uuid: Uuid,
   api_message_id: z.string(),
   ttft_ms: z.number().int().nonnegative().optional(),
@@ -366,6 +376,26 @@ export const ApiErrorCodeSchema = z.enum([
   "api_error",
 ]);
 
+const count = () => z.number().int().nonnegative();
+
+/** What the turn's Agent calls did, in Claude Code's counters (zeroed when none ran). */
+export const SubagentStatsSchema = z.strictObject({
+  spawned: count(),
+  /** How each Agent call asked to run (`run_in_background` true, false, absent). */
+  requested: z.strictObject({ background: count(), foreground: count(), unset: count() }),
+  started_in_background: count(),
+  max_depth: count(),
+  /** Spawned by a subagent rather than the main conversation. */
+  spawned_by_subagents: count(),
+  completed: count(),
+  failed: count(),
+  /** Stopped before the end: by the agent that started it, by the user (interrupt), by agentwire. */
+  killed: z.strictObject({ parent: count(), user: count(), system: count() }),
+  /** Agent calls that started nothing: too deep, too many at once, the budget spent. */
+  refused: z.strictObject({ depth_limit: count(), concurrency_limit: count(), budget: count() }),
+  by_type: z.record(z.string(), count()),
+});
+
 /** The last line of every turn. */
 export const ResultEventSchema = z.strictObject({
   type: z.literal("result"),
@@ -393,6 +423,7 @@ export const ResultEventSchema = z.strictObject({
   error_code: ApiErrorCodeSchema.optional(),
   /** agentwire extension: `false` when the session file could not be written (it cannot be resumed); absent otherwise. */
   session_persisted: z.literal(false).optional(),
+  subagent_stats: SubagentStatsSchema,
   uuid: Uuid,
 });
 
@@ -420,7 +451,7 @@ export const ToolProgressEventSchema = z.strictObject({
   type: z.literal("tool_progress"),
   tool_use_id: z.string(),
   tool_name: z.string(),
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   elapsed_time_seconds: z.number().nonnegative(),
   /** agentwire extension: what the tool reports, for people (`message`) and machines (`details`). */
   progress: z.strictObject({ message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
@@ -456,6 +487,7 @@ export const SystemEventSchema = z.discriminatedUnion("subtype", [
   WarningEventSchema,
   BackgroundTasksChangedEventSchema,
   TaskStartedEventSchema,
+  TaskProgressEventSchema,
   TaskUpdatedEventSchema,
   TaskNotificationEventSchema,
 ]);
@@ -483,6 +515,7 @@ export type AssistantEvent = z.infer<typeof AssistantEventSchema>;
 export type UserEvent = z.infer<typeof UserEventSchema>;
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 export type ResultEvent = z.infer<typeof ResultEventSchema>;
+export type SubagentStats = z.infer<typeof SubagentStatsSchema>;
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 export type ResultUsage = z.infer<typeof ResultUsageSchema>;
 export type ModelUsageEntry = z.infer<typeof ModelUsageEntrySchema>;

@@ -30,6 +30,12 @@ export const BackgroundTasksChangedEventSchema = z.strictObject({
   uuid: Uuid,
 });
 
+const TaskUsageSchema = z.strictObject({
+  total_tokens: z.number().int().nonnegative(),
+  tool_uses: z.number().int().nonnegative(),
+  duration_ms: z.number().int().nonnegative(),
+});
+
 export const TaskStartedEventSchema = z.strictObject({
   type: z.literal("system"),
   subtype: z.literal("task_started"),
@@ -42,8 +48,24 @@ export const TaskStartedEventSchema = z.strictObject({
   /** True: the call that started it returned at once. */
   is_backgrounded: z.boolean(),
   subagent_type: z.string().optional(),
+  /** 1 for an agent the main conversation started, N+1 for one a depth-N agent started. */
   spawn_depth: z.number().int().positive().optional(),
   prompt: z.string().optional(),
+  session_id: SessionId,
+  uuid: Uuid,
+});
+
+/** A running task did something: for a subagent, one line per tool call it makes. */
+export const TaskProgressEventSchema = z.strictObject({
+  type: z.literal("system"),
+  subtype: z.literal("task_progress"),
+  task_id: z.string().min(1),
+  run_id: z.string().min(1),
+  tool_use_id: z.string().optional(),
+  description: z.string(),
+  subagent_type: z.string().optional(),
+  usage: TaskUsageSchema,
+  last_tool_name: z.string().optional(),
   session_id: SessionId,
   uuid: Uuid,
 });
@@ -55,10 +77,12 @@ export const TaskUpdatedEventSchema = z.strictObject({
   run_id: z.string().min(1),
   /** The fields that changed; merge into what the host keeps. */
   patch: z.strictObject({
-    status: z.enum(["running", "completed", "failed", "killed"]).optional(),
+    status: z.enum(["pending", "running", "completed", "failed", "killed", "paused"]).optional(),
+    description: z.string().optional(),
     /** Milliseconds since the epoch. */
     end_time: z.number().int().nonnegative().optional(),
     error: z.string().optional(),
+    is_backgrounded: z.boolean().optional(),
   }),
   session_id: SessionId,
   uuid: Uuid,
@@ -74,13 +98,7 @@ export const TaskNotificationEventSchema = z.strictObject({
   /** Where the task's output is (Read reads it). */
   output_file: z.string(),
   summary: z.string(),
-  usage: z
-    .strictObject({
-      total_tokens: z.number().int().nonnegative(),
-      tool_uses: z.number().int().nonnegative(),
-      duration_ms: z.number().int().nonnegative(),
-    })
-    .optional(),
+  usage: TaskUsageSchema.optional(),
   session_id: SessionId,
   uuid: Uuid,
 });
@@ -88,5 +106,6 @@ export const TaskNotificationEventSchema = z.strictObject({
 export type TaskType = z.infer<typeof TaskTypeSchema>;
 export type BackgroundTasksChangedEvent = z.infer<typeof BackgroundTasksChangedEventSchema>;
 export type TaskStartedEvent = z.infer<typeof TaskStartedEventSchema>;
+export type TaskProgressEvent = z.infer<typeof TaskProgressEventSchema>;
 export type TaskUpdatedEvent = z.infer<typeof TaskUpdatedEventSchema>;
 export type TaskNotificationEvent = z.infer<typeof TaskNotificationEventSchema>;

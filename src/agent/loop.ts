@@ -56,6 +56,11 @@ export interface LoopDependencies extends ModelCallDependencies {
   authorizeToolCall: (call: ToolUseBlock, signal: AbortSignal) => Promise<PermissionDecision>;
   /** Read-only calls may run concurrently with their read-only neighbours. */
   isReadOnlyTool: (name: string) => boolean;
+  /**
+   * Subagent calls (Agent) run concurrently with their subagent neighbours, and their results are
+   * reported as each finishes, as Claude Code reports them. Absent: no tool starts subagents.
+   */
+  isSubagentTool?: (name: string) => boolean;
   /** `--max-budget-usd`: true once the session has spent its budget; absent = no budget. */
   budgetSpent?: () => boolean;
   /**
@@ -297,8 +302,9 @@ function structuredOutputReminder(toolName: string): string {
 
 /**
  * Runs the calls of one response and returns their results in the order the model asked.
- * Consecutive read-only calls run concurrently; anything else runs alone. A call that has not
- * started when the turn is interrupted is answered without running.
+ * Consecutive read-only calls run concurrently, and so do consecutive subagent calls (whose
+ * results are reported as each finishes); anything else runs alone. A call that has not started
+ * when the turn is interrupted is answered without running.
  */
 async function executeToolCalls(
   calls: ToolUseBlock[],
@@ -306,23 +312,40 @@ async function executeToolCalls(
   signal: AbortSignal,
 ): Promise<Array<{ call: ToolUseBlock; result: ToolResult }>> {
   const results: Array<{ call: ToolUseBlock; result: ToolResult }> = [];
+  const report = (call: ToolUseBlock, result: ToolResult): void =>
+    dependencies.emit({ type: "tool_result", toolUseId: call.id, toolName: call.name, result });
   let index = 0;
   while (index < calls.length) {
+    const group = concurrencyGroup(calls[index]!.name, dependencies);
     const batch = [calls[index]!];
-    if (dependencies.isReadOnlyTool(batch[0]!.name)) {
-      while (index + batch.length < calls.length && dependencies.isReadOnlyTool(calls[index + batch.length]!.name)) {
+    if (group !== undefined) {
+      while (index + batch.length < calls.length && concurrencyGroup(calls[index + batch.length]!.name, dependencies) === group) {
         batch.push(calls[index + batch.length]!);
       }
     }
     index += batch.length;
-    const settled = await Promise.all(batch.map((call) => executeOne(call, dependencies, signal)));
+    const asFinished = group === "subagent";
+    const settled = await Promise.all(
+      batch.map((call) =>
+        executeOne(call, dependencies, signal).then((result) => {
+          if (asFinished) report(call, result);
+          return result;
+        }),
+      ),
+    );
     settled.forEach((result, position) => {
       const call = batch[position]!;
-      dependencies.emit({ type: "tool_result", toolUseId: call.id, toolName: call.name, result });
+      if (!asFinished) report(call, result);
       results.push({ call, result });
     });
   }
   return results;
+}
+
+/** Which neighbours a call may run beside: read-only calls, subagent calls, or none. */
+function concurrencyGroup(name: string, dependencies: LoopDependencies): "read" | "subagent" | undefined {
+  if (dependencies.isSubagentTool?.(name)) return "subagent";
+  return dependencies.isReadOnlyTool(name) ? "read" : undefined;
 }
 
 async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, signal: AbortSignal): Promise<ToolResult> {

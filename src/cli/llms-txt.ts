@@ -3,6 +3,8 @@ import { renderAgentListing } from "../agents/agent-listing.js";
 import { BUILT_IN_AGENTS } from "../agents/built-in-agents.js";
 import { winners } from "../agents/load-agent-definitions.js";
 import { SkillCatalog } from "../skills/catalog.js";
+import { createAgentTool } from "../session/subagent/agent-tool.js";
+import { GENERAL_PURPOSE_SPEC } from "../session/subagent/subagent-spec.js";
 import { createSkillTool } from "../skills/skill-tool.js";
 import { splitFrontmatter } from "../text/frontmatter.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
@@ -21,6 +23,7 @@ export function llmsTxt(helpText: string, packageRoot: URL): string {
   const protocol = readFileSync(new URL("protocol/README.md", packageRoot), "utf8");
   const guide = readFileSync(new URL("skills/writing-skills/SKILL.md", packageRoot), "utf8");
   const tools: ToolDefinition[] = [
+    createAgentTool([GENERAL_PURPOSE_SPEC]) as ToolDefinition,
     ...builtinTools(),
     createSkillTool(SkillCatalog.empty()) as ToolDefinition,
     createToolSearchTool(() => []),

@@ -65,11 +65,15 @@ async function runParsedCommand(argv: string[], parsed: ParsedCommand, chatComma
     case "list-tools":
       try {
         // Both build every tool: loaded only for this listing.
-        const [{ chooseBuiltinTools }, { formatToolList }] = await Promise.all([
-          import("../session/session-tools.js"),
-          import("./list-tools.js"),
-        ]);
-        process.stdout.write(formatToolList(chooseBuiltinTools(parsed.config), parsed.config.outputFormat));
+        const [{ chooseBuiltinTools }, { formatToolList }, { createAgentTool }, { GENERAL_PURPOSE_SPEC, offersAgentTool }] =
+          await Promise.all([
+            import("../session/session-tools.js"),
+            import("./list-tools.js"),
+            import("../session/subagent/agent-tool.js"),
+            import("../session/subagent/subagent-spec.js"),
+          ]);
+        const agentTool = offersAgentTool(parsed.config) ? [createAgentTool([GENERAL_PURPOSE_SPEC])] : [];
+        process.stdout.write(formatToolList(chooseBuiltinTools(parsed.config, agentTool), parsed.config.outputFormat));
         return 0;
       } catch (error) {
         if (error instanceof SessionSetupError)

@@ -95,7 +95,8 @@ export const RUN_OPTIONS = {
     type: "string",
     array: true,
     variadic: true,
-    description: 'Tools the model may use: "Bash,Read", "default" (all), or "" (none)',
+    description:
+      'Tools the model may use: "Bash,Read", "default" (all), or "" (none). WebSearch uses the provider\'s own search, else the SearXNG instance named by AGENTWIRE_SEARXNG_URL',
   },
   "add-dir": { type: "string", array: true, variadic: true, description: "More directories tools may use besides the working directory" },
   "mcp-config": {

@@ -26,6 +26,8 @@ export type ToolErrorCode =
   | "timeout"
   | "aborted"
   | "io_error"
+  /** WebSearch: the provider has no search of its own and no search backend is configured. */
+  | "not_configured"
   | "internal_error";
 
 /** What a tool hands back. `content` goes to the model; `details` goes to stream consumers only. */

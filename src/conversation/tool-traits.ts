@@ -22,6 +22,11 @@ export interface ToolTraits {
   /** Changes only the session's own state, nothing outside it (TodoWrite): never needs permission. */
   sessionStateOnly?: boolean;
   /**
+   * Only reads, but from the web (WebSearch): plan mode, which is for research, allows it; it
+   * still asks like other non-read tools, the web being outside the workspace.
+   */
+  readsWeb?: boolean;
+  /**
    * Offered to the model by name only until it loads the schema with ToolSearch, as Claude Code
    * defers its less common tools: the first request stays small.
    */

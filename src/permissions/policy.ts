@@ -82,7 +82,7 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   const command = commandOf(target);
   const readOnlyCommand = command !== undefined && isReadOnlyCommand(command);
   const readsOnly = traits.kind === "read" || traits.sessionStateOnly === true;
-  if (mode === "plan" && !readsOnly && !readOnlyCommand) {
+  if (mode === "plan" && !readsOnly && !readOnlyCommand && traits.readsWeb !== true) {
     return {
       behavior: "deny",
       message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`,

@@ -4,7 +4,6 @@
 // the Messages resource, whose `create` prints a deprecation notice with console.warn on every
 // request for an older model (claude-sonnet-4-5-20250929): hosts show stderr as an error.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
-import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
 import type { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type {
   ContentBlockParam,
@@ -14,16 +13,14 @@ import type {
   MessageParam,
   RawMessageStreamEvent,
   Tool,
-  Usage as AnthropicUsage,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { Message } from "../conversation/messages.js";
 import { thinkingStyle } from "./models.js";
-import { retryAfterFromHeaders } from "./retry-after.js";
+import { toErrorEvent, toUsage, usageUpdate } from "./anthropic-wire.js";
 import { parseToolArguments } from "./tool-call-assembler.js";
 import { ResponseAccumulator } from "./response-accumulator.js";
 import { nodeHttpFetch } from "./node-http-fetch.js";
-import { abortedEvent, disconnectEvent, vendorErrorEvent } from "./http-errors.js";
-import type { Provider, ProviderEvent, ProviderRequest, StopReason, Usage, UsageUpdate } from "./types.js";
+import type { Provider, ProviderEvent, ProviderRequest, StopReason, UsageUpdate } from "./types.js";
 
 export interface AnthropicProviderOptions {
   /** One of the two is set (the registry refuses to build the provider without credentials). */
@@ -51,6 +48,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
   return {
     id: "anthropic",
     stream: (request, signal) => streamAnthropic(client, request, signal),
+    webSearch: async (request, model, signal) =>
+      (await import("./web-search/anthropic-web-search.js")).searchWithAnthropic(client, request, model, signal),
   };
 }
 
@@ -167,32 +166,6 @@ class AnthropicStreamTranslator {
   }
 }
 
-function toUsage(usage: AnthropicUsage): Usage {
-  return {
-    inputTokens: usage.input_tokens ?? 0,
-    outputTokens: usage.output_tokens ?? 0,
-    cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
-    cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
-    raw: usage,
-  };
-}
-
-/** message_delta usage as reported: its counts are cumulative totals; null or absent ones were not reported. */
-function usageUpdate(delta: {
-  input_tokens?: number | null;
-  output_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-}): UsageUpdate {
-  return {
-    ...(typeof delta.input_tokens === "number" ? { inputTokens: delta.input_tokens } : {}),
-    ...(typeof delta.output_tokens === "number" ? { outputTokens: delta.output_tokens } : {}),
-    ...(typeof delta.cache_read_input_tokens === "number" ? { cacheReadInputTokens: delta.cache_read_input_tokens } : {}),
-    ...(typeof delta.cache_creation_input_tokens === "number" ? { cacheCreationInputTokens: delta.cache_creation_input_tokens } : {}),
-    raw: delta,
-  };
-}
-
 function normalizeStopReason(raw: string | null): StopReason {
   switch (raw) {
     case "end_turn":
@@ -205,20 +178,6 @@ function normalizeStopReason(raw: string | null): StopReason {
     default:
       return "other";
   }
-}
-
-function toErrorEvent(error: unknown, signal: AbortSignal, endpoint: string): ProviderEvent {
-  if (signal.aborted || error instanceof APIUserAbortError) return abortedEvent();
-  if (error instanceof APIError && !(error instanceof APIConnectionError)) {
-    const retryAfterMs = retryAfterFromHeaders(error.headers);
-    return vendorErrorEvent({
-      status: typeof error.status === "number" ? error.status : null,
-      code: error.type,
-      message: error.apiMessage ?? error.message,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
-  }
-  return disconnectEvent(error, endpoint);
 }
 
 function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreaming {

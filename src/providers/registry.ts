@@ -35,6 +35,10 @@ export function createProvider(settings: ProviderSettings): Provider {
       loaded ??= loadProvider(settings);
       yield* (await loaded).stream(request, signal);
     },
+    async webSearch(request, model, signal) {
+      loaded ??= loadProvider(settings);
+      return (await loaded).webSearch?.(request, model, signal);
+    },
   };
 }
 
@@ -74,7 +78,7 @@ async function loadOpenAIFamily(settings: ProviderSettings, provider: OpenAIComp
   const apiKey = credential.value;
   if (chooseOpenAIApi(settings.model ?? "", baseUrl, settings.openaiApi) === "responses") {
     const { createOpenAIResponsesProvider } = await import("./openai-responses.js");
-    return createOpenAIResponsesProvider({ id: provider, apiKey, baseUrl });
+    return createOpenAIResponsesProvider({ id: provider, apiKey, baseUrl, builtinWebSearch: provider === "openai" });
   }
   const [{ createOpenAIChatProvider }, { ollamaToolSupportProbe }] = await Promise.all([
     import("./openai-chat.js"),

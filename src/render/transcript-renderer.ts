@@ -8,7 +8,7 @@ import {
   type ToolUse,
 } from "./event-shapes.js";
 import { renderMarkdown } from "./markdown.js";
-import { describeCall, describeResult, keyArgument, type DiffRow, type ToolOutcome } from "./present/index.js";
+import { describeCall, describeResult, keyArgument, linkLine, type DiffRow, type SearchLink, type ToolOutcome } from "./present/index.js";
 import { clip, formatCount, plural } from "./present/text.js";
 import { createStyle, type Style } from "./style.js";
 import { wrapText } from "./wrap.js";
@@ -26,6 +26,8 @@ export type RenderItem = { kind: "event"; event: unknown } | { kind: "invalid"; 
 const DIFF_LINES = 40;
 const CREATED_LINES = 10;
 const FAILED_OUTPUT_LINES = 20;
+/** Links of a web search shown under its result; the rest are counted. */
+const SHOWN_LINKS = 5;
 
 /**
  * Turns stream-json events (agentwire's or the real Claude Code's) into readable lines: assistant
@@ -200,8 +202,17 @@ export class TranscriptRenderer {
       case "updated":
         return this.updated(named, outcome.summary, outcome.diff);
       case "done":
-        return [this.style.dim(`  ⎿ ${named}${outcome.summary}`)];
+        return [this.style.dim(`  ⎿ ${named}${outcome.summary}`), ...this.links(outcome.links ?? [])];
     }
+  }
+
+  /** A web search's results: the first few links, one a line. */
+  private links(links: readonly SearchLink[]): string[] {
+    const shown = links.slice(0, SHOWN_LINKS);
+    return [
+      ...shown.map((link) => this.style.dim(`    · ${clip(linkLine(link), this.width - 6)}`)),
+      ...(links.length > shown.length ? [this.style.dim(`    … ${plural(links.length - shown.length, "more result")}`)] : []),
+    ];
   }
 
   /** A command that failed: its exit code, then the end of its output, where the error usually is. */

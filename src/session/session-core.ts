@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import type { ResultEvent, SystemInitEvent } from "../../protocol/events.js";
 import { parseAgentRecord, type AgentDefinition } from "../agents/agent-definition.js";
 import type { UserMessage } from "../conversation/messages.js";

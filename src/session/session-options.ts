@@ -11,6 +11,7 @@ import { SANDBOX_MODES } from "../tools/sandbox/sandbox-settings.js";
 import type { SessionHooks } from "./hook-runners.js";
 import { SETTING_SOURCES } from "../settings/settings-files.js";
 import type { FileSettings } from "../settings/effective-settings.js";
+import type { SubagentSpec } from "./subagent/subagent-spec.js";
 
 /** A session id; never a path (it becomes a file name under the sessions folder). */
 export const SessionIdSchema = z
@@ -163,6 +164,8 @@ export interface ApprovalRequest {
   reasonType: "rule" | "mode" | "workingDir" | "risk";
   /** Updates an "always allow" answer could carry back. */
   suggestions: PermissionUpdate[];
+  /** Set when a subagent makes the call: its task id. */
+  agentId?: string;
 }
 
 /**
@@ -200,6 +203,11 @@ export interface SessionOptions extends SessionSettings {
    * directories under its flags (`flagsOverSettings`).
    */
   fileSettings?: FileSettings;
+  /**
+   * The agent types the Agent tool offers (loaded agent definitions). Default: the built-in
+   * general-purpose type only.
+   */
+  subagents?: SubagentSpec[];
   /** Replaces the built-in tool set (after `tools` / `disallowedTools` selection of the built-ins). */
   toolDefinitions?: ToolDefinition[];
   /** A ready provider instead of one built from `provider`/`model`/`baseUrl`/`env` (tests, embedders). */

@@ -17,6 +17,7 @@ import type { SessionPersistence } from "./persistence.js";
 import type { SessionHookSet } from "./session-hooks.js";
 import type { CheckedSessionSettings, SessionLogger, ToolApprover } from "./session-options.js";
 import type { SkillSession } from "./skill-session.js";
+import type { Subagents } from "./subagent/subagents.js";
 import type { ToolSet } from "./tool-set.js";
 import type { SessionAccounting } from "./turn-accounting.js";
 
@@ -56,6 +57,8 @@ export interface SessionParts {
   /** The agent definitions (built-in, files, `--agents`, the SDK's). */
   agents: AgentCatalog;
   budget: BudgetWatch;
+  /** The agent types the Agent tool starts, and what the turn's subagents did. */
+  subagents: Subagents;
   contextKeeper: ContextKeeper;
   /** Where tools write their output files (Bash's full output); a workspace root too. */
   outputDirectory: string;
@@ -65,6 +68,8 @@ export interface SessionParts {
   sandbox: SandboxSettings | undefined;
   /** The settings files' `env`, for the processes tools and hooks start (credentials still removed). */
   settingsEnv: Readonly<Record<string, string>>;
+  /** The SearXNG instance WebSearch uses when the provider has no search (AGENTWIRE_SEARXNG_URL). */
+  searxngUrl: string | undefined;
   approve: ToolApprover | undefined;
   /** SessionStart's `source` for the first turn. */
   origin: SessionStartSource;

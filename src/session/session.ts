@@ -7,6 +7,7 @@ import type { McpServerStatus } from "../mcp/mcp-servers.js";
 import type { PermissionMode } from "../permissions/policy.js";
 import { parseRuleList } from "../permissions/rule-syntax.js";
 import { filterChildEnvironment } from "../process/child-environment.js";
+import { SEARXNG_URL_VARIABLE } from "./web-search-service.js";
 import { createProvider } from "../providers/registry.js";
 import { createSkillTool } from "../skills/skill-tool.js";
 import { createReadOnlyConfinement } from "../tools/sandbox/confinement.js";
@@ -28,6 +29,9 @@ import type { SessionLogger, SessionOptions } from "./session-options.js";
 import type { BackgroundTaskView, SessionControls, SessionParts } from "./session-parts.js";
 import { chooseBuiltinTools } from "./session-tools.js";
 import { SkillSession } from "./skill-session.js";
+import { createAgentTool } from "./subagent/agent-tool.js";
+import { GENERAL_PURPOSE_SPEC, offersAgentTool } from "./subagent/subagent-spec.js";
+import { Subagents } from "./subagent/subagents.js";
 import { ToolSet, type HostMcpServer } from "./tool-set.js";
 import { toolOffer } from "../agent/tool-offer.js";
 import { deferredTools } from "../tools/deferral.js";
@@ -178,8 +182,10 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     (mode) => options.onEvent(modeStatus(sessionId, mode)),
   );
   const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
+  const subagents = new Subagents(options.subagents ?? [GENERAL_PURPOSE_SPEC]);
+  const agentTool = offersAgentTool(settings) ? [createAgentTool(subagents.specs)] : [];
   const tools: ToolSet = new ToolSet({
-    tools: options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools, () => deferredTools(tools.offered())),
+    tools: options.toolDefinitions ?? chooseBuiltinTools(settings, [...skillTools, ...agentTool], () => deferredTools(tools.offered())),
     mcpServers: settings.mcpServers,
     untrustedProjectMcpServers: settings.untrustedProjectMcpServers,
     cwd,
@@ -243,6 +249,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     skills: skillSession,
     agents,
     budget: new BudgetWatch(opened.accounting, settings.maxBudgetUsd),
+    subagents,
     contextKeeper: new ContextKeeper({
       sessionId,
       profile: () => profileOf(controls.model),
@@ -265,6 +272,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     }),
     sandbox: prepared.sandbox,
     settingsEnv: fileSettings.env,
+    searxngUrl: env[SEARXNG_URL_VARIABLE] || undefined,
     approve: options.approve,
     origin: opened.origin,
     onEvent: options.onEvent,

@@ -23,6 +23,7 @@ export const BUILTIN_TOOL_TRAITS = {
   TodoWrite: { kind: "other", sessionStateOnly: true },
   // Reading a page changes nothing here (plan mode allows it), but each host needs a rule or a yes.
   WebFetch: { kind: "read", urlField: "url", deferred: true },
+  WebSearch: { kind: "other", readsWeb: true, deferred: true },
   Write: { kind: "edit", pathField: "file_path" },
 } as const satisfies Record<string, ToolTraits>;
 
@@ -38,6 +39,12 @@ export const SKILL_TOOL_TRAITS = { kind: "other", sessionStateOnly: true } as co
 
 /** ToolSearch's traits: loading a schema changes nothing outside the conversation. */
 export const TOOL_SEARCH_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
+
+/**
+ * The Agent tool's traits: starting a subagent asks nobody (as in Claude Code); each call the
+ * subagent makes is decided on its own, under the same permissions.
+ */
+export const AGENT_TOOL_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
 
 /** A tool as selection and permission rules see it: its name and what kind of thing it does. */
 export interface ToolDescriptor {

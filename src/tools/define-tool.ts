@@ -61,7 +61,34 @@ export interface ToolContext {
   backgroundTasks?: BackgroundTasks;
   /** Diagnostics for stderr (e.g. how many secrets were redacted); never the model's text. */
   log?: ToolLog;
+  /**
+   * WebSearch's way to the web: the session chooses the search service for its provider and
+   * counts what the search costs. Absent outside a session.
+   */
+  webSearch?: WebSearchCapability;
 }
+
+/** A search as WebSearch asks for it; at most one of the domain lists is set. */
+export interface WebSearchQuery {
+  query: string;
+  allowedDomains?: readonly string[];
+  blockedDomains?: readonly string[];
+}
+
+/** The searches run (each with the links it found) and the answer's text, in the order they came. */
+export interface WebSearchAnswer {
+  results: Array<{ toolUseId: string; links: Array<{ title: string; url: string }> } | string>;
+  searchCount: number;
+}
+
+/**
+ * Runs one web search. Rejects with a WebSearchUnavailable when no search service can be used
+ * (its message says how to configure one), or an Error saying what failed.
+ */
+export type WebSearchCapability = (query: WebSearchQuery, signal: AbortSignal) => Promise<WebSearchAnswer>;
+
+/** No search service for this session: the provider has none and no backend is configured. */
+export class WebSearchUnavailable extends Error {}
 
 export interface WorkspacePolicy {
   /** Absolute directories tools may touch: the session cwd first, then each --add-dir. */

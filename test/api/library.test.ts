@@ -128,6 +128,34 @@ describe("query()", () => {
     expect(toolResult?.type === "user" && toolResult.message.content[0]).toMatchObject({ type: "tool_result", content: "1\thi\n2\t" });
   });
 
+  it("shows a subagent's messages nested under its Agent call", async () => {
+    const where = await place({
+      turns: [
+        {
+          match: "PARENT",
+          tool_calls: [{ name: "Agent", id: "toolu_agent", input: { description: "Read notes", prompt: "SUB: read notes.txt" } }],
+        },
+        { match: "SUB", tool_calls: [{ name: "Read", input: { file_path: "notes.txt" } }] },
+        { match: "SUB", text: "notes.txt says hi" },
+        { match: "PARENT", text: "It says hi." },
+      ],
+    });
+    await writeFile(join(where.cwd, "notes.txt"), "hi\n");
+    const events = await collect(query({ prompt: "PARENT: what do the notes say?", options: anthropicOptions(where) }));
+    const nested = events.filter((event) => "parent_tool_use_id" in event && event.parent_tool_use_id === "toolu_agent");
+    expect(sequence(nested)).toEqual(["user:text", "assistant:tool_use", "user:tool_result"]);
+    expect(sequence(events).filter((label) => label.startsWith("system/task_"))).toEqual([
+      "system/task_started",
+      "system/task_progress",
+      "system/task_updated",
+      "system/task_notification",
+    ]);
+    expect(resultsOf(events)[0]).toMatchObject({
+      result: "It says hi.",
+      subagent_stats: { spawned: 1, completed: 1, requested: { unset: 1 } },
+    });
+  });
+
   it("takes Claude Code's settings: the files and `settings` (object or JSON text), their hooks and rules; settingSources [] reads no file", async () => {
     const where = await place({ turns: [{ tool_calls: [{ name: "Bash", input: { command: "touch made.txt" } }] }, { text: "Done." }] });
     const log = join(where.home, "prompts.log");

@@ -116,6 +116,7 @@ describe("permissions without a host (print mode, default mode)", () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "x", "--output-format", "stream-json", "--verbose", "--disallowedTools", "Edit"], { workspace });
     expect((run.events[0] as { tools: string[] }).tools).toEqual([
+      "Task",
       "Bash",
       "Glob",
       "Grep",
@@ -126,6 +127,7 @@ describe("permissions without a host (print mode, default mode)", () => {
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
+      "WebSearch",
     ]);
   });
 

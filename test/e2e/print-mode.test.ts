@@ -60,6 +60,7 @@ describe("print mode (-p) against the replay server", () => {
     expect(body.stream).toBe(true);
     expect(body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Say hello." }] }]);
     expect(body.tools.map((tool) => tool.name)).toEqual([
+      "Agent",
       "Bash",
       "Edit",
       "Glob",

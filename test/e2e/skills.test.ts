@@ -116,6 +116,7 @@ describe("skill discovery", () => {
       "claude-skill",
     ]);
     expect(initOf(run.events).tools).toEqual([
+      "Task",
       "Bash",
       "Edit",
       "Glob",
@@ -130,6 +131,7 @@ describe("skill discovery", () => {
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
+      "WebSearch",
       "Write",
     ]);
 
@@ -535,6 +537,7 @@ describe("documentation and the compact tool profile", () => {
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
+      "WebSearch",
       "Write",
     ])
       expect(doc.stdout).toContain(`### ${tool}\n`);

@@ -58,6 +58,7 @@ describe("every tool through the replay server", () => {
     expectWellFormedRun(run, 1);
     const init = run.events[0] as { tools: string[] };
     expect(init.tools).toEqual([
+      "Task",
       "Bash",
       "Edit",
       "Glob",
@@ -71,6 +72,7 @@ describe("every tool through the replay server", () => {
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
+      "WebSearch",
       "Write",
     ]);
     const planPath = join(workspace.cwd, "notes", "plan.md");
@@ -256,7 +258,7 @@ describe("tool selection flags", () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", ...STREAM, "--tools", "Read,Telepathy"], { workspace });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("Unknown tool name in --tools: Telepathy. Available tools: Bash, Edit,");
+    expect(run.stderr).toContain("Unknown tool name in --tools: Telepathy. Available tools: Agent, Bash, Edit,");
     expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "invalid_arguments" });
     expect(workspace.server.requests).toHaveLength(0);
   });
@@ -268,6 +270,7 @@ describe("tool selection flags", () => {
     const lines = text.stdout.trimEnd().split("\n");
     const names = lines.map((line) => line.split(/\s+/)[0]);
     expect(names).toEqual([
+      "Agent",
       "Bash",
       "Edit",
       "Glob",
@@ -281,6 +284,7 @@ describe("tool selection flags", () => {
       "TodoWrite",
       "ToolSearch",
       "WebFetch",
+      "WebSearch",
       "Write",
     ]);
     expect(lines[names.indexOf("NotebookEdit")]).toMatch(/^NotebookEdit\s+Changes one cell of a Jupyter notebook \(\.ipynb\)/);

@@ -64,6 +64,24 @@ describe("presenting tool calls", () => {
     );
   });
 
+  it("shows an Agent call's hand-back as the subagent's report, with the work it took", () => {
+    const details = { status: "completed", content: [{ type: "text", text: "Found it." }], totalToolUseCount: 3, totalTokens: 1200 };
+    const outcome = describeResult(
+      "Agent",
+      { description: "Look" },
+      { content: [{ type: "text", text: "<tools-used…" }] },
+      details,
+      "/repo",
+      120,
+    );
+    expect(outcome).toEqual({
+      kind: "done",
+      failed: false,
+      summary: "subagent reported after 3 tool calls, 1200 tokens",
+      output: "Found it.",
+    });
+  });
+
   it("summarizes results: line counts, exit codes, errors in full", () => {
     expect(
       describeResult("Read", { file_path: "a" }, { content: "1\ta\n2\tb\n" }, { type: "text", file: { numLines: 2 } }, "/repo", 120)
@@ -361,5 +379,41 @@ describe("parsing markdown", () => {
       "\u001b[1mbold\u001b[22m and \u001b[36mcode\u001b[39m and *it* and [a](https://x.example)",
     ]);
     expect(renderMarkdown("- one\n   - two\n3. three", 80, createStyle(false))).toEqual(["• one", "   • two", "3. three"]);
+  });
+});
+
+describe("presenting web search results", () => {
+  const details = {
+    query: "tides",
+    results: [
+      { tool_use_id: "a", content: [{ title: "Tide tables", url: "https://tides.example.org/" }] },
+      "A summary.",
+      { tool_use_id: "b", content: [{ title: "", url: "https://news.example.com/" }] },
+    ],
+    durationSeconds: 2,
+    searchCount: 2,
+  };
+
+  it("counts every search's links and lists them, one a line", () => {
+    expect(describeResult("WebSearch", { query: "tides" }, { content: "…" }, details, "/repo", 60)).toEqual({
+      kind: "done",
+      failed: false,
+      summary: "2 results",
+      output: "Tide tables — https://tides.example.org/\nhttps://news.example.com/",
+      links: [
+        { title: "Tide tables", url: "https://tides.example.org/" },
+        { title: "https://news.example.com/", url: "https://news.example.com/" },
+      ],
+    });
+  });
+
+  it("leaves details of another shape alone, and shows a failed search as an error", () => {
+    const other = describeResult("WebSearch", {}, { content: "one line" }, { query: "x", results: [{ content: [{}] }] }, "/repo", 60);
+    expect(other).toMatchObject({ kind: "done", summary: "one line" });
+    expect(other).not.toHaveProperty("links");
+    expect(describeResult("WebSearch", {}, { content: "no backend", is_error: true }, "Error: no backend", "/repo", 60)).toMatchObject({
+      kind: "error",
+      failed: true,
+    });
   });
 });

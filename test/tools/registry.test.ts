@@ -19,6 +19,7 @@ describe("tool registry", () => {
       "TaskStop",
       "TodoWrite",
       "WebFetch",
+      "WebSearch",
       "Write",
     ]);
   });
@@ -28,7 +29,7 @@ describe("tool registry", () => {
       "Grep",
       "Read",
     ]);
-    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["default"]), disallowedToolNames: [] }))).toHaveLength(13);
+    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["default"]), disallowedToolNames: [] }))).toHaveLength(14);
     expect(names(selectTools(builtinTools(), { tools: parseToolNames([""]), disallowedToolNames: [] }))).toEqual([]);
   });
 
@@ -39,7 +40,7 @@ describe("tool registry", () => {
   it("an unknown name in --tools is an error naming the available tools", () => {
     expect(selectTools(builtinTools(), { tools: ["Read", "Frobnicate"], disallowedToolNames: [] })).toEqual({
       error:
-        "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, Monitor, MultiEdit, NotebookEdit, Read, TaskStop, TodoWrite, WebFetch, Write.",
+        "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, Monitor, MultiEdit, NotebookEdit, Read, TaskStop, TodoWrite, WebFetch, WebSearch, Write.",
     });
   });
 

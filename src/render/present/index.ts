@@ -7,3 +7,4 @@ export { markdownBlocks, parseInline, type Inline, type MarkdownBlock } from "./
 export { describeCall, displayPath, keyArgument, permissionDescription, type ToolInput } from "./tool-call.js";
 export { describeResult, diffRows, resultText, type DiffRow, type ToolOutcome } from "./tool-result.js";
 export { clip, countLines, formatCount, plural } from "./text.js";
+export { linkLine, type SearchLink } from "./web-search.js";

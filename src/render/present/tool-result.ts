@@ -1,6 +1,7 @@
 import { notebookEditRows } from "./notebook-edit.js";
 import { displayPath, type ToolInput } from "./tool-call.js";
 import { clip, countLines, plural } from "./text.js";
+import { linkLine, searchLinks, type SearchLink } from "./web-search.js";
 
 /** One row of a change: a hunk header, or an added, removed or unchanged line (with its +/-/space). */
 export interface DiffRow {
@@ -14,12 +15,12 @@ export interface DiffRow {
  * - error: the tool failed before or without running a command (its message);
  * - exit: a command ran and failed (exit code, its output);
  * - created / updated: a file written or edited;
- * - done: anything else that succeeded.
+ * - done: anything else that succeeded; `links` for a web search's results (one per line in `output`).
  */
 export type ToolOutcome =
   | { kind: "error" | "exit"; failed: true; summary: string; output: string }
   | { kind: "created" | "updated"; failed: false; summary: string; diff: DiffRow[] }
-  | { kind: "done"; failed: false; summary: string; output: string };
+  | { kind: "done"; failed: false; summary: string; output: string; links?: SearchLink[] };
 
 /** A tool_result block's content as text (a string, or text and image blocks). */
 export function resultText(content: unknown): string {
@@ -64,11 +65,24 @@ export function describeResult(
     return { kind: "error", failed: true, summary: message.split("\n")[0] || "failed", output: message };
   }
   if (toolName === "NotebookEdit") return describeNotebookEdit(input, details, cwd);
+  const links = searchLinks(details);
+  if (links) return { kind: "done", failed: false, summary: plural(links.length, "result"), output: links.map(linkLine).join("\n"), links };
   const patch = patchDetails(details);
   if (patch) return describePatch(patch, input, cwd);
   if ((toolName === "Edit" || toolName === "MultiEdit") && details === undefined) return describeEditInput(input, cwd);
+  const report = agentReport(details);
+  if (report) return { kind: "done", failed: false, summary: report.summary, output: report.text };
   const output = bash ? [bash.stdout, bash.stderr].filter((part) => part !== "").join("\n") : text;
   return { kind: "done", failed: false, summary: summarize(toolName, text, bash, details, summaryWidth), output };
+}
+
+/** An Agent call's hand-back (its `tool_use_result`): the subagent's report, and how much work it took. */
+function agentReport(details: unknown): { summary: string; text: string } | undefined {
+  if (typeof details !== "object" || details === null) return undefined;
+  const { status, content, totalToolUseCount, totalTokens } = details as Record<string, unknown>;
+  if (status !== "completed" || !Array.isArray(content) || typeof totalToolUseCount !== "number") return undefined;
+  const tokens = typeof totalTokens === "number" ? `, ${plural(totalTokens, "token")}` : "";
+  return { summary: `subagent reported after ${plural(totalToolUseCount, "tool call")}${tokens}`, text: resultText(content) };
 }
 
 function summarize(toolName: string | undefined, text: string, bash: BashDetails | undefined, details: unknown, width: number): string {

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../../text/random-uuid.js";
 import type { SystemInitEvent } from "../../../protocol/events.js";
 import type { Skill } from "../../skills/catalog.js";
 import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../../protocol/version.js";
@@ -26,7 +26,8 @@ export function buildInitEvent(facts: SessionFacts): SystemInitEvent {
     subtype: "init",
     cwd: facts.cwd,
     session_id: facts.sessionId,
-    tools: facts.toolNames,
+    // Claude Code lists its Agent tool under the tool's older name.
+    tools: facts.toolNames.map((name) => (name === "Agent" ? "Task" : name)),
     mcp_servers: facts.mcpServers,
     model: facts.model,
     provider: facts.provider,
