@@ -191,4 +191,55 @@ describe("agentwire render", () => {
     const rendered = await render([], run.stdout);
     expect(rendered.stdout.match(/Only once\./g)).toHaveLength(1);
   });
+
+  it("folds each subagent's work under its Agent call, from the golden subagent streams (fixtures/subagents)", async () => {
+    workspace = await createWorkspace("text");
+    // Two foreground subagents whose lines interleave on stdout; the Explore one fails first.
+    const concurrent = await render([join(ROOT, "fixtures", "subagents", "two-concurrent.jsonl")]);
+    expect(concurrent.code).toBe(0);
+    expect(concurrent.stderr).toBe("");
+    expect(concurrent.stdout.split("\n")).toEqual([
+      "● session 3f6c2a10-5b7e-4d2c-9a41-7e0d5c8b9a01 · claude-opus-5-5 · /repo · bypassPermissions",
+      "I'll hand both questions to subagents.",
+      "⏺ Agent general-purpose: Count lines",
+      "⏺ Agent Explore: Find TODOs",
+      "  ⎿ Explore: Find TODOs",
+      "    ⏺ Grep TODO in src",
+      "      ⎿ 2 lines",
+      "    ✗ failed · 1 tool use · 1,100 tokens · 0.9 s",
+      "    API Error: 500 Internal server error",
+      "  ⎿ general-purpose: Count lines",
+      "    ⏺ Read hello.txt",
+      "      ⎿ read 4 lines",
+      "    ⏺ Bash wc -l hello.txt",
+      "      ⎿ 1 line of output",
+      "    ✓ completed · 2 tool uses · 2,667 tokens (2,580 in, 87 out) · 1.3 s",
+      "    hello.txt has 3 lines.",
+      "",
+      "    I read it, then checked with wc -l.",
+      "hello.txt has 3 lines; the TODO search failed.",
+      "✓ success · 2 turns · 2,020 tokens (2,000 in, 20 out) · $0.1884 · 4.2 s",
+      "",
+      "",
+    ]);
+
+    // A background shell: a line when it starts, one when it ends (after the turn), then the turn it wakes.
+    const background = await render([join(ROOT, "fixtures", "subagents", "background-bash.jsonl")]);
+    expect(background.code).toBe(0);
+    expect(background.stdout.split("\n")).toEqual([
+      "● session 3f6c2a10-5b7e-4d2c-9a41-7e0d5c8b9a01 · claude-opus-5-5 · /repo · bypassPermissions",
+      "⏺ Bash npm run build",
+      "◇ background shell b5c7peivx started: Build in the background",
+      "  ⎿ running in the background as b5c7peivx",
+      "The build is running in the background.",
+      "✓ success · 2 turns · 2,020 tokens (2,000 in, 20 out) · $0.0081 · 0.9 s",
+      "",
+      '◆ background task b5c7peivx completed: Background command "Build in the background" completed (exit code 0)',
+      "● session 3f6c2a10-5b7e-4d2c-9a41-7e0d5c8b9a01 · claude-opus-5-5 · /repo · bypassPermissions",
+      "The build finished.",
+      "✓ success · 1 turn · 1,106 tokens (1,100 in, 6 out) · $0.0123 · 0.4 s",
+      "",
+      "",
+    ]);
+  });
 });

@@ -60,7 +60,14 @@ export function describeResult(
   if (patch) return describePatch(patch, input, cwd);
   if ((toolName === "Edit" || toolName === "MultiEdit") && details === undefined) return describeEditInput(input, cwd);
   const output = bash ? [bash.stdout, bash.stderr].filter((part) => part !== "").join("\n") : text;
+  // A background command has no output yet: what matters is that it runs, and under which id.
+  if (input?.run_in_background === true) return { kind: "done", failed: false, summary: backgroundSummary(details), output: text };
   return { kind: "done", failed: false, summary: summarize(toolName, text, bash, details, summaryWidth), output };
+}
+
+function backgroundSummary(details: unknown): string {
+  const id = isObject(details) && typeof details.backgroundTaskId === "string" ? details.backgroundTaskId : undefined;
+  return id === undefined ? "running in the background" : `running in the background as ${id}`;
 }
 
 function summarize(toolName: string | undefined, text: string, bash: BashDetails | undefined, details: unknown, width: number): string {
