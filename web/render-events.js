@@ -122,6 +122,8 @@ export function applyEvent(conversation, event) {
     case "tool_progress": {
       const tool = conversation.tools.get(event.tool_use_id);
       if (tool && typeof event.elapsed_time_seconds === "number") touch(tool, { elapsedSeconds: event.elapsed_time_seconds });
+      // A subagent's step is drawn inside its Agent call's card.
+      if (tool?.parentCall) touch(tool.parentCall, {});
       return;
     }
     case "result":

@@ -56,12 +56,12 @@ export function describeResult(
     const message = text.replace(/<\/?tool_use_error>/g, "").trim();
     return { kind: "error", failed: true, summary: message.split("\n")[0] || "failed", output: message };
   }
+  // A background command has no output yet: what matters is that it runs, and under which id.
+  if (input?.run_in_background === true) return { kind: "done", failed: false, summary: backgroundSummary(details), output: text };
   const patch = patchDetails(details);
   if (patch) return describePatch(patch, input, cwd);
   if ((toolName === "Edit" || toolName === "MultiEdit") && details === undefined) return describeEditInput(input, cwd);
   const output = bash ? [bash.stdout, bash.stderr].filter((part) => part !== "").join("\n") : text;
-  // A background command has no output yet: what matters is that it runs, and under which id.
-  if (input?.run_in_background === true) return { kind: "done", failed: false, summary: backgroundSummary(details), output: text };
   return { kind: "done", failed: false, summary: summarize(toolName, text, bash, details, summaryWidth), output };
 }
 
