@@ -65,11 +65,6 @@ export function describeResult(
   return { kind: "done", failed: false, summary: summarize(toolName, text, bash, details, summaryWidth), output };
 }
 
-function backgroundSummary(details: unknown): string {
-  const id = isObject(details) && typeof details.backgroundTaskId === "string" ? details.backgroundTaskId : undefined;
-  return id === undefined ? "running in the background" : `running in the background as ${id}`;
-}
-
 function summarize(toolName: string | undefined, text: string, bash: BashDetails | undefined, details: unknown, width: number): string {
   if (bash) {
     const output = [bash.stdout, bash.stderr].filter((part) => part !== "").join("\n");
@@ -179,4 +174,10 @@ function readDetails(details: unknown): { type: string; numLines?: number } | un
   const { numLines, totalLines, filePath } = details.file;
   if (!optional(numLines, "number") || !optional(totalLines, "number") || !optional(filePath, "string")) return undefined;
   return { type: details.type, numLines: numLines as number | undefined };
+}
+
+/** A command started with run_in_background: its id, when its details give one (Bash's `backgroundTaskId`). */
+function backgroundSummary(details: unknown): string {
+  const id = isObject(details) && typeof details.backgroundTaskId === "string" ? details.backgroundTaskId : undefined;
+  return id === undefined ? "running in the background" : `running in the background as ${id}`;
 }
