@@ -21,7 +21,8 @@ const layers = {
   // A leaf: starting, supervising and capturing child processes for the layers that run others' code
   // (tools for Bash, hooks, mcp for stdio servers), and the credential-free environment every child gets.
   process: ["text"],
-  providers: ["conversation", "version"],
+  // text: the one UUID maker (random-uuid.ts), for the ids some providers' streams lack.
+  providers: ["conversation", "text", "version"],
   // text: the credential formats that redaction and the children's environment share.
   tools: ["conversation", "paths", "process", "text", "version"],
   permissions: ["conversation", "paths"],
@@ -35,11 +36,16 @@ const layers = {
   trust: ["paths", "permissions", "text"],
   // Claude Code's settings files: read, merged, and the project's trusted only as recorded.
   settings: ["paths", "trust"],
+  // Agent definitions (subagent kinds): markdown files read with the frontmatter reader of text/,
+  // and data from hosts; nothing of the session or the tools, so the Agent tool and the listings
+  // both build on them.
+  agents: ["paths", "text"],
   // Shell-command hooks: each a supervised child process (process/), nothing else of agentwire's.
   hooks: ["process"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],
   // render/present: how a call reads in one line, the same words a permission question carries to the host.
   session: [
+    "agents",
     "conversation",
     "providers",
     "tools",
@@ -58,6 +64,7 @@ const layers = {
     "render/present",
   ],
   server: [
+    "agents",
     "conversation",
     "providers",
     "tools",
@@ -73,11 +80,11 @@ const layers = {
   ],
   // People-facing views of the event stream (render, sessions show, -p progress, chat).
   render: ["conversation", "sessions"],
-  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "trust", "render", "paths", "version"],
+  api: ["conversation", "providers", "permissions", "session", "sessions", "settings", "trust", "render", "paths", "text", "version"],
   // The interactive chat: a consumer of the library API and the renderer, nothing below them.
   chat: ["api", "render"],
-  // The browser UI's server: a consumer of the library API, like the chat (and of the path helpers).
-  web: ["api", "paths"],
+  // The browser UI's server: a consumer of the library API, like the chat (and of the path helpers and the UUID maker).
+  web: ["api", "paths", "text"],
   "mock-server": [],
 };
 
@@ -103,8 +110,13 @@ const innerWalls = {
   "src/tools/search/": [],
   // bwrap and the confinement of commands judged read-only: how a command is wrapped, not which.
   "src/tools/sandbox/": [],
+  // Fetching pages (address guard, HTTP, HTML conversion) is pure web plumbing, loaded only when
+  // WebFetch runs: the tool file above it decides; nothing here reaches back into the tools.
+  "src/tools/web/": [],
   // The edit engine may fail the way a tool fails and resolve workspace paths, nothing more.
   "src/tools/edit/": ["^src/tools/(define-tool|paths|redact-secrets)\\.ts$"],
+  // Notebook parsing, viewing and cell edits: the format alone; paths, permissions and writing stay with the tools.
+  "src/tools/notebook/": [],
   // Shell analysis reads commands; the policy above it decides. Its only look up is the protected names.
   "src/permissions/shell/": ["^src/permissions/protected-paths\\.ts$"],
   // Wire translation (agent events to Claude Code's lines, the flat dialect, results, system/init): it

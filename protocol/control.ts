@@ -118,6 +118,12 @@ export const InitializeRequestSchema = z.looseObject({
   sdkMcpServerManifests: absentOrNull(z.record(z.string(), z.unknown())),
   /** The SDK's `outputFormat: {type: "json_schema", schema}`: the answer's JSON Schema. */
   jsonSchema: absentOrNull(z.record(z.string(), z.unknown())),
+  /**
+   * The SDK's `agents`: `{name: {description, prompt, tools?, disallowedTools?, model?, …}}`
+   * (its AgentDefinition). Checked by the session (src/agents/agent-definition.ts), which also
+   * refuses names a record schema would silently drop (`__proto__`).
+   */
+  agents: absentOrNull(z.unknown()),
 });
 
 export const InterruptRequestSchema = z.looseObject({ subtype: z.literal("interrupt") });
@@ -154,6 +160,8 @@ export const CanUseToolRequestSchema = z.strictObject({
   decision_reason: z.string(),
   decision_reason_type: z.enum(["rule", "mode", "workingDir", "risk"]),
   permission_suggestions: z.array(PermissionUpdateSchema),
+  /** Set when the call is a subagent's: its task id (`system/task_started`'s `task_id`). */
+  agent_id: z.string().optional(),
 });
 
 export const HookCallbackRequestSchema = z.strictObject({
@@ -184,7 +192,8 @@ export const McpMessageRequestSchema = z.strictObject({
 export const InitializeResponseSchema = z.strictObject({
   commands: z.array(z.strictObject({ name: z.string(), description: z.string(), argumentHint: z.string() })),
   models: z.array(z.strictObject({ value: z.string(), displayName: z.string(), description: z.string() })),
-  agents: z.array(z.unknown()),
+  /** Claude Code's AgentInfo: every agent type, sorted by name; `model` when the definition names one. */
+  agents: z.array(z.strictObject({ name: z.string(), description: z.string(), model: z.string().optional() })),
   account: z.record(z.string(), z.unknown()),
   output_style: z.string(),
   available_output_styles: z.array(z.string()),

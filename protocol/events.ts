@@ -1,5 +1,14 @@
 import * as z from "zod";
 import { modelUsageFields } from "./model-usage.js";
+import {
+  BackgroundTasksChangedEventSchema,
+  TaskNotificationEventSchema,
+  TaskProgressEventSchema,
+  TaskStartedEventSchema,
+  TaskUpdatedEventSchema,
+} from "./task-events.js";
+
+export * from "./task-events.js";
 
 /**
  * Every line agentwire writes to stdout, as zod schemas. Shapes follow what Claude Code 2.1.330
@@ -10,6 +19,8 @@ import { modelUsageFields } from "./model-usage.js";
 
 const Uuid = z.string().min(1);
 const SessionId = z.string().min(1);
+/** The Agent call whose subagent produced the line; null on the main conversation's own lines. */
+const ParentToolUseId = z.string().min(1).nullable();
 
 // ---------------------------------------------------------------------------------------------
 // Content blocks as they appear inside `message.content` (Anthropic Messages shape).
@@ -30,10 +41,12 @@ export const WireImageBlockSchema = z.strictObject({
   type: z.literal("image"),
   source: z.strictObject({ type: z.literal("base64"), media_type: z.string(), data: z.string() }),
 });
+/** A tool ToolSearch loaded: the next request carries its schema. */
+export const WireToolReferenceBlockSchema = z.strictObject({ type: z.literal("tool_reference"), tool_name: z.string() });
 export const WireToolResultBlockSchema = z.strictObject({
   type: z.literal("tool_result"),
   tool_use_id: z.string(),
-  content: z.union([z.string(), z.array(z.union([WireTextBlockSchema, WireImageBlockSchema]))]),
+  content: z.union([z.string(), z.array(z.union([WireTextBlockSchema, WireImageBlockSchema, WireToolReferenceBlockSchema]))]),
   is_error: z.boolean().optional(),
 });
 
@@ -209,6 +222,9 @@ export const WarningEventSchema = z.strictObject({
 });
 
 // ---------------------------------------------------------------------------------------------
+// system/task_* (a subagent run by the Agent tool; Claude Code's local_agent tasks)
+
+// ---------------------------------------------------------------------------------------------
 // assistant / user
 
 const AssistantMessageSchema = z.strictObject({
@@ -227,7 +243,7 @@ const AssistantMessageSchema = z.strictObject({
 export const AssistantEventSchema = z.strictObject({
   type: z.literal("assistant"),
   message: AssistantMessageSchema,
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   session_id: SessionId,
   uuid: Uuid,
   timestamp: z.string(),
@@ -244,9 +260,13 @@ export const UserEventSchema = z.strictObject({
   type: z.literal("user"),
   message: z.strictObject({
     role: z.literal("user"),
-    content: z.tuple([z.union([WireToolResultBlockSchema, WireTextBlockSchema])]),
+    // A tool result may be followed by text the tool adds beside it (ToolSearch's "Tool loaded.").
+    content: z.union([
+      z.tuple([z.union([WireToolResultBlockSchema, WireTextBlockSchema])]),
+      z.tuple([WireToolResultBlockSchema, WireTextBlockSchema]),
+    ]),
   }),
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   session_id: SessionId,
   uuid: Uuid,
   timestamp: z.string(),
@@ -256,6 +276,10 @@ export const UserEventSchema = z.strictObject({
   tool_error_code: z.string().optional(),
   /** Set on text agentwire added by itself (the continuation after an output-limit cut). */
   isSynthetic: z.literal(true).optional(),
+  /** On a subagent's prompt line: its task id, agent type and the Agent call's description. */
+  agent_id: z.string().optional(),
+  subagent_type: z.string().optional(),
+  task_description: z.string().optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -268,7 +292,7 @@ export const StreamEventSchema = z.strictObject({
     type: z.enum(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop"]),
   }),
   session_id: SessionId,
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   uuid: Uuid,
   api_message_id: z.string(),
   ttft_ms: z.number().int().nonnegative().optional(),
@@ -352,6 +376,26 @@ export const ApiErrorCodeSchema = z.enum([
   "api_error",
 ]);
 
+const count = () => z.number().int().nonnegative();
+
+/** What the turn's Agent calls did, in Claude Code's counters (zeroed when none ran). */
+export const SubagentStatsSchema = z.strictObject({
+  spawned: count(),
+  /** How each Agent call asked to run (`run_in_background` true, false, absent). */
+  requested: z.strictObject({ background: count(), foreground: count(), unset: count() }),
+  started_in_background: count(),
+  max_depth: count(),
+  /** Spawned by a subagent rather than the main conversation. */
+  spawned_by_subagents: count(),
+  completed: count(),
+  failed: count(),
+  /** Stopped before the end: by the agent that started it, by the user (interrupt), by agentwire. */
+  killed: z.strictObject({ parent: count(), user: count(), system: count() }),
+  /** Agent calls that started nothing: too deep, too many at once, the budget spent. */
+  refused: z.strictObject({ depth_limit: count(), concurrency_limit: count(), budget: count() }),
+  by_type: z.record(z.string(), count()),
+});
+
 /** The last line of every turn. */
 export const ResultEventSchema = z.strictObject({
   type: z.literal("result"),
@@ -379,6 +423,7 @@ export const ResultEventSchema = z.strictObject({
   error_code: ApiErrorCodeSchema.optional(),
   /** agentwire extension: `false` when the session file could not be written (it cannot be resumed); absent otherwise. */
   session_persisted: z.literal(false).optional(),
+  subagent_stats: SubagentStatsSchema,
   uuid: Uuid,
 });
 
@@ -406,7 +451,7 @@ export const ToolProgressEventSchema = z.strictObject({
   type: z.literal("tool_progress"),
   tool_use_id: z.string(),
   tool_name: z.string(),
-  parent_tool_use_id: z.null(),
+  parent_tool_use_id: ParentToolUseId,
   elapsed_time_seconds: z.number().nonnegative(),
   /** agentwire extension: what the tool reports, for people (`message`) and machines (`details`). */
   progress: z.strictObject({ message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
@@ -440,6 +485,11 @@ export const SystemEventSchema = z.discriminatedUnion("subtype", [
   ThinkingTokensEventSchema,
   InputErrorEventSchema,
   WarningEventSchema,
+  BackgroundTasksChangedEventSchema,
+  TaskStartedEventSchema,
+  TaskProgressEventSchema,
+  TaskUpdatedEventSchema,
+  TaskNotificationEventSchema,
 ]);
 
 /** Any stdout line. */
@@ -465,6 +515,7 @@ export type AssistantEvent = z.infer<typeof AssistantEventSchema>;
 export type UserEvent = z.infer<typeof UserEventSchema>;
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 export type ResultEvent = z.infer<typeof ResultEventSchema>;
+export type SubagentStats = z.infer<typeof SubagentStatsSchema>;
 export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
 export type ResultUsage = z.infer<typeof ResultUsageSchema>;
 export type ModelUsageEntry = z.infer<typeof ModelUsageEntrySchema>;

@@ -82,6 +82,8 @@ const common = {
   logLevel: "warning",
 };
 
+common.define.__AGENTWIRE_BUILTIN_TOOL_SCHEMAS__ = JSON.stringify(await builtinToolSchemas());
+
 const library = await build({ ...common, entryPoints: { index: "src/api/index.ts", protocol: "protocol/index.ts" }, outdir: "dist" });
 
 // The page's script (`agentwire web`): web/app.js and what it imports, the shared presentation
@@ -117,6 +119,30 @@ await build({
   define: { __AGENTWIRE_CLI_BUILD__: JSON.stringify(cliBuild) },
 });
 await writeFile(new URL("dist/metafile.json", root), JSON.stringify({ outputs: { ...library.metafile.outputs, ...cliOutputs } }));
+
+/**
+ * The built-in tools' input JSON Schemas, converted from their zod schemas here, once, rather than
+ * at every run's first model request (~4 ms of CPU there). src/tools/registry.ts takes them for
+ * the tools builtinTools() makes; any other tool (a compact-profile variant, MCP) is converted as
+ * before.
+ */
+async function builtinToolSchemas() {
+  const stage = "dist/.schema-stage";
+  try {
+    await build({
+      ...common,
+      splitting: false,
+      metafile: false,
+      sourcemap: false,
+      entryPoints: { schemas: "src/tools/builtin-tool-schemas.ts" },
+      outdir: stage,
+    });
+    const { convertBuiltinToolSchemas } = await import(new URL(`${stage}/schemas.js`, root).href);
+    return convertBuiltinToolSchemas();
+  } finally {
+    await rm(new URL(stage, root), { recursive: true, force: true });
+  }
+}
 
 /**
  * The CLI's load phases, in order: the modules each one loads, found from esbuild's metafile as

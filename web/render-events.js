@@ -374,7 +374,8 @@ function user(conversation, event) {
       // A step of a subagent: its fold is drawn with the Agent call's card.
       if (tool.parentCall) touch(tool.parentCall, {});
     } else if (block.type === "text" && !event.parent_tool_use_id) {
-      userText(conversation, block.text ?? "", event.isSynthetic === true);
+      // Text beside a tool result is the tool's (ToolSearch's "Tool loaded."), not the user's words.
+      userText(conversation, block.text ?? "", event.isSynthetic === true || blocks.some((other) => other.type === "tool_result"));
     }
   }
 }

@@ -92,7 +92,9 @@ export function createConversationView(container, { onAnswer }) {
     );
     const body = [];
     if (result?.diff) body.push(diffTable(result.diff));
-    if (result?.output && !result.diff) body.push(h("pre", { class: `output${result.failed ? " error-text" : ""}`, text: result.output }));
+    else if (result?.links) body.push(linkList(result.links));
+    if (result?.output && !result.diff && !result.links)
+      body.push(h("pre", { class: `output${result.failed ? " error-text" : ""}`, text: result.output }));
     body.push(h("details", { class: "input" }, h("summary", { text: "input" }), h("pre", { text: JSON.stringify(item.input, null, 2) })));
     // Errors and diffs are worth seeing without a click; plain output waits for one.
     return foldable(
@@ -141,6 +143,24 @@ export function createConversationView(container, { onAnswer }) {
       h("details", { class: "input" }, h("summary", { text: "input" }), h("pre", { text: JSON.stringify(item.input, null, 2) })),
     ];
     return foldable(item, Boolean(result?.failed), `tool subagent ${state}`, summary, h("div", { class: "tool-body" }, body));
+  }
+
+  /** A web search's results. Only http(s) addresses become links: a result is text from the web. */
+  function linkList(links) {
+    return h(
+      "ul",
+      { class: "links" },
+      links.map((link) =>
+        h(
+          "li",
+          {},
+          /^https?:\/\//i.test(link.url)
+            ? h("a", { href: link.url, target: "_blank", rel: "noopener noreferrer", text: link.title })
+            : h("span", { text: link.title }),
+          h("span", { class: "link-url", text: ` ${link.url}` }),
+        ),
+      ),
+    );
   }
 
   function diffTable(rows) {

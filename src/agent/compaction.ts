@@ -1,4 +1,4 @@
-import type { Message, UserContentBlock } from "../conversation/messages.js";
+import type { Message, ToolResultBlock, UserContentBlock } from "../conversation/messages.js";
 import { userWords } from "../conversation/reminders.js";
 import { ResponseAccumulator } from "../providers/response-accumulator.js";
 import type { Provider, ToolSpec, Usage } from "../providers/types.js";
@@ -69,7 +69,8 @@ export function stubOldToolOutputs(messages: readonly Message[]): Message[] | un
     if (message.role !== "user" || index >= messages.length - RECENT_MESSAGES_KEPT) return message;
     let touched = false;
     const content = message.content.map((block): UserContentBlock => {
-      if (block.type !== "tool_result") return block;
+      // A ToolSearch result is small, and stubbing it would unload the tools it loaded.
+      if (block.type !== "tool_result" || loadsTools(block)) return block;
       const text = typeof block.content === "string" ? block.content : JSON.stringify(block.content);
       if (text.length < STUB_MIN_CHARS || text.startsWith("[Output of ")) return block;
       touched = true;
@@ -84,6 +85,10 @@ export function stubOldToolOutputs(messages: readonly Message[]): Message[] | un
     return { ...message, content };
   });
   return changed ? result : undefined;
+}
+
+function loadsTools(block: ToolResultBlock): boolean {
+  return typeof block.content !== "string" && block.content.some((part) => part.type === "tool_reference");
 }
 
 export interface SummaryRequest {

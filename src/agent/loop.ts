@@ -1,9 +1,10 @@
-import { wireStopReason, type ProviderRequest } from "../providers/types.js";
+import { wireStopReason, type Provider, type ProviderRequest } from "../providers/types.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import type { AgentEvent } from "./events.js";
 import type { AssistantContentBlock, Message, ToolUseBlock, UserContentBlock, UserMessage } from "../conversation/messages.js";
 import { callModel, type ModelCallDependencies } from "./model-call.js";
 import { messagesForProvider } from "./messages-for-provider.js";
+import { withToolOffer, type ToolOffer } from "./tool-offer.js";
 
 export const INTERRUPT_MARKER = "[Request interrupted by user]";
 export const TOOL_INTERRUPT_MARKER = "[Request interrupted by user for tool use]";
@@ -21,8 +22,11 @@ export interface TurnSettings {
   maxOutputTokens: number;
   thinkingBudgetTokens: number | undefined;
   sessionId: string;
-  /** Read for each request: tools can join mid-turn (an MCP server that finished starting). */
-  toolSpecs: () => ProviderRequest["tools"];
+  /**
+   * Read for each request: tools can join mid-turn (an MCP server that finished starting), and
+   * a ToolSearch result in `history` loads deferred ones.
+   */
+  toolOffer: (history: readonly Message[]) => ToolOffer;
 }
 
 /**
@@ -52,6 +56,11 @@ export interface LoopDependencies extends ModelCallDependencies {
   authorizeToolCall: (call: ToolUseBlock, signal: AbortSignal) => Promise<PermissionDecision>;
   /** Read-only calls may run concurrently with their read-only neighbours. */
   isReadOnlyTool: (name: string) => boolean;
+  /**
+   * Subagent calls (Agent) run concurrently with their subagent neighbours, and their results are
+   * reported as each finishes, as Claude Code reports them. Absent: no tool starts subagents.
+   */
+  isSubagentTool?: (name: string) => boolean;
   /** `--max-budget-usd`: true once the session has spent its budget; absent = no budget. */
   budgetSpent?: () => boolean;
   /**
@@ -82,6 +91,11 @@ export interface LoopDependencies extends ModelCallDependencies {
    * costs one of `maxRetries` more attempts; then the turn ends as `structured_output_retry_exhausted`.
    */
   structuredOutput?: { toolName: string; maxRetries: number };
+  /**
+   * What background tasks have to tell the model, taken once (undefined: nothing): it goes out
+   * with the next request, beside the tool results. Absent: no background tasks.
+   */
+  takeNotifications?: () => string | undefined;
 }
 
 export type TerminalReason =
@@ -152,7 +166,7 @@ export async function runTurn(
     if ((await dependencies.maintainContext?.(history, "threshold", signal)) === "failed") compactionFailures++;
     if (compactionFailures >= MAX_COMPACTION_FAILURES) return outcome("api_error", { error: CONTEXT_EXHAUSTED });
     modelRequests++;
-    const response = await callModel(toRequest(messagesForProvider(history, dependencies.provider.id), settings), dependencies, signal);
+    const response = await callModel(toRequest(history, settings, dependencies.provider), dependencies, signal);
 
     if (response.kind === "failed") {
       // Too long for the model after all: compact and ask again, until compacting stops helping.
@@ -225,14 +239,22 @@ export async function runTurn(
     }
     const settled = await executeToolCalls(calls, dependencies, signal);
     userLines += calls.length;
+    const notifications = dependencies.takeNotifications?.();
     commit({
       role: "user",
-      content: settled.map(({ call, result }) => ({
-        type: "tool_result",
-        toolUseId: call.id,
-        content: result.content,
-        isError: result.isError,
-      })),
+      content: [
+        ...settled.map(
+          ({ call, result }): UserContentBlock => ({
+            type: "tool_result",
+            toolUseId: call.id,
+            content: result.content,
+            isError: result.isError,
+          }),
+        ),
+        // After every result: the API wants a response's tool results first in the message.
+        ...settled.flatMap(({ result }): UserContentBlock[] => (result.appendedText ? [{ type: "text", text: result.appendedText }] : [])),
+        ...(notifications === undefined ? [] : [{ type: "text" as const, text: notifications, reminder: "tasks" as const }]),
+      ],
     });
     const ending = settled.find(({ result }) => result.endTurn !== undefined);
     if (ending && !signal.aborted) return outcome("completed", { structuredOutput: ending.result.endTurn!.output });
@@ -258,16 +280,16 @@ const CONTEXT_EXHAUSTED = {
   message: `The conversation does not fit the model's context window, and compacting it did not help ${MAX_COMPACTION_FAILURES} times in a row. Start a new session, or /compact with instructions to keep less.`,
 };
 
-function toRequest(history: Message[], settings: TurnSettings): ProviderRequest {
-  return {
+function toRequest(history: Message[], settings: TurnSettings, provider: Provider): ProviderRequest {
+  const request = {
     model: settings.model,
     system: settings.system,
-    messages: history,
-    tools: settings.toolSpecs(),
+    messages: messagesForProvider(history, provider.id),
     maxOutputTokens: settings.maxOutputTokens,
     sessionId: settings.sessionId,
     ...(settings.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: settings.thinkingBudgetTokens }),
   };
+  return withToolOffer(request, settings.toolOffer(history), provider);
 }
 
 function isToolUse(block: AssistantContentBlock): block is ToolUseBlock {
@@ -280,8 +302,9 @@ function structuredOutputReminder(toolName: string): string {
 
 /**
  * Runs the calls of one response and returns their results in the order the model asked.
- * Consecutive read-only calls run concurrently; anything else runs alone. A call that has not
- * started when the turn is interrupted is answered without running.
+ * Consecutive read-only calls run concurrently, and so do consecutive subagent calls (whose
+ * results are reported as each finishes); anything else runs alone. A call that has not started
+ * when the turn is interrupted is answered without running.
  */
 async function executeToolCalls(
   calls: ToolUseBlock[],
@@ -289,23 +312,40 @@ async function executeToolCalls(
   signal: AbortSignal,
 ): Promise<Array<{ call: ToolUseBlock; result: ToolResult }>> {
   const results: Array<{ call: ToolUseBlock; result: ToolResult }> = [];
+  const report = (call: ToolUseBlock, result: ToolResult): void =>
+    dependencies.emit({ type: "tool_result", toolUseId: call.id, toolName: call.name, result });
   let index = 0;
   while (index < calls.length) {
+    const group = concurrencyGroup(calls[index]!.name, dependencies);
     const batch = [calls[index]!];
-    if (dependencies.isReadOnlyTool(batch[0]!.name)) {
-      while (index + batch.length < calls.length && dependencies.isReadOnlyTool(calls[index + batch.length]!.name)) {
+    if (group !== undefined) {
+      while (index + batch.length < calls.length && concurrencyGroup(calls[index + batch.length]!.name, dependencies) === group) {
         batch.push(calls[index + batch.length]!);
       }
     }
     index += batch.length;
-    const settled = await Promise.all(batch.map((call) => executeOne(call, dependencies, signal)));
+    const asFinished = group === "subagent";
+    const settled = await Promise.all(
+      batch.map((call) =>
+        executeOne(call, dependencies, signal).then((result) => {
+          if (asFinished) report(call, result);
+          return result;
+        }),
+      ),
+    );
     settled.forEach((result, position) => {
       const call = batch[position]!;
-      dependencies.emit({ type: "tool_result", toolUseId: call.id, toolName: call.name, result });
+      if (!asFinished) report(call, result);
       results.push({ call, result });
     });
   }
   return results;
+}
+
+/** Which neighbours a call may run beside: read-only calls, subagent calls, or none. */
+function concurrencyGroup(name: string, dependencies: LoopDependencies): "read" | "subagent" | undefined {
+  if (dependencies.isSubagentTool?.(name)) return "subagent";
+  return dependencies.isReadOnlyTool(name) ? "read" : undefined;
 }
 
 async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, signal: AbortSignal): Promise<ToolResult> {

@@ -50,3 +50,8 @@ function environmentSection(environment: PromptEnvironment): string {
     `Model: ${environment.model}`,
   ].join("\n");
 }
+
+/** A subagent's system prompt: its definition's instructions, then the environment it works in. */
+export function subagentSystemPrompt(instructions: string, environment: PromptEnvironment): string {
+  return [instructions, "", environmentSection(environment)].join("\n");
+}

@@ -83,6 +83,12 @@ const QueryDataOptionsShape = {
   /** The Agent SDK's `settings`: more settings over the files, as a settings.json path, its JSON text, or the object (the CLI's --settings). */
   settings: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   env: z.record(z.string(), z.string().optional()).optional(),
+  /**
+   * The Agent SDK's `agents`: subagent definitions by name (`{description, prompt, tools?, model?,
+   * …}`), over the built-in ones and the files' of the same name. Checked when the session is set
+   * up (a bad one refuses the query with `invalid_arguments`).
+   */
+  agents: z.record(z.string(), z.unknown()).optional(),
 };
 export const QueryDataOptionsSchema = z.looseObject(QueryDataOptionsShape);
 

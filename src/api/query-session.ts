@@ -87,6 +87,7 @@ export function startSession(options: QueryOptions, onEvent: (event: OutputEvent
     ...(data.sessionId ? { sessionId: data.sessionId } : {}),
     persistSession: data.persistSession ?? true,
     ...(data.mcpServers ? { mcpServers: data.mcpServers } : {}),
+    ...(options.agents ? { agents: options.agents } : {}),
     trustProject,
     ...(data.settingSources ? { settingSources: data.settingSources } : {}),
     ...(data.sandbox ? { sandbox: data.sandbox } : {}),

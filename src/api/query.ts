@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import { PermissionModeSchema } from "../../protocol/commands.js";
 import type { OutputEvent } from "../../protocol/events.js";
 import type { PermissionMode } from "../permissions/policy.js";

@@ -38,6 +38,8 @@ export async function runChatCommand(command: Extract<ParsedCommand, { kind: "ru
     sandboxAllowWrite: config.sandboxAllowWrite,
     sandboxNetwork: config.sandboxNetwork,
     trustProject: config.trustProject,
+    // --agents, through the library's option: in a chat no host adds definitions above them.
+    ...(config.cliAgents !== undefined ? { agents: config.cliAgents as Record<string, unknown> } : {}),
     ...(config.settingSources ? { settingSources: config.settingSources } : {}),
     // The library reads the settings files again, and applies what no option above carries (hooks, env, ask rules).
     ...(config.settings !== undefined ? { settings: config.settings } : {}),

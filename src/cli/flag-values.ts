@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { SETTING_SOURCES, type SettingSource } from "../session/session-options.js";
+import { AgentDefinitionError, parseAgentRecord } from "../agents/agent-definition.js";
 
 /** Checks of flag values and of flags given together, each returning what is wrong, if anything. */
 
@@ -36,6 +37,26 @@ export function checkCombinations(input: {
   if (parsed["fork-session"] && parsed.resume === undefined && !parsed.continue)
     return "--fork-session needs --resume or --continue: it copies an existing session.";
   return undefined;
+}
+
+/**
+ * `--agents`: inline JSON of agent definitions by name, checked at once, so a mistake stops the
+ * run before it starts (with the exit code of any bad flag).
+ */
+export function readAgentsFlag(value: string): { agents: Record<string, unknown> } | { error: string } {
+  let agents: unknown;
+  try {
+    agents = JSON.parse(value);
+  } catch (error) {
+    return { error: `--agents is not valid JSON: ${(error as Error).message}` };
+  }
+  try {
+    parseAgentRecord(agents, "cli", "--agents");
+  } catch (error) {
+    if (error instanceof AgentDefinitionError) return { error: error.message };
+    throw error;
+  }
+  return { agents: agents as Record<string, unknown> };
 }
 
 /** `--json-schema`: inline JSON (as Claude Code takes it), or the path of a file holding it. */

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -18,6 +18,7 @@ import { initEventBeforeSession, prepareSession } from "../session/prepare-sessi
 import type { Session } from "../session/session.js";
 import { DEFAULT_MAX_RETRIES, SessionSetupError, type SessionOptions } from "../session/session-options.js";
 import { toUserMessage } from "../session/user-input.js";
+import { awaitBackgroundTasks, backgroundWaitMs } from "./background-wait.js";
 
 type RunCommand = Extract<ParsedCommand, { kind: "run" }>;
 type StreamInput = Awaited<ReturnType<typeof loadStreamInput>>;
@@ -104,6 +105,7 @@ async function serve(run: {
       output(await session.initEvent());
     }
     await session.runTurn(toUserMessage(await prompt.text));
+    await awaitBackgroundTasks(session, output, log, backgroundWaitMs(process.env));
   } else if (host.streamInput) {
     await host.streamInput.serveStreamInput({
       input: process.stdin,
@@ -118,6 +120,8 @@ async function serve(run: {
       hostMcpServers: config.hostMcpServers,
       env: process.env,
     });
+    // stdin has ended, but tasks the model started may still have something to tell it.
+    await awaitBackgroundTasks(session, output, log, backgroundWaitMs(process.env));
   }
 }
 

@@ -65,11 +65,15 @@ async function runParsedCommand(argv: string[], parsed: ParsedCommand, chatComma
     case "list-tools":
       try {
         // Both build every tool: loaded only for this listing.
-        const [{ chooseBuiltinTools }, { formatToolList }] = await Promise.all([
-          import("../session/session-tools.js"),
-          import("./list-tools.js"),
-        ]);
-        process.stdout.write(formatToolList(chooseBuiltinTools(parsed.config), parsed.config.outputFormat));
+        const [{ chooseBuiltinTools }, { formatToolList }, { createAgentTool }, { GENERAL_PURPOSE_SPEC, offersAgentTool }] =
+          await Promise.all([
+            import("../session/session-tools.js"),
+            import("./list-tools.js"),
+            import("../session/subagent/agent-tool.js"),
+            import("../session/subagent/subagent-spec.js"),
+          ]);
+        const agentTool = offersAgentTool(parsed.config) ? [createAgentTool([GENERAL_PURPOSE_SPEC])] : [];
+        process.stdout.write(formatToolList(chooseBuiltinTools(parsed.config, agentTool), parsed.config.outputFormat));
         return 0;
       } catch (error) {
         if (error instanceof SessionSetupError)
@@ -83,6 +87,18 @@ async function runParsedCommand(argv: string[], parsed: ParsedCommand, chatComma
       process.stdout.write(listing.stdout);
       return 0;
     }
+    case "list-agents":
+      try {
+        const { listAgents } = await import("./list-agents.js");
+        const listing = await listAgents({ ...parsed.config, cwd: resolve(parsed.config.cwd) }, process.env);
+        process.stderr.write(listing.stderr);
+        process.stdout.write(listing.stdout);
+        return 0;
+      } catch (error) {
+        if (error instanceof SessionSetupError)
+          return reportStartupFailure(argv, new StartupError(error.message, error.terminalReason), startedAt);
+        throw error;
+      }
     case "llms-txt": {
       const { llmsTxt } = await import("./llms-txt.js");
       process.stdout.write(llmsTxt(parsed.helpText, PACKAGE_ROOT));

@@ -95,7 +95,8 @@ export const RUN_OPTIONS = {
     type: "string",
     array: true,
     variadic: true,
-    description: 'Tools the model may use: "Bash,Read", "default" (all), or "" (none)',
+    description:
+      'Tools the model may use: "Bash,Read", "default" (all), or "" (none). WebSearch uses the provider\'s own search, else the SearXNG instance named by AGENTWIRE_SEARXNG_URL',
   },
   "add-dir": { type: "string", array: true, variadic: true, description: "More directories tools may use besides the working directory" },
   "mcp-config": {
@@ -201,6 +202,16 @@ export const RUN_OPTIONS = {
     choices: ["default", "compact"],
     default: "default",
     description: "compact: Bash, Read, Write and Skill with short definitions, for small local models",
+  },
+  agents: {
+    type: "string",
+    description:
+      'Subagent definitions as JSON, as Claude Code takes them: {"name":{"description":"…","prompt":"…","tools":["Read"],"model":"inherit"}}',
+  },
+  "list-agents": {
+    type: "boolean",
+    default: false,
+    description: "Print the agent types the Agent tool could start in this run (JSON with --output-format json), then exit",
   },
   "list-skills": {
     type: "boolean",

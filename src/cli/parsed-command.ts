@@ -18,6 +18,7 @@ export type ParsedCommand =
     }
   | { kind: "list-tools"; config: RunConfig }
   | { kind: "list-skills"; config: RunConfig }
+  | { kind: "list-agents"; config: RunConfig }
   | { kind: "llms-txt"; config: RunConfig; helpText: string }
   | { kind: "list-models"; outputFormat: OutputFormat; provider?: ProviderId; baseUrl?: string }
   | { kind: "mock-server"; port: number; scenario: string; host: string; record?: string }

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type * as z from "zod/mini";
 import { RunConfigSchema } from "./config.js";
-import { numberFrom, parseSettingSources, readJsonSchema } from "./flag-values.js";
+import { numberFrom, parseSettingSources, readAgentsFlag, readJsonSchema } from "./flag-values.js";
 import { helpText } from "./help-text.js";
 import { gatherMcpServers } from "./mcp-sources.js";
 import { ACCEPTED_BUT_IGNORED } from "./option-tables.js";
@@ -61,6 +61,8 @@ export async function buildRunCommand(run: RunArguments, processCwd: string, env
   if ("error" in choice) return { kind: "error", message: choice.error };
   const outputSchema = typeof parsed["json-schema"] === "string" ? readJsonSchema(parsed["json-schema"], processCwd) : undefined;
   if (outputSchema && "error" in outputSchema) return { kind: "error", message: outputSchema.error };
+  const agents = typeof parsed.agents === "string" ? readAgentsFlag(parsed.agents) : undefined;
+  if (agents && "error" in agents) return { kind: "error", message: agents.error };
   const approvalTimeout = parsed["approval-timeout"] as number;
   if (!(approvalTimeout > 0))
     return {
@@ -90,6 +92,7 @@ export async function buildRunCommand(run: RunArguments, processCwd: string, env
     disallowedTools: flags.disallowedTools,
     addDirs: flags.addDirs,
     outputSchema: outputSchema?.schema,
+    cliAgents: agents?.agents,
     mcpServers: mcp.servers,
     untrustedProjectMcpServers: mcp.untrustedProjectServers,
     hostMcpServers: mcp.hostServers,
@@ -108,6 +111,7 @@ async function commandFor(run: RunArguments, config: z.infer<typeof RunConfigSch
   const { parsed } = run;
   if (parsed["list-tools"]) return { kind: "list-tools", config };
   if (parsed["list-skills"]) return { kind: "list-skills", config };
+  if (parsed["list-agents"]) return { kind: "list-agents", config };
   if (parsed["llms-txt"]) return { kind: "llms-txt", config, helpText: await helpText(false) };
   const ignoredFlags = Object.keys(ACCEPTED_BUT_IGNORED).filter((name) => parsed[name] !== undefined);
   return {

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import type { TerminalReason } from "../../protocol/events.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { buildFailureResult } from "../session/wire/result.js";

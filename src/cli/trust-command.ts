@@ -5,7 +5,7 @@ import { FlagError, parseFlags } from "./flag-parser.js";
 import { gatherTrustOffer, type TrustOffer } from "./trust-offer.js";
 import { agentwireHome } from "../sessions/session-file.js";
 import { trustRootOf } from "../trust/project-trust.js";
-import { folderFingerprint, mcpConfigFingerprint } from "../trust/fingerprint.js";
+import { bytesFingerprint, folderFingerprint, mcpConfigFingerprint } from "../trust/fingerprint.js";
 import { settingsFingerprint } from "../trust/settings-fingerprint.js";
 import { readRegularFile } from "../trust/regular-file.js";
 import { readTrustStore, trustFilePath, withoutProject, withTrusted, writeTrustStore, type TrustStore } from "../trust/trust-store.js";
@@ -16,8 +16,9 @@ agentwire trust --list           the trusted projects, and which files changed s
 agentwire trust --revoke [DIR]   forget DIR's project
 
 A cloned repository's .mcp.json servers do not start, its settings files' hooks, allow rules
-and env (.claude/settings.json, .claude/settings.local.json) do nothing, and its skills'
-allowed-tools approve nothing, until the user trusts them. Trust is kept per repository root (the directory with
+and env (.claude/settings.json, .claude/settings.local.json) do nothing, its skills'
+allowed-tools approve nothing, and its agent definitions (.claude/agents, .agents/agents) are
+not loaded, until the user trusts them. Trust is kept per repository root (the directory with
 .git, or DIR itself) in $AGENTWIRE_HOME/trusted-projects.json, with a sha256 of each trusted
 file or skill folder: a file that changes, or a new one, needs trust again.
 --trust-project trusts a project for one run instead (CI checkouts).`;
@@ -57,7 +58,7 @@ export async function runTrustCommand(argv: string[], processCwd: string, env: N
   const offer = await gatherTrustOffer(directory);
   if (offer.items.length === 0) {
     process.stdout.write(
-      `Nothing in ${directory} needs trust: no .mcp.json, no settings file with hooks, allow rules or env, and no project skill with allowed-tools.\n`,
+      `Nothing in ${directory} needs trust: no .mcp.json, no settings file with hooks, allow rules or env, no project skill with allowed-tools and no agent definition.\n`,
     );
     return 0;
   }
@@ -134,7 +135,7 @@ function formatTrusted(store: TrustStore): string {
 
 /**
  * A record's key is a folder (a skill, ending in `/`) or a file: `.mcp.json` or a settings file,
- * each with the programs it names.
+ * each with the programs it names, or an agent definition.
  */
 function fileState(root: string, key: string, fingerprint: string): string {
   const file = path.join(root, key);
@@ -142,10 +143,15 @@ function fileState(root: string, key: string, fingerprint: string): string {
   return currentFingerprint(root, key, file) === fingerprint ? "unchanged" : "changed since: needs trust again";
 }
 
+/** A record key that names an agent definition file (`.claude/agents/x.md`, `.agents/agents/x.md`, also in a subfolder's project folder). */
+const AGENT_FILE_KEY = /(?:^|\/)\.(?:claude|agents)\/agents\/[^/]+\.md$/;
+
 function currentFingerprint(root: string, key: string, file: string): string | undefined {
   if (key.endsWith("/")) return folderFingerprint(file);
   const read = readRegularFile(file);
   if (!("bytes" in read)) return undefined;
+  // An agent definition: its bytes alone.
+  if (AGENT_FILE_KEY.test(key)) return bytesFingerprint(read.bytes);
   // .claude/settings.json: its hooks run in the folder that holds .claude.
   if (path.basename(path.dirname(file)) === ".claude") return settingsFingerprint(read.bytes, path.dirname(path.dirname(file)), root);
   return mcpConfigFingerprint(read.bytes, path.dirname(file), root);

@@ -1,10 +1,13 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { parseRule } from "../permissions/rule-syntax.js";
 import { projectSkillLocations, SkillCatalog } from "../skills/catalog.js";
 import { GRANT_ALL } from "../skills/skill-grants.js";
 import { isCredentialName } from "../process/child-environment.js";
-import { folderFingerprint, mcpConfigFingerprint } from "../trust/fingerprint.js";
+import { projectAgentFolders } from "../agents/load-agent-definitions.js";
+import { parseAgentMarkdown } from "../agents/agent-markdown.js";
+import { toolsSummary } from "../agents/agent-listing.js";
+import { bytesFingerprint, folderFingerprint, mcpConfigFingerprint } from "../trust/fingerprint.js";
 import { settingsFingerprint } from "../trust/settings-fingerprint.js";
 import { projectFileKey, trustRootOf } from "../trust/project-trust.js";
 import { readRegularFile } from "../trust/regular-file.js";
@@ -31,8 +34,8 @@ export interface TrustOffer {
 /**
  * Everything in `directory`'s project that takes effect only once trusted: its `.mcp.json` (the
  * commands it would run, the URLs it would reach, the credentials it would receive), its
- * settings files' hooks, allow rules, directories, widening mode and env, and each project skill
- * whose `allowed-tools` approve calls. Each is hashed before it is read for
+ * settings files' hooks, allow rules, directories, widening mode and env, each project skill
+ * whose `allowed-tools` approve calls, and each agent definition file. Each is hashed before it is read for
  * display (a skill folder again after, and refused if it changed meanwhile), so what gets
  * recorded is never newer than what was shown; a later change needs trust again.
  */
@@ -60,7 +63,53 @@ export async function gatherTrustOffer(directory: string): Promise<TrustOffer> {
       details: skill.allowedTools.map(describeRule),
     });
   }
+  for (const folder of projectAgentFolders(directory)) items.push(...(await agentItems(root, folder)));
   return { root, items };
+}
+
+/**
+ * Each agent definition file of a project folder: a definition decides what a subagent is told,
+ * which tools it has and in which permission mode it runs, so it loads only once trusted. The
+ * bytes shown are the bytes hashed.
+ */
+async function agentItems(root: string, folder: string): Promise<TrustItem[]> {
+  let names: string[];
+  try {
+    names = readdirSync(folder)
+      .filter((name) => name.endsWith(".md") && !name.startsWith("."))
+      .sort();
+  } catch {
+    return [];
+  }
+  const items: TrustItem[] = [];
+  for (const name of names) {
+    const file = path.join(folder, name);
+    const read = readRegularFile(file);
+    if ("problem" in read) {
+      items.push({ key: projectFileKey(root, file), fingerprint: undefined, title: `${file}:`, details: [read.problem] });
+      continue;
+    }
+    const parsed = await parseAgentMarkdown(read.bytes.toString("utf8"));
+    const details = parsed.ok
+      ? [
+          `tools: ${toolsSummary(parsed.fields)}`,
+          ...(parsed.fields.model ? [`model: ${parsed.fields.model}`] : []),
+          ...(parsed.fields.permissionMode ? [`permission mode: ${parsed.fields.permissionMode}`] : []),
+          ...(parsed.fields.mcpServers
+            ? [
+                `MCP servers: ${parsed.fields.mcpServers.map((entry) => (typeof entry === "string" ? entry : Object.keys(entry).join(", "))).join(", ")}`,
+              ]
+            : []),
+        ]
+      : [`not usable as it is: ${parsed.reason}`];
+    items.push({
+      key: projectFileKey(root, file),
+      fingerprint: bytesFingerprint(read.bytes),
+      title: `Agent definition "${parsed.ok ? parsed.name : name}" (${path.relative(root, file)}): a subagent's instructions, tools and model:`,
+      details,
+    });
+  }
+  return items;
 }
 
 function mcpItem(root: string, file: string): TrustItem {

@@ -14,10 +14,11 @@ export const TextBlockSchema = z.object({
   /** Opaque provider signature on model text (Gemini thought signatures); sent back unchanged. */
   signature: z.optional(z.string()),
   /**
-   * Text agentwire put into a user message for the model (the skills listing), not the user's
-   * own words: the model receives it as sent, while titles and transcripts leave it out.
+   * Text agentwire put into a user message for the model (the skills listing, background tasks'
+   * notifications), not the user's own words: the model receives it as sent, while titles and
+   * transcripts leave it out.
    */
-  reminder: z.optional(z.enum(["skills"])),
+  reminder: z.optional(z.enum(["skills", "tasks"])),
 });
 
 export const ThinkingBlockSchema = z.object({
@@ -43,11 +44,20 @@ export const ToolUseBlockSchema = z.object({
   signature: z.optional(z.string()),
 });
 
+/**
+ * A ToolSearch answer's way of naming a tool it loaded: the next request carries that tool's
+ * schema. Anthropic's API reads it (deferred tool loading); for other providers it becomes text.
+ */
+export const ToolReferenceBlockSchema = z.object({
+  type: z.literal("tool_reference"),
+  toolName: z.string(),
+});
+
 export const ToolResultBlockSchema = z.object({
   type: z.literal("tool_result"),
   toolUseId: z.string(),
   /** What the model sees. */
-  content: z.union([z.string(), z.array(z.union([TextBlockSchema, ImageBlockSchema]))]),
+  content: z.union([z.string(), z.array(z.union([TextBlockSchema, ImageBlockSchema, ToolReferenceBlockSchema]))]),
   isError: z.boolean(),
 });
 
@@ -73,6 +83,7 @@ export type TextBlock = z.infer<typeof TextBlockSchema>;
 export type ThinkingBlock = z.infer<typeof ThinkingBlockSchema>;
 export type ImageBlock = z.infer<typeof ImageBlockSchema>;
 export type ToolUseBlock = z.infer<typeof ToolUseBlockSchema>;
+export type ToolReferenceBlock = z.infer<typeof ToolReferenceBlockSchema>;
 export type ToolResultBlock = z.infer<typeof ToolResultBlockSchema>;
 export type UserContentBlock = z.infer<typeof UserContentBlockSchema>;
 export type AssistantContentBlock = z.infer<typeof AssistantContentBlockSchema>;

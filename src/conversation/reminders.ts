@@ -6,7 +6,7 @@ import type { Message, UserContentBlock } from "./messages.js";
  */
 const UNMARKED_LISTING_START = "<system-reminder>\nThe following skills are available";
 
-/** A block agentwire added for the model (today: the skills listing), not the user's words. */
+/** A block agentwire added for the model (the skills listing, task notifications), not the user's words. */
 export function isReminder(block: UserContentBlock | Message["content"][number]): boolean {
   return block.type === "text" && (block.reminder !== undefined || block.text.startsWith(UNMARKED_LISTING_START));
 }
@@ -34,7 +34,7 @@ export function lastSkillsListing(history: readonly Message[]): string | undefin
     if (message.role !== "user") continue;
     for (let position = message.content.length - 1; position >= 0; position--) {
       const block = message.content[position]!;
-      if (block.type === "text" && isReminder(block)) return block.text;
+      if (block.type === "text" && isReminder(block) && block.reminder !== "tasks") return block.text;
     }
   }
   return undefined;

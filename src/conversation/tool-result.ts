@@ -1,4 +1,4 @@
-import type { ImageBlock, TextBlock } from "./messages.js";
+import type { ImageBlock, TextBlock, ToolReferenceBlock } from "./messages.js";
 
 /**
  * Machine-readable codes for expected tool failures. Consumers of the JSONL can branch on these;
@@ -18,17 +18,21 @@ export type ToolErrorCode =
   | "edit_not_unique"
   /** Edit: no exact match, and several places match approximately equally well. */
   | "edit_ambiguous"
-  /** Write/Edit: the new text contains a `[REDACTED:…]` placeholder that would overwrite a secret. */
+  /** Write/Edit/NotebookEdit: the new text contains a `[REDACTED:…]` placeholder that would overwrite a secret. */
   | "redacted_secret"
+  /** NotebookEdit: the file is not a notebook in nbformat 4 (not JSON, or not the format); it is left as it was. */
+  | "invalid_notebook"
   | "command_failed"
   | "timeout"
   | "aborted"
   | "io_error"
+  /** WebSearch: the provider has no search of its own and no search backend is configured. */
+  | "not_configured"
   | "internal_error";
 
 /** What a tool hands back. `content` goes to the model; `details` goes to stream consumers only. */
 export interface ToolResult {
-  content: string | Array<TextBlock | ImageBlock>;
+  content: string | Array<TextBlock | ImageBlock | ToolReferenceBlock>;
   isError: boolean;
   /** Set when `isError`: which expected failure this is. */
   code?: ToolErrorCode;
@@ -42,4 +46,9 @@ export interface ToolResult {
    * end-turn tools, e.g. StructuredOutput); `output` becomes the result's `structured_output`.
    */
   endTurn?: { output: unknown };
+  /**
+   * Text that follows the tool results in the same user message, outside them (ToolSearch's
+   * `Tool loaded.` beside its tool references, as Claude Code sends it).
+   */
+  appendedText?: string;
 }

@@ -14,8 +14,18 @@ export interface ToolTraits {
   pathDefaultsToCwd?: boolean;
   /** The input field holding a shell command (Bash): command rules and the shell classifier apply. */
   commandField?: string;
+  /**
+   * The input field holding a URL the call fetches (WebFetch): `Tool(domain:host)` rules match its
+   * host, and a host no rule names is a question for the user in every mode but auto and bypass.
+   */
+  urlField?: string;
   /** Changes only the session's own state, nothing outside it (TodoWrite): never needs permission. */
   sessionStateOnly?: boolean;
+  /**
+   * Only reads, but from the web (WebSearch): plan mode, which is for research, allows it; it
+   * still asks like other non-read tools, the web being outside the workspace.
+   */
+  readsWeb?: boolean;
   /**
    * Offered to the model by name only until it loads the schema with ToolSearch, as Claude Code
    * defers its less common tools: the first request stays small.

@@ -25,6 +25,8 @@ const defaultChunkCharacters = 8;
 
 type AnthropicContentBlock =
   | { type: "thinking"; thinking: string; signature: string }
+  | { type: "server_tool_use"; id: string; name: "web_search"; input: { query: string } }
+  | { type: "web_search_tool_result"; tool_use_id: string; content: Array<Record<string, unknown>> }
   | { type: "text"; text: string }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
@@ -113,6 +115,22 @@ function contentBlocksOf(turn: ResponseTurn, context: AnthropicResponseContext):
   if (turn.thinking) {
     blocks.push({ type: "thinking", thinking: turn.thinking, signature: `mock_signature_${context.messageId}` });
   }
+  if (turn.web_search) {
+    // The server tool's call and its results, as the API streams them before the model's answer.
+    const id = `srvtoolu_${context.messageId.replace(/^msg_/, "")}`;
+    blocks.push({ type: "server_tool_use", id, name: "web_search", input: { query: turn.web_search.query ?? "search" } });
+    blocks.push({
+      type: "web_search_tool_result",
+      tool_use_id: id,
+      content: turn.web_search.results.map((result) => ({
+        type: "web_search_result",
+        title: result.title,
+        url: result.url,
+        encrypted_content: "mock_encrypted_content",
+        page_age: null,
+      })),
+    });
+  }
   if (turn.text) blocks.push({ type: "text", text: turn.text });
   (turn.tool_calls ?? []).forEach((call, callIndex) => {
     const id = context.toolUseIds[callIndex];
@@ -139,6 +157,14 @@ function blockFrames(block: AnthropicContentBlock, index: number, chunkCharacter
       for (const piece of splitIntoChunks(block.text, chunkCharacters)) {
         frames.push(delta({ type: "text_delta", text: piece }));
       }
+      break;
+    case "server_tool_use":
+      frames.push(blockStartFrame(index, { type: "server_tool_use", id: block.id, name: block.name, input: {} }));
+      frames.push(delta({ type: "input_json_delta", partial_json: JSON.stringify(block.input) }));
+      break;
+    case "web_search_tool_result":
+      // The results come whole in the block's start; no deltas follow.
+      frames.push(blockStartFrame(index, block));
       break;
     case "tool_use":
       frames.push(blockStartFrame(index, { type: "tool_use", id: block.id, name: block.name, input: {} }));
@@ -171,6 +197,7 @@ function usageObject(turn: ResponseTurn, inputTokens: number, outputTokens: numb
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: turn.usage?.cache_read_input_tokens ?? 0,
     output_tokens: outputTokens,
+    ...(turn.web_search ? { server_tool_use: { web_search_requests: 1, web_fetch_requests: 0 } } : {}),
   };
 }
 
@@ -185,6 +212,8 @@ function outputTokensOf(turn: ResponseTurn, blocks: AnthropicContentBlock[]): nu
         return total + block.text.length;
       case "tool_use":
         return total + JSON.stringify(block.input).length;
+      default:
+        return total;
     }
   }, 0);
   return Math.max(1, Math.ceil(generatedCharacters / 4));

@@ -1,5 +1,5 @@
 import { DEFAULT_CHUNK_CHARACTERS, estimateTokens, splitIntoChunks } from "./chunks.js";
-import type { ResponseTurn, ScenarioStopReason } from "./scenario.js";
+import type { ResponseTurn, ScenarioStopReason, ScriptedWebSearch } from "./scenario.js";
 
 /**
  * Pure encoder from a scripted response turn to the Gemini API wire format: the SSE frames of
@@ -52,7 +52,12 @@ export function encodeGeminiStream(turn: ResponseTurn, context: GeminiResponseCo
     const isLast = position === parts.length - 1 && !turn.stream_error;
     return sseFrame({
       candidates: [
-        { content: { parts: [part], role: "model" }, ...(isLast ? { finishReason: finishReasonOf(turn.stop_reason) } : {}), index: 0 },
+        {
+          content: { parts: [part], role: "model" },
+          ...(isLast ? { finishReason: finishReasonOf(turn.stop_reason) } : {}),
+          ...(isLast && turn.web_search ? { groundingMetadata: groundingMetadataOf(turn.web_search) } : {}),
+          index: 0,
+        },
       ],
       usageMetadata: isLast ? usage : promptOnly,
       modelVersion: turn.model ?? context.requestedModel,
@@ -64,6 +69,23 @@ export function encodeGeminiStream(turn: ResponseTurn, context: GeminiResponseCo
     frames.push(sseFrame(geminiErrorBody(status, turn.stream_error.message)));
   }
   return frames;
+}
+
+/**
+ * Google Search grounding as the Gemini API reports it: each source's `uri` is Google's redirect
+ * to the page and its `title` the site's domain, not the page's own title.
+ */
+function groundingMetadataOf(search: ScriptedWebSearch): Record<string, unknown> {
+  return {
+    webSearchQueries: [search.query ?? "search"],
+    groundingChunks: search.results.map((result) => ({
+      web: {
+        uri: `https://vertexaisearch.cloud.google.com/grounding-api-redirect/${Buffer.from(result.url).toString("base64url")}`,
+        title: new URL(result.url).hostname,
+      },
+    })),
+    searchEntryPoint: { renderedContent: "<div>mock search suggestions</div>" },
+  };
 }
 
 /** Google's error body: `{"error": {code, message, status, details}}`, with RetryInfo when a delay is asked for. */

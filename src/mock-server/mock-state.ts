@@ -39,8 +39,8 @@ export interface MockState {
   readonly requests: RecordedRequest[];
   /** `prefix_mock_0001`, `prefix_mock_0002`…: a counter per prefix, so ids are the same on every run. */
   readonly nextId: (prefix: string) => string;
-  /** The next scenario turn, or undefined when the script has ended. */
-  readonly takeTurn: () => { index: number; turn: ScenarioTurn } | undefined;
+  /** The next scenario turn for this request body, or undefined when the script has none left for it. */
+  readonly takeTurn: (body: unknown) => { index: number; turn: ScenarioTurn } | undefined;
   readonly log: (message: string) => void;
 }
 
@@ -82,7 +82,7 @@ export async function takeResponseTurn(
   const bodyText = await readBodyText(request);
   const body = parseJsonOrKeepText(bodyText);
   const isJsonObject = typeof body === "object" && body !== null;
-  const taken = isJsonObject ? state.takeTurn() : undefined;
+  const taken = isJsonObject ? state.takeTurn(body) : undefined;
   await record(state, {
     turn: taken?.index ?? null,
     method: request.method ?? "POST",
@@ -111,21 +111,58 @@ export async function takeResponseTurn(
   return { turn: taken.turn, body: body as Record<string, unknown>, bodyText };
 }
 
-async function record(state: MockState, entry: RecordedRequest): Promise<void> {
+export async function record(state: MockState, entry: RecordedRequest): Promise<void> {
   state.requests.push(entry);
   if (state.options.recordFile) await appendFile(state.options.recordFile, `${JSON.stringify(entry)}\n`);
 }
 
-/** Serves turns in order; a `repeat` turn answers every remaining request. */
-function createTurnCursor(turns: readonly ScenarioTurn[]): () => { index: number; turn: ScenarioTurn } | undefined {
-  let nextIndex = 0;
-  return () => {
-    const turn = turns[nextIndex];
+/**
+ * Serves the first turn not yet served that fits the request (a turn without `match` fits every
+ * request); a `repeat` turn is never used up, so it answers every later request it fits.
+ */
+function createTurnCursor(turns: readonly ScenarioTurn[]): (body: unknown) => { index: number; turn: ScenarioTurn } | undefined {
+  const served = new Set<number>();
+  return (body) => {
+    let firstUserText: string | undefined;
+    const index = turns.findIndex((turn, position) => {
+      if (served.has(position)) return false;
+      if (turn.match === undefined) return true;
+      firstUserText ??= firstUserMessageText(body);
+      return firstUserText.includes(turn.match);
+    });
+    const turn = turns[index];
     if (turn === undefined) return undefined;
-    const index = nextIndex;
-    if (!turn.repeat) nextIndex += 1;
+    if (!turn.repeat) served.add(index);
     return { index, turn };
   };
+}
+
+/**
+ * The texts inside the first `role: "user"` object of a request body, joined: the first user
+ * message in any of the wire formats (Anthropic and Chat `messages`, Responses `input`, Gemini
+ * `contents`), whatever its content's shape.
+ */
+export function firstUserMessageText(body: unknown): string {
+  const found = findFirst(body, (value) => value.role === "user");
+  return found === undefined ? "" : stringsIn(found).join("\n");
+}
+
+function findFirst(value: unknown, test: (object: Record<string, unknown>) => boolean): Record<string, unknown> | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  if (!Array.isArray(value) && test(value as Record<string, unknown>)) return value as Record<string, unknown>;
+  for (const child of Object.values(value)) {
+    const found = findFirst(child, test);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The texts of a message: string `content` and `text` fields at any depth (not roles, types or ids). */
+function stringsIn(value: unknown): string[] {
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([key, child]) =>
+    typeof child === "string" ? (key === "text" || key === "content" ? [child] : []) : stringsIn(child),
+  );
 }
 
 function createIdSequence(): (prefix: string) => string {
@@ -137,7 +174,7 @@ function createIdSequence(): (prefix: string) => string {
   };
 }
 
-function recordableHeaders(request: IncomingMessage): Record<string, string> {
+export function recordableHeaders(request: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;

@@ -13,6 +13,8 @@ import type { ResponseTurn } from "./scenario.js";
 export interface ResponsesContext extends OpenAIResponseContext {
   /** The request asked for `include: ["reasoning.encrypted_content"]`. */
   includeEncryptedReasoning: boolean;
+  /** The request asked for `include: ["web_search_call.action.sources"]`. */
+  includeSearchSources?: boolean;
 }
 
 type OutputItem = Record<string, unknown> & { id: string; type: string };
@@ -39,6 +41,8 @@ export function encodeResponsesStream(turn: ResponseTurn, context: ResponsesCont
         emit("response.reasoning_summary_text.delta", { ...at, summary_index: 0, delta });
       emit("response.reasoning_summary_text.done", { ...at, summary_index: 0, text });
       emit("response.reasoning_summary_part.done", { ...at, summary_index: 0, part: { ...part, text } });
+    } else if (item.type === "web_search_call") {
+      for (const phase of ["in_progress", "searching", "completed"]) emit(`response.web_search_call.${phase}`, at);
     } else if (item.type === "message") {
       const text = turn.text ?? "";
       const part = { type: "output_text", text: "", annotations: [], logprobs: [] };
@@ -46,7 +50,7 @@ export function encodeResponsesStream(turn: ResponseTurn, context: ResponsesCont
       for (const delta of splitIntoChunks(text, chunkCharacters))
         emit("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] });
       emit("response.output_text.done", { ...at, content_index: 0, text, logprobs: [] });
-      emit("response.content_part.done", { ...at, content_index: 0, part: { ...part, text } });
+      emit("response.content_part.done", { ...at, content_index: 0, part: { ...part, text, annotations: citationsOf(turn) } });
     } else {
       const args = String(item.arguments);
       for (const delta of splitIntoChunks(args, chunkCharacters)) emit("response.function_call_arguments.delta", { ...at, delta });
@@ -107,13 +111,26 @@ function outputItems(turn: ResponseTurn, context: ResponsesContext): OutputItem[
       ...(context.includeEncryptedReasoning ? { encrypted_content: `mock_encrypted_${suffix}` } : {}),
     });
   }
+  if (turn.web_search) {
+    const { query = "search", results } = turn.web_search;
+    items.push({
+      id: `ws_${suffix}`,
+      type: "web_search_call",
+      status: "completed",
+      action: {
+        type: "search",
+        query,
+        ...(context.includeSearchSources ? { sources: results.map((result) => ({ type: "url", url: result.url })) } : {}),
+      },
+    });
+  }
   if (turn.text) {
     items.push({
       id: `msg_${suffix}`,
       type: "message",
       status: "completed",
       role: "assistant",
-      content: [{ type: "output_text", text: turn.text, annotations: [], logprobs: [] }],
+      content: [{ type: "output_text", text: turn.text, annotations: citationsOf(turn), logprobs: [] }],
     });
   }
   (turn.tool_calls ?? []).forEach((call, index) => {
@@ -130,6 +147,18 @@ function outputItems(turn: ResponseTurn, context: ResponsesContext): OutputItem[
   return items;
 }
 
+/** The answer cites every search result, over its whole text. */
+function citationsOf(turn: ResponseTurn): Array<Record<string, unknown>> {
+  const end = (turn.text ?? "").length;
+  return (turn.web_search?.results ?? []).map((result) => ({
+    type: "url_citation",
+    start_index: 0,
+    end_index: end,
+    url: result.url,
+    title: result.title,
+  }));
+}
+
 /** An item as `output_item.added` announces it: nothing generated yet. */
 function startedItem(item: OutputItem): OutputItem {
   switch (item.type) {
@@ -137,6 +166,8 @@ function startedItem(item: OutputItem): OutputItem {
       return { id: item.id, type: "reasoning", summary: [] };
     case "message":
       return { ...item, status: "in_progress", content: [] };
+    case "web_search_call":
+      return { id: item.id, type: "web_search_call", status: "in_progress" };
     default:
       return { ...item, status: "in_progress", arguments: "" };
   }

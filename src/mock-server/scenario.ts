@@ -16,8 +16,26 @@ const toolCallSchema = z.strictObject({
 
 const stopReasonSchema = z.enum(["end_turn", "tool_use", "max_tokens", "stop_sequence", "pause_turn", "refusal"]);
 
+/**
+ * A web search the answering side ran: the vendor's own search (Anthropic's server tool, OpenAI's
+ * web_search, Gemini's grounding) before the turn's text, or a SearXNG instance's results.
+ */
+const webSearchSchema = z.strictObject({
+  /** The query the search ran (default "search"). */
+  query: z.string().min(1).optional(),
+  results: z.array(
+    z.strictObject({
+      title: z.string(),
+      url: z.url(),
+      /** SearXNG's `content`: a few words from the page. */
+      snippet: z.string().optional(),
+    }),
+  ),
+});
+
 const responseTurnSchema = z.strictObject({
   thinking: z.string().optional(),
+  web_search: webSearchSchema.optional(),
   text: z.string().optional(),
   tool_calls: z.array(toolCallSchema).optional(),
   /** Default: "tool_use" when there are tool calls, else "end_turn". */
@@ -58,6 +76,7 @@ const responseTurnSchema = z.strictObject({
     })
     .optional(),
   repeat: z.boolean().optional(),
+  match: z.string().min(1).optional(),
 });
 
 const errorTurnSchema = z.strictObject({
@@ -72,6 +91,7 @@ const errorTurnSchema = z.strictObject({
     retry_after: z.number().nonnegative().optional(),
   }),
   repeat: z.boolean().optional(),
+  match: z.string().min(1).optional(),
 });
 
 /**
@@ -86,11 +106,17 @@ const scenarioTurnSchema = z.unknown().transform((value, context): ErrorTurn | R
   return z.NEVER;
 });
 
+/**
+ * `match` on a turn: it answers only a request whose first user message contains this text.
+ * Several conversations can then share one server — a main conversation and its subagents, each
+ * starting from its own prompt — however their requests interleave.
+ */
 export const scenarioSchema = z.strictObject({
   turns: z.array(scenarioTurnSchema).min(1),
 });
 
 export type ScriptedToolCall = z.infer<typeof toolCallSchema>;
+export type ScriptedWebSearch = z.infer<typeof webSearchSchema>;
 export type ScenarioStopReason = z.infer<typeof stopReasonSchema>;
 export type ResponseTurn = z.infer<typeof responseTurnSchema>;
 export type ErrorTurn = z.infer<typeof errorTurnSchema>;

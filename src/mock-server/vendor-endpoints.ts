@@ -8,7 +8,9 @@ import {
 } from "./anthropic-sse.js";
 import { writeSseFrames } from "./frames.js";
 import { encodeGeminiStream, geminiErrorBody, geminiErrorStatus, geminiModelList } from "./gemini-sse.js";
-import { takeResponseTurn, sendJson, type MockState } from "./mock-state.js";
+import { record, recordableHeaders, takeResponseTurn, sendJson, type MockState } from "./mock-state.js";
+import { isErrorTurn } from "./scenario.js";
+import { encodeSearxngAnswer, requestedDomainFilters, withFilteredSearch } from "./web-search-fakes.js";
 import { encodeChatCompletion, encodeChatCompletionStream } from "./openai-chat-sse.js";
 import { encodeOllamaChat, encodeOllamaChatStream, ollamaErrorBody } from "./ollama-ndjson.js";
 import { openAIErrorBody, openAIErrorTurnBody, openAIModelList } from "./openai-errors.js";
@@ -55,6 +57,7 @@ const ENDPOINTS: readonly Endpoint[] = [
       sendJson(response, 200, request.headers["anthropic-version"] ? modelList() : openAIModelList(mockModelIds)),
   },
   { method: "POST", path: "/api/chat", handle: (state, request, response) => serveOllama(state, request, response) },
+  { method: "GET", path: "/search", handle: (state, request, response) => serveSearxng(state, request, response) },
   { method: "GET", path: "/__requests", handle: (state, _request, response) => sendJson(response, 200, state.requests) },
   {
     method: "POST",
@@ -88,6 +91,7 @@ async function serveMessages(state: MockState, request: IncomingMessage, respons
   });
   if (!taken) return;
   const { body, bodyText } = taken;
+  const turn = withFilteredSearch(taken.turn, requestedDomainFilters(body));
 
   const context: AnthropicResponseContext = {
     messageId: state.nextId("msg"),
@@ -98,9 +102,9 @@ async function serveMessages(state: MockState, request: IncomingMessage, respons
     requestId,
   };
   if ("stream" in body && body.stream === true) {
-    return writeSseFrames(response, encodeAnthropicStream(taken.turn, context), taken.turn);
+    return writeSseFrames(response, encodeAnthropicStream(turn, context), turn);
   }
-  sendJson(response, 200, encodeAnthropicMessage(taken.turn, context));
+  sendJson(response, 200, encodeAnthropicMessage(turn, context));
 }
 
 /** Gemini API: the same turns as `streamGenerateContent` SSE, in Google's shapes (gemini-sse.ts). */
@@ -146,15 +150,13 @@ async function serveOpenAI(
     estimatedInputTokens: Math.max(1, Math.ceil(bodyText.length / 4)),
     includeUsage: fields.stream_options?.include_usage === true,
     includeEncryptedReasoning: Array.isArray(fields.include) && fields.include.includes("reasoning.encrypted_content"),
+    includeSearchSources: Array.isArray(fields.include) && fields.include.includes("web_search_call.action.sources"),
     createdAt: Math.floor(Date.now() / 1000),
   };
+  const turn = withFilteredSearch(taken.turn, requestedDomainFilters(body));
   if (fields.stream !== true)
-    return sendJson(response, 200, api === "chat" ? encodeChatCompletion(taken.turn, context) : encodeResponse(taken.turn, context));
-  return writeSseFrames(
-    response,
-    api === "chat" ? encodeChatCompletionStream(taken.turn, context) : encodeResponsesStream(taken.turn, context),
-    taken.turn,
-  );
+    return sendJson(response, 200, api === "chat" ? encodeChatCompletion(turn, context) : encodeResponse(turn, context));
+  return writeSseFrames(response, api === "chat" ? encodeChatCompletionStream(turn, context) : encodeResponsesStream(turn, context), turn);
 }
 
 /** Ollama's native chat API (`/api/chat`): NDJSON, streamed unless the request says `stream: false`. */
@@ -173,6 +175,31 @@ async function serveOllama(state: MockState, request: IncomingMessage, response:
   };
   if (fields.stream === false) return sendJson(response, 200, encodeOllamaChat(taken.turn, context));
   return writeSseFrames(response, encodeOllamaChatStream(taken.turn, context), taken.turn, "application/x-ndjson");
+}
+
+/**
+ * A SearXNG instance's search (`GET /search?q=…&format=json`): the next turn must script a
+ * `web_search`. Like a default SearXNG, any format but json is refused with 403.
+ */
+async function serveSearxng(state: MockState, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? "/", "http://mock.invalid");
+  const taken = url.searchParams.get("format") === "json" ? state.takeTurn(undefined) : undefined;
+  await record(state, {
+    turn: taken?.index ?? null,
+    method: "GET",
+    path: request.url ?? "",
+    headers: recordableHeaders(request),
+    body: null,
+    time: new Date().toISOString(),
+  });
+  if (url.searchParams.get("format") !== "json") return sendJson(response, 403, { error: "format not allowed" });
+  const search = taken && !isErrorTurn(taken.turn) ? taken.turn.web_search : undefined;
+  if (!search) {
+    state.log("a SearXNG search arrived, but the next scenario turn scripts no web_search");
+    return sendJson(response, 500, { error: "the scenario scripts no web_search for this search" });
+  }
+  state.log(`search ${state.requests.length}: serving turn ${taken!.index}`);
+  sendJson(response, 200, encodeSearxngAnswer(url.searchParams.get("q") ?? "", search));
 }
 
 function modelList() {

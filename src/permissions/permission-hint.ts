@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { PermissionVerdict } from "./policy.js";
-import { commandOf, targetPath, type RuleTarget } from "./rules.js";
+import { commandOf, targetHost, targetPath, type RuleTarget } from "./rules.js";
 
 type AskVerdict = Extract<PermissionVerdict, { behavior: "ask" }>;
 
@@ -26,6 +26,7 @@ export function whatWouldAllow(call: Omit<RuleTarget, "cwd">, verdict: AskVerdic
     case "mode":
       if (call.traits.kind === "edit") return `--permission-mode acceptEdits or --allowedTools "${call.toolName}"`;
       if (command !== undefined) return `--allowedTools "${call.toolName}(${commandPrefix(command)}:*)" or --dangerously-skip-permissions`;
+      if (call.traits.urlField !== undefined) return `--allowedTools "${call.toolName}(domain:${targetHost(target) ?? "HOST"})"`;
       return `--allowedTools "${call.toolName}"`;
   }
 }

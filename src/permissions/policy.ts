@@ -6,7 +6,7 @@ import { programsInsideRoots } from "./shell/program-lookup.js";
 import { isSameOrInside } from "../paths/real-path.js";
 import { assessRisk } from "./risk-sentinel.js";
 import { lineGitRisk } from "./shell/git-config-risk.js";
-import { allowRulesCover, allowRulesCoverWithoutJudgement, anyRuleMatches, commandOf, targetPath } from "./rules.js";
+import { allowRulesCover, allowRulesCoverWithoutJudgement, anyRuleMatches, commandOf, targetHost, targetPath } from "./rules.js";
 import type { PermissionRule } from "./rule-syntax.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
 
@@ -82,7 +82,7 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
   const command = commandOf(target);
   const readOnlyCommand = command !== undefined && isReadOnlyCommand(command);
   const readsOnly = traits.kind === "read" || traits.sessionStateOnly === true;
-  if (mode === "plan" && !readsOnly && !readOnlyCommand) {
+  if (mode === "plan" && !readsOnly && !readOnlyCommand && traits.readsWeb !== true) {
     return {
       behavior: "deny",
       message: `${toolName} is not available in plan mode: it would change files or run commands. Describe the plan instead.`,
@@ -106,6 +106,12 @@ export function decidePermission(question: PermissionQuestion): PermissionVerdic
         reasonType: "risk",
       });
     return { behavior: "allow", reason: "allow rule" };
+  }
+  // A fetch reaches another machine: reading a page is harmless to the workspace, but which hosts
+  // the session talks to is the user's choice (a `domain:` rule), as in Claude Code.
+  if (traits.urlField !== undefined && mode !== "auto") {
+    const host = targetHost(target) ?? "an unnamed host";
+    return finish(mode, { behavior: "ask", reason: `${toolName} would fetch from ${host}, which no allow rule names`, reasonType: "mode" });
   }
 
   const filePath = targetPath(target);

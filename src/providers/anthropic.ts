@@ -4,23 +4,23 @@
 // the Messages resource, whose `create` prints a deprecation notice with console.warn on every
 // request for an older model (claude-sonnet-4-5-20250929): hosts show stderr as an error.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
-import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
 import type { Stream } from "@anthropic-ai/sdk/core/streaming";
 import type {
   ContentBlockParam,
+  ImageBlockParam,
+  TextBlockParam,
   MessageCreateParamsStreaming,
   MessageParam,
   RawMessageStreamEvent,
-  Usage as AnthropicUsage,
+  Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { Message } from "../conversation/messages.js";
 import { thinkingStyle } from "./models.js";
-import { retryAfterFromHeaders } from "./retry-after.js";
+import { toErrorEvent, toUsage, usageUpdate } from "./anthropic-wire.js";
 import { parseToolArguments } from "./tool-call-assembler.js";
 import { ResponseAccumulator } from "./response-accumulator.js";
 import { nodeHttpFetch } from "./node-http-fetch.js";
-import { abortedEvent, disconnectEvent, vendorErrorEvent } from "./http-errors.js";
-import type { Provider, ProviderEvent, ProviderRequest, StopReason, Usage, UsageUpdate } from "./types.js";
+import type { Provider, ProviderEvent, ProviderRequest, StopReason, UsageUpdate } from "./types.js";
 
 export interface AnthropicProviderOptions {
   /** One of the two is set (the registry refuses to build the provider without credentials). */
@@ -48,6 +48,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
   return {
     id: "anthropic",
     stream: (request, signal) => streamAnthropic(client, request, signal),
+    webSearch: async (request, model, signal) =>
+      (await import("./web-search/anthropic-web-search.js")).searchWithAnthropic(client, request, model, signal),
   };
 }
 
@@ -59,7 +61,10 @@ async function* streamAnthropic(client: BaseAnthropic, request: ProviderRequest,
         body: toAnthropicParams(request),
         stream: true,
         signal,
-        headers: { "x-agentwire-session-id": request.sessionId },
+        headers: {
+          "x-agentwire-session-id": request.sessionId,
+          ...(request.deferredToolLoading ? { "anthropic-beta": TOOL_SEARCH_BETA } : {}),
+        },
       })
       .withResponse();
     for await (const event of stream) {
@@ -161,32 +166,6 @@ class AnthropicStreamTranslator {
   }
 }
 
-function toUsage(usage: AnthropicUsage): Usage {
-  return {
-    inputTokens: usage.input_tokens ?? 0,
-    outputTokens: usage.output_tokens ?? 0,
-    cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
-    cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
-    raw: usage,
-  };
-}
-
-/** message_delta usage as reported: its counts are cumulative totals; null or absent ones were not reported. */
-function usageUpdate(delta: {
-  input_tokens?: number | null;
-  output_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-}): UsageUpdate {
-  return {
-    ...(typeof delta.input_tokens === "number" ? { inputTokens: delta.input_tokens } : {}),
-    ...(typeof delta.output_tokens === "number" ? { outputTokens: delta.output_tokens } : {}),
-    ...(typeof delta.cache_read_input_tokens === "number" ? { cacheReadInputTokens: delta.cache_read_input_tokens } : {}),
-    ...(typeof delta.cache_creation_input_tokens === "number" ? { cacheCreationInputTokens: delta.cache_creation_input_tokens } : {}),
-    raw: delta,
-  };
-}
-
 function normalizeStopReason(raw: string | null): StopReason {
   switch (raw) {
     case "end_turn":
@@ -201,20 +180,6 @@ function normalizeStopReason(raw: string | null): StopReason {
   }
 }
 
-function toErrorEvent(error: unknown, signal: AbortSignal, endpoint: string): ProviderEvent {
-  if (signal.aborted || error instanceof APIUserAbortError) return abortedEvent();
-  if (error instanceof APIError && !(error instanceof APIConnectionError)) {
-    const retryAfterMs = retryAfterFromHeaders(error.headers);
-    return vendorErrorEvent({
-      status: typeof error.status === "number" ? error.status : null,
-      code: error.type,
-      message: error.apiMessage ?? error.message,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
-  }
-  return disconnectEvent(error, endpoint);
-}
-
 function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreaming {
   return {
     model: request.model,
@@ -222,15 +187,7 @@ function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreami
     stream: true,
     ...(request.system ? { system: request.system } : {}),
     messages: toAnthropicMessages(request.messages),
-    ...(request.tools.length > 0
-      ? {
-          tools: request.tools.map((tool) => ({
-            name: tool.name,
-            description: tool.description,
-            input_schema: tool.inputSchema as { type: "object"; [key: string]: unknown },
-          })),
-        }
-      : {}),
+    ...(request.tools.length > 0 || request.deferredToolLoading ? { tools: toAnthropicTools(request) } : {}),
     ...(request.thinkingBudgetTokens
       ? {
           thinking:
@@ -241,6 +198,32 @@ function toAnthropicParams(request: ProviderRequest): MessageCreateParamsStreami
       : {}),
   };
 }
+
+/**
+ * The request's tools. With deferred loading, as Claude Code sends them: a loaded tool keeps
+ * `defer_loading` (the tool references in the conversation make its schema visible), and a
+ * placeholder that is never called keeps the API's deferred loading on before anything loaded.
+ */
+function toAnthropicTools(request: ProviderRequest): Tool[] {
+  const tools: Tool[] = request.tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema as Tool["input_schema"],
+    ...(request.deferredToolLoading && tool.deferLoading ? { defer_loading: true } : {}),
+  }));
+  if (request.deferredToolLoading) tools.push(DEFERRED_TOOL_PLACEHOLDER);
+  return tools;
+}
+
+const DEFERRED_TOOL_PLACEHOLDER: Tool = {
+  name: "DeferredToolPlaceholder",
+  description: "Keeps deferred tool loading switched on; not a tool to call.",
+  input_schema: { type: "object", properties: {} },
+  defer_loading: true,
+};
+
+/** The beta Claude Code names for deferred tools and tool references. */
+const TOOL_SEARCH_BETA = "advanced-tool-use-2025-11-20";
 
 /** Consecutive messages of one role are merged: the API expects user/assistant alternation. */
 function toAnthropicMessages(messages: Message[]): MessageParam[] {
@@ -272,19 +255,23 @@ function toAnthropicBlock(block: Message["content"][number]): ContentBlockParam[
         {
           type: "tool_result",
           tool_use_id: block.toolUseId,
-          content:
-            typeof block.content === "string"
-              ? block.content
-              : block.content.map((part) =>
-                  part.type === "text"
-                    ? { type: "text" as const, text: part.text }
-                    : {
-                        type: "image" as const,
-                        source: { type: "base64" as const, media_type: part.mediaType as "image/png", data: part.data },
-                      },
-                ),
+          content: typeof block.content === "string" ? block.content : block.content.map(toAnthropicResultPart),
           ...(block.isError ? { is_error: true } : {}),
         },
       ];
+  }
+}
+
+type ToolResultPart = Exclude<Extract<Message["content"][number], { type: "tool_result" }>["content"], string>[number];
+
+/** A tool reference goes as the API's beta block (the stable SDK types do not list it yet). */
+function toAnthropicResultPart(part: ToolResultPart): TextBlockParam | ImageBlockParam {
+  switch (part.type) {
+    case "text":
+      return { type: "text", text: part.text };
+    case "image":
+      return { type: "image", source: { type: "base64", media_type: part.mediaType as "image/png", data: part.data } };
+    case "tool_reference":
+      return { type: "tool_reference", tool_name: part.toolName } as unknown as TextBlockParam;
   }
 }

@@ -1,24 +1,11 @@
 import { VENDOR_BASE_URLS } from "./vendor-urls.js";
-import { randomUUID } from "node:crypto";
-import { ApiError, GoogleGenAI, type GenerateContentResponse, type GenerateContentResponseUsageMetadata, type Part } from "@google/genai";
+import { randomUUID } from "../text/random-uuid.js";
+import { GoogleGenAI, type GenerateContentResponse, type Part } from "@google/genai";
 import { toGeminiRequest } from "./gemini-request.js";
-import { retryAfterFromHeaders } from "./retry-after.js";
-import { abortedEvent, disconnectEvent, vendorErrorEvent } from "./http-errors.js";
+import { geminiTransport, toErrorEvent, toUsage, type GeminiProviderOptions } from "./gemini-wire.js";
 import { emptyUsage, type Provider, type ProviderEvent, type ProviderRequest, type StopReason, type Usage } from "./types.js";
 
-export interface GeminiProviderOptions {
-  /** GEMINI_API_KEY or GOOGLE_API_KEY; without one, requests carry a bearer token instead. */
-  apiKey: string | undefined;
-  /** Overrides the Gemini API endpoint (GEMINI_BASE_URL, --base-url). */
-  baseUrl?: string;
-  /**
-   * Bearer tokens for requests without an API key (normally `gcloud auth print-access-token`).
-   * A rejection's message is shown to the user as an authentication error.
-   */
-  accessToken: () => Promise<string>;
-  /** `x-goog-user-project` for bearer tokens: Google bills user credentials to a quota project. */
-  quotaProject?: string;
-}
+export type { GeminiProviderOptions } from "./gemini-wire.js";
 
 /**
  * The Gemini API (`generativelanguage.googleapis.com`) through `@google/genai`, streamed with
@@ -41,6 +28,8 @@ export function createGeminiProvider(options: GeminiProviderOptions): Provider {
   return {
     id: "gemini",
     stream: (request, signal) => streamGemini(client, options, request, signal),
+    webSearch: async (request, model, signal) =>
+      (await import("./web-search/gemini-web-search.js")).searchWithGemini(client, options, request, model, signal),
   };
 }
 
@@ -50,35 +39,12 @@ async function* streamGemini(
   request: ProviderRequest,
   signal: AbortSignal,
 ): AsyncGenerator<ProviderEvent> {
-  let bearerToken: string | undefined;
-  if (!options.apiKey) {
-    try {
-      bearerToken = await options.accessToken();
-    } catch (error) {
-      yield {
-        type: "error",
-        kind: "auth",
-        status: null,
-        retryable: false,
-        message: error instanceof Error ? error.message : String(error),
-      };
-      return;
-    }
+  const transport = await geminiTransport(options);
+  if ("error" in transport) {
+    yield transport.error;
+    return;
   }
-  // Every request of this attempt goes through here: it sets the bearer credentials, and it
-  // keeps the headers of a failed response, which the SDK's ApiError drops (`retry-after`).
-  let failedResponseHeaders: Headers | undefined;
-  const sendRequest: typeof fetch = async (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (bearerToken !== undefined) {
-      headers.delete("x-goog-api-key");
-      headers.set("authorization", `Bearer ${bearerToken}`);
-      if (options.quotaProject) headers.set("x-goog-user-project", options.quotaProject);
-    }
-    const response = await fetch(input, { ...init, headers });
-    if (!response.ok) failedResponseHeaders = response.headers;
-    return response;
-  };
+  const { sendRequest, failedResponseHeaders } = transport;
   const translator = new GeminiStreamTranslator(request.model);
   const { contents, config } = toGeminiRequest(request);
   try {
@@ -102,7 +68,7 @@ async function* streamGemini(
       yield toErrorEvent(
         error,
         signal,
-        failedResponseHeaders,
+        failedResponseHeaders(),
         `${options.baseUrl ?? VENDOR_BASE_URLS.gemini}/v1beta/models/${request.model}:streamGenerateContent`,
       );
   }
@@ -234,22 +200,6 @@ class GeminiStreamTranslator {
   }
 }
 
-/**
- * `promptTokenCount` includes the cached prefix and `candidatesTokenCount` excludes thinking;
- * agentwire counts cached input separately and bills thinking as output, as Google does.
- */
-function toUsage(metadata: GenerateContentResponseUsageMetadata): Usage {
-  const cached = metadata.cachedContentTokenCount ?? 0;
-  const prompt = (metadata.promptTokenCount ?? 0) + (metadata.toolUsePromptTokenCount ?? 0);
-  return {
-    inputTokens: Math.max(0, prompt - cached),
-    outputTokens: (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0),
-    cacheReadInputTokens: cached,
-    cacheCreationInputTokens: 0,
-    raw: metadata,
-  };
-}
-
 /** Gemini finishes a function-calling response with STOP; the calls make it a tool_use stop. */
 function normalizeFinishReason(finishReason: string | undefined, calledFunctions: boolean): StopReason {
   switch (finishReason) {
@@ -269,47 +219,4 @@ function normalizeFinishReason(finishReason: string | undefined, calledFunctions
     default:
       return "other";
   }
-}
-
-/** The error object of a Google API error body: `{"error": {code, message, status, details}}`. */
-interface GoogleErrorBody {
-  code?: number;
-  message?: string;
-  status?: string;
-  details?: Array<{ "@type"?: string; reason?: string; retryDelay?: string }>;
-}
-
-function toErrorEvent(error: unknown, signal: AbortSignal, failedResponseHeaders: Headers | undefined, endpoint: string): ProviderEvent {
-  if (signal.aborted) return abortedEvent();
-  // Not an API answer: the socket dropped (undici's TypeError "terminated"), the server was
-  // unreachable, or the SDK found the SSE body cut off mid-event.
-  if (!(error instanceof ApiError)) return disconnectEvent(error, endpoint);
-  const body = parseErrorBody(error.message);
-  const retryAfterMs = retryAfterFromHeaders(failedResponseHeaders) ?? retryDelayMs(body);
-  return vendorErrorEvent({
-    status: error.status,
-    // A wrong key is a 400 INVALID_ARGUMENT whose detail says API_KEY_INVALID; else the RPC status (UNAVAILABLE, …).
-    code: body?.details?.some((detail) => detail.reason === "API_KEY_INVALID") ? "API_KEY_INVALID" : (body?.status ?? null),
-    message: body?.message ?? error.message,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  });
-}
-
-/** ApiError messages embed the JSON body: the whole message for HTTP errors, after a prefix for SSE error events. */
-function parseErrorBody(message: string): GoogleErrorBody | undefined {
-  const start = message.indexOf("{");
-  if (start === -1) return undefined;
-  try {
-    const parsed = JSON.parse(message.slice(start)) as { error?: GoogleErrorBody };
-    return typeof parsed.error === "object" && parsed.error !== null ? parsed.error : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** google.rpc.RetryInfo: `retryDelay` is a protobuf Duration in JSON form, e.g. "30s" or "1.5s". */
-function retryDelayMs(body: GoogleErrorBody | undefined): number | undefined {
-  const delay = body?.details?.find((detail) => detail["@type"]?.endsWith("google.rpc.RetryInfo"))?.retryDelay;
-  const seconds = delay === undefined ? NaN : Number(/^(\d+(?:\.\d+)?)s$/.exec(delay)?.[1]);
-  return Number.isFinite(seconds) ? seconds * 1000 : undefined;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import { APIError } from "openai";
 import type {
   ChatCompletionChunk,

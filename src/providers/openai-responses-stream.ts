@@ -169,7 +169,7 @@ export class ResponsesStreamTranslator {
   }
 }
 
-function toUsage(usage: ResponseUsage | undefined): Usage {
+export function toUsage(usage: ResponseUsage | undefined): Usage {
   if (!usage) return emptyUsage();
   return openAIUsage(usage, {
     input: usage.input_tokens ?? 0,

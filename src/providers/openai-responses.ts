@@ -10,6 +10,8 @@ import type { Provider, ProviderEvent, ProviderRequest } from "./types.js";
 export interface OpenAIResponsesProviderOptions extends OpenAIConnection {
   /** Shown in `system/init.provider`. */
   id: string;
+  /** The server has OpenAI's built-in `web_search` tool (OpenAI itself; not the servers that copy its API). */
+  builtinWebSearch?: boolean;
 }
 
 /**
@@ -19,7 +21,16 @@ export interface OpenAIResponsesProviderOptions extends OpenAIConnection {
  */
 export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOptions): Provider {
   const client = createOpenAIClient(options);
-  return { id: options.id, stream: (request, signal) => streamResponses(client, request, signal) };
+  return {
+    id: options.id,
+    stream: (request, signal) => streamResponses(client, request, signal),
+    ...(options.builtinWebSearch
+      ? {
+          webSearch: async (request, model, signal) =>
+            (await import("./web-search/openai-web-search.js")).searchWithOpenAIResponses(client, request, model, signal),
+        }
+      : {}),
+  };
 }
 
 async function* streamResponses(client: OpenAI, request: ProviderRequest, signal: AbortSignal): AsyncGenerator<ProviderEvent> {
@@ -127,5 +138,6 @@ function toolOutput(block: Extract<UserContentBlock, { type: "tool_result" }>): 
   const prefix = block.isError ? "Error: " : "";
   if (typeof block.content === "string") return `${prefix}${block.content}`;
   if (block.content.every((part) => part.type === "text")) return `${prefix}${block.content.map((part) => part.text).join("\n")}`;
-  return block.content.flatMap(toInputContent);
+  // Tool references arrive as text already (the loop turns them into text for this API).
+  return block.content.flatMap((part) => (part.type === "tool_reference" ? [] : toInputContent(part)));
 }

@@ -35,6 +35,10 @@ export function createProvider(settings: ProviderSettings): Provider {
       loaded ??= loadProvider(settings);
       yield* (await loaded).stream(request, signal);
     },
+    async webSearch(request, model, signal) {
+      loaded ??= loadProvider(settings);
+      return (await loaded).webSearch?.(request, model, signal);
+    },
   };
 }
 
@@ -74,7 +78,7 @@ async function loadOpenAIFamily(settings: ProviderSettings, provider: OpenAIComp
   const apiKey = credential.value;
   if (chooseOpenAIApi(settings.model ?? "", baseUrl, settings.openaiApi) === "responses") {
     const { createOpenAIResponsesProvider } = await import("./openai-responses.js");
-    return createOpenAIResponsesProvider({ id: provider, apiKey, baseUrl });
+    return createOpenAIResponsesProvider({ id: provider, apiKey, baseUrl, builtinWebSearch: provider === "openai" });
   }
   const [{ createOpenAIChatProvider }, { ollamaToolSupportProbe }] = await Promise.all([
     import("./openai-chat.js"),
@@ -137,7 +141,8 @@ function failingProvider(id: string, message: string): Provider {
  * text); local servers bill nothing per token, so a cost of 0 is exact for them.
  */
 export function providerCapabilities(provider: ProviderId): ProviderCapabilities {
-  return { imagesInToolResults: provider === "anthropic", meteredBilling: !isLocalServer(provider) };
+  const anthropic = provider === "anthropic";
+  return { imagesInToolResults: anthropic, meteredBilling: !isLocalServer(provider), ...(anthropic ? { toolReferences: true } : {}) };
 }
 
 /** Local servers bill nothing per token: a cost of 0 is exact for them, not a missing price. */

@@ -22,6 +22,8 @@ export interface Provider {
   /** The API's base URL, for diagnostics. */
   readonly endpoint?: string;
   stream(request: ProviderRequest, signal: AbortSignal): AsyncIterable<ProviderEvent>;
+  /** The vendor's built-in web search, for the WebSearch tool; absent = none. */
+  webSearch?: WebSearchFunction;
 }
 
 /** What a provider can do beyond text and tool calls, so callers never compare provider ids. */
@@ -30,6 +32,11 @@ export interface ProviderCapabilities {
   imagesInToolResults: boolean;
   /** Tokens are billed: a model without a known price is worth a warning (local servers are free). */
   meteredBilling: boolean;
+  /**
+   * The API loads deferred tools itself from `tool_reference` blocks in tool results (Anthropic's
+   * tool search); absent = agentwire sends the loaded tools' schemas and the references as text.
+   */
+  toolReferences?: boolean;
 }
 
 export interface ToolSpec {
@@ -37,6 +44,8 @@ export interface ToolSpec {
   description: string;
   /** JSON Schema of the tool input (object). */
   inputSchema: Record<string, unknown>;
+  /** A deferred tool that ToolSearch loaded (Anthropic: sent with `defer_loading`). */
+  deferLoading?: true;
 }
 
 export interface ProviderRequest {
@@ -49,6 +58,11 @@ export interface ProviderRequest {
   thinkingBudgetTokens?: number;
   /** Session id, for providers that accept a correlation header. */
   sessionId: string;
+  /**
+   * Some tools are offered by name only and `messages` may hold `tool_reference` blocks; set
+   * only for a provider with `capabilities.toolReferences` (the others get neither).
+   */
+  deferredToolLoading?: true;
 }
 
 /** Token counts for one response; absent counts are 0. `raw` keeps the vendor's own object. */
@@ -170,4 +184,55 @@ export function wireStopReason(stopReason: { normalized: StopReason; raw: string
 
 export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+}
+
+/** What the WebSearch tool asks a search service for. At most one of the domain lists is set. */
+export interface WebSearchRequest {
+  query: string;
+  /** Only results from these domains (and their subdomains). */
+  allowedDomains?: readonly string[];
+  /** No results from these domains (or their subdomains). */
+  blockedDomains?: readonly string[];
+}
+
+export interface WebSearchLink {
+  title: string;
+  url: string;
+}
+
+/** One search the service ran, with the links it found: Claude Code's `{tool_use_id, content}` entry. */
+export interface WebSearchHits {
+  toolUseId: string;
+  links: WebSearchLink[];
+}
+
+/**
+ * What one WebSearch produced: the searches and the answer's text in the order the service
+ * gave them, and what it cost. `usage` is absent when no model ran (a search backend).
+ */
+export interface WebSearchOutcome {
+  results: Array<WebSearchHits | string>;
+  searchCount: number;
+  usage?: { usage: Usage; model: string };
+}
+
+/**
+ * A model provider's built-in web search: one request beside the conversation that lets the
+ * vendor's own search tool run, answered with the links it found and the model's summary.
+ *
+ * Contract: resolves to undefined when the provider's API has no search of its own (known only
+ * once the provider is loaded: the OpenAI family's API depends on the model); rejects with an
+ * Error whose message says what failed (HTTP status, vendor message); never returns links
+ * outside the request's domain filters.
+ */
+export type WebSearchFunction = (
+  request: WebSearchRequest,
+  model: SearchModel,
+  signal: AbortSignal,
+) => Promise<WebSearchOutcome | undefined>;
+
+/** The model that runs the search request, and the output it may write. */
+export interface SearchModel {
+  model: string;
+  maxOutputTokens: number;
 }

@@ -1,4 +1,4 @@
-import type { Message } from "../conversation/messages.js";
+import type { Message, ToolResultBlock } from "../conversation/messages.js";
 import { visibleMessage } from "../conversation/reminders.js";
 import { EntrySchema, HeaderSchema } from "../sessions/session-file.js";
 import type { RenderItem } from "./transcript-renderer.js";
@@ -61,7 +61,7 @@ export function messageEvent(message: Message): Record<string, unknown> {
   const content = message.content.map((block) => {
     switch (block.type) {
       case "tool_result":
-        return { type: "tool_result", tool_use_id: block.toolUseId, content: block.content, is_error: block.isError };
+        return { type: "tool_result", tool_use_id: block.toolUseId, content: wireResultContent(block.content), is_error: block.isError };
       case "image":
         return { type: "image" };
       default:
@@ -69,4 +69,10 @@ export function messageEvent(message: Message): Record<string, unknown> {
     }
   });
   return { type: message.role, message: { role: message.role, content } };
+}
+
+/** A stored result's content with its tool references in the wire's spelling (`tool_name`). */
+function wireResultContent(content: ToolResultBlock["content"]): unknown {
+  if (typeof content === "string") return content;
+  return content.map((part) => (part.type === "tool_reference" ? { type: "tool_reference", tool_name: part.toolName } : part));
 }

@@ -9,7 +9,17 @@ import {
   type ToolUse,
 } from "./event-shapes.js";
 import { renderMarkdown } from "./markdown.js";
-import { describeCall, describeResult, isAgentTool, isAsyncLaunch, keyArgument, type DiffRow, type ToolOutcome } from "./present/index.js";
+import {
+  describeCall,
+  describeResult,
+  isAgentTool,
+  isAsyncLaunch,
+  keyArgument,
+  linkLine,
+  type DiffRow,
+  type SearchLink,
+  type ToolOutcome,
+} from "./present/index.js";
 import { clip, formatCount, plural } from "./present/text.js";
 import { createStyle, type Style } from "./style.js";
 import { foldLines, SubagentFolds, taskLines } from "./subagent-folds.js";
@@ -28,6 +38,8 @@ export type RenderItem = { kind: "event"; event: unknown } | { kind: "invalid"; 
 const DIFF_LINES = 40;
 const CREATED_LINES = 10;
 const FAILED_OUTPUT_LINES = 20;
+/** Links of a web search shown under its result; the rest are counted. */
+const SHOWN_LINKS = 5;
 
 /**
  * Turns stream-json events (agentwire's or the real Claude Code's) into readable lines: assistant
@@ -186,10 +198,12 @@ export class TranscriptRenderer {
     const content = event.message.content;
     if (typeof content === "string") return inSubagent ? [] : this.userText(content, event.isSynthetic === true);
     const lines: string[] = [];
+    // Text beside a tool result is the tool's (ToolSearch's "Tool loaded."), not the user's words.
+    const besideResult = content.some((block) => block.type === "tool_result");
     for (const block of content) {
       if (block.type === "tool_result") lines.push(...this.toolResult(block as ToolResult, event.tool_use_result));
       else if (block.type === "text" && !inSubagent)
-        lines.push(...this.userText((block as { text: string }).text, event.isSynthetic === true));
+        lines.push(...this.userText((block as { text: string }).text, event.isSynthetic === true || besideResult));
     }
     return lines;
   }
@@ -224,7 +238,7 @@ export class TranscriptRenderer {
       case "updated":
         return this.updated(named, outcome.summary, outcome.diff);
       case "done":
-        return [this.style.dim(`  ⎿ ${named}${outcome.summary}`)];
+        return [this.style.dim(`  ⎿ ${named}${outcome.summary}`), ...this.links(outcome.links ?? [])];
     }
   }
 
@@ -238,6 +252,15 @@ export class TranscriptRenderer {
       return [this.style.dim("  ⎿ launched in the background")];
     }
     return foldLines(this.folds.close(block.tool_use_id)!, { block, details }, this.style, this.width);
+  }
+
+  /** A web search's results: the first few links, one a line. */
+  private links(links: readonly SearchLink[]): string[] {
+    const shown = links.slice(0, SHOWN_LINKS);
+    return [
+      ...shown.map((link) => this.style.dim(`    · ${clip(linkLine(link), this.width - 6)}`)),
+      ...(links.length > shown.length ? [this.style.dim(`    … ${plural(links.length - shown.length, "more result")}`)] : []),
+    ];
   }
 
   /** A command that failed: its exit code, then the end of its output, where the error usually is. */

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import { PermissionResultSchema, type CanUseToolRequest, type PermissionResult } from "../../protocol/control.js";
 import type { OutputEvent } from "../../protocol/events.js";
 import type { ApprovalRequest, ToolApprover } from "../session/session-options.js";
@@ -21,6 +21,7 @@ export function controlApprover(host: HostChannel): ToolApprover {
       decision_reason: request.reason,
       decision_reason_type: request.reasonType,
       permission_suggestions: request.suggestions,
+      ...(request.agentId === undefined ? {} : { agent_id: request.agentId }),
     };
     const answer = await host.request("can_use_tool", payload, signal);
     const parsed = PermissionResultSchema.safeParse(answer);

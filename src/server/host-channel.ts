@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import type { OutputEvent } from "../../protocol/events.js";
 import { PendingAnswers } from "./pending-answers.js";
 

@@ -1,4 +1,6 @@
 import { InitializeRequestSchema, type InitializeResponse } from "../../protocol/control.js";
+import { AgentDefinitionError } from "../agents/agent-definition.js";
+import { agentInfo } from "../agents/agent-listing.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 import { validated } from "./control-reply.js";
 import { HostHooks } from "./host-hooks.js";
@@ -10,6 +12,14 @@ import { loadHostMcpServers } from "./stream-input-context.js";
  */
 export const answerInitialize = validated(InitializeRequestSchema, (request, reply, context) => {
   const { session, host, log } = context;
+  if (request.agents !== undefined) {
+    try {
+      session.setHostAgents(request.agents);
+    } catch (error) {
+      if (error instanceof AgentDefinitionError) return reply.failure(error.message);
+      throw error;
+    }
+  }
   // An event sent as null or with no matchers registers nothing.
   const hooks = Object.fromEntries(
     Object.entries(request.hooks ?? {}).filter(([, matchers]) => matchers !== undefined && matchers.length > 0),
@@ -18,9 +28,8 @@ export const answerInitialize = validated(InitializeRequestSchema, (request, rep
     session.setHooks(new HostHooks(host, hooks, (message) => log.warn(message)));
   }
   loadHostMcpServers(context, [...(request.sdkMcpServers ?? []), ...context.hostMcpServers], request.sdkMcpServerManifests);
-  const answer: Omit<InitializeResponse, "commands"> = {
+  const answer: Omit<InitializeResponse, "commands" | "agents"> = {
     models: context.models,
-    agents: [],
     account: {},
     output_style: "default",
     available_output_styles: ["default"],
@@ -34,7 +43,10 @@ export const answerInitialize = validated(InitializeRequestSchema, (request, rep
   context.setup.add(outputSchema.catch(() => undefined));
   // The user-invocable skills are the session's commands (`/name args`).
   return outputSchema.then(
-    () => session.skillCommands().then((commands) => reply.success({ commands, ...answer } satisfies InitializeResponse)),
+    () =>
+      Promise.all([session.skillCommands(), session.agentDefinitions()]).then(([commands, agents]) =>
+        reply.success({ commands, agents: agents.map(agentInfo), ...answer } satisfies InitializeResponse),
+      ),
     (error: Error) => reply.failure(`initialize: jsonSchema is not a valid JSON Schema: ${error.message}`),
   );
 });

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import type { InputErrorEvent, OutputEvent } from "../../protocol/events.js";
 import { mcpStartupTimeoutMs } from "../mcp/mcp-servers.js";
 import type { Session } from "../session/session.js";

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import type { ResultEvent } from "../../protocol/events.js";
 import { readLines } from "../../protocol/lines.js";
 import { buildFailureResult } from "../session/wire/result.js";

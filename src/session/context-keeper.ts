@@ -19,7 +19,8 @@ export interface ContextKeeperInput {
   /** `--no-auto-compact`: only `/compact` compacts. */
   automatic: boolean;
   system: string;
-  toolSpecs: () => ToolSpec[];
+  /** The tools a request with these messages carries (deferred ones only once loaded). */
+  toolSpecs: (messages: readonly Message[]) => ToolSpec[];
   onUsage: (usage: Usage, model: string) => void;
   hooks: () => SessionHooks | undefined;
   hookBase: () => Record<string, unknown>;
@@ -144,7 +145,7 @@ export class ContextKeeper {
   }
 
   private estimate(messages: readonly Message[]): number {
-    return estimateTokens(this.input.system, this.input.toolSpecs(), messages);
+    return estimateTokens(this.input.system, this.input.toolSpecs(messages), messages);
   }
 
   private async runPostCompactHooks(trigger: "auto" | "manual", summary: string, signal: AbortSignal): Promise<void> {

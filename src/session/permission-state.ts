@@ -56,7 +56,7 @@ export class SessionPermissions {
    */
   hostApproval(
     approve: ToolApprover | undefined,
-    hooks: { notify: (message: string) => void; interrupt: () => void },
+    hooks: { notify: (message: string) => void; interrupt: () => void; agentId?: string },
   ): HostApproval | undefined {
     if (!approve) return undefined;
     return async (call, verdict, signal) => {
@@ -70,6 +70,7 @@ export class SessionPermissions {
           reason: verdict.reason,
           reasonType: verdict.reasonType,
           suggestions: [{ type: "addRules", rules: [{ toolName: call.name }], behavior: "allow", destination: "session" }],
+          ...(hooks.agentId === undefined ? {} : { agentId: hooks.agentId }),
         },
         signal,
       );

@@ -4,8 +4,9 @@ import { join, resolve } from "node:path";
 import type { SystemInitEvent } from "../../protocol/events.js";
 import { PROTECTED_PROJECT_ENTRIES } from "../permissions/protected-paths.js";
 import { apiKeySource, providerSettingsError } from "../providers/registry.js";
+import type { AgentCatalog } from "../agents/agent-catalog.js";
 import { discoverSkills, offersSkillTool, type SkillCatalog } from "../skills/catalog.js";
-import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
+import { AGENT_TOOL_TRAITS, SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 import { sandboxProblem } from "../tools/sandbox/sandbox-probe.js";
 import type { SandboxSettings } from "../tools/sandbox/sandbox-settings.js";
 import type { ProjectTrust } from "../trust/project-trust.js";
@@ -13,7 +14,9 @@ import { buildInitEvent } from "./wire/init-event.js";
 import { sessionProjectTrust, skillGrantPolicy, usesProjectSettings } from "./project-trust-policy.js";
 import { openSession, type OpenedSession } from "./open-session.js";
 import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";
+import { offersAgentTool } from "./subagent/subagent-spec.js";
 import { chooseToolNames } from "./tool-selection.js";
+import { sessionAgents } from "./session-agents.js";
 import { PARSE_ONCE } from "../validation/parse-once.js";
 import { NO_FILE_SETTINGS, type FileSettings } from "../settings/effective-settings.js";
 
@@ -25,6 +28,8 @@ export interface PreparedSession {
   addDirs: string[];
   home: string;
   skills: SkillCatalog;
+  /** The agent definitions the Agent tool can start (read on first use). */
+  agents: AgentCatalog;
   /** The built-in tools (and the Skill tool) the session offers, as `chooseBuiltinTools` builds them. */
   toolNames: string[];
   opened: OpenedSession;
@@ -74,8 +79,10 @@ export function prepareSession(options: SessionOptions): PreparedSession {
     agentwireHome: home,
     userHome: options.env.HOME || homedir(),
   });
+  const agents = sessionAgents({ settings, cwd, agentwireHome: home, userHome: options.env.HOME || homedir(), trust: projectTrust });
   const skillTool = skills.entries.length > 0 ? [{ name: "Skill", traits: SKILL_TOOL_TRAITS }] : [];
-  const toolNames = chooseToolNames(settings, skillTool);
+  const agentTool = offersAgentTool(settings) ? [{ name: "Agent", traits: AGENT_TOOL_TRAITS }] : [];
+  const toolNames = chooseToolNames(settings, [...skillTool, ...agentTool]);
   const fileSettings = options.fileSettings ?? NO_FILE_SETTINGS;
   const env = Object.keys(fileSettings.env).length === 0 ? options.env : { ...options.env, ...fileSettings.env };
   const settingsError = options.providerInstance ? undefined : providerSettingsError(providerSettingsOf(settings, env));
@@ -90,7 +97,7 @@ export function prepareSession(options: SessionOptions): PreparedSession {
     contextWindow: settings.contextWindow,
     fork: settings.forkSession,
   });
-  return { options, settings, cwd, addDirs, home, skills, toolNames, opened, sandbox, projectTrust, env, fileSettings };
+  return { options, settings, cwd, addDirs, home, skills, agents, toolNames, opened, sandbox, projectTrust, env, fileSettings };
 }
 
 /**
@@ -148,7 +155,7 @@ export function keySourceOf(prepared: PreparedSession): string {
  * every CLI start (test/session/prepare-session.test.ts compares the two).
  */
 export async function initEventBeforeSession(prepared: PreparedSession): Promise<SystemInitEvent> {
-  const { skills } = await prepared.skills.load();
+  const [{ skills }, { definitions }] = await Promise.all([prepared.skills.load(), prepared.agents.load()]);
   return buildInitEvent({
     cwd: prepared.cwd,
     sessionId: prepared.opened.sessionId,
@@ -158,6 +165,7 @@ export async function initEventBeforeSession(prepared: PreparedSession): Promise
     provider: prepared.settings.provider,
     permissionMode: prepared.settings.permissionMode,
     skills,
+    agents: definitions,
     apiKeySource: keySourceOf(prepared),
   });
 }

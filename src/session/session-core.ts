@@ -1,12 +1,13 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import type { ResultEvent, SystemInitEvent } from "../../protocol/events.js";
+import { parseAgentRecord, type AgentDefinition } from "../agents/agent-definition.js";
 import type { UserMessage } from "../conversation/messages.js";
 import type { McpServerStatus } from "../mcp/mcp-servers.js";
 import type { PermissionMode } from "../permissions/policy.js";
 import { createStructuredOutputTool } from "../tools/structured-output.js";
 import type { SessionHooks } from "./hook-runners.js";
 import type { OutputDirectory } from "./output-directory.js";
-import type { SessionControls, SessionParts } from "./session-parts.js";
+import type { BackgroundTaskView, SessionControls, SessionParts } from "./session-parts.js";
 import type { HostMcpServer } from "./tool-set.js";
 import { runUserTurn } from "./turn-runner.js";
 import { buildInitEvent } from "./wire/init-event.js";
@@ -91,8 +92,20 @@ export class SessionCore {
     return this.parts.tools.ready();
   }
 
+  async agentDefinitions(): Promise<AgentDefinition[]> {
+    return (await this.parts.agents.load()).definitions;
+  }
+
+  setHostAgents(record: unknown): void {
+    this.parts.agents.setHostAgents(parseAgentRecord(record, "sdk", "initialize agents"));
+  }
+
   skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>> {
     return this.parts.skills.commands();
+  }
+
+  get backgroundTasks(): BackgroundTaskView {
+    return this.parts.tasks;
   }
 
   whenIdle(): Promise<void> {
@@ -109,6 +122,10 @@ export class SessionCore {
     this.controls.closed = true;
     this.interrupt();
     await this.whenIdle();
+    // Nothing the session started in the background outlives it; hosts hear of each end, then
+    // nothing more (a late end must not write to a stdout that may be gone).
+    this.parts.tasks.stopAll();
+    this.parts.tasks.mute();
     await this.parts.hooks.end();
     await this.parts.tools.close();
     this.parts.persistence.close();
@@ -116,7 +133,7 @@ export class SessionCore {
   }
 
   async initEvent(): Promise<SystemInitEvent> {
-    const { skills } = await this.parts.skills.loaded();
+    const [{ skills }, agents] = await Promise.all([this.parts.skills.loaded(), this.agentDefinitions()]);
     return buildInitEvent({
       cwd: this.cwd,
       sessionId: this.sessionId,
@@ -126,6 +143,7 @@ export class SessionCore {
       provider: this.parts.profileOf(this.controls.model).provider.id,
       permissionMode: this.permissionMode,
       skills,
+      agents,
       apiKeySource: this.apiKeySource,
     });
   }

@@ -11,6 +11,7 @@ import { SANDBOX_MODES } from "../tools/sandbox/sandbox-settings.js";
 import type { SessionHooks } from "./hook-runners.js";
 import { SETTING_SOURCES } from "../settings/settings-files.js";
 import type { FileSettings } from "../settings/effective-settings.js";
+import type { SubagentSpec } from "./subagent/subagent-spec.js";
 
 /** A session id; never a path (it becomes a file name under the sessions folder). */
 export const SessionIdSchema = z
@@ -96,6 +97,15 @@ export const SessionSettingsSchema = z.object({
   skillRanking: z._default(z.enum(["bm25", "llm"]), "bm25"),
   /** Room for the skill listing, in characters (default: 1 % of the model's context window × 4). */
   skillListingBudget: z.optional(positiveInt()),
+  /**
+   * Agent definitions by name, as the Agent SDK's `agents` option gives them (`{description,
+   * prompt, tools?, model?, …}`): over every other definition of the same name. Checked as the
+   * session is set up (src/agents/agent-definition.ts), not here: a name like `__proto__` must
+   * reach that check rather than vanish in a record schema.
+   */
+  agents: z.optional(z.unknown()),
+  /** `--agents`: the same shape from the command line; under the SDK's, over the files'. */
+  cliAgents: z.optional(z.unknown()),
   /** `compact`: Bash, Read, Write and Skill, short and thin, for small models. */
   toolProfile: z._default(z.enum(["default", "compact"]), "default"),
   /** MCP servers in Claude Code's format (stdio commands, http/sse URLs); their tools are `mcp__<server>__<tool>`. */
@@ -154,6 +164,8 @@ export interface ApprovalRequest {
   reasonType: "rule" | "mode" | "workingDir" | "risk";
   /** Updates an "always allow" answer could carry back. */
   suggestions: PermissionUpdate[];
+  /** Set when a subagent makes the call: its task id. */
+  agentId?: string;
 }
 
 /**
@@ -191,6 +203,11 @@ export interface SessionOptions extends SessionSettings {
    * directories under its flags (`flagsOverSettings`).
    */
   fileSettings?: FileSettings;
+  /**
+   * The agent types the Agent tool offers (loaded agent definitions). Default: the built-in
+   * general-purpose type only.
+   */
+  subagents?: SubagentSpec[];
   /** Replaces the built-in tool set (after `tools` / `disallowedTools` selection of the built-ins). */
   toolDefinitions?: ToolDefinition[];
   /** A ready provider instead of one built from `provider`/`model`/`baseUrl`/`env` (tests, embedders). */

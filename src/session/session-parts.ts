@@ -1,10 +1,12 @@
 import type { OutputEvent } from "../../protocol/events.js";
+import type { AgentCatalog } from "../agents/agent-catalog.js";
 import type { Message } from "../conversation/messages.js";
 import type { ProviderRequest } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import type { ReadOnlyConfinement } from "../tools/sandbox/confinement.js";
 import type { SandboxSettings } from "../tools/sandbox/sandbox-settings.js";
 import type { SessionState } from "../tools/session-state.js";
+import type { BackgroundTasks } from "../tools/background/task-registry.js";
 import type { BudgetWatch } from "./budget.js";
 import type { ContextKeeper } from "./context-keeper.js";
 import type { SessionStartSource } from "./hook-runners.js";
@@ -15,6 +17,7 @@ import type { SessionPersistence } from "./persistence.js";
 import type { SessionHookSet } from "./session-hooks.js";
 import type { CheckedSessionSettings, SessionLogger, ToolApprover } from "./session-options.js";
 import type { SkillSession } from "./skill-session.js";
+import type { Subagents } from "./subagent/subagents.js";
 import type { ToolSet } from "./tool-set.js";
 import type { SessionAccounting } from "./turn-accounting.js";
 
@@ -30,6 +33,11 @@ export interface SessionParts {
   home: string;
   settings: CheckedSessionSettings;
   systemPrompt: string;
+  /**
+   * The model for small side requests (WebFetch reading a page), from ANTHROPIC_DEFAULT_HAIKU_MODEL
+   * or ANTHROPIC_SMALL_FAST_MODEL as Claude Code reads them; undefined: the session's model.
+   */
+  smallFastModel: string | undefined;
   /** Every model-dependent setting (and the provider) for a model, computed when asked. */
   profileOf: (model: string) => ModelProfile;
   /** For a local model with a small window the user gave: the warning for a request that will not fit. */
@@ -43,8 +51,14 @@ export interface SessionParts {
   hooks: SessionHookSet;
   persistence: SessionPersistence;
   notices: SessionNotices;
+  /** Bash's background commands and Monitors (later background subagents): their lines and notifications. */
+  tasks: BackgroundTasks;
   skills: SkillSession;
+  /** The agent definitions (built-in, files, `--agents`, the SDK's). */
+  agents: AgentCatalog;
   budget: BudgetWatch;
+  /** The agent types the Agent tool starts, and what the turn's subagents did. */
+  subagents: Subagents;
   contextKeeper: ContextKeeper;
   /** Where tools write their output files (Bash's full output); a workspace root too. */
   outputDirectory: string;
@@ -54,6 +68,8 @@ export interface SessionParts {
   sandbox: SandboxSettings | undefined;
   /** The settings files' `env`, for the processes tools and hooks start (credentials still removed). */
   settingsEnv: Readonly<Record<string, string>>;
+  /** The SearXNG instance WebSearch uses when the provider has no search (AGENTWIRE_SEARXNG_URL). */
+  searxngUrl: string | undefined;
   approve: ToolApprover | undefined;
   /** SessionStart's `source` for the first turn. */
   origin: SessionStartSource;
@@ -69,3 +85,6 @@ export interface SessionControls {
   outputTool: Promise<ToolDefinition | Error> | undefined;
   closed: boolean;
 }
+
+/** What a host may see and do of the session's background tasks. */
+export type BackgroundTaskView = Pick<BackgroundTasks, "running" | "hasNotifications" | "takeNotifications" | "nextChange" | "stopAll">;

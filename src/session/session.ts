@@ -1,15 +1,18 @@
 import { platform } from "node:os";
 import type { ResultEvent, SystemInitEvent } from "../../protocol/events.js";
+import type { AgentDefinition } from "../agents/agent-definition.js";
 import { baseSystemPrompt, composeSystemPrompt, replacesDefaultPrompt } from "../agent/system-prompt.js";
 import type { UserMessage } from "../conversation/messages.js";
 import type { McpServerStatus } from "../mcp/mcp-servers.js";
 import type { PermissionMode } from "../permissions/policy.js";
 import { parseRuleList } from "../permissions/rule-syntax.js";
 import { filterChildEnvironment } from "../process/child-environment.js";
+import { SEARXNG_URL_VARIABLE } from "./web-search-service.js";
 import { createProvider } from "../providers/registry.js";
 import { createSkillTool } from "../skills/skill-tool.js";
 import { createReadOnlyConfinement } from "../tools/sandbox/confinement.js";
 import { SessionState } from "../tools/session-state.js";
+import { BackgroundTasks } from "../tools/background/task-registry.js";
 import { BudgetWatch } from "./budget.js";
 import { ContextKeeper } from "./context-keeper.js";
 import type { SessionHooks } from "./hook-runners.js";
@@ -23,13 +26,18 @@ import { keySourceOf, prepareSession, providerSettingsOf, type PreparedSession }
 import { modeStatus, SessionCore } from "./session-core.js";
 import { SessionHookSet } from "./session-hooks.js";
 import type { SessionLogger, SessionOptions } from "./session-options.js";
-import type { SessionControls, SessionParts } from "./session-parts.js";
+import type { BackgroundTaskView, SessionControls, SessionParts } from "./session-parts.js";
 import { chooseBuiltinTools } from "./session-tools.js";
 import { SkillSession } from "./skill-session.js";
+import { createAgentTool } from "./subagent/agent-tool.js";
+import { GENERAL_PURPOSE_SPEC, offersAgentTool } from "./subagent/subagent-spec.js";
+import { Subagents } from "./subagent/subagents.js";
 import { ToolSet, type HostMcpServer } from "./tool-set.js";
-import { toolInputJsonSchema } from "../tools/registry.js";
+import { toolOffer } from "../agent/tool-offer.js";
+import { deferredTools } from "../tools/deferral.js";
 
 export type { HostMcpServer } from "./tool-set.js";
+export type { BackgroundTaskView } from "./session-parts.js";
 
 /**
  * A conversation with a model: runs user turns one at a time, emits every protocol event through
@@ -83,10 +91,23 @@ export interface Session {
    * timeout has passed: `system/init` lists them as they are then. At once when there are none.
    */
   mcpReady(): Promise<void>;
+  /** The agent definitions the Agent tool can start, sorted by name (waits for their files the first time). */
+  agentDefinitions(): Promise<AgentDefinition[]>;
+  /**
+   * The host's agent definitions (`initialize`'s `agents`: `{name: {description, prompt, …}}`),
+   * over every other of the same name from the next turn on. Throws an `AgentDefinitionError`
+   * naming the first problem; nothing changes then.
+   */
+  setHostAgents(record: unknown): void;
   /** The user-invocable skills, as the `initialize` answer lists commands. */
   skillCommands(): Promise<Array<{ name: string; description: string; argumentHint: string }>>;
   /** Resolves when no turn is running. */
   whenIdle(): Promise<void>;
+  /**
+   * The background tasks running (Bash `run_in_background`, Monitor), and what they have to tell
+   * the model: a host that has no more prompts waits here for them (`-p`, stdin at its end).
+   */
+  readonly backgroundTasks: BackgroundTaskView;
   /**
    * No further turns; interrupts the running one, waits for its result, runs SessionEnd hooks
    * (once a turn has started the session), removes private temp files.
@@ -101,7 +122,7 @@ export interface Session {
  * through `options`. Throws a `SessionSetupError` when the settings cannot work.
  */
 export function createSession(options: SessionOptions, prepared: PreparedSession = prepareSession(options)): Session {
-  const { settings, cwd, addDirs, home, skills, opened, env, fileSettings } = prepared;
+  const { settings, cwd, addDirs, home, skills, agents, opened, env, fileSettings } = prepared;
   const sessionId = opened.sessionId;
   const log = options.logger ?? silentLogger;
   // Repairs of a stored session (a turn cut off mid-tool) are made and the run goes on: debug detail.
@@ -140,6 +161,11 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     })),
   ]);
   const warn = (code: string, message: string): void => notices.warn({ type: "warning", code, message });
+  // Read now (system/init waits for them anyway); what was wrong reaches the host as warnings.
+  void agents.load().then(({ problems }) => {
+    for (const problem of problems)
+      notices.warn({ type: "warning", code: problem.code, message: problem.message, ...(problem.path ? { path: problem.path } : {}) });
+  });
   const state = new SessionState();
   const permissions = new SessionPermissions(
     {
@@ -156,8 +182,10 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     (mode) => options.onEvent(modeStatus(sessionId, mode)),
   );
   const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
-  const tools = new ToolSet({
-    tools: options.toolDefinitions ?? chooseBuiltinTools(settings, skillTools),
+  const subagents = new Subagents(options.subagents ?? [GENERAL_PURPOSE_SPEC]);
+  const agentTool = offersAgentTool(settings) ? [createAgentTool(subagents.specs)] : [];
+  const tools: ToolSet = new ToolSet({
+    tools: options.toolDefinitions ?? chooseBuiltinTools(settings, [...skillTools, ...agentTool], () => deferredTools(tools.offered())),
     mcpServers: settings.mcpServers,
     untrustedProjectMcpServers: settings.untrustedProjectMcpServers,
     cwd,
@@ -206,6 +234,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     home,
     settings,
     systemPrompt,
+    smallFastModel: env.ANTHROPIC_DEFAULT_HAIKU_MODEL || env.ANTHROPIC_SMALL_FAST_MODEL || undefined,
     profileOf,
     contextFit: sessionContextFit(settings),
     history: opened.history,
@@ -216,16 +245,18 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     hooks,
     persistence: new SessionPersistence(opened.store, log),
     notices,
+    tasks: new BackgroundTasks(sessionId, options.onEvent),
     skills: skillSession,
+    agents,
     budget: new BudgetWatch(opened.accounting, settings.maxBudgetUsd),
+    subagents,
     contextKeeper: new ContextKeeper({
       sessionId,
       profile: () => profileOf(controls.model),
       system: systemPrompt,
       thresholdPercent: settings.autoCompactPercent,
       automatic: settings.autoCompact,
-      toolSpecs: () =>
-        tools.offered().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: toolInputJsonSchema(tool) })),
+      toolSpecs: (messages) => toolOffer(tools.offered(), messages).tools,
       onUsage,
       hooks: () => hooks.current,
       hookBase: () => hooks.base(),
@@ -241,6 +272,7 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     }),
     sandbox: prepared.sandbox,
     settingsEnv: fileSettings.env,
+    searxngUrl: env[SEARXNG_URL_VARIABLE] || undefined,
     approve: options.approve,
     origin: opened.origin,
     onEvent: options.onEvent,

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import type { ResultEvent } from "../../protocol/events.js";
 import type { AgentEvent } from "../agent/events.js";
 import { runTurn, type TurnOutcome } from "../agent/loop.js";
@@ -29,6 +29,7 @@ export async function runUserTurn(
   const { accounting, onEvent, persistence, hooks } = parts;
   const startedAt = Date.now();
   accounting.startTurn();
+  parts.subagents.counters.startTurn();
   const translation = createTranslationState();
   const translationContext = {
     sessionId: parts.sessionId,
@@ -76,6 +77,7 @@ export async function runUserTurn(
         maxTurns: maxTurnsOf(parts.settings),
         maxBudgetUsd: parts.settings.maxBudgetUsd,
         permissionDenials,
+        subagentStats: parts.subagents.counters.snapshot(),
         newUuid: randomUUID,
       });
     }
@@ -105,9 +107,9 @@ export async function runUserTurn(
     const profile = parts.profileOf(controls.model);
     parts.notices.flush(emit);
     // The context goes in after the skills have read the prompt: a `/skill` command is the prompt's own text.
-    const withSkills = withStartContext(
-      await parts.skills.prepare(submitted.prompt, profile, emit, controller.signal),
-      hooks.takeContext(),
+    const withSkills = withTaskNotifications(
+      withStartContext(await parts.skills.prepare(submitted.prompt, profile, emit, controller.signal), hooks.takeContext()),
+      parts.tasks.takeNotifications(),
     );
     const turn: TurnScope = {
       profile,
@@ -118,6 +120,9 @@ export async function runUserTurn(
       hookStop: { note: noteHookStop, stopped: () => hookStop !== undefined },
       interrupt: () => controller.abort(),
     };
+    // Loaded with the first Agent call: a run that starts no subagent does not pay for the code.
+    turn.runAgent = async (call, signal) =>
+      (await import("./subagent/subagent-run.js")).runAgentCall({ parts, subagents: parts.subagents, turn, depth: 0 }, call, signal);
     const outcome = await runTurn(
       parts.history,
       withSkills,
@@ -137,6 +142,12 @@ export async function runUserTurn(
     parts.permissions.endTurn();
     parts.notices.detach();
   }
+}
+
+/** The prompt with what background tasks have to tell the model (ended since its last request) before it. */
+function withTaskNotifications(prompt: UserMessage, notifications: string | undefined): UserMessage {
+  if (notifications === undefined) return prompt;
+  return { ...prompt, content: [{ type: "text", text: notifications, reminder: "tasks" }, ...prompt.content] };
 }
 
 /** The prompt with the SessionStart hooks' context before it. */

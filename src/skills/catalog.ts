@@ -1,10 +1,11 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
 import path from "node:path";
 import { projectDirectories } from "../paths/project-directories.js";
-import { Bm25Index } from "./bm25.js";
+import { Bm25Index } from "../text/bm25.js";
 import { isRetiredBundledSkill } from "./default-skills.js";
 import { expandSkillDirectory, type GrantSubject, type SkillGrantPolicy, type WithheldReason } from "./skill-grants.js";
-import { parseSkillMarkdown, splitFrontmatter, type SkillMetadata } from "./skill-md.js";
+import { splitFrontmatter } from "../text/frontmatter.js";
+import { parseSkillMarkdown, type SkillMetadata } from "./skill-md.js";
 
 /** Where a skill was found, in precedence order. */
 export type SkillSource = GrantSubject["source"];

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Skill } from "./catalog.js";
 import { SKILL_DIR_PLACEHOLDER } from "./skill-grants.js";
-import { splitFrontmatter } from "./skill-md.js";
+import { splitFrontmatter } from "../text/frontmatter.js";
 
 /** Files listed for the model, at most; a skill with more says how many it left out. */
 const MAX_LISTED_FILES = 50;

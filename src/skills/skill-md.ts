@@ -1,7 +1,6 @@
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
-import { quoteUnreadableValues } from "./frontmatter-repair.js";
-import { parseSimpleFrontmatter } from "./simple-frontmatter.js";
+import { readFrontmatter, splitFrontmatter } from "../text/frontmatter.js";
 
 /**
  * The SKILL.md format of the open Agent Skills specification (agentskills.io): YAML frontmatter
@@ -49,12 +48,6 @@ export interface SkillMetadata {
 
 export type ParsedSkill = { ok: true; metadata: SkillMetadata; notes: string[] } | { ok: false; reason: string };
 
-/** Where the instructions start, and the frontmatter text, of a SKILL.md's beginning. */
-export function splitFrontmatter(text: string): { frontmatter: string | undefined; bodyStart: number } {
-  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  return match ? { frontmatter: match[1]!, bodyStart: match[0].length } : { frontmatter: undefined, bodyStart: 0 };
-}
-
 /**
  * Reads a skill's metadata from the start of its SKILL.md (the frontmatter, or the whole file
  * in the plain-markdown form). `folderName` is the skill's folder: the name must match it. A
@@ -66,14 +59,10 @@ export async function parseSkillMarkdown(text: string, folderName: string): Prom
   if (text.includes("\u0000")) return { ok: false, reason: "SKILL.md is a binary file, not markdown" };
   const { frontmatter } = splitFrontmatter(text);
   if (frontmatter === undefined) return parsePlainMarkdown(text, folderName);
-  let raw: unknown = parseSimpleFrontmatter(frontmatter);
-  let repairNote: string | undefined;
-  if (raw === undefined) {
-    const read = await readYamlFrontmatter(frontmatter);
-    if (!read.ok) return read;
-    raw = read.value;
-    repairNote = read.note;
-  }
+  const read = await readFrontmatter(frontmatter);
+  if (!read.ok) return read;
+  const raw = read.value;
+  const repairNote = read.note;
   const fields = SkillFrontmatterSchema.safeParse(textAsWritten(raw, frontmatter));
   if (!fields.success) {
     const issue = fields.error.issues[0]!;
@@ -157,49 +146,6 @@ function lineValue(frontmatter: string, key: string): string | undefined {
   return undefined;
 }
 
-/**
- * The frontmatter read by the YAML parser; when it is not valid YAML, read again with its
- * unreadable values quoted (frontmatter-repair.ts), which is noted. Still unreadable: the first
- * reading's error.
- */
-async function readYamlFrontmatter(
-  frontmatter: string,
-): Promise<{ ok: true; value: unknown; note?: string } | { ok: false; reason: string }> {
-  // Loaded on first use: runs whose skills have simple frontmatter never pay for the YAML parser.
-  // `yaml` is CommonJS: the bundle's dynamic import exposes it as `default` only, Node's own
-  // import also by name.
-  const yaml = (await import("yaml")) as typeof import("yaml") & { default?: typeof import("yaml") };
-  const { parse } = yaml.default ?? yaml;
-  // Errors only: the parser's warnings would go to the process's stderr, which hosts show as errors.
-  const read = (text: string): unknown => parse(text, { logLevel: "error" });
-  try {
-    return { ok: true, value: read(frontmatter) };
-  } catch (error) {
-    const problem = firstLine((error as Error).message);
-    const quoted = quoteUnreadableValues(frontmatter, (entry) => {
-      try {
-        read(entry);
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    if (quoted) {
-      try {
-        const fields = quoted.keys.map((key) => `\`${key}\``).join(", ");
-        return {
-          ok: true,
-          value: read(quoted.text),
-          note: `its frontmatter is not valid YAML (${problem}); it was read with the value of ${fields} quoted`,
-        };
-      } catch {
-        // The quoting did not help: report the original problem, which is the author's to fix.
-      }
-    }
-    return { ok: false, reason: `the frontmatter is not valid YAML: ${problem}` };
-  }
-}
-
 /** `# Title` … `## Description` … : the section under `## Description` is the description. */
 function parsePlainMarkdown(text: string, folderName: string): ParsedSkill {
   const section = /^##[ \t]+Description[ \t]*\r?\n([\s\S]*?)(?=^#{1,2}[ \t]|(?![\s\S]))/im.exec(text);
@@ -231,8 +177,4 @@ function toolRules(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
   const entries = Array.isArray(value) ? value : (value.match(/[^\s,()]+(?:\([^)]*\))?/g) ?? []);
   return entries.map((entry) => entry.trim()).filter((entry) => entry !== "");
-}
-
-function firstLine(text: string): string {
-  return text.split("\n")[0] ?? text;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import { accessSync, closeSync, constants as fileConstants, fstatSync, openSync, readSync, unlinkSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +12,21 @@ import { BWRAP_INFO_ARGUMENTS } from "./sandbox/bwrap-exit.js";
 import { watchProtectedEntries } from "./sandbox/protected-entries-watch.js";
 import { confinementArguments } from "./sandbox/confinement-arguments.js";
 import { LOCAL_PATH_FACTS } from "./sandbox/confinement.js";
+import { hardenedGitEnvironment } from "./sandbox/git-hardening.js";
+import type { ChildEnvironmentRequest } from "../process/supervised-process.js";
+
+/**
+ * The environment a command starts from: agentwire's, with the settings files' `env` over it,
+ * without credentials (what `--pass-env` hands over aside), git hardened for a command judged
+ * read-only. A command (or the model that wrote it) may be hostile.
+ */
+export function commandEnvironment(invocation: Pick<BashInvocation, "judged">, context: ToolContext): ChildEnvironmentRequest {
+  return {
+    inherited: context.settingsEnv ? { ...process.env, ...context.settingsEnv } : process.env,
+    pass: context.passEnv,
+    ...(invocation.judged ? { harden: hardenedGitEnvironment } : {}),
+  };
+}
 
 /** Shells that understand the POSIX syntax of the wrapper below; others (fish, nu) fall back to bash. */
 const POSIX_SHELL_NAMES = new Set(["bash", "zsh", "sh", "dash", "ksh"]);

@@ -7,10 +7,15 @@ import type { ToolContext } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
-import { planBashInvocation, readFinalDirectory, removeFinalDirectoryFile, type BashInvocation } from "./bash-invocation.js";
+import {
+  commandEnvironment,
+  planBashInvocation,
+  readFinalDirectory,
+  removeFinalDirectoryFile,
+  type BashInvocation,
+} from "./bash-invocation.js";
 import { bashResult, type BashRun } from "./bash-result.js";
 import { namespaceInitPid, waitForNamespaceEnd } from "./sandbox/bwrap-exit.js";
-import { hardenedGitEnvironment } from "./sandbox/git-hardening.js";
 import { sessionSlot, type SessionState } from "./session-state.js";
 
 const description = `Runs a shell command and returns what it printed (stdout, then stderr).
@@ -19,12 +24,14 @@ const description = `Runs a shell command and returns what it printed (stdout, t
 - Absolute paths are the safer choice.
 - \`timeout\` counts milliseconds: 120000 unless you set it, at most 600000. When it expires, the command and every process it started are stopped.
 - stdin is closed, so a command that waits for input or asks a question cannot finish; pass non-interactive flags instead (\`--yes\`, \`-y\`, \`git rebase\` without \`-i\`).
-- The call returns once the command has ended and no process holds its output open any more. A process you leave running in the background with its output redirected (\`server > server.log 2>&1 &\`) goes on after the call and is stopped when agentwire exits.
+- The call returns once the command has ended and no process holds its output open any more. For a server or a long build, set \`run_in_background\`: the call returns at once with a task id and an output file (Read shows what it printed so far), you are told when it ends, and TaskStop stops it. A process you leave running in the background with its output redirected (\`server > server.log 2>&1 &\`) goes on after the call too; either way it is stopped when agentwire exits.
 - Long output is shortened in the middle: you get the first ${HEAD_LINES} and last ${TAIL_LINES} lines of each stream, plus the path of a file with all of it, which Read (offset/limit) pages through and Grep searches.
 - What a command prints is shown to you; the user may not see it.`;
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
+const DEFAULT_BACKGROUND_TIMEOUT_MS = 600_000;
+const MAX_BACKGROUND_TIMEOUT_MS = 7_200_000;
 /** How often a running command reports progress. */
 const PROGRESS_INTERVAL_MS = 1_000;
 /** The directory the previous command ended in; undefined: the session's working directory. */
@@ -37,9 +44,9 @@ const inputSchema = z
     timeout: z
       .number()
       .positive()
-      .max(MAX_TIMEOUT_MS)
+      .max(MAX_BACKGROUND_TIMEOUT_MS)
       .optional()
-      .describe("Milliseconds the command may run before it is stopped (default 120000, at most 600000)"),
+      .describe("Milliseconds the command may run before it is stopped (default 120000, at most 600000 in the foreground)"),
     description: z
       .string()
       .optional()
@@ -56,12 +63,12 @@ A command whose purpose is hard to see at a glance (a pipeline, unusual flags) d
 - git clean -fdx → "Delete every untracked and ignored file"
 - grep -rl TODO src | wc -l → "Count the source files that mention TODO"`,
       ),
-    // Accepted so calls written for Claude Code validate, but background jobs are not implemented
-    // yet: the command runs in the foreground. Claude Code's wording would promise otherwise.
     run_in_background: z
       .boolean()
       .optional()
-      .describe("Accepted for compatibility, but not supported yet: the command always runs in the foreground."),
+      .describe(
+        `Start the command and return at once with a task id and the file its output goes to; you are told when it ends. With it, \`timeout\` is how long it may run before it is stopped (default ${DEFAULT_BACKGROUND_TIMEOUT_MS}, at most ${MAX_BACKGROUND_TIMEOUT_MS}).`,
+      ),
   })
   .strict();
 
@@ -72,11 +79,18 @@ export const createBashTool = () =>
     inputSchema,
     ...BUILTIN_TOOL_TRAITS.Bash,
     async execute(input, context): Promise<ToolResult> {
-      const timeoutMs = input.timeout ?? DEFAULT_TIMEOUT_MS;
+      const background = input.run_in_background === true;
+      if (!background && input.timeout !== undefined && input.timeout > MAX_TIMEOUT_MS)
+        return toolError("invalid_input", `timeout may be at most ${MAX_TIMEOUT_MS} ms for a command in the foreground.`);
+      const timeoutMs = input.timeout ?? (background ? DEFAULT_BACKGROUND_TIMEOUT_MS : DEFAULT_TIMEOUT_MS);
       const startDirectory = shellStartDirectory(context.sessionState, context.cwd);
       const invocation = await planBashInvocation(input.command, context, startDirectory);
       if (!("file" in invocation)) return invocation;
       context.signal.throwIfAborted();
+      if (background) {
+        const { startBackgroundCommand } = await import("./background/background-command.js");
+        return startBackgroundCommand(invocation, context, { command: input.command, description: input.description, timeoutMs });
+      }
       const run = await runInvocation(invocation, context, timeoutMs);
       return "end" in run ? bashResult(invocation, run, context, timeoutMs) : run;
     },
@@ -93,12 +107,7 @@ async function runInvocation(invocation: BashInvocation, context: ToolContext, t
     file: invocation.file,
     args: invocation.args,
     cwd: invocation.startDirectory,
-    // Without agentwire's credentials: a command (or the model that wrote it) may be hostile.
-    environment: {
-      inherited: withSettingsEnv(context),
-      pass: context.passEnv,
-      ...(invocation.judged ? { harden: hardenedGitEnvironment } : {}),
-    },
+    environment: commandEnvironment(invocation, context),
     stdin: "ignore",
     infoPipe: invocation.underBwrap,
     timeoutMs,
@@ -155,11 +164,6 @@ async function rememberFinalDirectory(context: ToolContext, finalDirectory: stri
   }
   context.sessionState.clear(SHELL_DIRECTORY);
   return `Shell cwd was reset to ${context.cwd}`;
-}
-
-/** agentwire's environment, with the settings files' `env` over it. */
-function withSettingsEnv(context: ToolContext): NodeJS.ProcessEnv {
-  return context.settingsEnv ? { ...process.env, ...context.settingsEnv } : process.env;
 }
 
 /**

@@ -12,9 +12,18 @@ export const BUILTIN_TOOL_TRAITS = {
   Glob: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
   Grep: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
   LS: { kind: "read", pathField: "path", pathDefaultsToCwd: true },
+  // Runs a shell command like Bash, under the same permissions; deferred in Claude Code.
+  Monitor: { kind: "execute", commandField: "command", deferred: true },
   MultiEdit: { kind: "edit", pathField: "file_path" },
+  // Deferred as Claude Code defers it: offered by name until ToolSearch loads its schema.
+  NotebookEdit: { kind: "edit", pathField: "notebook_path", deferred: true },
   Read: { kind: "read", pathField: "file_path" },
+  // Stops only what this session started in the background; deferred in Claude Code.
+  TaskStop: { kind: "other", sessionStateOnly: true, deferred: true },
   TodoWrite: { kind: "other", sessionStateOnly: true },
+  // Reading a page changes nothing here (plan mode allows it), but each host needs a rule or a yes.
+  WebFetch: { kind: "read", urlField: "url", deferred: true },
+  WebSearch: { kind: "other", readsWeb: true, deferred: true },
   Write: { kind: "edit", pathField: "file_path" },
 } as const satisfies Record<string, ToolTraits>;
 
@@ -27,6 +36,15 @@ export const COMPACT_TOOL_NAMES: readonly string[] = COMPACT_TOOLS;
 
 /** The Skill tool's traits: loading instructions changes nothing outside the conversation. */
 export const SKILL_TOOL_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
+
+/** ToolSearch's traits: loading a schema changes nothing outside the conversation. */
+export const TOOL_SEARCH_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
+
+/**
+ * The Agent tool's traits: starting a subagent asks nobody (as in Claude Code); each call the
+ * subagent makes is decided on its own, under the same permissions.
+ */
+export const AGENT_TOOL_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
 
 /** A tool as selection and permission rules see it: its name and what kind of thing it does. */
 export interface ToolDescriptor {

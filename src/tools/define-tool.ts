@@ -4,6 +4,7 @@ import type { ToolTraits } from "../conversation/tool-traits.js";
 import type { ReadOnlyConfinement } from "./sandbox/confinement.js";
 import type { SandboxSettings } from "./sandbox/sandbox-settings.js";
 import type { SessionState } from "./session-state.js";
+import type { BackgroundTasks } from "./background/task-registry.js";
 
 export interface ToolContext {
   /** Absolute session working directory; relative paths resolve against it. */
@@ -43,9 +44,51 @@ export interface ToolContext {
    * approved it: Bash then runs the command confined (and with git hardened) instead.
    */
   confinement?: ReadOnlyConfinement;
+  /**
+   * A model request beside the conversation, without tools (WebFetch reads a page with it): on
+   * the session's small fast model when one is set, else its model, its usage counted by the
+   * session in `modelUsage` and the cost. Absent: no such request can be made here.
+   */
+  sideRequest?: (request: SideRequest, signal: AbortSignal) => Promise<{ text: string }>;
+  /**
+   * Whether an allow rule of the calling tool names this host (`WebFetch(domain:127.0.0.1)`): the
+   * one way a fetch reaches a private address or a host name without a dot. Absent: none does.
+   */
+  ruleNamesHost?: (host: string) => boolean;
+  /** The id of the call being run (a background task names the call that started it). */
+  toolUseId?: string;
+  /** The session's background tasks: where Bash `run_in_background`, Monitor and TaskStop register and find them. */
+  backgroundTasks?: BackgroundTasks;
   /** Diagnostics for stderr (e.g. how many secrets were redacted); never the model's text. */
   log?: ToolLog;
+  /**
+   * WebSearch's way to the web: the session chooses the search service for its provider and
+   * counts what the search costs. Absent outside a session.
+   */
+  webSearch?: WebSearchCapability;
 }
+
+/** A search as WebSearch asks for it; at most one of the domain lists is set. */
+export interface WebSearchQuery {
+  query: string;
+  allowedDomains?: readonly string[];
+  blockedDomains?: readonly string[];
+}
+
+/** The searches run (each with the links it found) and the answer's text, in the order they came. */
+export interface WebSearchAnswer {
+  results: Array<{ toolUseId: string; links: Array<{ title: string; url: string }> } | string>;
+  searchCount: number;
+}
+
+/**
+ * Runs one web search. Rejects with a WebSearchUnavailable when no search service can be used
+ * (its message says how to configure one), or an Error saying what failed.
+ */
+export type WebSearchCapability = (query: WebSearchQuery, signal: AbortSignal) => Promise<WebSearchAnswer>;
+
+/** No search service for this session: the provider has none and no backend is configured. */
+export class WebSearchUnavailable extends Error {}
 
 export interface WorkspacePolicy {
   /** Absolute directories tools may touch: the session cwd first, then each --add-dir. */
@@ -62,6 +105,12 @@ export interface WorkspacePolicy {
    * the decision. Absent = false.
    */
   allowLinkedFiles?: boolean;
+}
+
+/** A one-off question to a model: its instructions and one user message. */
+export interface SideRequest {
+  system: string;
+  text: string;
 }
 
 /** A progress report: `message` for people, `details` for machines (same split as results). */

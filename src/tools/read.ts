@@ -1,11 +1,13 @@
-import { open, readFile, stat } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { resolveWorkspacePath } from "./paths.js";
 import { imageProblem } from "./image-check.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
+import { isNotebookPath } from "./notebook/notebook-path.js";
+import { openRegularFile, type FileBytes } from "./file-bytes.js";
 
 const description = `Shows a file's contents with line numbers.
 
@@ -13,6 +15,7 @@ const description = `Shows a file's contents with line numbers.
 - Without \`offset\` and \`limit\` you get up to 2000 lines from the top. \`offset\` (the 1-based line to begin at) and \`limit\` select a range; when the file goes on past what is shown, the result names the offset to continue from.
 - If you know where the part you need is, ask for just that range: a large file fills the context fast.
 - Each line comes back as its number, a tab, then its text (as \`cat -n\` prints it), numbered from 1. A line over 2000 characters is cut off.
+- A Jupyter notebook (.ipynb) comes back cell by cell, each code cell followed by its outputs (text, errors, images); there \`offset\` and \`limit\` count cells instead of lines.
 - Images (PNG, JPEG, GIF, WebP) come back as images when the model provider accepts them. Other binary files (archives, executables, …) are described by type and size instead of their bytes.
 - A directory or a missing path is an error (LS or Glob list directories); an empty file gives a notice rather than content.
 - When Bash saves a long output to a file and names it, page through that file here like any other.
@@ -87,7 +90,8 @@ export const createReadTool = () =>
       const filePath = resolved.path;
       let fileStats;
       try {
-        fileStats = await stat(filePath);
+        // Synchronous, as the path's real path before it: one local call, no thread-pool round trip.
+        fileStats = statSync(filePath);
       } catch (error) {
         return fileAccessError(error, filePath, context.cwd);
       }
@@ -98,9 +102,7 @@ export const createReadTool = () =>
         );
       }
       // Opening a FIFO would block until some writer appears, and devices can be endless.
-      if (!fileStats.isFile()) {
-        return toolError("not_a_file", `${filePath} is not a regular file (it is a device, socket or pipe), so Read cannot show it.`);
-      }
+      if (!fileStats.isFile()) return notARegularFile(filePath);
       if (fileStats.size === 0) {
         return textResult("<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>", {
           filePath,
@@ -111,14 +113,23 @@ export const createReadTool = () =>
         });
       }
 
-      let handle: FileHandle;
+      if (isNotebookPath(filePath)) {
+        // Loaded on the first notebook: most runs never read one.
+        const { readNotebook } = await import("./notebook/read-notebook.js");
+        const notebook = await readNotebook(filePath, fileStats.size, input, context.imageInput);
+        if (notebook) return notebook;
+      }
+
+      let file: FileBytes | undefined;
       try {
-        handle = await open(filePath, "r");
+        file = openRegularFile(filePath);
       } catch (error) {
         return fileAccessError(error, filePath, context.cwd);
       }
+      // Replaced by something else since the stat above.
+      if (file === undefined) return notARegularFile(filePath);
       try {
-        const binary = await detectBinaryKind(handle);
+        const binary = await detectBinaryKind(file);
         let notAnImage: string | undefined;
         if (binary?.mediaType !== undefined && context.imageInput && fileStats.size <= MAX_IMAGE_BYTES) {
           const bytes = await readFile(filePath);
@@ -144,10 +155,10 @@ export const createReadTool = () =>
           );
         }
         const startLine = Math.max(input.offset ?? 1, 1);
-        const scan = await scanLines(handle, startLine, input.limit ?? DEFAULT_LINE_LIMIT, context.signal);
+        const scan = await scanLines(file, startLine, input.limit ?? DEFAULT_LINE_LIMIT, context.signal);
         return formatScan(filePath, startLine, scan);
       } finally {
-        await handle.close();
+        file.close();
       }
     },
   });
@@ -181,6 +192,10 @@ function textResult(
   return { content, isError: false, details: { type: "text", file } };
 }
 
+function notARegularFile(filePath: string): ToolResult {
+  return toolError("not_a_file", `${filePath} is not a regular file (it is a device, socket or pipe), so Read cannot show it.`);
+}
+
 function fileAccessError(error: unknown, filePath: string, cwd: string): ToolResult {
   const errorCode = (error as NodeJS.ErrnoException).code;
   // ENOTDIR: some parent in the path is a file, which for the model means the same as missing.
@@ -203,9 +218,9 @@ function imageResult(filePath: string, mediaType: string, bytes: Buffer): ToolRe
   };
 }
 
-async function detectBinaryKind(handle: FileHandle): Promise<{ kind: string; mediaType?: string } | undefined> {
+async function detectBinaryKind(file: FileBytes): Promise<{ kind: string; mediaType?: string } | undefined> {
   const probe = Buffer.alloc(BINARY_PROBE_BYTES);
-  const { bytesRead } = await handle.read(probe, 0, probe.length, 0);
+  const bytesRead = await file.readAt(probe, 0);
   const head = probe.subarray(0, bytesRead);
   const signature = BINARY_SIGNATURES.find(({ bytes }) => bytes.every((byte, index) => head[index] === byte));
   if (signature !== undefined) return signature;
@@ -223,7 +238,7 @@ async function detectBinaryKind(handle: FileHandle): Promise<{ kind: string; med
  * still scanned to report `totalLines` (Claude Code's `tool_use_result` carries it).
  * Splitting on the 0x0A byte is safe in UTF-8, where that byte never occurs inside a character.
  */
-async function scanLines(handle: FileHandle, startLine: number, lineLimit: number, signal: AbortSignal): Promise<LineScan> {
+async function scanLines(file: FileBytes, startLine: number, lineLimit: number, signal: AbortSignal): Promise<LineScan> {
   const lines: ReturnedLine[] = [];
   let collecting = true;
   let outputCharacters = 0;
@@ -262,7 +277,7 @@ async function scanLines(handle: FileHandle, startLine: number, lineLimit: numbe
   let position = 0;
   for (;;) {
     signal.throwIfAborted();
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    const bytesRead = await file.readAt(buffer, position);
     if (bytesRead === 0) break;
     position += bytesRead;
     const chunk = buffer.subarray(0, bytesRead);

@@ -17,7 +17,7 @@ const MAX_FOLDER_BYTES = 32 * 1024 * 1024;
 const MAX_FOLDER_DEPTH = 8;
 
 /** The fingerprint of content already read (hash what is used, not a second read of the file). */
-function bytesFingerprint(bytes: Uint8Array): string {
+export function bytesFingerprint(bytes: Uint8Array): string {
   return `sha256:${sha256Hex(bytes)}`;
 }
 

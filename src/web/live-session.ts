@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import type { PermissionResult, PermissionUpdate } from "../../protocol/control.js";
 import type { OutputEvent } from "../../protocol/events.js";
 import { query, type CanUseTool, type Query, type QueryOptions } from "../api/query.js";

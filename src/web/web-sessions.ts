@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../text/random-uuid.js";
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type * as z from "zod";

@@ -34,7 +34,7 @@ const settings: TurnSettings = {
   maxOutputTokens: 1000,
   thinkingBudgetTokens: undefined,
   sessionId: "session-1",
-  toolSpecs: () => [{ name: "Read", description: "Reads.", inputSchema: { type: "object" } }],
+  toolOffer: () => ({ tools: [{ name: "Read", description: "Reads.", inputSchema: { type: "object" } }], deferred: [] }),
 };
 
 const READ_ONLY_TOOLS = new Set(["Read", "Glob"]);
@@ -143,7 +143,7 @@ describe("runTurn: completing turns", () => {
       model: "fake-model",
       system: "You are a test.",
       messages: [userPrompt],
-      tools: settings.toolSpecs(),
+      tools: settings.toolOffer([]).tools,
       maxOutputTokens: 1000,
       sessionId: "session-1",
     });

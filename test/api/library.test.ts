@@ -90,6 +90,26 @@ describe("query()", () => {
     expect(where.server.requests).toHaveLength(1);
   });
 
+  it("takes the Agent SDK's agents: listed in system/init over the built-ins; a bad one ends the query with invalid_arguments", async () => {
+    const where = await place({ turns: [{ text: "Hello from the library." }] });
+    const agents = { reviewer: { description: "Reviews code.", prompt: "Be strict.", tools: ["Read"] } };
+    const events = await collect(query({ prompt: "Say hello", options: anthropicOptions(where, { agents }) }));
+    const init = events.find((event) => event.type === "system" && event.subtype === "init") as { agents: string[] };
+    expect(init.agents).toEqual(["Explore", "fork", "general-purpose", "Plan", "reviewer"]);
+
+    const refused = await collect(
+      query({ prompt: "Say hello", options: anthropicOptions(where, { agents: { reviewer: { prompt: "No description." } } }) }),
+    );
+    expect(resultsOf(refused)).toEqual([
+      expect.objectContaining({
+        is_error: true,
+        terminal_reason: "invalid_arguments",
+        errors: [expect.stringContaining('agents: agent "reviewer", description:')],
+      }),
+    ]);
+    expect(where.server.requests).toHaveLength(1);
+  });
+
   it("takes process.env as it is (an object whose prototype is not Object.prototype)", async () => {
     const where = await place({ turns: [{ text: "Hello from the library." }] });
     const { env } = anthropicOptions(where);
@@ -106,6 +126,34 @@ describe("query()", () => {
     expect(sequence(events)).toEqual(["system/init", "assistant:tool_use", "user:tool_result", "assistant:text", "result/success"]);
     const toolResult = events.find((event) => event.type === "user");
     expect(toolResult?.type === "user" && toolResult.message.content[0]).toMatchObject({ type: "tool_result", content: "1\thi\n2\t" });
+  });
+
+  it("shows a subagent's messages nested under its Agent call", async () => {
+    const where = await place({
+      turns: [
+        {
+          match: "PARENT",
+          tool_calls: [{ name: "Agent", id: "toolu_agent", input: { description: "Read notes", prompt: "SUB: read notes.txt" } }],
+        },
+        { match: "SUB", tool_calls: [{ name: "Read", input: { file_path: "notes.txt" } }] },
+        { match: "SUB", text: "notes.txt says hi" },
+        { match: "PARENT", text: "It says hi." },
+      ],
+    });
+    await writeFile(join(where.cwd, "notes.txt"), "hi\n");
+    const events = await collect(query({ prompt: "PARENT: what do the notes say?", options: anthropicOptions(where) }));
+    const nested = events.filter((event) => "parent_tool_use_id" in event && event.parent_tool_use_id === "toolu_agent");
+    expect(sequence(nested)).toEqual(["user:text", "assistant:tool_use", "user:tool_result"]);
+    expect(sequence(events).filter((label) => label.startsWith("system/task_"))).toEqual([
+      "system/task_started",
+      "system/task_progress",
+      "system/task_updated",
+      "system/task_notification",
+    ]);
+    expect(resultsOf(events)[0]).toMatchObject({
+      result: "It says hi.",
+      subagent_stats: { spawned: 1, completed: 1, requested: { unset: 1 } },
+    });
   });
 
   it("takes Claude Code's settings: the files and `settings` (object or JSON text), their hooks and rules; settingSources [] reads no file", async () => {

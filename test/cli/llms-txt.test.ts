@@ -50,6 +50,11 @@ describe("--llms-txt", () => {
         .split("\n")
         .filter((line) => /^#{1,6} /.test(line));
       expect(headings.filter((heading, index) => headings.indexOf(heading) !== index)).toEqual([]);
+      // The agent types, as the parent model reads them.
+      expect(headings).toContain("## Agent definitions");
+      expect(run.stdout).toMatch(
+        /^Available agent types for the Agent tool:\n- Explore: .*\n- fork: .*\n- general-purpose: .* \(Tools: \*\)\n- Plan: /m,
+      );
     } finally {
       await workspace.cleanup();
     }

@@ -42,6 +42,13 @@ describe("reminders in user messages", () => {
     expect(lastSkillsListing(history.slice(1))).toBeUndefined();
   });
 
+  it("a background task's notification is a reminder, but not the skills listing", () => {
+    const notice = "<system-reminder>\n<task-notification>\n<task-id>b12345678</task-id>\n</task-notification>\n</system-reminder>";
+    const history: Message[] = [marked, { role: "user", content: [{ type: "text", text: notice, reminder: "tasks" }] }];
+    expect(visibleMessage(history[1]!)).toBeUndefined();
+    expect(lastSkillsListing(history)).toBe(LISTING);
+  });
+
   it("a compaction keeps the user's recent words even when a listing went before them", () => {
     const [head] = conversationFromSummary(
       [marked, { role: "assistant", content: [{ type: "text", text: "Done." }] }],

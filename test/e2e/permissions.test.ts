@@ -115,7 +115,20 @@ describe("permissions without a host (print mode, default mode)", () => {
   it("a bare --disallowedTools Edit hides every file-editing tool, as the rule covers them all", async () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "x", "--output-format", "stream-json", "--verbose", "--disallowedTools", "Edit"], { workspace });
-    expect((run.events[0] as { tools: string[] }).tools).toEqual(["Bash", "Glob", "Grep", "LS", "Read", "TodoWrite"]);
+    expect((run.events[0] as { tools: string[] }).tools).toEqual([
+      "Task",
+      "Bash",
+      "Glob",
+      "Grep",
+      "LS",
+      "Monitor",
+      "Read",
+      "TaskStop",
+      "TodoWrite",
+      "ToolSearch",
+      "WebFetch",
+      "WebSearch",
+    ]);
   });
 
   it("--allowedTools rules and acceptEdits let it run; --disallowedTools refuses even in bypass mode", async () => {

@@ -58,7 +58,23 @@ describe("print mode (-p) against the replay server", () => {
     };
     expect(body.stream).toBe(true);
     expect(body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Say hello." }] }]);
-    expect(body.tools.map((tool) => tool.name)).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write"]);
+    expect(body.tools.map((tool) => tool.name)).toEqual([
+      "Agent",
+      "Bash",
+      "Edit",
+      "Glob",
+      "Grep",
+      "LS",
+      "Monitor",
+      "MultiEdit",
+      "NotebookEdit",
+      "Read",
+      "TaskStop",
+      "TodoWrite",
+      "WebFetch",
+      "WebSearch",
+      "Write",
+    ]);
   });
 
   it("one Read: text and tool_use share a message id; the result reaches the model", async () => {

@@ -115,7 +115,25 @@ describe("skill discovery", () => {
       "agents-skill",
       "claude-skill",
     ]);
-    expect(initOf(run.events).tools).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "Skill", "TodoWrite", "Write"]);
+    expect(initOf(run.events).tools).toEqual([
+      "Task",
+      "Bash",
+      "Edit",
+      "Glob",
+      "Grep",
+      "LS",
+      "Monitor",
+      "MultiEdit",
+      "NotebookEdit",
+      "Read",
+      "Skill",
+      "TaskStop",
+      "TodoWrite",
+      "ToolSearch",
+      "WebFetch",
+      "WebSearch",
+      "Write",
+    ]);
 
     const off = await runAgentwire(["-p", "hi", ...STREAM, ...args, "--no-skills"], { workspace });
     expect(initOf(off.events).skills).toEqual([]);
@@ -504,7 +522,24 @@ describe("documentation and the compact tool profile", () => {
     const flags = [...new Set(help.stdout.match(/--[a-z][a-z-]+/gi) ?? [])];
     expect(flags.length).toBeGreaterThan(30);
     expect(flags.filter((flag) => !doc.stdout.includes(flag))).toEqual([]);
-    for (const tool of ["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "Skill", "TodoWrite", "Write"])
+    for (const tool of [
+      "Bash",
+      "Edit",
+      "Glob",
+      "Grep",
+      "LS",
+      "Monitor",
+      "MultiEdit",
+      "NotebookEdit",
+      "Read",
+      "Skill",
+      "TaskStop",
+      "TodoWrite",
+      "ToolSearch",
+      "WebFetch",
+      "WebSearch",
+      "Write",
+    ])
       expect(doc.stdout).toContain(`### ${tool}\n`);
     expect(doc.stdout).toContain("## The stream-json protocol");
     expect(doc.stdout).toContain("`system/init`");

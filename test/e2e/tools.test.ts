@@ -57,7 +57,24 @@ describe("every tool through the replay server", () => {
     const run = await runAgentwire(["-p", "Make a plan.", ...STREAM, "--dangerously-skip-permissions"], { workspace });
     expectWellFormedRun(run, 1);
     const init = run.events[0] as { tools: string[] };
-    expect(init.tools).toEqual(["Bash", "Edit", "Glob", "Grep", "LS", "MultiEdit", "Read", "TodoWrite", "Write"]);
+    expect(init.tools).toEqual([
+      "Task",
+      "Bash",
+      "Edit",
+      "Glob",
+      "Grep",
+      "LS",
+      "Monitor",
+      "MultiEdit",
+      "NotebookEdit",
+      "Read",
+      "TaskStop",
+      "TodoWrite",
+      "ToolSearch",
+      "WebFetch",
+      "WebSearch",
+      "Write",
+    ]);
     const planPath = join(workspace.cwd, "notes", "plan.md");
     const [write, edit, multiEdit, read, glob, grep, ls, todo, bash] = toolResults(run.events);
 
@@ -241,7 +258,7 @@ describe("tool selection flags", () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", ...STREAM, "--tools", "Read,Telepathy"], { workspace });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("Unknown tool name in --tools: Telepathy. Available tools: Bash, Edit,");
+    expect(run.stderr).toContain("Unknown tool name in --tools: Telepathy. Available tools: Agent, Bash, Edit,");
     expect(results(run.events)[0]).toMatchObject({ is_error: true, terminal_reason: "invalid_arguments" });
     expect(workspace.server.requests).toHaveLength(0);
   });
@@ -252,17 +269,25 @@ describe("tool selection flags", () => {
     expect(text.code).toBe(0);
     const lines = text.stdout.trimEnd().split("\n");
     expect(lines.map((line) => line.split(/\s+/)[0])).toEqual([
+      "Agent",
       "Bash",
       "Edit",
       "Glob",
       "Grep",
       "LS",
+      "Monitor",
       "MultiEdit",
+      "NotebookEdit",
       "Read",
+      "TaskStop",
       "TodoWrite",
+      "ToolSearch",
+      "WebFetch",
+      "WebSearch",
       "Write",
     ]);
-    expect(lines[6]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
+    expect(lines[6]).toMatch(/^NotebookEdit\s+Changes one cell of a Jupyter notebook \(\.ipynb\)/);
+    expect(lines[7]).toMatch(/^Read\s+Shows a file's contents with line numbers\.$/);
     const json = await runAgentwire(["--list-tools", "--output-format", "json", "--tools", "Edit"], { workspace });
     expect(json.code).toBe(0);
     expect(json.stdout.endsWith("\n")).toBe(true);

@@ -268,14 +268,22 @@ export function expectWellFormedRun(run: RunResult, expectedTurns: number): void
       open = false;
     }
   }
-  const toolUses = run.events.flatMap((event) =>
-    event.type === "assistant" && event.message.content[0].type === "tool_use" ? [event.message.content[0].id] : [],
-  );
-  const toolResults = run.events.flatMap((event) =>
-    event.type === "user" && event.message.content[0].type === "tool_result" ? [event.message.content[0].tool_use_id] : [],
-  );
-  // In the order the model asked: results of parallel calls come in request order too.
-  expect(toolResults, "exactly one tool_result per tool_use, in order").toEqual(toolUses);
+  // Per conversation: the main one, and each subagent's (its lines carry the Agent call's id).
+  for (const parent of new Set(run.events.map((event) => ("parent_tool_use_id" in event ? event.parent_tool_use_id : null)))) {
+    const mine = run.events.filter((event) => ("parent_tool_use_id" in event ? event.parent_tool_use_id : null) === parent);
+    const toolUses = mine.flatMap((event) =>
+      event.type === "assistant" && event.message.content[0].type === "tool_use" ? [event.message.content[0]] : [],
+    );
+    const toolResults = mine.flatMap((event) =>
+      event.type === "user" && event.message.content[0].type === "tool_result" ? [event.message.content[0].tool_use_id] : [],
+    );
+    const ids = toolUses.map((block) => ("id" in block ? block.id : ""));
+    // In the order the model asked: results of parallel calls come in request order too, except
+    // Agent calls', which come as each subagent finishes (as in Claude Code).
+    if (toolUses.some((block) => "name" in block && block.name === "Agent"))
+      expect([...toolResults].sort(), "exactly one tool_result per tool_use").toEqual([...ids].sort());
+    else expect(toolResults, "exactly one tool_result per tool_use, in order").toEqual(ids);
+  }
   const sessionIds = new Set(run.events.flatMap((event) => ("session_id" in event ? [event.session_id] : [])));
   if (run.events.some((event) => "session_id" in event)) expect([...sessionIds], "one session id").toHaveLength(1);
   expect(run.code, `exit code agrees with is_error (stderr: ${run.stderr})`).toBe(turnResults.at(-1)?.is_error ? 1 : 0);

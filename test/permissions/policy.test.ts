@@ -146,6 +146,14 @@ describe("decidePermission", () => {
     expect(decide("Bash", { command: "git status && python3 -c 'import os'" }, "default", rules)).toMatchObject({ behavior: "ask" });
   });
 
+  it("WebSearch asks in default and plan mode (plan mode is research and does not refuse it); a rule allows it", () => {
+    expect(decide("WebSearch", { query: "tides" }).behavior).toBe("ask");
+    expect(decide("WebSearch", { query: "tides" }, "plan").behavior).toBe("ask");
+    expect(decide("WebSearch", { query: "tides" }, "default", allowing("WebSearch")).behavior).toBe("allow");
+    expect(decide("WebSearch", { query: "tides" }, "plan", allowing("WebSearch")).behavior).toBe("allow");
+    expect(decide("WebSearch", { query: "tides" }, "acceptEdits").behavior).toBe("ask");
+  });
+
   it("plan mode refuses anything that is not read-only, even with allow rules", () => {
     const planDenied = { behavior: "deny", message: expect.stringMatching(/plan mode/) };
     expect(decide("Write", { file_path: "a" }, "plan")).toMatchObject(planDenied);

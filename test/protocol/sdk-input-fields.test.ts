@@ -94,7 +94,7 @@ const CASES: MessageCase[] = [
       jsonSchema: "absent",
       systemPrompt: "ignored",
       appendSystemPrompt: "ignored",
-      agents: "ignored",
+      agents: "absent",
       excludeDynamicSections: "ignored",
       skills: "ignored",
       title: "ignored",

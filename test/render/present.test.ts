@@ -43,6 +43,45 @@ describe("presenting tool calls", () => {
     expect(permissionDescription({ name: "Bash", input: { command: 3 } })).toBe("Bash");
   });
 
+  it("summarizes background work: where a background command went, which task TaskStop stopped", () => {
+    const started = { stdout: "", stderr: "", interrupted: false, backgroundTaskId: "babc12345" };
+    expect(
+      describeResult("Bash", { command: "npm run dev", run_in_background: true }, { content: "Command running…" }, started, "/repo", 120)
+        .summary,
+    ).toBe("running in the background as babc12345");
+    const stopped = {
+      message: "Successfully stopped task: babc12345 (sleep 9)",
+      task_id: "babc12345",
+      task_type: "local_bash",
+      command: "sleep 9",
+    };
+    expect(describeResult("TaskStop", { task_id: "babc12345" }, { content: JSON.stringify(stopped) }, stopped, "/repo", 120).summary).toBe(
+      "stopped babc12345",
+    );
+    expect(describeCall("TaskStop", { task_id: "babc12345" }, "/repo", 120)).toBe("TaskStop babc12345");
+    expect(describeCall("Monitor", { description: "errors", command: "tail -f log | grep --line-buffered ERROR" }, "/repo", 120)).toBe(
+      "Monitor tail -f log | grep --line-buffered ERROR",
+    );
+  });
+
+  it("shows an Agent call's hand-back as the subagent's report, with the work it took", () => {
+    const details = { status: "completed", content: [{ type: "text", text: "Found it." }], totalToolUseCount: 3, totalTokens: 1200 };
+    const outcome = describeResult(
+      "Agent",
+      { description: "Look" },
+      { content: [{ type: "text", text: "<tools-used…" }] },
+      details,
+      "/repo",
+      120,
+    );
+    expect(outcome).toEqual({
+      kind: "done",
+      failed: false,
+      summary: "subagent reported after 3 tool calls, 1200 tokens",
+      output: "Found it.",
+    });
+  });
+
   it("summarizes results: line counts, exit codes, errors in full", () => {
     expect(
       describeResult("Read", { file_path: "a" }, { content: "1\ta\n2\tb\n" }, { type: "text", file: { numLines: 2 } }, "/repo", 120)
@@ -60,6 +99,13 @@ describe("presenting tool calls", () => {
     );
     expect(describeResult("Skill", {}, { content: "x".repeat(50) }, undefined, "/repo", 20).summary).toBe(`${"x".repeat(19)}…`);
     expect(describeResult("Skill", {}, {}, undefined, "/repo", 20).summary).toBe("done");
+    const loaded = { content: [{ type: "tool_reference", tool_name: "WebFetch" }] };
+    const search = { matches: ["WebFetch", "WebSearch"], query: "web", total_deferred_tools: 9 };
+    expect(describeResult("ToolSearch", { query: "web" }, loaded, search, "/repo", 120).summary).toBe("loaded WebFetch, WebSearch");
+    expect(describeResult("ToolSearch", { query: "x" }, { content: "none" }, { ...search, matches: [] }, "/repo", 120).summary).toBe(
+      "no tool matched",
+    );
+    expect(describeResult("ToolSearch", { query: "web" }, loaded, search, "/repo", 120)).toMatchObject({ output: "[loaded WebFetch]" });
     const failed = describeResult(
       "Bash",
       { command: "false" },
@@ -83,6 +129,25 @@ describe("presenting tool calls", () => {
       summary: "File does not exist.",
       output: "File does not exist.\nDid you mean a.txt?",
     });
+  });
+
+  it("shows a fetched page as its URL and size, a redirect as such", () => {
+    expect(keyArgument("WebFetch", { url: "https://example.com/docs", prompt: "What?" }, "/repo")).toBe("https://example.com/docs");
+    const page = { bytes: 12_800, code: 200, codeText: "OK", result: "…", durationMs: 40, url: "https://example.com/docs" };
+    expect(describeResult("WebFetch", {}, { content: "Some\npage" }, page, "/repo", 120)).toMatchObject({
+      kind: "done",
+      summary: "fetched 12.5 KB (200 OK)",
+      output: "Some\npage",
+    });
+    expect(describeResult("WebFetch", {}, { content: "x" }, { ...page, bytes: 512 }, "/repo", 120).summary).toBe(
+      "fetched 512 bytes (200 OK)",
+    );
+    expect(describeResult("WebFetch", {}, { content: "x" }, { ...page, bytes: 3_500_000 }, "/repo", 120).summary).toBe(
+      "fetched 3.3 MB (200 OK)",
+    );
+    expect(
+      describeResult("WebFetch", {}, { content: "REDIRECT" }, { ...page, bytes: 0, code: 302, codeText: "Found" }, "/repo", 120).summary,
+    ).toBe("redirected (302 Found)");
   });
 
   it("ignores details of the wrong shape", () => {
@@ -144,6 +209,105 @@ describe("presenting tool calls", () => {
         { kind: "add", text: "+b" },
       ],
     });
+  });
+});
+
+describe("a notebook in every view", () => {
+  const original = JSON.stringify({
+    cells: [
+      { cell_type: "markdown", id: "intro", metadata: {}, source: ["# Tide\n", "notebook"] },
+      { cell_type: "code", metadata: {}, outputs: [], source: "x = 40 + 2\nx" },
+    ],
+  });
+  const details = (extra: Record<string, unknown>) => ({
+    language: "python",
+    error: "",
+    notebook_path: "/repo/nb.ipynb",
+    original_file: original,
+    ...extra,
+  });
+
+  it("shows a replaced cell as a cell diff: its old source removed, the new one added", () => {
+    const replaced = describeResult(
+      "NotebookEdit",
+      { notebook_path: "/repo/nb.ipynb", cell_id: "cell-1", new_source: "x = 43\nx\n" },
+      { content: "Updated cell cell-1 with x = 43" },
+      details({ new_source: "x = 43\nx\n", cell_id: "cell-1", cell_type: "code", edit_mode: "replace" }),
+      "/repo",
+      120,
+    );
+    expect(replaced).toEqual({
+      kind: "updated",
+      failed: false,
+      summary: "updated cell cell-1 in nb.ipynb",
+      diff: [
+        { kind: "hunk", text: "@@ cell cell-1 (code) @@" },
+        { kind: "del", text: "-x = 40 + 2" },
+        { kind: "del", text: "-x" },
+        { kind: "add", text: "+x = 43" },
+        { kind: "add", text: "+x" },
+      ],
+    });
+  });
+
+  it("shows an insert as added lines, a delete as removed ones, and a stored call by its input", () => {
+    const inserted = describeResult(
+      "NotebookEdit",
+      { notebook_path: "/repo/nb.ipynb", cell_id: "intro", new_source: "## Next", cell_type: "markdown", edit_mode: "insert" },
+      { content: "Inserted cell ab12cd34 with ## Next" },
+      details({ new_source: "## Next", cell_id: "ab12cd34", cell_type: "markdown", edit_mode: "insert" }),
+      "/repo",
+      120,
+    );
+    expect(inserted.summary).toBe("inserted cell ab12cd34 in nb.ipynb");
+    expect(inserted.kind === "updated" && inserted.diff).toEqual([
+      { kind: "hunk", text: "@@ cell ab12cd34 (markdown) @@" },
+      { kind: "add", text: "+## Next" },
+    ]);
+    const deleted = describeResult(
+      "NotebookEdit",
+      { notebook_path: "/repo/nb.ipynb", cell_id: "intro", new_source: "", edit_mode: "delete" },
+      { content: "Deleted cell intro" },
+      details({ new_source: "", cell_id: "intro", cell_type: "markdown", edit_mode: "delete" }),
+      "/repo",
+      120,
+    );
+    expect(deleted.kind === "updated" && deleted.diff.map((row) => row.text)).toEqual([
+      "@@ cell intro (markdown) @@",
+      "-# Tide",
+      "-notebook",
+    ]);
+    const withOldSource = describeResult(
+      "NotebookEdit",
+      { notebook_path: "/repo/nb.ipynb", cell_id: "x", new_source: "b" },
+      { content: "Updated cell x with b" },
+      { new_source: "b", old_source: "a", cell_id: "x", cell_type: "code", edit_mode: "replace" },
+      "/repo",
+      120,
+    );
+    expect(withOldSource.kind === "updated" && withOldSource.diff.map((row) => row.text)).toEqual(["@@ cell x (code) @@", "-a", "+b"]);
+    const stored = describeResult(
+      "NotebookEdit",
+      { notebook_path: "/repo/nb.ipynb", cell_id: "intro", new_source: "# Tides" },
+      { content: "ok" },
+      undefined,
+      "/repo",
+      120,
+    );
+    expect(stored.kind === "updated" && stored.diff.map((row) => row.text)).toEqual(["@@ cell intro @@", "+# Tides"]);
+  });
+
+  it("summarizes a notebook Read by its cells, and names the notebook of a call", () => {
+    const read = describeResult(
+      "Read",
+      { file_path: "/repo/nb.ipynb" },
+      { content: [{ type: "text", text: "<cell id=…" }] },
+      { type: "notebook", file: { filePath: "/repo/nb.ipynb", cells: [{}, {}] } },
+      "/repo",
+      120,
+    );
+    expect(read.summary).toBe("read 2 cells");
+    expect(describeCall("NotebookEdit", { notebook_path: "/repo/nb.ipynb", cell_id: "intro" }, "/repo", 80)).toBe("NotebookEdit nb.ipynb");
   });
 });
 
@@ -215,5 +379,41 @@ describe("parsing markdown", () => {
       "\u001b[1mbold\u001b[22m and \u001b[36mcode\u001b[39m and *it* and [a](https://x.example)",
     ]);
     expect(renderMarkdown("- one\n   - two\n3. three", 80, createStyle(false))).toEqual(["• one", "   • two", "3. three"]);
+  });
+});
+
+describe("presenting web search results", () => {
+  const details = {
+    query: "tides",
+    results: [
+      { tool_use_id: "a", content: [{ title: "Tide tables", url: "https://tides.example.org/" }] },
+      "A summary.",
+      { tool_use_id: "b", content: [{ title: "", url: "https://news.example.com/" }] },
+    ],
+    durationSeconds: 2,
+    searchCount: 2,
+  };
+
+  it("counts every search's links and lists them, one a line", () => {
+    expect(describeResult("WebSearch", { query: "tides" }, { content: "…" }, details, "/repo", 60)).toEqual({
+      kind: "done",
+      failed: false,
+      summary: "2 results",
+      output: "Tide tables — https://tides.example.org/\nhttps://news.example.com/",
+      links: [
+        { title: "Tide tables", url: "https://tides.example.org/" },
+        { title: "https://news.example.com/", url: "https://news.example.com/" },
+      ],
+    });
+  });
+
+  it("leaves details of another shape alone, and shows a failed search as an error", () => {
+    const other = describeResult("WebSearch", {}, { content: "one line" }, { query: "x", results: [{ content: [{}] }] }, "/repo", 60);
+    expect(other).toMatchObject({ kind: "done", summary: "one line" });
+    expect(other).not.toHaveProperty("links");
+    expect(describeResult("WebSearch", {}, { content: "no backend", is_error: true }, "Error: no backend", "/repo", 60)).toMatchObject({
+      kind: "error",
+      failed: true,
+    });
   });
 });

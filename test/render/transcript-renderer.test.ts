@@ -173,6 +173,56 @@ describe("the transcript renderer", () => {
     for (const line of coloured) expect(visibleLength(line)).toBeLessThanOrEqual(50);
   });
 
+  it("shows a ToolSearch result as the tools it loaded, and the text beside it as the tool's, not a prompt", () => {
+    const events = [
+      {
+        type: "assistant",
+        message: { content: [{ type: "tool_use", id: "t1", name: "ToolSearch", input: { query: "select:WebFetch" } }] },
+      },
+      {
+        type: "user",
+        message: {
+          content: [
+            { type: "tool_result", tool_use_id: "t1", content: [{ type: "tool_reference", tool_name: "WebFetch" }] },
+            { type: "text", text: "Tool loaded." },
+          ],
+        },
+        tool_use_result: { matches: ["WebFetch"], query: "select:WebFetch", total_deferred_tools: 3 },
+      },
+    ];
+    const rendered = plain(events.map((event) => JSON.stringify(event)).join("\n"));
+    expect(rendered).toContain("loaded WebFetch");
+    expect(rendered).toContain("> Tool loaded.");
+    expect(rendered).not.toMatch(/^$\n> Tool loaded\./m);
+  });
+
+  it("lists a web search's results under its summary, the first five and a count of the rest", () => {
+    const links = Array.from({ length: 7 }, (_, index) => ({ title: `Page ${index + 1}`, url: `https://example.org/${index + 1}` }));
+    const events = [
+      { type: "system", subtype: "init", session_id: "s1", cwd: "/repo", model: "m", permissionMode: "default" },
+      { type: "assistant", message: { content: [{ type: "tool_use", id: "w1", name: "WebSearch", input: { query: "tides" } }] } },
+      {
+        type: "user",
+        message: { content: [{ type: "tool_result", tool_use_id: "w1", content: "Web search results…" }] },
+        tool_use_result: {
+          query: "tides",
+          results: [{ tool_use_id: "s1", content: links }, "summary"],
+          durationSeconds: 1,
+          searchCount: 1,
+        },
+      },
+    ];
+    const lines = renderTranscript(
+      events.map((event) => ({ kind: "event", event })),
+      { width: 80, color: false },
+    );
+    const text = lines.join("\n");
+    expect(text).toContain("WebSearch tides");
+    expect(text).toContain("  ⎿ 7 results\n    · Page 1 — https://example.org/1\n");
+    expect(text).toContain("    · Page 5 — https://example.org/5\n    … 2 more results");
+    expect(text).not.toContain("Page 6");
+  });
+
   it("folds thinking into one dim line and shows each call with its key argument and a result summary", () => {
     const events = [
       { type: "system", subtype: "init", session_id: "s1", cwd: "/repo", model: "m", permissionMode: "default" },

@@ -423,6 +423,26 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     await collect(run);
   });
 
+  it("agents: the host's definitions reach system/init and supportedAgents(), over the built-ins", async () => {
+    workspace = await createWorkspace("text");
+    const input = pushableInput();
+    const agents: Options["agents"] = {
+      reviewer: { description: "Reviews a change for bugs.", prompt: "Be strict.", tools: ["Read", "Grep"], model: "haiku" },
+      "general-purpose": { description: "The host's own general agent.", prompt: "Work." },
+    };
+    const run = query({ prompt: input, options: sdkOptions(provider, { agents }) });
+    const supported = await run.supportedAgents();
+    expect(supported).toContainEqual({ name: "reviewer", description: "Reviews a change for bugs.", model: "haiku" });
+    expect(supported).toContainEqual({ name: "general-purpose", description: "The host's own general agent." });
+    input.push("Say hello.");
+    input.end();
+    const messages = await collect(run);
+    expectProtocolLines(messages);
+    const init = messages.find((message) => message.type === "system" && message.subtype === "init") as { agents: string[] };
+    expect(init.agents).toEqual(["Explore", "fork", "general-purpose", "Plan", "reviewer"]);
+    expect(supported.map((agent) => agent.name)).toEqual(init.agents);
+  });
+
   it("a tool defined in the SDK process via an SDK MCP server", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({

@@ -29,7 +29,7 @@ describe("the built-in tools' trait table against the tools", () => {
   });
 
   it("names input fields the tools have, in the full and the compact profile", () => {
-    const fieldsNamed = (tool: ToolDefinition) => [tool.pathField, tool.commandField].filter((field) => field !== undefined);
+    const fieldsNamed = (tool: ToolDefinition) => [tool.pathField, tool.commandField, tool.urlField].filter((field) => field !== undefined);
     for (const tool of tools) for (const field of fieldsNamed(tool)) expect(inputFields(tool), tool.name).toContain(field);
     for (const name of COMPACT_TOOL_NAMES) {
       const compact = compactTool(tools.find((tool) => tool.name === name)!);

@@ -12,9 +12,14 @@ describe("tool registry", () => {
       "Glob",
       "Grep",
       "LS",
+      "Monitor",
       "MultiEdit",
+      "NotebookEdit",
       "Read",
+      "TaskStop",
       "TodoWrite",
+      "WebFetch",
+      "WebSearch",
       "Write",
     ]);
   });
@@ -24,7 +29,7 @@ describe("tool registry", () => {
       "Grep",
       "Read",
     ]);
-    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["default"]), disallowedToolNames: [] }))).toHaveLength(9);
+    expect(names(selectTools(builtinTools(), { tools: parseToolNames(["default"]), disallowedToolNames: [] }))).toHaveLength(14);
     expect(names(selectTools(builtinTools(), { tools: parseToolNames([""]), disallowedToolNames: [] }))).toEqual([]);
   });
 
@@ -34,7 +39,8 @@ describe("tool registry", () => {
 
   it("an unknown name in --tools is an error naming the available tools", () => {
     expect(selectTools(builtinTools(), { tools: ["Read", "Frobnicate"], disallowedToolNames: [] })).toEqual({
-      error: "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, Read, TodoWrite, Write.",
+      error:
+        "Unknown tool name in --tools: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, Monitor, MultiEdit, NotebookEdit, Read, TaskStop, TodoWrite, WebFetch, WebSearch, Write.",
     });
   });
 

@@ -59,9 +59,9 @@ describe("runToolCall", () => {
   });
 
   it("rejects an unknown tool and lists the available ones", async () => {
-    const result = await runToolCall({ id: "toolu_1", name: "NotebookEdit", input: {} }, builtinTools(), makeContext());
+    const result = await runToolCall({ id: "toolu_1", name: "Frobnicate", input: {} }, builtinTools(), makeContext());
     const message =
-      "<tool_use_error>Error: No such tool available: NotebookEdit. Available tools: Bash, Edit, Glob, Grep, LS, MultiEdit, Read, TodoWrite, Write.</tool_use_error>";
+      "<tool_use_error>Error: No such tool available: Frobnicate. Available tools: Bash, Edit, Glob, Grep, LS, Monitor, MultiEdit, NotebookEdit, Read, TaskStop, TodoWrite, WebFetch, WebSearch, Write.</tool_use_error>";
     expect(result).toEqual({ content: message, isError: true, code: "unknown_tool", details: `Error: ${message}` });
   });
 

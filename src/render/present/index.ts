@@ -9,3 +9,4 @@ export { describeResult, diffRows, resultText, type DiffRow, type ToolOutcome } 
 export { clip, countLines, formatCount, plural } from "./text.js";
 export { backgroundTaskEnded, backgroundTaskFailed, backgroundTaskStarted } from "./background-task.js";
 export { describeSubagent, isAsyncLaunch, type SubagentSummary, type TaskNotification } from "./subagent.js";
+export { linkLine, type SearchLink } from "./web-search.js";

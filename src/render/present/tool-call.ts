@@ -18,7 +18,8 @@ export function keyArgument(toolName: string, input: ToolInput | undefined, cwd?
   const pattern = string("pattern");
   const where = string("path");
   if (pattern) return `${pattern}${where ? ` in ${displayPath(where, cwd)}` : ""}`;
-  const named = where ?? string("url") ?? string("query") ?? string("skill") ?? string("description");
+  const named =
+    where ?? string("url") ?? string("query") ?? string("skill") ?? string("task_id") ?? string("shell_id") ?? string("description");
   if (named) return toolName === "LS" || toolName === "Glob" ? displayPath(named, cwd) : named;
   if (toolName === "TodoWrite" && Array.isArray(input?.todos)) return plural(input.todos.length, "item");
   const json = JSON.stringify(input ?? {});

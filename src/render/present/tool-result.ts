@@ -1,5 +1,7 @@
+import { notebookEditRows } from "./notebook-edit.js";
 import { displayPath, type ToolInput } from "./tool-call.js";
 import { clip, countLines, plural } from "./text.js";
+import { linkLine, searchLinks, type SearchLink } from "./web-search.js";
 
 /** One row of a change: a hunk header, or an added, removed or unchanged line (with its +/-/space). */
 export interface DiffRow {
@@ -13,12 +15,12 @@ export interface DiffRow {
  * - error: the tool failed before or without running a command (its message);
  * - exit: a command ran and failed (exit code, its output);
  * - created / updated: a file written or edited;
- * - done: anything else that succeeded.
+ * - done: anything else that succeeded; `links` for a web search's results (one per line in `output`).
  */
 export type ToolOutcome =
   | { kind: "error" | "exit"; failed: true; summary: string; output: string }
   | { kind: "created" | "updated"; failed: false; summary: string; diff: DiffRow[] }
-  | { kind: "done"; failed: false; summary: string; output: string };
+  | { kind: "done"; failed: false; summary: string; output: string; links?: SearchLink[] };
 
 /** A tool_result block's content as text (a string, or text and image blocks). */
 export function resultText(content: unknown): string {
@@ -26,7 +28,13 @@ export function resultText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return JSON.stringify(content);
   return content
-    .map((block: { type?: string; text?: string } | null) => (block?.type === "text" ? (block.text ?? "") : `[${block?.type ?? "?"}]`))
+    .map((block: { type?: string; text?: string; tool_name?: string } | null) =>
+      block?.type === "text"
+        ? (block.text ?? "")
+        : block?.type === "tool_reference"
+          ? `[loaded ${block.tool_name}]`
+          : `[${block?.type ?? "?"}]`,
+    )
     .join("\n");
 }
 
@@ -58,20 +66,45 @@ export function describeResult(
   }
   // A background command has no output yet: what matters is that it runs, and under which id.
   if (input?.run_in_background === true) return { kind: "done", failed: false, summary: backgroundSummary(details), output: text };
+  if (toolName === "NotebookEdit") return describeNotebookEdit(input, details, cwd);
+  const links = searchLinks(details);
+  if (links) return { kind: "done", failed: false, summary: plural(links.length, "result"), output: links.map(linkLine).join("\n"), links };
   const patch = patchDetails(details);
   if (patch) return describePatch(patch, input, cwd);
   if ((toolName === "Edit" || toolName === "MultiEdit") && details === undefined) return describeEditInput(input, cwd);
+  const report = agentReport(details);
+  if (report) return { kind: "done", failed: false, summary: report.summary, output: report.text };
   const output = bash ? [bash.stdout, bash.stderr].filter((part) => part !== "").join("\n") : text;
   return { kind: "done", failed: false, summary: summarize(toolName, text, bash, details, summaryWidth), output };
 }
 
+/** An Agent call's hand-back (its `tool_use_result`): the subagent's report, and how much work it took. */
+function agentReport(details: unknown): { summary: string; text: string } | undefined {
+  if (typeof details !== "object" || details === null) return undefined;
+  const { status, content, totalToolUseCount, totalTokens } = details as Record<string, unknown>;
+  if (status !== "completed" || !Array.isArray(content) || typeof totalToolUseCount !== "number") return undefined;
+  const tokens = typeof totalTokens === "number" ? `, ${plural(totalTokens, "token")}` : "";
+  return { summary: `subagent reported after ${plural(totalToolUseCount, "tool call")}${tokens}`, text: resultText(content) };
+}
+
 function summarize(toolName: string | undefined, text: string, bash: BashDetails | undefined, details: unknown, width: number): string {
+  // A background command's call returns before any output: say where it went.
+  if (bash?.backgroundTaskId !== undefined) return `running in the background as ${bash.backgroundTaskId}`;
+  if (toolName === "TaskStop" && isObject(details) && typeof details.task_id === "string") return `stopped ${details.task_id}`;
   if (bash) {
     const output = [bash.stdout, bash.stderr].filter((part) => part !== "").join("\n");
     const exit = bash.exitCode !== undefined && bash.exitCode !== 0 ? `exit ${bash.exitCode}, ` : "";
     return output === "" ? `${exit}no output` : `${exit}${plural(countLines(output), "line")} of output`;
   }
+  const search = toolSearchDetails(details);
+  if (search) return search.matches.length === 0 ? "no tool matched" : clip(`loaded ${search.matches.join(", ")}`, width);
+  const fetched = fetchDetails(details);
+  if (fetched) {
+    const status = `${fetched.code} ${fetched.codeText}`.trim();
+    return fetched.code >= 300 && fetched.code < 400 ? `redirected (${status})` : `fetched ${formatBytes(fetched.bytes)} (${status})`;
+  }
   const read = readDetails(details);
+  if (read?.cells !== undefined) return `read ${plural(read.cells, "cell")}`;
   if (read) return read.type === "image" ? "read an image" : `read ${plural(read.numLines ?? countLines(text), "line")}`;
   if (text === "") return "done";
   if (toolName === "Read") return `read ${plural(countLines(text), "line")}`;
@@ -94,6 +127,13 @@ function describePatch(patch: PatchDetails, input: ToolInput | undefined, cwd: s
   const added = diff.filter((row) => row.kind === "add").length;
   const removed = diff.filter((row) => row.kind === "del").length;
   return { kind: "updated", failed: false, summary: `updated ${path}: +${added} -${removed}`, diff };
+}
+
+/** A notebook edit as a cell diff: "updated cell abc in demo.ipynb", the old source removed, the new added. */
+function describeNotebookEdit(input: ToolInput | undefined, details: unknown, cwd: string | undefined): ToolOutcome {
+  const { verb, cellId, rows } = notebookEditRows(input, details);
+  const path = displayPath(String(input?.notebook_path ?? ""), cwd);
+  return { kind: "updated", failed: false, summary: `${verb} cell ${cellId} in ${path}`, diff: rows };
 }
 
 /** Structured-patch hunks as rows: a header per hunk, then its added, removed and context lines. */
@@ -129,6 +169,8 @@ interface BashDetails {
   stderr: string;
   exitCode?: number;
   interrupted?: boolean;
+  /** Set when the command was started in the background (`run_in_background`). */
+  backgroundTaskId?: string;
 }
 
 interface Hunk {
@@ -152,7 +194,8 @@ const optional = (value: unknown, type: "string" | "number" | "boolean"): boolea
 /** Bash's details: both streams, and an exit code once the command ran. */
 function bashDetails(details: unknown): BashDetails | undefined {
   if (!isObject(details) || typeof details.stdout !== "string" || typeof details.stderr !== "string") return undefined;
-  if (!optional(details.exitCode, "number") || !optional(details.interrupted, "boolean")) return undefined;
+  if (!optional(details.exitCode, "number") || !optional(details.interrupted, "boolean") || !optional(details.backgroundTaskId, "string"))
+    return undefined;
   return details as unknown as BashDetails;
 }
 
@@ -168,12 +211,32 @@ function patchDetails(details: unknown): PatchDetails | undefined {
   return details.structuredPatch.every(isHunk) ? (details as unknown as PatchDetails) : undefined;
 }
 
-/** Read's details: the kind of file, and its line count for text. */
-function readDetails(details: unknown): { type: string; numLines?: number } | undefined {
+/** WebFetch's details: the page's size in bytes and the HTTP status. */
+function fetchDetails(details: unknown): { bytes: number; code: number; codeText: string } | undefined {
+  if (!isObject(details) || typeof details.url !== "string" || typeof details.bytes !== "number" || typeof details.code !== "number")
+    return undefined;
+  return { bytes: details.bytes, code: details.code, codeText: typeof details.codeText === "string" ? details.codeText : "" };
+}
+
+/** A size as people read it: bytes, KB or MB (powers of 1024, one decimal). */
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return plural(bytes, "byte");
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, "KB"] : [bytes / (1024 * 1024), "MB"];
+  return `${value.toFixed(1)} ${unit}`;
+}
+
+/** ToolSearch's details: the tools it loaded. */
+function toolSearchDetails(details: unknown): { matches: string[] } | undefined {
+  if (!isObject(details) || !Array.isArray(details.matches) || typeof details.total_deferred_tools !== "number") return undefined;
+  return { matches: details.matches.filter((name): name is string => typeof name === "string") };
+}
+
+/** Read's details: the kind of file, and its line count for text (its cell count for a notebook). */
+function readDetails(details: unknown): { type: string; numLines?: number; cells?: number } | undefined {
   if (!isObject(details) || typeof details.type !== "string" || !isObject(details.file)) return undefined;
-  const { numLines, totalLines, filePath } = details.file;
+  const { numLines, totalLines, filePath, cells } = details.file;
   if (!optional(numLines, "number") || !optional(totalLines, "number") || !optional(filePath, "string")) return undefined;
-  return { type: details.type, numLines: numLines as number | undefined };
+  return { type: details.type, numLines: numLines as number | undefined, cells: Array.isArray(cells) ? cells.length : undefined };
 }
 
 /** A command started with run_in_background: its id, when its details give one (Bash's `backgroundTaskId`). */

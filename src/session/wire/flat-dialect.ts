@@ -12,6 +12,8 @@ export function createFlatTranslator(): (event: OutputEvent) => FlatEvent[] {
   // Text deltas seen since the last complete assistant line of the same response.
   let streamedText = false;
   return (event) => {
+    // A subagent's own calls stay inside its Agent call: the flat list shows that call and its result.
+    if ("parent_tool_use_id" in event && event.parent_tool_use_id) return [];
     switch (event.type) {
       case "system":
         switch (event.subtype) {

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID } from "../../text/random-uuid.js";
 import type { SystemInitEvent } from "../../../protocol/events.js";
 import type { Skill } from "../../skills/catalog.js";
 import { CLAUDE_CODE_VERSION, PROTOCOL_VERSION } from "../../../protocol/version.js";
@@ -14,6 +14,8 @@ export interface SessionFacts {
   permissionMode: SystemInitEvent["permissionMode"];
   /** The skills that loaded (a skipped folder has no `modelInvocable`, so it cannot be passed here). */
   skills: ReadonlyArray<Pick<Skill, "name" | "modelInvocable">>;
+  /** The agent definitions, sorted by name. */
+  agents: ReadonlyArray<{ name: string }>;
   apiKeySource: string;
 }
 
@@ -24,7 +26,8 @@ export function buildInitEvent(facts: SessionFacts): SystemInitEvent {
     subtype: "init",
     cwd: facts.cwd,
     session_id: facts.sessionId,
-    tools: facts.toolNames,
+    // Claude Code lists its Agent tool under the tool's older name.
+    tools: facts.toolNames.map((name) => (name === "Agent" ? "Task" : name)),
     mcp_servers: facts.mcpServers,
     model: facts.model,
     provider: facts.provider,
@@ -32,7 +35,7 @@ export function buildInitEvent(facts: SessionFacts): SystemInitEvent {
     slash_commands: facts.skills.map((skill) => skill.name),
     apiKeySource: facts.apiKeySource,
     output_style: "default",
-    agents: [],
+    agents: facts.agents.map((agent) => agent.name),
     skills: facts.skills.map((skill) => skill.name),
     plugins: [],
     claude_code_version: CLAUDE_CODE_VERSION,

@@ -1,6 +1,7 @@
-import type { AssistantEvent, ResultEvent, TerminalReason } from "../../../protocol/events.js";
+import type { AssistantEvent, ResultEvent, SubagentStats, TerminalReason } from "../../../protocol/events.js";
 import { apiErrorCode } from "./error-codes.js";
 import { MAX_STRUCTURED_OUTPUT_RETRIES, STRUCTURED_OUTPUT_TOOL } from "../../tools/structured-output-limits.js";
+import { emptySubagentStats } from "./subagent-lines.js";
 import { messageUsage, resultUsage } from "./wire-usage.js";
 import type { TurnOutcome } from "../../agent/loop.js";
 import type { SessionAccounting } from "../turn-accounting.js";
@@ -12,6 +13,8 @@ export interface ResultContext {
   maxTurns: number | undefined;
   maxBudgetUsd: number | undefined;
   permissionDenials: ResultEvent["permission_denials"];
+  /** What the turn's Agent calls did. */
+  subagentStats: SubagentStats;
   newUuid: () => string;
 }
 
@@ -38,6 +41,7 @@ export function buildResultEvent(outcome: TurnOutcome, context: ResultContext): 
     permission_denials: context.permissionDenials,
     stop_reason: outcome.stopReason,
     terminal_reason: outcome.terminalReason,
+    subagent_stats: context.subagentStats,
     uuid: context.newUuid(),
   };
 }
@@ -114,6 +118,7 @@ export function buildFailureResult(input: {
     permission_denials: [],
     stop_reason: null,
     terminal_reason: input.terminalReason,
+    subagent_stats: emptySubagentStats(),
     uuid: input.newUuid(),
   };
 }

@@ -1,6 +1,6 @@
 import type { AssistantEvent, OutputEvent, StreamEvent, UserEvent } from "../../../protocol/events.js";
 import type { AgentEvent } from "../../agent/events.js";
-import type { AssistantContentBlock, ImageBlock, TextBlock } from "../../conversation/messages.js";
+import type { AssistantContentBlock, ImageBlock, TextBlock, ToolReferenceBlock } from "../../conversation/messages.js";
 import type { ResponseAccumulator } from "../../providers/response-accumulator.js";
 import { messageUsage } from "./wire-usage.js";
 
@@ -77,17 +77,23 @@ export function toWireAssistantBlock(block: AssistantContentBlock): AssistantEve
 export function toolResultLine(event: Extract<AgentEvent, { type: "tool_result" }>, context: TranslationContext): UserEvent {
   const { result } = event;
   const content = typeof result.content === "string" ? result.content : result.content.map(toWireContentPart);
+  const block = { type: "tool_result" as const, tool_use_id: event.toolUseId, content, ...(result.isError ? { is_error: true } : {}) };
   return {
-    ...userLine([{ type: "tool_result", tool_use_id: event.toolUseId, content, ...(result.isError ? { is_error: true } : {}) }], context),
+    ...userLine(result.appendedText === undefined ? [block] : [block, { type: "text", text: result.appendedText }], context),
     ...(result.details === undefined ? {} : { tool_use_result: result.details }),
     ...(result.code ? { tool_error_code: result.code } : {}),
   };
 }
 
-export function toWireContentPart(part: TextBlock | ImageBlock) {
-  return part.type === "text"
-    ? { type: "text" as const, text: part.text }
-    : { type: "image" as const, source: { type: "base64" as const, media_type: part.mediaType, data: part.data } };
+export function toWireContentPart(part: TextBlock | ImageBlock | ToolReferenceBlock) {
+  switch (part.type) {
+    case "text":
+      return { type: "text" as const, text: part.text };
+    case "image":
+      return { type: "image" as const, source: { type: "base64" as const, media_type: part.mediaType, data: part.data } };
+    case "tool_reference":
+      return { type: "tool_reference" as const, tool_name: part.toolName };
+  }
 }
 
 export function userLine(content: UserEvent["message"]["content"], context: TranslationContext): UserEvent {

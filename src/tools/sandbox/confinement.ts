@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { realpathSync, statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -82,6 +81,8 @@ async function probeConfinement(): Promise<string | undefined> {
 function runProbe(args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     let stderr = "";
+    // Loaded at the first start, not with this module: a run that starts no child skips its ~0.7 ms of CPU.
+    const { spawn } = process.getBuiltinModule("node:child_process");
     const child = spawn("bwrap", args, {
       stdio: ["ignore", "ignore", "pipe"],
       timeout: PROBE_TIMEOUT_MS,

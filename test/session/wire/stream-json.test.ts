@@ -555,7 +555,7 @@ describe("toStreamJson over a real turn", () => {
         maxOutputTokens: 100,
         thinkingBudgetTokens: undefined,
         sessionId: SESSION_ID,
-        toolSpecs: () => [],
+        toolOffer: () => ({ tools: [], deferred: [] }),
       },
       {
         provider,

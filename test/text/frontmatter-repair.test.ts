@@ -1,6 +1,6 @@
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { quoteUnreadableValues } from "../../src/skills/frontmatter-repair.js";
+import { quoteUnreadableValues } from "../../src/text/frontmatter-repair.js";
 
 const readsAlone = (entry: string): boolean => {
   try {

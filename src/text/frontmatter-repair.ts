@@ -1,4 +1,4 @@
-import { trimEndOf } from "../text/trim-end-of.js";
+import { trimEndOf } from "./trim-end-of.js";
 
 /**
  * Skills written for other clients often carry frontmatter that strict YAML refuses but those

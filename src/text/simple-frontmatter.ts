@@ -1,4 +1,4 @@
-import { trimEndOf } from "../text/trim-end-of.js";
+import { trimEndOf } from "./trim-end-of.js";
 
 /**
  * Most SKILL.md frontmatter is a few `key: plain text` lines. Read that form directly and leave

@@ -1,13 +1,13 @@
 /**
- * Okapi BM25 over short documents (a skill's name, description and when-to-use), built once per
- * session and asked once per prompt. Ranking is by relevance to the text asked with, never by
- * past use: a usage ranking would hide the skills nobody has tried yet.
+ * Okapi BM25 over short documents (a skill's name, description and when-to-use; a deferred
+ * tool's name parts and description), built once and asked many times. Ranking is by relevance
+ * to the text asked with, never by past use: a usage ranking would hide what nobody has tried yet.
  */
 
 const K1 = 1.2;
 const B = 0.75;
 
-/** Words that carry no meaning for matching a request to a skill. */
+/** Words that carry no meaning for matching a request to a skill or a tool. */
 const STOPWORDS = new Set(
   "a an and are as at be but by can do does for from has have how i if in into is it its me my of on or our please should so that the their them then there these this to use used using want was we what when where which while who will with would you your".split(
     " ",

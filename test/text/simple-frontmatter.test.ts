@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { parseSimpleFrontmatter } from "../../src/skills/simple-frontmatter.js";
-import { splitFrontmatter } from "../../src/skills/skill-md.js";
+import { parseSimpleFrontmatter } from "../../src/text/simple-frontmatter.js";
+import { splitFrontmatter } from "../../src/text/frontmatter.js";
 import { ROOT } from "../helpers/agentwire.js";
 
 /** Values that are plain text, and values YAML reads as something else or that need its parser. */

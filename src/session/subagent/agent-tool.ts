@@ -1,0 +1,62 @@
+import * as z from "zod";
+import { AGENT_TOOL_TRAITS } from "../../tools/builtin-tool-traits.js";
+import { defineTool, toolError, type ToolDefinition } from "../../tools/define-tool.js";
+import type { SubagentSpec } from "./subagent-spec.js";
+
+export const AGENT_TOOL_NAME = "Agent";
+/** The name Claude Code lists the Agent tool under in `system/init.tools`. */
+export const AGENT_TOOL_INIT_NAME = "Task";
+
+/** Claude Code's Agent input (api/tools-default-2.1.330.json), field for field. */
+export const AgentInputSchema = z.strictObject({
+  description: z.string().describe("What the agent is for, in three to five words"),
+  prompt: z.string().describe("The task, with everything the agent needs to know: it sees nothing else of this conversation"),
+  subagent_type: z.string().optional().describe("Which agent type to start (default: general-purpose)"),
+  model: z
+    .enum(["sonnet", "opus", "haiku", "fable"])
+    .optional()
+    .describe("A model alias for this agent, in place of its definition's model or the current one"),
+  effort: z
+    .enum(["low", "medium", "high", "xhigh", "max"])
+    .optional()
+    .describe("Reasoning effort for this agent; set it only when the user or instructions ask for one"),
+  run_in_background: z
+    .boolean()
+    .optional()
+    .describe("Whether to go on without waiting for the agent (agentwire runs every agent in the foreground for now)"),
+  isolation: z
+    .enum(["worktree", "remote"])
+    .optional()
+    .describe("Run the agent on an isolated copy of the repository (not supported by agentwire yet)"),
+});
+
+export type AgentInput = z.infer<typeof AgentInputSchema>;
+
+/**
+ * The Agent tool as the model sees it. Its calls are run by the session (src/session/subagent/),
+ * which owns what a nested conversation needs; `execute` only answers where no session is there
+ * to run one (a caller that lists the tool outside a session).
+ */
+export function createAgentTool(specs: readonly SubagentSpec[]): ToolDefinition<typeof AgentInputSchema> {
+  return defineTool({
+    name: AGENT_TOOL_NAME,
+    ...AGENT_TOOL_TRAITS,
+    description: describeAgentTool(specs),
+    inputSchema: AgentInputSchema,
+    execute: async () =>
+      toolError("internal_error", "<tool_use_error>The Agent tool runs only inside an agentwire session.</tool_use_error>"),
+  });
+}
+
+function describeAgentTool(specs: readonly SubagentSpec[]): string {
+  const types = specs.map((spec) => `- ${spec.name}: ${spec.description}${spec.tools ? ` (tools: ${spec.tools.join(", ")})` : ""}`);
+  return [
+    "Start a subagent: a fresh agent with its own conversation that works on one task with its own tool calls, then hands back a final report as this tool's result.",
+    "",
+    "The subagent knows only the prompt you give it: state the goal, what is already known or ruled out, and which files matter. Its report is not shown to the user; pass on what matters.",
+    "Delegate work that would take many tool calls or fill your context with file contents, or independent pieces of work that can run side by side: several Agent calls in one response run at the same time. Do small lookups yourself.",
+    "",
+    "Agent types (subagent_type):",
+    ...types,
+  ].join("\n");
+}

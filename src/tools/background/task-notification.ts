@@ -1,0 +1,50 @@
+/**
+ * What the model is told about background work, in Claude Code's `<task-notification>` form: a
+ * task's end (the output itself stays in its file; the model reads it with Read if it wants it),
+ * and a Monitor's events. Pure.
+ */
+
+export type TaskEndStatus = "completed" | "failed" | "stopped";
+
+export interface TaskEndNotice {
+  taskId: string;
+  toolUseId: string | undefined;
+  outputFile: string;
+  status: TaskEndStatus;
+  summary: string;
+  /** A Monitor's last lines, delivered with its end. */
+  event?: string | undefined;
+}
+
+export function taskEndNotification(notice: TaskEndNotice): string {
+  return [
+    "<task-notification>",
+    `<task-id>${notice.taskId}</task-id>`,
+    ...(notice.toolUseId === undefined ? [] : [`<tool-use-id>${notice.toolUseId}</tool-use-id>`]),
+    `<output-file>${notice.outputFile}</output-file>`,
+    `<status>${notice.status}</status>`,
+    `<summary>${notice.summary}</summary>`,
+    ...(notice.event === undefined ? [] : [`<event>${notice.event}</event>`]),
+    "</task-notification>",
+  ].join("\n");
+}
+
+/** One batch of a Monitor's stdout lines. */
+export function monitorEventNotification(taskId: string, description: string, lines: string): string {
+  return [
+    "<task-notification>",
+    `<task-id>${taskId}</task-id>`,
+    `<summary>Monitor event: "${description}"</summary>`,
+    `<event>${lines}</event>`,
+    "</task-notification>",
+  ].join("\n");
+}
+
+/**
+ * The notifications as one text for the model's next request. A user-role text in every
+ * provider (none but OpenAI's has a system message mid-conversation), marked as agentwire's,
+ * so the model does not take it for the user's words.
+ */
+export function notificationsForModel(notifications: readonly string[]): string {
+  return `<system-reminder>\n${notifications.join("\n")}\n</system-reminder>`;
+}
