@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -27,12 +26,6 @@ const userTexts = (body: unknown): string[] =>
         ? [message.content]
         : message.content.flatMap((block) => (block.type === "text" ? [block.text!] : [])),
     );
-
-/**
- * Whether the built agentwire offers the Agent tool (issue 26, built beside the chat's folding):
- * until it does, no run can start a subagent for the chat to fold.
- */
-const HAS_AGENT_TOOL = HAS_SCRIPT && /^Agent\b/m.test(execFileSync(process.execPath, [BIN, "--list-tools"], { encoding: "utf8" }));
 
 /** The screen text since `mark` characters of raw output. */
 const since = (session: PtySession, mark: number) => plainScreen(session.raw.slice(mark));
@@ -82,7 +75,7 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     expect(pty.raw.endsWith("\u001b[?2004l")).toBe(true);
   });
 
-  it.skipIf(!HAS_AGENT_TOOL)("folds a subagent's work under its Agent call, with its own cost line and report", async () => {
+  it("folds a subagent's work under its Agent call, with its own cost line and report", async () => {
     workspace = await createWorkspace("text");
     // The replay server answers requests in order: the parent's, the subagent's two, the parent's.
     await workspace.useScenario({

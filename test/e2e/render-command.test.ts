@@ -242,4 +242,51 @@ describe("agentwire render", () => {
       "",
     ]);
   });
+
+  it("folds a real run's subagents, one failing, and shows its background shell starting and ending", async () => {
+    workspace = await createWorkspace("text");
+    writeFileSync(join(workspace.cwd, "hello.txt"), "hi there\n");
+    const agent = (id: string, word: string) => ({
+      name: "Agent",
+      id,
+      input: { description: `Task ${word}`, prompt: `${word}: look at hello.txt and report`, run_in_background: false },
+    });
+    // Turns are matched by each conversation's first message: the parent's, ALPHA's and BETA's.
+    await workspace.useScenario({
+      turns: [
+        { match: "PARENT", tool_calls: [agent("toolu_alpha", "ALPHA"), agent("toolu_beta", "BETA")] },
+        {
+          match: "ALPHA",
+          tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }],
+          usage: { input_tokens: 20_000, output_tokens: 250 },
+        },
+        { match: "BETA", error: { status: 400, message: "bad request from the model" } },
+        { match: "ALPHA", text: "ALPHA says **hi there**", usage: { input_tokens: 20_000, output_tokens: 250 } },
+        {
+          match: "PARENT",
+          tool_calls: [{ name: "Bash", input: { command: "echo built", run_in_background: true, description: "Build" } }],
+        },
+        { match: "PARENT", tool_calls: [{ name: "Bash", input: { command: "sleep 1" } }] },
+        { match: "PARENT", text: "Done." },
+      ],
+    });
+    const run = await runAgentwire(["-p", "PARENT: do both", ...STREAM, "--dangerously-skip-permissions"], { workspace });
+    expectWellFormedRun(run, 1);
+    const rendered = await render([], run.stdout);
+    expect(rendered.code).toBe(0);
+    expect(rendered.stdout).toContain("⏺ Agent general-purpose: Task ALPHA\n⏺ Agent general-purpose: Task BETA\n");
+    expect(rendered.stdout).toMatch(
+      /\n {2}⎿ general-purpose: Task ALPHA\n {4}⏺ Read hello\.txt\n {6}⎿ read 2 lines\n {4}✓ completed · 1 tool use · 40,500 tokens \(40,000 in, 500 out\) · \d+\.\d s\n {4}ALPHA says hi there\n/,
+    );
+    expect(rendered.stdout).toMatch(
+      /\n {2}⎿ general-purpose: Task BETA\n {4}✗ failed · [^\n]*\n {4}API error \(HTTP 400\): bad request from the model\n/,
+    );
+    // Nothing of a subagent outside its fold.
+    expect(rendered.stdout.match(/Read hello\.txt/g)).toHaveLength(1);
+    expect(rendered.stdout).toMatch(
+      /⏺ Bash echo built\n◇ background shell (b[0-9a-z]{8}) started: Build\n {2}⎿ running in the background as \1\n/,
+    );
+    expect(rendered.stdout).toMatch(/\n◆ background task b[0-9a-z]{8} completed: Background command "Build" completed \(exit code 0\)\n/);
+    expect(rendered.stdout).toMatch(/Done\.\n✓ success · /);
+  });
 });
