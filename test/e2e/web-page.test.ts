@@ -287,6 +287,44 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     await screenshot(page, "web-subagents");
   });
 
+  it("shows a live run's subagent folded under its Agent call, and its background shell starting and ending", async () => {
+    const page = await openPage({
+      turns: [
+        {
+          match: "PARENT",
+          tool_calls: [
+            { name: "Agent", input: { description: "Look around", prompt: "ALPHA: list the folder", run_in_background: false } },
+          ],
+        },
+        { match: "ALPHA", tool_calls: [{ name: "LS", input: { path: "." } }], usage: { input_tokens: 20_000, output_tokens: 250 } },
+        { match: "ALPHA", text: "The folder is **empty**.", usage: { input_tokens: 20_000, output_tokens: 250 } },
+        {
+          match: "PARENT",
+          tool_calls: [{ name: "Bash", input: { command: "echo built", run_in_background: true, description: "Build" } }],
+        },
+        { match: "PARENT", tool_calls: [{ name: "Bash", input: { command: "sleep 1" } }] },
+        { match: "PARENT", text: "Done." },
+      ],
+    });
+    await sendPrompt(page, "PARENT: delegate");
+    await page.locator(".turn-result.ok").waitFor({ timeout: 20_000 });
+    const card = page.locator("details.tool.subagent");
+    expect(await card.count()).toBe(1);
+    expect(await card.locator(":scope > summary").textContent()).toMatch(
+      /^Agentgeneral-purpose: Look aroundcompleted · 1 tool use · 40,500 tokens \(40,000 in, 500 out\) · \d+\.\d s$/,
+    );
+    await card.locator(":scope > summary").click();
+    expect(await card.locator(".subagent-steps > .tool .tool-name").allTextContents()).toEqual(["LS"]);
+    expect(await card.locator(".subagent-cost").textContent()).toMatch(/^✓ completed · 1 tool use · 40,500 tokens/);
+    expect(await card.locator(".subagent-report strong").textContent()).toBe("empty");
+    // The subagent's call is only in its fold; the page's own cards are the Agent call and the two Bash calls.
+    expect(await page.locator("#conversation > .tool > summary > .tool-name").allTextContents()).toEqual(["Agent", "Bash", "Bash"]);
+    expect(await page.locator(".notice.info").allTextContents()).toEqual([
+      expect.stringMatching(/^background shell b[0-9a-z]{8} started: Build$/),
+      expect.stringMatching(/^background task b[0-9a-z]{8} completed: Background command "Build" completed \(exit code 0\)$/),
+    ]);
+  });
+
   it("fits a 360 px phone: no sideways scrolling, the input visible, the list in a drawer", async () => {
     const page = await openPage(
       {
