@@ -37,22 +37,7 @@ export function describeSubagent(
   result: { block: { content?: unknown; is_error?: boolean }; details: unknown } | undefined,
 ): SubagentSummary {
   const details = isObject(result?.details) ? result.details : {};
-  const usage = isObject(details.usage) ? details.usage : {};
-  const fromNotification = notification?.usage ?? {};
-  const toolUses = number(details.totalToolUseCount) ?? fromNotification.tool_uses;
-  const tokens = number(details.totalTokens) ?? fromNotification.total_tokens;
-  const duration = number(details.totalDurationMs) ?? fromNotification.duration_ms;
-  const input_ = number(usage.input_tokens);
-  const output = number(usage.output_tokens);
-  const split =
-    input_ !== undefined && output !== undefined
-      ? ` (${formatCount(input_ + (number(usage.cache_read_input_tokens) ?? 0) + (number(usage.cache_creation_input_tokens) ?? 0))} in, ${formatCount(output)} out)`
-      : "";
-  const facts = [
-    toolUses === undefined ? undefined : plural(toolUses, "tool use"),
-    tokens === undefined ? undefined : `${formatCount(tokens)} tokens${split}`,
-    duration === undefined ? undefined : `${(duration / 1000).toFixed(1)} s`,
-  ].filter((fact): fact is string => fact !== undefined);
+  const facts = usedFacts(details, notification?.usage ?? {});
   // Neither an end nor a result: the turn ended under it (an interrupt, a transcript cut short).
   const unfinished = notification === undefined && result === undefined;
   const failed =
@@ -69,6 +54,29 @@ export function describeSubagent(
     facts,
     report: report(details, notification, result),
   };
+}
+
+/**
+ * What the subagent used: tool uses, tokens (split into in and out when its usage says) and time,
+ * from the hand-back's totals, else from its task notification.
+ */
+function usedFacts(details: Record<string, unknown>, fromNotification: NonNullable<TaskNotification["usage"]>): string[] {
+  const usage = isObject(details.usage) ? details.usage : {};
+  const toolUses = number(details.totalToolUseCount) ?? fromNotification.tool_uses;
+  const tokens = number(details.totalTokens) ?? fromNotification.total_tokens;
+  const duration = number(details.totalDurationMs) ?? fromNotification.duration_ms;
+  const inputTokens = number(usage.input_tokens);
+  const outputTokens = number(usage.output_tokens);
+  const cachedTokens = (number(usage.cache_read_input_tokens) ?? 0) + (number(usage.cache_creation_input_tokens) ?? 0);
+  const split =
+    inputTokens !== undefined && outputTokens !== undefined
+      ? ` (${formatCount(inputTokens + cachedTokens)} in, ${formatCount(outputTokens)} out)`
+      : "";
+  return [
+    toolUses === undefined ? undefined : plural(toolUses, "tool use"),
+    tokens === undefined ? undefined : `${formatCount(tokens)} tokens${split}`,
+    duration === undefined ? undefined : `${(duration / 1000).toFixed(1)} s`,
+  ].filter((fact): fact is string => fact !== undefined);
 }
 
 /** The Agent call returned at once and the subagent goes on in the background (Claude Code's default). */
