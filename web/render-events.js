@@ -8,8 +8,24 @@
  * Every item has a stable `key` and a `rev` that grows whenever it changes, so the view redraws
  * only what changed. A dropped item (the output of an abandoned attempt before a retry) gets
  * `removed: true`.
+ *
+ * A subagent's events (those with `parent_tool_use_id`) are not items of their own: they go into
+ * the `subagent` of the Agent call's tool item (its calls and text as `steps`, its progress, its
+ * summary once done), so the page shows them folded under that call whatever they interleave with.
  */
-import { clip, describeResult, formatCount, keyArgument, plural } from "../src/render/present/index.ts";
+import {
+  backgroundTaskEnded,
+  backgroundTaskFailed,
+  backgroundTaskStarted,
+  clip,
+  describeResult,
+  describeSubagent,
+  formatCount,
+  isAgentTool,
+  isAsyncLaunch,
+  keyArgument,
+  plural,
+} from "../src/render/present/index.ts";
 
 /** The widest a one-line result may be in a tool card's summary. */
 const SUMMARY_WIDTH = 120;
@@ -36,6 +52,8 @@ export function createConversation() {
     /** Streamed blocks by `${messageId}:${index}`. */
     streamed: /** @type {Map<string, Item>} */ (new Map()),
     tools: /** @type {Map<string, Item>} */ (new Map()),
+    /** Ids of tasks started in the background (system/task_started with is_backgrounded). */
+    backgroundTasks: /** @type {Set<string>} */ (new Set()),
     permissions: /** @type {Map<string, Item>} */ (new Map()),
   };
 }
@@ -104,6 +122,8 @@ export function applyEvent(conversation, event) {
     case "tool_progress": {
       const tool = conversation.tools.get(event.tool_use_id);
       if (tool && typeof event.elapsed_time_seconds === "number") touch(tool, { elapsedSeconds: event.elapsed_time_seconds });
+      // A subagent's step is drawn inside its Agent call's card.
+      if (tool?.parentCall) touch(tool.parentCall, {});
       return;
     }
     case "result":
@@ -119,6 +139,10 @@ export function applyEvent(conversation, event) {
 
 function system(conversation, event) {
   switch (event.subtype) {
+    case "task_started":
+    case "task_progress":
+    case "task_notification":
+      return task(conversation, event);
     case "init":
       conversation.running = true;
       conversation.cwd = event.cwd ?? conversation.cwd;
@@ -173,8 +197,9 @@ function system(conversation, event) {
   }
 }
 
-function streamEvent(conversation, { event, api_message_id: messageId }) {
-  if (!event) return;
+function streamEvent(conversation, { event, api_message_id: messageId, parent_tool_use_id: parent }) {
+  // A subagent's deltas: its complete lines fill its fold.
+  if (!event || parent) return;
   const key = `${messageId}:${event.index}`;
   switch (event.type) {
     case "content_block_start": {
@@ -215,6 +240,7 @@ function streamEvent(conversation, { event, api_message_id: messageId }) {
 }
 
 function assistant(conversation, event) {
+  if (event.parent_tool_use_id) return subagentAssistant(conversation, event);
   const message = event.message ?? {};
   const open = conversation.openBlocks.get(message.id) ?? [];
   for (const block of message.content ?? []) {
@@ -262,21 +288,104 @@ function addTool(conversation, fields) {
   return item;
 }
 
+/** The fold of an Agent call, made when its subagent's first event comes. */
+function subagentOf(conversation, callId) {
+  const call = conversation.tools.get(callId) ?? addTool(conversation, { id: callId, name: "Agent", input: {} });
+  call.subagent ??= newFold();
+  return call;
+}
+
+function newFold() {
+  return { steps: [], progress: undefined, notification: undefined, inBackground: false, summary: undefined };
+}
+
+/** A subagent's calls and text, as steps of its fold (its prompt, on the user line, is the call's input). */
+function subagentAssistant(conversation, event) {
+  const call = subagentOf(conversation, event.parent_tool_use_id);
+  for (const block of event.message?.content ?? []) {
+    const key = `i${conversation.nextKey++}`;
+    if (block.type === "tool_use") {
+      const input = block.input ?? {};
+      const step = { key, rev: 1, kind: "tool", id: block.id, name: block.name, input, result: undefined, parentCall: call };
+      step.summary = keyArgument(block.name, input, conversation.cwd);
+      conversation.tools.set(block.id, step);
+      call.subagent.steps.push(step);
+    } else if (block.type === "text" && block.text) {
+      call.subagent.steps.push({ key, rev: 1, kind: "text", text: block.text });
+    }
+  }
+  touch(call, {});
+}
+
+/** A finished subagent: its summary, and the card's result line (how it ended, what it used, its report). */
+function finishSubagent(call, result) {
+  const summary = describeSubagent(call.input, call.subagent?.notification, result);
+  call.subagent ??= newFold();
+  call.subagent.summary = summary;
+  touch(call, {
+    streaming: false,
+    result: {
+      kind: summary.failed ? "error" : "done",
+      failed: summary.failed,
+      summary: [summary.status, ...summary.facts].join(" · "),
+      output: summary.report,
+    },
+  });
+}
+
+/** system/task_*: a subagent's progress and end go to its fold; background tasks also get a notice each way. */
+function task(conversation, event) {
+  const call = event.tool_use_id ? conversation.tools.get(event.tool_use_id) : undefined;
+  const agent = call && isAgentTool(call.name) ? subagentOf(conversation, event.tool_use_id) : undefined;
+  if (event.subtype === "task_started") {
+    if (!event.is_backgrounded) return;
+    conversation.backgroundTasks.add(event.task_id);
+    add(conversation, { kind: "notice", level: "info", text: backgroundTaskStarted(event) });
+    return;
+  }
+  if (event.subtype === "task_progress") {
+    if (agent && typeof event.description === "string") {
+      agent.subagent.progress = event.description;
+      touch(agent, {});
+    }
+    return;
+  }
+  if (agent) agent.subagent.notification = event;
+  const background = conversation.backgroundTasks.has(event.task_id) || agent?.subagent.inBackground;
+  if (!background) return;
+  add(conversation, { kind: "notice", level: backgroundTaskFailed(event) ? "error" : "info", text: backgroundTaskEnded(event) });
+  if (agent) finishSubagent(agent, undefined);
+}
+
 function user(conversation, event) {
   const content = event.message?.content;
   const blocks = typeof content === "string" ? [{ type: "text", text: content }] : Array.isArray(content) ? content : [];
   for (const block of blocks) {
     if (block.type === "tool_result") {
       const tool = conversation.tools.get(block.tool_use_id) ?? addTool(conversation, { id: block.tool_use_id, name: "Tool", input: {} });
+      if (isAgentTool(tool.name) && !tool.parentCall) {
+        agentResult(tool, block, event.tool_use_result);
+        continue;
+      }
       touch(tool, {
         result: describeResult(tool.name, tool.input, block, event.tool_use_result, conversation.cwd, SUMMARY_WIDTH),
         streaming: false,
       });
-    } else if (block.type === "text") {
+      // A step of a subagent: its fold is drawn with the Agent call's card.
+      if (tool.parentCall) touch(tool.parentCall, {});
+    } else if (block.type === "text" && !event.parent_tool_use_id) {
       // Text beside a tool result is the tool's (ToolSearch's "Tool loaded."), not the user's words.
       userText(conversation, block.text ?? "", event.isSynthetic === true || blocks.some((other) => other.type === "tool_result"));
     }
   }
+}
+
+/** An Agent call's result: the subagent's end, or only its launch when it goes on in the background. */
+function agentResult(call, block, details) {
+  if (!isAsyncLaunch(details)) return finishSubagent(call, { block, details });
+  call.subagent ??= newFold();
+  call.subagent.inBackground = true;
+  touch(call, { streaming: false });
 }
 
 function userText(conversation, text, synthetic) {

@@ -49,7 +49,7 @@ export function createConversationView(container, { onAnswer }) {
           h("div", { class: "markdown dim", html: renderMarkdown(item.text) }),
         );
       case "tool":
-        return toolCard(item);
+        return item.subagent ? subagentCard(item) : toolCard(item);
       case "permission":
         return permission(item);
       case "result":
@@ -104,6 +104,45 @@ export function createConversationView(container, { onAnswer }) {
       summary,
       h("div", { class: "tool-body" }, body),
     );
+  }
+
+  /**
+   * An Agent call with its subagent's work folded inside: the summary line says what it is and,
+   * once it is done, how it ended and what it used; opened, its calls, its cost line and its report.
+   */
+  function subagentCard(item) {
+    const fold = item.subagent;
+    const result = item.result;
+    const status = result ? result.summary : fold.inBackground ? "running in the background" : (fold.progress ?? "running");
+    const state = result ? (result.failed ? "failed" : "done") : "running";
+    const summary = h(
+      "summary",
+      {},
+      h("span", { class: "tool-name", text: item.name }),
+      h("span", { class: "tool-arg", text: item.summary ?? "" }),
+      h("span", { class: "tool-status", text: status }),
+    );
+    const done = fold.summary;
+    const body = [
+      h(
+        "div",
+        { class: "subagent-steps" },
+        fold.steps.map((step) =>
+          step.kind === "tool" ? toolCard(step) : h("div", { class: "markdown dim", html: renderMarkdown(step.text) }),
+        ),
+      ),
+      done
+        ? h("div", {
+            class: `subagent-cost ${done.failed ? "failed" : "ok"}`,
+            text: [`${done.failed ? "✗" : "✓"} ${done.status}`, ...done.facts].join(" · "),
+          })
+        : undefined,
+      done?.report
+        ? h("div", { class: `subagent-report markdown${done.failed ? " error-text" : ""}`, html: renderMarkdown(done.report) })
+        : undefined,
+      h("details", { class: "input" }, h("summary", { text: "input" }), h("pre", { text: JSON.stringify(item.input, null, 2) })),
+    ];
+    return foldable(item, Boolean(result?.failed), `tool subagent ${state}`, summary, h("div", { class: "tool-body" }, body));
   }
 
   /** A web search's results. Only http(s) addresses become links: a result is text from the web. */

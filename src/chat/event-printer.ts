@@ -8,6 +8,9 @@ import { StreamedText } from "./streamed-text.js";
  * One session's events on the chat's screen: answer text as it streams (whole lines formatted,
  * the last one previewed), everything else as the transcript renderer shows it, a turn's closing
  * line dimmed. Says what the user is waiting for (a status) when an event starts something.
+ * A subagent's work is printed folded under its Agent call once it is done (the renderer holds
+ * it until then); meanwhile the status says what it is doing, and its events never touch the
+ * answer streaming at the top level.
  */
 export class EventPrinter {
   private readonly renderer: TranscriptRenderer;
@@ -25,6 +28,7 @@ export class EventPrinter {
 
   /** Prints the event; returns the status it starts, if any. */
   print(event: OutputEvent): string | undefined {
+    if (subagentOf(event) !== undefined) return this.printSubagent(event);
     switch (event.type) {
       case "stream_event": {
         const raw = event.event as {
@@ -61,8 +65,17 @@ export class EventPrinter {
         return undefined;
       default:
         this.screen.print(this.renderer.render({ kind: "event", event }));
-        return undefined;
+        return taskProgress(event);
     }
+  }
+
+  /** An event from inside a subagent: into its fold (the renderer keeps it), and a status. */
+  private printSubagent(event: OutputEvent): string | undefined {
+    // Its deltas would mix with the answer streaming at the top level; its complete lines suffice.
+    if (event.type === "stream_event") return undefined;
+    this.screen.print(this.renderer.render({ kind: "event", event }));
+    const [block] = event.type === "assistant" ? event.message.content : [];
+    return block?.type === "tool_use" ? `Subagent running ${block.name}…` : undefined;
   }
 
   /** The rest of a streamed answer, formatted, in place of its preview. */
@@ -78,4 +91,21 @@ export class EventPrinter {
   describeCall(toolName: string, input: Record<string, unknown>): string {
     return this.renderer.describeCall(toolName, input);
   }
+}
+
+/**
+ * The Agent call a subagent's event belongs to. Read loosely: the protocol's types describe the
+ * top-level events only, and Claude Code sets `parent_tool_use_id` on a subagent's lines.
+ */
+function subagentOf(event: OutputEvent): string | undefined {
+  const parent = (event as { parent_tool_use_id?: unknown }).parent_tool_use_id;
+  return typeof parent === "string" ? parent : undefined;
+}
+
+/** A subagent's `system/task_progress` ("Reading hello.txt") as the status line, read loosely as above. */
+function taskProgress(event: OutputEvent): string | undefined {
+  const { subtype, description } = event as { subtype?: unknown; description?: unknown };
+  return event.type === "system" && subtype === "task_progress" && typeof description === "string"
+    ? `Subagent: ${description}…`
+    : undefined;
 }

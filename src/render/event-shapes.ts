@@ -88,6 +88,22 @@ export const SystemShape = z.looseObject({
     .optional(),
 });
 
+/** Claude Code's `system/task_*` lines: a subagent or a background shell starting, progressing, ending. */
+export const TaskEventShape = z.looseObject({
+  type: z.literal("system"),
+  subtype: z.enum(["task_started", "task_progress", "task_notification"]),
+  task_id: z.string(),
+  tool_use_id: z.string().optional(),
+  description: z.string().optional(),
+  task_type: z.string().optional(),
+  is_backgrounded: z.boolean().optional(),
+  status: z.string().optional(),
+  summary: z.string().optional(),
+  usage: z
+    .looseObject({ total_tokens: z.number().optional(), tool_uses: z.number().optional(), duration_ms: z.number().optional() })
+    .optional(),
+});
+
 export const PermissionRequestShape = z.looseObject({
   type: z.literal("control_request"),
   request: z.looseObject({
@@ -99,4 +115,5 @@ export const PermissionRequestShape = z.looseObject({
 });
 
 export type ToolUse = z.infer<typeof ToolUseBlock>;
+export type TaskEvent = z.infer<typeof TaskEventShape>;
 export type ToolResult = z.infer<typeof ToolResultBlock>;

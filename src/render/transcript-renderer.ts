@@ -3,14 +3,26 @@ import {
   PermissionRequestShape,
   ResultShape,
   SystemShape,
+  TaskEventShape,
   UserShape,
   type ToolResult,
   type ToolUse,
 } from "./event-shapes.js";
 import { renderMarkdown } from "./markdown.js";
-import { describeCall, describeResult, keyArgument, linkLine, type DiffRow, type SearchLink, type ToolOutcome } from "./present/index.js";
+import {
+  describeCall,
+  describeResult,
+  isAgentTool,
+  isAsyncLaunch,
+  keyArgument,
+  linkLine,
+  type DiffRow,
+  type SearchLink,
+  type ToolOutcome,
+} from "./present/index.js";
 import { clip, formatCount, plural } from "./present/text.js";
 import { createStyle, type Style } from "./style.js";
+import { foldLines, SubagentFolds, taskLines } from "./subagent-folds.js";
 import { wrapText } from "./wrap.js";
 
 export interface RenderOptions {
@@ -35,15 +47,18 @@ const SHOWN_LINKS = 5;
  * key argument and its result summarized under it (Edit/MultiEdit/Write as a unified diff, errors
  * in full), retries, permission denials and compactions visible, and a closing line per turn with
  * outcome, turns, tokens, cost and time (after the result's own text when no assistant message
- * came before it, as in `--output-format json` output). A pure transformation (no I/O, no environment): the
+ * came before it, as in `--output-format json` output). A subagent's work is folded under its
+ * Agent call (subagent-folds.ts); background tasks get a line when they start and when they end. A pure transformation (no I/O, no environment): the
  * `render` command, `-p` progress and the chat all print what it returns. Never throws on odd
  * input: an unknown or malformed line is shown dimmed.
  */
 export class TranscriptRenderer {
   private readonly style: Style;
-  private readonly width: number;
+  /** Narrower inside a subagent's fold, whose lines are indented. */
+  private width: number;
   private readonly calls = new Map<string, ToolUse>();
   private lastCallId: string | undefined;
+  private readonly folds = new SubagentFolds();
   private cwd: string | undefined;
   /**
    * Whether an assistant message came since the last result. Without one the result is all there
@@ -81,12 +96,16 @@ export class TranscriptRenderer {
       case "assistant": {
         const parsed = AssistantShape.safeParse(event);
         if (!parsed.success) return this.unknown(event);
+        const parent = parsed.data.parent_tool_use_id;
+        if (parent) return this.insideFold(parent, () => this.assistant(parsed.data));
         this.assistantSinceResult = true;
         return this.assistant(parsed.data);
       }
       case "user": {
         const parsed = UserShape.safeParse(event);
-        return parsed.success ? this.user(parsed.data) : this.unknown(event);
+        if (!parsed.success) return this.unknown(event);
+        const parent = parsed.data.parent_tool_use_id;
+        return parent ? this.insideFold(parent, () => this.user(parsed.data, true)) : this.user(parsed.data, false);
       }
       case "result": {
         const parsed = ResultShape.safeParse(event);
@@ -122,8 +141,26 @@ export class TranscriptRenderer {
     return [this.style.dim(`? ${clip(JSON.stringify(event) ?? String(event), this.width - 2)}`)];
   }
 
+  /**
+   * Renders a subagent's event into its fold instead of the output, with the fold's own last call
+   * and a width that leaves room for the indent.
+   */
+  private insideFold(callId: string, render: () => string[]): string[] {
+    const fold = this.folds.of(callId);
+    const outer = { lastCallId: this.lastCallId, width: this.width };
+    this.lastCallId = fold.lastCallId;
+    this.width = Math.max(40, outer.width - 4);
+    try {
+      fold.lines.push(...render());
+    } finally {
+      fold.lastCallId = this.lastCallId;
+      this.lastCallId = outer.lastCallId;
+      this.width = outer.width;
+    }
+    return [];
+  }
+
   private assistant(event: ReturnType<typeof AssistantShape.parse>): string[] {
-    const indent = event.parent_tool_use_id ? "  " : "";
     const lines: string[] = [];
     for (const block of event.message.content) {
       if (event.error && block.type === "text") {
@@ -132,23 +169,20 @@ export class TranscriptRenderer {
       }
       switch (block.type) {
         case "text":
-          lines.push(
-            ...renderMarkdown((block as { text: string }).text, this.width - indent.length, this.style).map((line) => indent + line),
-          );
+          lines.push(...renderMarkdown((block as { text: string }).text, this.width, this.style));
           break;
         case "thinking": {
           const thinking = (block as { thinking: string }).thinking.replace(/\s+/g, " ").trim();
-          lines.push(
-            this.style.dim(`${indent}✻ ${clip(thinking === "" ? "Thinking…" : `Thinking: ${thinking}`, this.width - indent.length - 2)}`),
-          );
+          lines.push(this.style.dim(`✻ ${clip(thinking === "" ? "Thinking…" : `Thinking: ${thinking}`, this.width - 2)}`));
           break;
         }
         case "tool_use": {
           const call = block as ToolUse;
           this.calls.set(call.id, call);
           this.lastCallId = call.id;
+          if (isAgentTool(call.name)) this.folds.open(call.id, call.input);
           lines.push(
-            `${indent}${this.style.bold(`⏺ ${call.name}`)} ${clip(this.keyArgument(call.name, call.input), this.width - indent.length - call.name.length - 3)}`,
+            `${this.style.bold(`⏺ ${call.name}`)} ${clip(this.keyArgument(call.name, call.input), this.width - call.name.length - 3)}`,
           );
           break;
         }
@@ -159,15 +193,16 @@ export class TranscriptRenderer {
     return lines;
   }
 
-  private user(event: ReturnType<typeof UserShape.parse>): string[] {
+  /** A user line; inside a subagent its text is the Agent call's prompt, not shown again. */
+  private user(event: ReturnType<typeof UserShape.parse>, inSubagent: boolean): string[] {
     const content = event.message.content;
-    if (typeof content === "string") return this.userText(content, event.isSynthetic === true);
+    if (typeof content === "string") return inSubagent ? [] : this.userText(content, event.isSynthetic === true);
     const lines: string[] = [];
     // Text beside a tool result is the tool's (ToolSearch's "Tool loaded."), not the user's words.
     const besideResult = content.some((block) => block.type === "tool_result");
     for (const block of content) {
       if (block.type === "tool_result") lines.push(...this.toolResult(block as ToolResult, event.tool_use_result));
-      else if (block.type === "text")
+      else if (block.type === "text" && !inSubagent)
         lines.push(...this.userText((block as { text: string }).text, event.isSynthetic === true || besideResult));
     }
     return lines;
@@ -183,6 +218,7 @@ export class TranscriptRenderer {
 
   private toolResult(block: ToolResult, details: unknown): string[] {
     const call = this.calls.get(block.tool_use_id);
+    if (isAgentTool(call?.name) && this.folds.has(block.tool_use_id)) return this.agentResult(block, details);
     // Results of parallel calls arrive after all the calls: name the call again.
     const named =
       call && block.tool_use_id !== this.lastCallId ? `${call.name} ${clip(this.keyArgument(call.name, call.input), 40)}: ` : "";
@@ -204,6 +240,18 @@ export class TranscriptRenderer {
       case "done":
         return [this.style.dim(`  ⎿ ${named}${outcome.summary}`), ...this.links(outcome.links ?? [])];
     }
+  }
+
+  /**
+   * An Agent call's result: its subagent's fold, or, when the call only launched it in the
+   * background, a line saying so (the fold follows when the task's notification comes).
+   */
+  private agentResult(block: ToolResult, details: unknown): string[] {
+    if (isAsyncLaunch(details)) {
+      this.folds.of(block.tool_use_id).inBackground = true;
+      return [this.style.dim("  ⎿ launched in the background")];
+    }
+    return foldLines(this.folds.close(block.tool_use_id)!, { block, details }, this.style, this.width);
   }
 
   /** A web search's results: the first few links, one a line. */
@@ -253,6 +301,7 @@ export class TranscriptRenderer {
   }
 
   private result(event: ReturnType<typeof ResultShape.parse>): string[] {
+    const unfinished = this.folds.closeForeground().flatMap((fold) => foldLines(fold, undefined, this.style, this.width));
     const usage = event.usage;
     const input = (usage?.input_tokens ?? 0) + (usage?.cache_read_input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0);
     const output = usage?.output_tokens ?? 0;
@@ -277,11 +326,16 @@ export class TranscriptRenderer {
         : [];
     this.assistantSinceResult = false;
     const line = [outcome, ...facts].join(" · ");
-    return [...answer, ...structured, ...denials, failed ? this.style.red(line) : this.style.green(line), ""];
+    return [...unfinished, ...answer, ...structured, ...denials, failed ? this.style.red(line) : this.style.green(line), ""];
   }
 
   private system(event: ReturnType<typeof SystemShape.parse>): string[] {
     switch (event.subtype) {
+      case "task_started":
+      case "task_notification": {
+        const task = TaskEventShape.safeParse(event);
+        return task.success ? taskLines(this.folds, task.data, this.style, this.width) : [];
+      }
       case "init": {
         this.cwd = event.cwd;
         const facts = [event.model, event.provider, event.cwd, event.permissionMode].filter(Boolean).join(" · ");

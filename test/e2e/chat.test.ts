@@ -75,6 +75,40 @@ describe.skipIf(!HAS_SCRIPT)("agentwire chat at a terminal (a real pty from util
     expect(pty.raw.endsWith("\u001b[?2004l")).toBe(true);
   });
 
+  it("folds a subagent's work under its Agent call, with its own cost line and report", async () => {
+    workspace = await createWorkspace("text");
+    // The replay server answers requests in order: the parent's, the subagent's two, the parent's.
+    await workspace.useScenario({
+      turns: [
+        {
+          tool_calls: [
+            {
+              name: "Agent",
+              input: {
+                description: "Count lines",
+                prompt: "Say what echo prints.",
+                subagent_type: "general-purpose",
+                run_in_background: false,
+              },
+            },
+          ],
+        },
+        { tool_calls: [{ name: "Bash", input: { command: "echo sub-step" } }] },
+        { text: "echo printed sub-step." },
+        { text: "All done." },
+      ],
+    });
+    pty = spawnInPty(chat(), { cwd: workspace.cwd, env: agentwireEnv(workspace) });
+    await pty.waitFor(/Ctrl\+D exits/);
+    pty.type("delegate\r");
+    await pty.waitFor(/All done\.\n[\s\S]*✓ success/);
+    expect(plainScreen(pty.raw)).toMatch(
+      /⏺ Agent general-purpose: Count lines\n[\s\S]* {2}⎿ general-purpose: Count lines\n {4}⏺ Bash echo sub-step\n {6}⎿ 1 line of output\n {4}✓ completed · 1 tool use · [\d,]+ tokens[^\n]* · \d+\.\d s\n {4}echo printed sub-step\./,
+    );
+    pty.type("\u0004");
+    expect(await pty.exited).toBe(0);
+  });
+
   it("Esc interrupts the running turn and the session goes on; Ctrl+C twice exits", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({ turns: [{ text: SLOW_TEXT, chunk_delay_ms: 40 }, { text: "Short answer." }] });

@@ -191,4 +191,102 @@ describe("agentwire render", () => {
     const rendered = await render([], run.stdout);
     expect(rendered.stdout.match(/Only once\./g)).toHaveLength(1);
   });
+
+  it("folds each subagent's work under its Agent call, from the golden subagent streams (fixtures/subagents)", async () => {
+    workspace = await createWorkspace("text");
+    // Two foreground subagents whose lines interleave on stdout; the Explore one fails first.
+    const concurrent = await render([join(ROOT, "fixtures", "subagents", "two-concurrent.jsonl")]);
+    expect(concurrent.code).toBe(0);
+    expect(concurrent.stderr).toBe("");
+    expect(concurrent.stdout.split("\n")).toEqual([
+      "● session 3f6c2a10-5b7e-4d2c-9a41-7e0d5c8b9a01 · claude-opus-5-5 · /repo · bypassPermissions",
+      "I'll hand both questions to subagents.",
+      "⏺ Agent general-purpose: Count lines",
+      "⏺ Agent Explore: Find TODOs",
+      "  ⎿ Explore: Find TODOs",
+      "    ⏺ Grep TODO in src",
+      "      ⎿ 2 lines",
+      "    ✗ failed · 1 tool use · 1,100 tokens · 0.9 s",
+      "    API Error: 500 Internal server error",
+      "  ⎿ general-purpose: Count lines",
+      "    ⏺ Read hello.txt",
+      "      ⎿ read 4 lines",
+      "    ⏺ Bash wc -l hello.txt",
+      "      ⎿ 1 line of output",
+      "    ✓ completed · 2 tool uses · 2,667 tokens (2,580 in, 87 out) · 1.3 s",
+      "    hello.txt has 3 lines.",
+      "",
+      "    I read it, then checked with wc -l.",
+      "hello.txt has 3 lines; the TODO search failed.",
+      "✓ success · 2 turns · 2,020 tokens (2,000 in, 20 out) · $0.1884 · 4.2 s",
+      "",
+      "",
+    ]);
+
+    // A background shell: a line when it starts, one when it ends (after the turn), then the turn it wakes.
+    const background = await render([join(ROOT, "fixtures", "subagents", "background-bash.jsonl")]);
+    expect(background.code).toBe(0);
+    expect(background.stdout.split("\n")).toEqual([
+      "● session 3f6c2a10-5b7e-4d2c-9a41-7e0d5c8b9a01 · claude-opus-5-5 · /repo · bypassPermissions",
+      "⏺ Bash npm run build",
+      "◇ background shell b5c7peivx started: Build in the background",
+      "  ⎿ running in the background as b5c7peivx",
+      "The build is running in the background.",
+      "✓ success · 2 turns · 2,020 tokens (2,000 in, 20 out) · $0.0081 · 0.9 s",
+      "",
+      '◆ background task b5c7peivx completed: Background command "Build in the background" completed (exit code 0)',
+      "● session 3f6c2a10-5b7e-4d2c-9a41-7e0d5c8b9a01 · claude-opus-5-5 · /repo · bypassPermissions",
+      "The build finished.",
+      "✓ success · 1 turn · 1,106 tokens (1,100 in, 6 out) · $0.0123 · 0.4 s",
+      "",
+      "",
+    ]);
+  });
+
+  it("folds a real run's subagents, one failing, and shows its background shell starting and ending", async () => {
+    workspace = await createWorkspace("text");
+    writeFileSync(join(workspace.cwd, "hello.txt"), "hi there\n");
+    const agent = (id: string, word: string) => ({
+      name: "Agent",
+      id,
+      input: { description: `Task ${word}`, prompt: `${word}: look at hello.txt and report`, run_in_background: false },
+    });
+    // Turns are matched by each conversation's first message: the parent's, ALPHA's and BETA's.
+    await workspace.useScenario({
+      turns: [
+        { match: "PARENT", tool_calls: [agent("toolu_alpha", "ALPHA"), agent("toolu_beta", "BETA")] },
+        {
+          match: "ALPHA",
+          tool_calls: [{ name: "Read", input: { file_path: "hello.txt" } }],
+          usage: { input_tokens: 20_000, output_tokens: 250 },
+        },
+        { match: "BETA", error: { status: 400, message: "bad request from the model" } },
+        { match: "ALPHA", text: "ALPHA says **hi there**", usage: { input_tokens: 20_000, output_tokens: 250 } },
+        {
+          match: "PARENT",
+          tool_calls: [{ name: "Bash", input: { command: "echo built", run_in_background: true, description: "Build" } }],
+        },
+        { match: "PARENT", tool_calls: [{ name: "Bash", input: { command: "sleep 1" } }] },
+        { match: "PARENT", text: "Done." },
+      ],
+    });
+    const run = await runAgentwire(["-p", "PARENT: do both", ...STREAM, "--dangerously-skip-permissions"], { workspace });
+    expectWellFormedRun(run, 1);
+    const rendered = await render([], run.stdout);
+    expect(rendered.code).toBe(0);
+    expect(rendered.stdout).toContain("⏺ Agent general-purpose: Task ALPHA\n⏺ Agent general-purpose: Task BETA\n");
+    expect(rendered.stdout).toMatch(
+      /\n {2}⎿ general-purpose: Task ALPHA\n {4}⏺ Read hello\.txt\n {6}⎿ read 2 lines\n {4}✓ completed · 1 tool use · 40,500 tokens \(40,000 in, 500 out\) · \d+\.\d s\n {4}ALPHA says hi there\n/,
+    );
+    expect(rendered.stdout).toMatch(
+      /\n {2}⎿ general-purpose: Task BETA\n {4}✗ failed · [^\n]*\n {4}API error \(HTTP 400\): bad request from the model\n/,
+    );
+    // Nothing of a subagent outside its fold.
+    expect(rendered.stdout.match(/Read hello\.txt/g)).toHaveLength(1);
+    expect(rendered.stdout).toMatch(
+      /⏺ Bash echo built\n◇ background shell (b[0-9a-z]{8}) started: Build\n {2}⎿ running in the background as \1\n/,
+    );
+    expect(rendered.stdout).toMatch(/\n◆ background task b[0-9a-z]{8} completed: Background command "Build" completed \(exit code 0\)\n/);
+    expect(rendered.stdout).toMatch(/Done\.\n✓ success · /);
+  });
 });

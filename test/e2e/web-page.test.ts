@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspace, results, runAgentwire, type Workspace } from "../helpers/agentwire.js";
+import { createWorkspace, ROOT, results, runAgentwire, type Workspace } from "../helpers/agentwire.js";
 import {
   chromiumMissing,
   launchChromium,
@@ -245,6 +245,84 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     await page.locator("body[data-ready]").waitFor();
     await expect.poll(() => page.locator(".answer").allTextContents()).toEqual(["The first answer.", "The second answer."]);
     expect(await page.locator(".turn-result").count()).toBe(1);
+  });
+
+  it("folds each subagent's work into a collapsible block under its Agent call, with its cost line", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({ turns: [{ text: "unused" }] });
+    const earlier = await runAgentwire(["-p", "Delegate", "--output-format", "stream-json", "--verbose"], { workspace });
+    const sessionId = results(earlier.events)[0]!.session_id;
+    server = await startWebServer(workspace);
+    // The session's history is the golden subagent stream (the shape Claude Code emits): the page
+    // draws it as it would a live run's, two subagents interleaved, one failing.
+    const golden = readFileSync(join(ROOT, "fixtures", "subagents", "two-concurrent.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as unknown);
+    const page = await newPage();
+    await page.route(`**/api/sessions/${sessionId}/history**`, (route) => route.fulfill({ json: golden }));
+    await page.locator(`.session[data-session="${sessionId}"]`).click();
+
+    const cards = page.locator("details.tool.subagent");
+    await expect.poll(() => cards.count()).toBe(2);
+    const [count, todos] = [cards.nth(0), cards.nth(1)];
+    expect(await count.locator(":scope > summary").textContent()).toMatch(
+      /Agent\s*general-purpose: Count lines\s*completed · 2 tool uses · 2,667 tokens \(2,580 in, 87 out\) · 1\.3 s/,
+    );
+    // A subagent's calls are not cards of the conversation, only of their Agent call's block.
+    expect(await page.locator("#conversation > .tool").count()).toBe(2);
+    // Collapsed until opened; a failed one is open at once.
+    expect(await count.getAttribute("open")).toBeNull();
+    expect(await todos.getAttribute("open")).not.toBeNull();
+    await count.locator(":scope > summary").click();
+    const steps = count.locator(".subagent-steps > .tool > summary");
+    expect(await steps.allTextContents()).toEqual([
+      expect.stringMatching(/Read\s*hello\.txt\s*read 4 lines/),
+      expect.stringMatching(/Bash\s*wc -l hello\.txt\s*1 line of output/),
+    ]);
+    expect(await count.locator(".subagent-cost").textContent()).toBe("✓ completed · 2 tool uses · 2,667 tokens (2,580 in, 87 out) · 1.3 s");
+    expect(await count.locator(".subagent-report strong").textContent()).toBe("3");
+    expect(await todos.locator(".subagent-cost.failed").textContent()).toBe("✗ failed · 1 tool use · 1,100 tokens · 0.9 s");
+    expect(await todos.locator(".subagent-report").textContent()).toBe("API Error: 500 Internal server error");
+    await screenshot(page, "web-subagents");
+  });
+
+  it("shows a live run's subagent folded under its Agent call, and its background shell starting and ending", async () => {
+    const page = await openPage({
+      turns: [
+        {
+          match: "PARENT",
+          tool_calls: [
+            { name: "Agent", input: { description: "Look around", prompt: "ALPHA: list the folder", run_in_background: false } },
+          ],
+        },
+        { match: "ALPHA", tool_calls: [{ name: "LS", input: { path: "." } }], usage: { input_tokens: 20_000, output_tokens: 250 } },
+        { match: "ALPHA", text: "The folder is **empty**.", usage: { input_tokens: 20_000, output_tokens: 250 } },
+        {
+          match: "PARENT",
+          tool_calls: [{ name: "Bash", input: { command: "echo built", run_in_background: true, description: "Build" } }],
+        },
+        { match: "PARENT", tool_calls: [{ name: "Bash", input: { command: "sleep 1" } }] },
+        { match: "PARENT", text: "Done." },
+      ],
+    });
+    await sendPrompt(page, "PARENT: delegate");
+    await page.locator(".turn-result.ok").waitFor({ timeout: 20_000 });
+    const card = page.locator("details.tool.subagent");
+    expect(await card.count()).toBe(1);
+    expect(await card.locator(":scope > summary").textContent()).toMatch(
+      /^Agentgeneral-purpose: Look aroundcompleted · 1 tool use · 40,500 tokens \(40,000 in, 500 out\) · \d+\.\d s$/,
+    );
+    await card.locator(":scope > summary").click();
+    expect(await card.locator(".subagent-steps > .tool .tool-name").allTextContents()).toEqual(["LS"]);
+    expect(await card.locator(".subagent-cost").textContent()).toMatch(/^✓ completed · 1 tool use · 40,500 tokens/);
+    expect(await card.locator(".subagent-report strong").textContent()).toBe("empty");
+    // The subagent's call is only in its fold; the page's own cards are the Agent call and the two Bash calls.
+    expect(await page.locator("#conversation > .tool > summary > .tool-name").allTextContents()).toEqual(["Agent", "Bash", "Bash"]);
+    expect(await page.locator(".notice.info").allTextContents()).toEqual([
+      expect.stringMatching(/^background shell b[0-9a-z]{8} started: Build$/),
+      expect.stringMatching(/^background task b[0-9a-z]{8} completed: Background command "Build" completed \(exit code 0\)$/),
+    ]);
   });
 
   it("fits a 360 px phone: no sideways scrolling, the input visible, the list in a drawer", async () => {

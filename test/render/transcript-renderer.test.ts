@@ -7,6 +7,7 @@ import { ROOT } from "../helpers/agentwire.js";
 
 const EXAMPLES = join(ROOT, "protocol", "examples");
 const CLAUDE_CODE = join(ROOT, "fixtures", "claude-code");
+const SUBAGENTS = join(ROOT, "fixtures", "subagents");
 
 function items(text: string): RenderItem[] {
   return text
@@ -38,6 +39,95 @@ describe("the transcript renderer", () => {
     expect(rendered).toMatchSnapshot();
     // Every line Claude Code printed is a known event: none may come out as an unknown line.
     expect(rendered).not.toMatch(/^\? /m);
+  });
+
+  const subagentStreams = readdirSync(SUBAGENTS).filter((name) => name.endsWith(".jsonl"));
+  it.each(subagentStreams)("renders the subagent stream fixtures/subagents/%s with no unknown line", (name) => {
+    const rendered = plain(readFileSync(join(SUBAGENTS, name), "utf8"));
+    expect(rendered).toMatchSnapshot();
+    expect(rendered).not.toMatch(/^\? /m);
+  });
+
+  it("folds a background subagent when its task ends, and a foreground one cut off when the turn ends", () => {
+    const call = (id: string, description: string, background: boolean) =>
+      JSON.stringify({
+        type: "assistant",
+        message: {
+          content: [{ type: "tool_use", id, name: "Agent", input: { description, prompt: "go", run_in_background: background } }],
+        },
+        parent_tool_use_id: null,
+      });
+    const sub = (parent: string, id: string, command: string) =>
+      [
+        {
+          type: "assistant",
+          message: { content: [{ type: "tool_use", id, name: "Bash", input: { command } }] },
+          parent_tool_use_id: parent,
+        },
+        {
+          type: "user",
+          message: { content: [{ type: "tool_result", tool_use_id: id, content: "ok" }] },
+          parent_tool_use_id: parent,
+          tool_use_result: { stdout: "ok", stderr: "", interrupted: false },
+        },
+      ]
+        .map((event) => JSON.stringify(event))
+        .join("\n");
+    const transcript = [
+      call("toolu_bg", "Survey", true),
+      JSON.stringify({
+        type: "system",
+        subtype: "task_started",
+        task_id: "a1",
+        tool_use_id: "toolu_bg",
+        description: "Survey",
+        task_type: "local_agent",
+        is_backgrounded: true,
+      }),
+      JSON.stringify({
+        type: "user",
+        message: { content: [{ type: "tool_result", tool_use_id: "toolu_bg", content: "Async agent launched successfully." }] },
+        parent_tool_use_id: null,
+        tool_use_result: { isAsync: true, status: "async_launched", agentId: "a1" },
+      }),
+      sub("toolu_bg", "toolu_s1", "ls"),
+      JSON.stringify({
+        type: "assistant",
+        message: { content: [{ type: "text", text: "Found 2 files." }] },
+        parent_tool_use_id: "toolu_bg",
+      }),
+      JSON.stringify({
+        type: "system",
+        subtype: "task_notification",
+        task_id: "a1",
+        tool_use_id: "toolu_bg",
+        status: "completed",
+        summary: 'Agent "Survey" finished',
+        usage: { total_tokens: 900, tool_uses: 1, duration_ms: 2500 },
+      }),
+      call("toolu_fg", "Cut short", false),
+      sub("toolu_fg", "toolu_s2", "pwd"),
+      JSON.stringify({ type: "result", subtype: "error_during_execution", is_error: true, num_turns: 1 }),
+    ].join("\n");
+    expect(plain(transcript).split("\n")).toEqual([
+      "⏺ Agent general-purpose: Survey",
+      "◇ background agent a1 started: Survey",
+      "  ⎿ launched in the background",
+      '◆ background task a1 completed: Agent "Survey" finished',
+      "  ⎿ general-purpose: Survey",
+      "    ⏺ Bash ls",
+      "      ⎿ 1 line of output",
+      "    Found 2 files.",
+      "    ✓ completed · 1 tool use · 900 tokens · 2.5 s",
+      '    Agent "Survey" finished',
+      "⏺ Agent general-purpose: Cut short",
+      "  ⎿ general-purpose: Cut short",
+      "    ⏺ Bash pwd",
+      "      ⎿ 1 line of output",
+      "    ✗ unfinished",
+      "✗ error_during_execution · 1 turn",
+      "",
+    ]);
   });
 
   it("never styles without colour, and styles with it", () => {

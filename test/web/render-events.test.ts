@@ -153,6 +153,51 @@ describe("web page event folding", () => {
   });
 });
 
+describe("web page subagent folding", () => {
+  const fixture = (name: string): unknown[] =>
+    readFileSync(join(ROOT, "fixtures", "subagents", `${name}.jsonl`), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as unknown);
+
+  it("keeps each subagent's calls inside its Agent card, however their lines interleave, with its cost line and report", () => {
+    const conversation = foldEvents(fixture("two-concurrent"));
+    // No card of its own for a subagent's call, and its prompt is not a prompt of the conversation.
+    expect(screen(conversation)).toEqual([
+      "text: I'll hand both questions to subagents.",
+      "tool Agent general-purpose: Count lines → completed · 2 tool uses · 2,667 tokens (2,580 in, 87 out) · 1.3 s",
+      "tool Agent Explore: Find TODOs → failed · 1 tool use · 1,100 tokens · 0.9 s",
+      "text: hello.txt has 3 lines; the TODO search failed.",
+      "result done · 2 turns · 2,020 tokens (2,000 in, 20 out) · $0.1884 session · 4.2 s",
+    ]);
+    const [count, todos] = conversation.items.filter((item) => item.kind === "tool");
+    const steps = (item: typeof count) =>
+      item!.subagent.steps.map(
+        (step: { name: string; summary: string; result?: { summary: string } }) => `${step.name} ${step.summary} → ${step.result?.summary}`,
+      );
+    expect(steps(count)).toEqual(["Read hello.txt → read 4 lines", "Bash wc -l hello.txt → 1 line of output"]);
+    expect(steps(todos)).toEqual(["Grep TODO in src → 2 lines"]);
+    expect(count!.subagent.summary.report).toBe("hello.txt has **3** lines.\n\nI read it, then checked with `wc -l`.");
+    expect(todos!.result).toMatchObject({ failed: true, output: "API Error: 500 Internal server error" });
+  });
+
+  it("says when a background task starts and ends, and shows a subagent's progress while it runs", () => {
+    expect(screen(foldEvents(fixture("background-bash")))).toEqual([
+      "tool Bash npm run build → running in the background as b5c7peivx",
+      "info: background shell b5c7peivx started: Build in the background",
+      "text: The build is running in the background.",
+      "result done · 2 turns · 2,020 tokens (2,000 in, 20 out) · $0.0081 session · 0.9 s",
+      'info: background task b5c7peivx completed: Background command "Build in the background" completed (exit code 0)',
+      "text: The build finished.",
+      "result done · 1 turn · 1,106 tokens (1,100 in, 6 out) · $0.0042 (session $0.0123) · 0.4 s",
+    ]);
+    const running = foldEvents(fixture("two-concurrent").slice(0, 11));
+    const card = running.items.find((item) => item.kind === "tool")!;
+    expect(card.result).toBeUndefined();
+    expect(card.subagent.progress).toBe("Reading hello.txt");
+  });
+});
+
 describe("web page permission answers", () => {
   it("shows an answer at once, asks again when it could not be delivered, and never revives a cancelled question", () => {
     const conversation = createConversation();

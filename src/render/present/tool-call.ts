@@ -9,6 +9,7 @@ export type ToolInput = Record<string, unknown>;
  * input; other inputs as clipped JSON.
  */
 export function keyArgument(toolName: string, input: ToolInput | undefined, cwd?: string): string {
+  if (isAgentTool(toolName)) return subagentLabel(input);
   const string = (key: string): string | undefined => (input && typeof input[key] === "string" ? (input[key] as string) : undefined);
   const path = string("file_path") ?? string("notebook_path");
   if (path) return displayPath(path, cwd);
@@ -23,6 +24,18 @@ export function keyArgument(toolName: string, input: ToolInput | undefined, cwd?
   if (toolName === "TodoWrite" && Array.isArray(input?.todos)) return plural(input.todos.length, "item");
   const json = JSON.stringify(input ?? {});
   return json === "{}" ? "" : clip(json, 80);
+}
+
+/** The Agent tool's name on the API, and the name `system/init.tools` (and older transcripts) give it. */
+export function isAgentTool(name: string | undefined): boolean {
+  return name === "Agent" || name === "Task";
+}
+
+/** A subagent's type and description: "Explore: Find TODOs" (general-purpose when the call names none). */
+export function subagentLabel(input: ToolInput | undefined): string {
+  const type = typeof input?.subagent_type === "string" && input.subagent_type !== "" ? input.subagent_type : "general-purpose";
+  const description = typeof input?.description === "string" ? input.description : "";
+  return description === "" ? type : `${type}: ${description}`;
 }
 
 /**

@@ -64,6 +64,8 @@ export function describeResult(
     const message = text.replace(/<\/?tool_use_error>/g, "").trim();
     return { kind: "error", failed: true, summary: message.split("\n")[0] || "failed", output: message };
   }
+  // A background command has no output yet: what matters is that it runs, and under which id.
+  if (input?.run_in_background === true) return { kind: "done", failed: false, summary: backgroundSummary(details), output: text };
   if (toolName === "NotebookEdit") return describeNotebookEdit(input, details, cwd);
   const links = searchLinks(details);
   if (links) return { kind: "done", failed: false, summary: plural(links.length, "result"), output: links.map(linkLine).join("\n"), links };
@@ -235,4 +237,10 @@ function readDetails(details: unknown): { type: string; numLines?: number; cells
   const { numLines, totalLines, filePath, cells } = details.file;
   if (!optional(numLines, "number") || !optional(totalLines, "number") || !optional(filePath, "string")) return undefined;
   return { type: details.type, numLines: numLines as number | undefined, cells: Array.isArray(cells) ? cells.length : undefined };
+}
+
+/** A command started with run_in_background: its id, when its details give one (Bash's `backgroundTaskId`). */
+function backgroundSummary(details: unknown): string {
+  const id = isObject(details) && typeof details.backgroundTaskId === "string" ? details.backgroundTaskId : undefined;
+  return id === undefined ? "running in the background" : `running in the background as ${id}`;
 }
