@@ -2,7 +2,8 @@ import type { Message, UserContentBlock } from "../conversation/messages.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import type { Provider, ProviderRequest, ToolSpec } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
-import { deferredToolNames, TOOL_SEARCH } from "../tools/deferral.js";
+import { TOOL_SEARCH } from "../tools/builtin-tool-traits.js";
+import { deferredToolNames } from "../tools/deferral.js";
 import { toolInputJsonSchema } from "../tools/registry.js";
 
 /** The tools one request carries, and the names of those it offers by name only (none: no deferral). */

@@ -1,6 +1,11 @@
 import { parseRuleList, wholeToolRuleCovers } from "../permissions/rule-syntax.js";
-import { builtinToolDescriptors, COMPACT_TOOL_NAMES, TOOL_SEARCH_TRAITS, type ToolDescriptor } from "../tools/builtin-tool-traits.js";
-import { TOOL_SEARCH } from "../tools/deferral.js";
+import {
+  builtinToolDescriptors,
+  COMPACT_TOOL_NAMES,
+  TOOL_SEARCH,
+  TOOL_SEARCH_TRAITS,
+  type ToolDescriptor,
+} from "../tools/builtin-tool-traits.js";
 import { selectTools } from "../tools/select-tools.js";
 import { SessionSetupError } from "./session-options.js";
 

@@ -37,6 +37,9 @@ export const COMPACT_TOOL_NAMES: readonly string[] = COMPACT_TOOLS;
 /** The Skill tool's traits: loading instructions changes nothing outside the conversation. */
 export const SKILL_TOOL_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
 
+/** The tool that loads deferred tools; while it is offered, deferral is on. */
+export const TOOL_SEARCH = "ToolSearch";
+
 /** ToolSearch's traits: loading a schema changes nothing outside the conversation. */
 export const TOOL_SEARCH_TRAITS = { kind: "other", sessionStateOnly: true } as const satisfies ToolTraits;
 

@@ -1,9 +1,6 @@
 import type { ToolDefinition } from "./define-tool.js";
 import { toolInputJsonSchema } from "./registry.js";
 
-/** The tool that loads deferred tools; while it is offered, deferral is on. */
-export const TOOL_SEARCH = "ToolSearch";
-
 /**
  * An MCP server whose tools, described and with their schemas, take more than this many bytes
  * of JSON (about 2,500 tokens) is offered by name only. Below it, loading a schema through

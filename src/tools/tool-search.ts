@@ -3,7 +3,7 @@ import type { ToolResult } from "../conversation/tool-result.js";
 import { didYouMean } from "../text/closest-name.js";
 import { TOOL_SEARCH_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, type ToolDefinition } from "./define-tool.js";
-import { TOOL_SEARCH } from "./deferral.js";
+import { TOOL_SEARCH } from "./builtin-tool-traits.js";
 import { parseToolQuery, rankTools } from "./tool-search-ranking.js";
 
 /** Claude Code's ToolSearch (2.1.330: the same input), described in agentwire's words. */

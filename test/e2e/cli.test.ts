@@ -389,7 +389,7 @@ describe("command line", () => {
     workspace = await createWorkspace("text");
     const run = await runAgentwire(["-p", "hi", "--tools", "Bash,Reed"], { workspace });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^Error: Unknown tool name in --tools: Reed\. Did you mean Read\? Available tools: Bash, /);
+    expect(run.stderr).toMatch(/^Error: Unknown tool name in --tools: Reed\. Did you mean Read\? Available tools: Agent, Bash, /);
   });
 
   it("agentwire web suggests the closest flag as the main command does", async () => {

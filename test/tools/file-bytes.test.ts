@@ -13,19 +13,20 @@ afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-/** Whether `read` settles before the event loop's next turn (a thread-pool read cannot). */
+/**
+ * Whether `read` settles within the microtasks of the current turn: a synchronous read has, a
+ * thread-pool read cannot (its answer comes back through the event loop). Timing-free: racing
+ * setImmediate instead would depend on how fast the pool answers.
+ */
 async function settlesWithoutTheEventLoop(read: Promise<number>): Promise<boolean> {
-  let loopTurned = false;
-  const turn = new Promise<void>((resolve) =>
-    setImmediate(() => {
-      loopTurned = true;
-      resolve();
-    }),
-  );
-  await read;
-  const settledFirst = !loopTurned;
-  await turn;
-  return settledFirst;
+  let settled = false;
+  const done = read.then(() => {
+    settled = true;
+  });
+  for (let tick = 0; tick < 5; tick++) await Promise.resolve();
+  const settledInTurn = settled;
+  await done;
+  return settledInTurn;
 }
 
 describe("openRegularFile()", () => {

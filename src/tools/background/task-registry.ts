@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "../../text/random-uuid.js";
 import type { TaskNotificationEvent, TaskStartedEvent, TaskType } from "../../../protocol/task-events.js";
 import type { OutputEvent } from "../../../protocol/events.js";
 import { notificationsForModel, taskEndNotification, type TaskEndStatus } from "./task-notification.js";
