@@ -163,7 +163,8 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
           },
         }),
     hookStopped: turn.hookStop.stopped,
-    takeNotifications: () => parts.tasks.takeNotifications(),
+    // Background tasks report to the main conversation, which started them; a subagent's loop leaves their news to it.
+    ...(turn.nested ? {} : { takeNotifications: () => parts.tasks.takeNotifications() }),
     rejectMalformedCall: (call) => unloadedToolError(call.name, tools(), parts.history) ?? rejectMalformedToolCall(call, tools()),
     authorizeToolCall: async (call, signal) => {
       const decision = await authorize(call, signal);
