@@ -82,7 +82,7 @@ describe("agent types given to the session", () => {
     const block = agentResult(events).message.content[0];
     expect(block).toMatchObject({ is_error: true });
     expect(JSON.stringify(block)).toContain(
-      'There is no agent type \\"nobody\\". Available types: Explore, general-purpose, Plan, reviewer.',
+      'There is no agent type \\"nobody\\". Available types: Explore, fork, general-purpose, Plan, reviewer.',
     );
     expect(result.subagent_stats).toMatchObject({ spawned: 0, requested: { unset: 1 } });
     expect(provider.requests).toHaveLength(2);

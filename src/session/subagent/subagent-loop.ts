@@ -16,6 +16,7 @@ import type { SessionParts } from "../session-parts.js";
 import type { TranslationContext } from "../wire/stream-lines.js";
 import { nestedLines, taskProgressLine, type TaskRef, type TaskUsage } from "../wire/subagent-lines.js";
 import { AGENT_TOOL_INIT_NAME, AGENT_TOOL_NAME, type AgentInput } from "./agent-tool.js";
+import { forkedConversation } from "./fork-conversation.js";
 import { endingOf, reportFile, type Ending } from "./subagent-ending.js";
 import { SUBAGENT_LIMITS } from "./subagent-limits.js";
 import { totalTokens, type SubagentRun } from "./subagent-report.js";
@@ -166,16 +167,16 @@ export async function runSubagentLoop(
   scope.runAgent = async (nestedCall, nestedSignal) =>
     (await import("./subagent-run.js")).runAgentCall({ parts, subagents, turn: scope, depth: sub.depth }, nestedCall, nestedSignal);
 
-  const outcome = await runTurn(
-    [],
-    { role: "user", content: [{ type: "text", text: sub.prompt }] },
-    turnSettings(parts, scope),
-    loopDependencies(parts, scope),
-    signal,
-  ).catch((error: unknown): undefined => {
-    parts.log.error({ err: error, agentId: run.agentId }, "subagent failed");
-    return undefined;
-  });
+  // A fork starts from the main conversation (forks are only started there); any other type from its prompt alone.
+  const start = definition.inheritsConversation
+    ? forkedConversation(parts.history, sub.prompt)
+    : { history: [], prompt: { role: "user" as const, content: [{ type: "text" as const, text: sub.prompt }] } };
+  const outcome = await runTurn(start.history, start.prompt, turnSettings(parts, scope), loopDependencies(parts, scope), signal).catch(
+    (error: unknown): undefined => {
+      parts.log.error({ err: error, agentId: run.agentId }, "subagent failed");
+      return undefined;
+    },
+  );
   run.durationMs = Date.now() - sub.startedAt;
   return { outcome, ending: endingOf(outcome, signal.aborted, sub.maxTurns) };
 }

@@ -29,7 +29,7 @@ export async function runAgentCall(origin: AgentCallOrigin, call: ToolUseBlock, 
       `Agents may nest only ${subagents.maxDepth} level${subagents.maxDepth === 1 ? "" : "s"} deep here: this agent cannot start agents of its own. Do the work yourself.`,
     );
   }
-  const definition = chooseDefinition(subagents.definitions, input);
+  const definition = chooseDefinition(subagents.definitions, input, origin.depth);
   if (typeof definition === "string") return refusedResult(definition);
   if (parts.budget.spent()?.()) {
     subagents.counters.refused("budget");
@@ -49,20 +49,15 @@ export async function runAgentCall(origin: AgentCallOrigin, call: ToolUseBlock, 
 }
 
 /** The agent type the call names, or why it cannot run. */
-function chooseDefinition(definitions: readonly AgentDefinition[], input: AgentInput): AgentDefinition | string {
+function chooseDefinition(definitions: readonly AgentDefinition[], input: AgentInput, callerDepth: number): AgentDefinition | string {
   if (input.isolation !== undefined)
     return `isolation "${input.isolation}" is not supported by agentwire; leave it out to run the agent in this workspace.`;
   const name = input.subagent_type ?? GENERAL_PURPOSE;
   const definition = definitions.find((candidate) => candidate.name === name);
-  if (definition?.inheritsConversation)
-    return `The "fork" type (an agent that inherits this conversation) is not supported by agentwire yet; start a ${GENERAL_PURPOSE} agent with a prompt that says everything it needs.`;
-  return (
-    definition ??
-    `There is no agent type "${name}". Available types: ${definitions
-      .filter((candidate) => !candidate.inheritsConversation)
-      .map((candidate) => candidate.name)
-      .join(", ")}.`
-  );
+  // A fork copies the main conversation; a subagent's own conversation is not kept where a fork could copy it.
+  if (definition?.inheritsConversation && callerDepth > 0)
+    return `A "${name}" agent can be started only from the main conversation; start a ${GENERAL_PURPOSE} agent with a prompt that says everything it needs.`;
+  return definition ?? `There is no agent type "${name}". Available types: ${definitions.map((candidate) => candidate.name).join(", ")}.`;
 }
 
 /** The turn waits for the subagent: its lines go out between the turn's, its report is the call's result. */
