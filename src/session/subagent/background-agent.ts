@@ -2,7 +2,14 @@ import type { ToolResult } from "../../conversation/tool-result.js";
 import { labelOf } from "../../tools/background/task-registry.js";
 import { taskPromptLine, wireTaskUsage } from "../wire/subagent-lines.js";
 import { writeReport } from "./subagent-ending.js";
-import { runSubagentLoop, usageSoFar, type AgentCallOrigin, type Subagent, type SubagentOwner } from "./subagent-loop.js";
+import {
+  runSubagentLoop,
+  usageSoFar,
+  type AgentCallOrigin,
+  type RunAgentCall,
+  type Subagent,
+  type SubagentOwner,
+} from "./subagent-loop.js";
 
 /**
  * An Agent call with `run_in_background`: the subagent becomes one of the session's background
@@ -11,7 +18,7 @@ import { runSubagentLoop, usageSoFar, type AgentCallOrigin, type Subagent, type 
  * end fires (a turn's interrupt does not: background work exists to outlive the turn). Its report
  * goes to its output file and reaches the model as a task notification at its next request.
  */
-export function launchInBackground(origin: AgentCallOrigin, sub: Subagent, description: string): ToolResult {
+export function launchInBackground(origin: AgentCallOrigin, sub: Subagent, description: string, runAgentCall: RunAgentCall): ToolResult {
   const { parts, subagents } = origin;
   const { task } = sub;
   const controller = new AbortController();
@@ -30,11 +37,17 @@ export function launchInBackground(origin: AgentCallOrigin, sub: Subagent, descr
   });
   subagents.counters.startedInBackground();
   parts.onEvent(taskPromptLine(task, sub.prompt, sub.context));
-  void runToEnd(origin, sub, description, controller);
+  void runToEnd(origin, sub, description, controller, runAgentCall);
   return launchedResult(sub, description);
 }
 
-async function runToEnd(origin: AgentCallOrigin, sub: Subagent, description: string, controller: AbortController): Promise<void> {
+async function runToEnd(
+  origin: AgentCallOrigin,
+  sub: Subagent,
+  description: string,
+  controller: AbortController,
+  runAgentCall: RunAgentCall,
+): Promise<void> {
   const { parts, subagents } = origin;
   const { signal } = controller;
   const label = labelOf({ taskType: "local_agent", description });
@@ -55,7 +68,7 @@ async function runToEnd(origin: AgentCallOrigin, sub: Subagent, description: str
   // Stopped while it waited for a place: the registry has reported it.
   if (!release) return;
   try {
-    const { outcome, ending } = await runSubagentLoop(origin, sub, owner, signal);
+    const { outcome, ending } = await runSubagentLoop(origin, sub, owner, signal, runAgentCall);
     if (signal.aborted) return;
     subagents.counters.ended(ending.counted);
     const report = ending.status === "completed" ? (outcome?.resultText ?? "") : ending.reason;

@@ -6,6 +6,7 @@ import { runTurn, type TurnOutcome } from "../../agent/loop.js";
 import { subagentSystemPrompt } from "../../agent/system-prompt.js";
 import type { AgentDefinition } from "../../agents/agent-definition.js";
 import type { ToolUseBlock } from "../../conversation/messages.js";
+import type { ToolResult } from "../../conversation/tool-result.js";
 import { resolveModelAlias } from "../../providers/models.js";
 import { describeCall } from "../../render/present/tool-call.js";
 import type { ToolDefinition } from "../../tools/define-tool.js";
@@ -31,6 +32,9 @@ export interface AgentCallOrigin {
   /** 0 for the main conversation, N inside a depth-N subagent. */
   depth: number;
 }
+
+/** How an Agent call made inside a subagent is run (handed in: the module that runs calls imports this one). */
+export type RunAgentCall = (origin: AgentCallOrigin, call: ToolUseBlock, signal: AbortSignal) => Promise<ToolResult>;
 
 /** One subagent, set up to run: its identity on the wire, what it runs with, and what it has done so far. */
 export interface Subagent {
@@ -111,6 +115,7 @@ export async function runSubagentLoop(
   sub: Subagent,
   owner: SubagentOwner,
   signal: AbortSignal,
+  runAgentCall: RunAgentCall,
 ): Promise<{ outcome: TurnOutcome | undefined; ending: Ending }> {
   const { parts, subagents } = origin;
   const { task, run, context, definition } = sub;
@@ -164,8 +169,8 @@ export async function runSubagentLoop(
     },
   };
   // Deeper Agent calls go the same way (and are refused past the depth limit).
-  scope.runAgent = async (nestedCall, nestedSignal) =>
-    (await import("./subagent-run.js")).runAgentCall({ parts, subagents, turn: scope, depth: sub.depth }, nestedCall, nestedSignal);
+  scope.runAgent = (nestedCall, nestedSignal) =>
+    runAgentCall({ parts, subagents, turn: scope, depth: sub.depth }, nestedCall, nestedSignal);
 
   // A fork starts from the main conversation (forks are only started there); any other type from its prompt alone.
   const start = definition.inheritsConversation

@@ -38,7 +38,7 @@ export async function runAgentCall(origin: AgentCallOrigin, call: ToolUseBlock, 
   const sub = prepareSubagent(origin, call, input, definition, depth);
   // A definition may ask to run in the background whatever the call says.
   if (input.run_in_background === true || definition.background === true)
-    return (await import("./background-agent.js")).launchInBackground(origin, sub, input.description);
+    return (await import("./background-agent.js")).launchInBackground(origin, sub, input.description, runAgentCall);
   const release = await subagents.slots.take(signal);
   if (!release) return interruptedResult();
   try {
@@ -71,6 +71,7 @@ async function runInForeground(origin: AgentCallOrigin, sub: Subagent, signal: A
     sub,
     { line: parts.onEvent, emit: turn.emit, noteHookStop: (stop) => turn.hookStop.note(stop), interrupt: turn.interrupt },
     signal,
+    runAgentCall,
   );
   subagents.counters.ended(ending.counted);
   const summary = ending.status === "completed" ? (outcome?.resultText ?? "") : ending.reason;
