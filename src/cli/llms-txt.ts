@@ -1,10 +1,8 @@
 import { readFileSync } from "node:fs";
-import { renderAgentListing } from "../agents/agent-listing.js";
 import { BUILT_IN_AGENTS } from "../agents/built-in-agents.js";
 import { winners } from "../agents/load-agent-definitions.js";
 import { SkillCatalog } from "../skills/catalog.js";
 import { createAgentTool } from "../session/subagent/agent-tool.js";
-import { GENERAL_PURPOSE_SPEC } from "../session/subagent/subagent-spec.js";
 import { createSkillTool } from "../skills/skill-tool.js";
 import { splitFrontmatter } from "../text/frontmatter.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
@@ -23,7 +21,7 @@ export function llmsTxt(helpText: string, packageRoot: URL): string {
   const protocol = readFileSync(new URL("protocol/README.md", packageRoot), "utf8");
   const guide = readFileSync(new URL("skills/writing-skills/SKILL.md", packageRoot), "utf8");
   const tools: ToolDefinition[] = [
-    createAgentTool([GENERAL_PURPOSE_SPEC]) as ToolDefinition,
+    createAgentTool(winners(BUILT_IN_AGENTS)) as ToolDefinition,
     ...builtinTools(),
     createSkillTool(SkillCatalog.empty()) as ToolDefinition,
     createToolSearchTool(() => []),
@@ -70,11 +68,7 @@ export function llmsTxt(helpText: string, packageRoot: URL): string {
     "",
     "## Agent definitions",
     "",
-    "An agent definition is a kind of subagent the Agent tool can start (its `subagent_type`), in Claude Code's format: a markdown file whose frontmatter has `name`, `description` and optionally `tools` (`Read, Grep` or a YAML list; absent: all of the parent's tools), `disallowedTools`, `model` (`inherit`, an alias or a model id), `effort`, `maxTurns`, `permissionMode`, `background`, `skills`, and whose body is the subagent's system prompt. agentwire reads them from the project's `.agents/agents/` and `.claude/agents/` (from the working directory up to the repository root; only in a trusted project, see `agentwire trust`), then `$AGENTWIRE_HOME/agents/` and `~/.claude/agents/`; `--agents JSON` and the Agent SDK's `agents` give the same fields as data (`{\"name\": {\"description\": …, \"prompt\": …}}`). When names collide the SDK's win over `--agents`, those over the project's, those over the user's, and those over the built-ins. `system/init.agents` names them all; `--list-agents` shows what a run would offer. The built-in ones, as the model sees them:",
-    "",
-    "```text",
-    renderAgentListing(winners(BUILT_IN_AGENTS)),
-    "```",
+    "An agent definition is a kind of subagent the Agent tool can start (its `subagent_type`), in Claude Code's format: a markdown file whose frontmatter has `name`, `description` and optionally `tools` (`Read, Grep` or a YAML list; absent: all of the parent's tools), `disallowedTools`, `model` (`inherit`, an alias or a model id), `effort`, `maxTurns`, `permissionMode`, `background`, `skills`, and whose body is the subagent's system prompt. agentwire reads them from the project's `.agents/agents/` and `.claude/agents/` (from the working directory up to the repository root; only in a trusted project, see `agentwire trust`), then `$AGENTWIRE_HOME/agents/` and `~/.claude/agents/`; `--agents JSON` and the Agent SDK's `agents` give the same fields as data (`{\"name\": {\"description\": …, \"prompt\": …}}`). When names collide the SDK's win over `--agents`, those over the project's, those over the user's, and those over the built-ins. `system/init.agents` names them all; `--list-agents` shows what a run would offer. The Agent tool's description (under Tools) lists the built-in ones as the model sees them; a run's own definitions are listed there too.",
     "",
     "## The stream-json protocol",
     "",

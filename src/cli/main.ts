@@ -65,14 +65,15 @@ async function runParsedCommand(argv: string[], parsed: ParsedCommand, chatComma
     case "list-tools":
       try {
         // Both build every tool: loaded only for this listing.
-        const [{ chooseBuiltinTools }, { formatToolList }, { createAgentTool }, { GENERAL_PURPOSE_SPEC, offersAgentTool }] =
+        const [{ chooseBuiltinTools }, { formatToolList }, { createAgentTool }, { offersAgentTool }, { BUILT_IN_AGENTS }] =
           await Promise.all([
             import("../session/session-tools.js"),
             import("./list-tools.js"),
             import("../session/subagent/agent-tool.js"),
-            import("../session/subagent/subagent-spec.js"),
+            import("../session/subagent/subagent-limits.js"),
+            import("../agents/built-in-agents.js"),
           ]);
-        const agentTool = offersAgentTool(parsed.config) ? [createAgentTool([GENERAL_PURPOSE_SPEC])] : [];
+        const agentTool = offersAgentTool(parsed.config) ? [createAgentTool(BUILT_IN_AGENTS)] : [];
         process.stdout.write(formatToolList(chooseBuiltinTools(parsed.config, agentTool), parsed.config.outputFormat));
         return 0;
       } catch (error) {

@@ -163,7 +163,8 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
           },
         }),
     hookStopped: turn.hookStop.stopped,
-    takeNotifications: () => parts.tasks.takeNotifications(),
+    // Background tasks report to the main conversation, which started them; a subagent's loop leaves their news to it.
+    ...(turn.nested ? {} : { takeNotifications: () => parts.tasks.takeNotifications() }),
     // A deferred tool not loaded yet runs when its input fits its schema; otherwise the error says how to load it.
     rejectMalformedCall: (call) => withLoadHint(rejectMalformedToolCall(call, tools()), call.name, tools(), parts.history),
     authorizeToolCall: async (call, signal) => {

@@ -14,7 +14,7 @@ import { buildInitEvent } from "./wire/init-event.js";
 import { sessionProjectTrust, skillGrantPolicy, usesProjectSettings } from "./project-trust-policy.js";
 import { openSession, type OpenedSession } from "./open-session.js";
 import { SessionSettingsSchema, SessionSetupError, type CheckedSessionSettings, type SessionOptions } from "./session-options.js";
-import { offersAgentTool } from "./subagent/subagent-spec.js";
+import { offersAgentTool } from "./subagent/subagent-limits.js";
 import { chooseToolNames } from "./tool-selection.js";
 import { sessionAgents } from "./session-agents.js";
 import { PARSE_ONCE } from "../validation/parse-once.js";

@@ -11,7 +11,6 @@ import { SANDBOX_MODES } from "../tools/sandbox/sandbox-settings.js";
 import type { SessionHooks } from "./hook-runners.js";
 import { SETTING_SOURCES } from "../settings/settings-files.js";
 import type { FileSettings } from "../settings/effective-settings.js";
-import type { SubagentSpec } from "./subagent/subagent-spec.js";
 
 /** A session id; never a path (it becomes a file name under the sessions folder). */
 export const SessionIdSchema = z
@@ -203,11 +202,6 @@ export interface SessionOptions extends SessionSettings {
    * directories under its flags (`flagsOverSettings`).
    */
   fileSettings?: FileSettings;
-  /**
-   * The agent types the Agent tool offers (loaded agent definitions). Default: the built-in
-   * general-purpose type only.
-   */
-  subagents?: SubagentSpec[];
   /** Replaces the built-in tool set (after `tools` / `disallowedTools` selection of the built-ins). */
   toolDefinitions?: ToolDefinition[];
   /** A ready provider instead of one built from `provider`/`model`/`baseUrl`/`env` (tests, embedders). */

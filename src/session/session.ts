@@ -30,7 +30,7 @@ import type { BackgroundTaskView, SessionControls, SessionParts } from "./sessio
 import { chooseBuiltinTools } from "./session-tools.js";
 import { SkillSession } from "./skill-session.js";
 import { createAgentTool } from "./subagent/agent-tool.js";
-import { GENERAL_PURPOSE_SPEC, offersAgentTool } from "./subagent/subagent-spec.js";
+import { offersAgentTool } from "./subagent/subagent-limits.js";
 import { Subagents } from "./subagent/subagents.js";
 import { ToolSet, type HostMcpServer } from "./tool-set.js";
 import { toolOffer } from "../agent/tool-offer.js";
@@ -182,8 +182,9 @@ export function createSession(options: SessionOptions, prepared: PreparedSession
     (mode) => options.onEvent(modeStatus(sessionId, mode)),
   );
   const skillTools = skills.entries.length > 0 ? [createSkillTool(skills, { compact: settings.toolProfile === "compact" })] : [];
-  const subagents = new Subagents(options.subagents ?? [GENERAL_PURPOSE_SPEC]);
-  const agentTool = offersAgentTool(settings) ? [createAgentTool(subagents.specs)] : [];
+  const subagents = new Subagents(agents);
+  // Its listing is filled in before the first model request, once the definitions are read.
+  const agentTool = offersAgentTool(settings) ? [createAgentTool([])] : [];
   const tools: ToolSet = new ToolSet({
     tools: options.toolDefinitions ?? chooseBuiltinTools(settings, [...skillTools, ...agentTool], () => deferredTools(tools.offered())),
     mcpServers: settings.mcpServers,

@@ -73,6 +73,11 @@ export class ToolSet {
     this.tools = withTools(this.tools, server.tools);
   }
 
+  /** A tool whose description changed (the Agent tool's listing) takes its old version's place; none is added. */
+  replaceTool(tool: ToolDefinition): void {
+    this.tools = this.tools.map((held) => (held.name === tool.name ? tool : held));
+  }
+
   /** The Skill tool goes when no skill that loaded is model-invocable. */
   dropSkillTool(): void {
     this.tools = this.tools.filter((tool) => tool.name !== "Skill");

@@ -105,6 +105,8 @@ export async function runUserTurn(
     if (outputTool instanceof Error)
       return end({ failure: "invalid_arguments", message: `The output schema is not valid JSON Schema: ${outputTool.message}` });
     const profile = parts.profileOf(controls.model);
+    const agentTool = await parts.subagents.refresh();
+    if (agentTool) parts.tools.replaceTool(agentTool);
     parts.notices.flush(emit);
     // The context goes in after the skills have read the prompt: a `/skill` command is the prompt's own text.
     const withSkills = withTaskNotifications(

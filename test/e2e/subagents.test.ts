@@ -386,6 +386,34 @@ describe("the Agent tool: foreground subagents as nested sessions", () => {
     expect(results(run.events)[0]!.subagent_stats).toMatchObject({ spawned: 1, refused: { depth_limit: 1 }, requested: { foreground: 2 } });
   });
 
+  it("a fork starts from a copy of the conversation: the parent's messages, its pending call answered, then the task", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        { tool_calls: [agentCall("toolu_fork", "FORKTASK", { subagent_type: "fork" })] },
+        // The fork's request (its conversation starts with the parent's prompt too, so no `match`: turns go in order).
+        { text: "the word was KIWI" },
+        { text: "The fork remembered." },
+      ],
+    });
+    const run = await runAgentwire(["-p", "PARENT: remember the word KIWI", ...STREAM], { workspace });
+    expectWellFormedRun(run, 1);
+    const forkRequest = workspace.server.requests[1]!.body as {
+      messages: Array<{ role: string; content: string | Array<Record<string, unknown>> }>;
+    };
+    const [first, call, start] = forkRequest.messages;
+    expect(JSON.stringify(first)).toContain("PARENT: remember the word KIWI");
+    expect(call).toMatchObject({ role: "assistant", content: [expect.objectContaining({ type: "tool_use", id: "toolu_fork" })] });
+    expect(start!.role).toBe("user");
+    expect(start!.content).toEqual([
+      expect.objectContaining({ type: "tool_result", tool_use_id: "toolu_fork" }),
+      expect.objectContaining({ type: "text", text: "FORKTASK: look at hello.txt and report" }),
+    ]);
+    const [handBack] = agentResults(run.events);
+    expect(textOf(handBack!)).toContain("the word was KIWI");
+    expect(results(run.events)[0]!.subagent_stats).toMatchObject({ spawned: 1, completed: 1, by_type: { fork: 1 } });
+  });
+
   for (const provider of Object.keys(PROVIDERS_UNDER_TEST) as ProviderUnderTest[]) {
     it(`runs a subagent with ${provider}`, async () => {
       workspace = await createWorkspace("text");

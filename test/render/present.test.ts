@@ -43,7 +43,7 @@ describe("presenting tool calls", () => {
     expect(permissionDescription({ name: "Bash", input: { command: 3 } })).toBe("Bash");
   });
 
-  it("summarizes background work: where a background command went, which task TaskStop stopped", () => {
+  it("summarizes background work: where a background command or agent went, which task TaskStop stopped", () => {
     const started = { stdout: "", stderr: "", interrupted: false, backgroundTaskId: "babc12345" };
     expect(
       describeResult("Bash", { command: "npm run dev", run_in_background: true }, { content: "Command running…" }, started, "/repo", 120)
@@ -58,6 +58,17 @@ describe("presenting tool calls", () => {
     expect(describeResult("TaskStop", { task_id: "babc12345" }, { content: JSON.stringify(stopped) }, stopped, "/repo", 120).summary).toBe(
       "stopped babc12345",
     );
+    const launched = { isAsync: true, status: "async_launched", agentId: "a0123456789abcdef", description: "Survey", prompt: "Look" };
+    expect(
+      describeResult(
+        "Agent",
+        { description: "Survey", prompt: "Look", run_in_background: true },
+        { content: "Async agent launched…" },
+        launched,
+        "/repo",
+        120,
+      ).summary,
+    ).toBe("agent running in the background as a0123456789abcdef");
     expect(describeCall("TaskStop", { task_id: "babc12345" }, "/repo", 120)).toBe("TaskStop babc12345");
     expect(describeCall("Monitor", { description: "errors", command: "tail -f log | grep --line-buffered ERROR" }, "/repo", 120)).toBe(
       "Monitor tail -f log | grep --line-buffered ERROR",

@@ -443,6 +443,44 @@ describe.each(PROVIDERS)("Claude Agent SDK → agentwire ($name)", (provider) =>
     expect(supported.map((agent) => agent.name)).toEqual(init.agents);
   });
 
+  it("agents: the model starts the host's custom type, and the nested run has its prompt and tools", async () => {
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [
+        {
+          match: "PARENT",
+          tool_calls: [
+            { name: "Agent", input: { description: "Review hello", prompt: "REVIEW: check hello.txt", subagent_type: "reviewer" } },
+          ],
+        },
+        { match: "REVIEW", text: "hello.txt is fine" },
+        { match: "PARENT", text: "The reviewer is happy." },
+      ],
+    });
+    const agents: Options["agents"] = {
+      reviewer: { description: "Reviews a change for bugs.", prompt: "You are REVIEWER-7: strict and brief.", tools: ["Read", "Grep"] },
+    };
+    const messages = await collect(query({ prompt: "PARENT: review it", options: sdkOptions(provider, { agents }) }));
+    expectProtocolLines(messages);
+    expect(resultsOf(messages)).toEqual([
+      expect.objectContaining({
+        subtype: "success",
+        result: "The reviewer is happy.",
+        subagent_stats: expect.objectContaining({ spawned: 1, by_type: { reviewer: 1 } }),
+      }),
+    ]);
+    const bodies = workspace.server.requests.map((request) => JSON.stringify(request.body));
+    const nested = bodies.findIndex((body) => body.includes("REVIEW: check hello.txt") && !body.includes("PARENT"));
+    expect(nested).toBeGreaterThan(0);
+    expect(bodies[nested]).toContain("You are REVIEWER-7: strict and brief.");
+    expect(requestShape(workspace.server.requests[nested]!.body).tools.sort()).toEqual(["Grep", "Read"]);
+    // The parent reads the type in the Agent tool's listing, never its prompt.
+    expect(bodies[0]).toContain("- reviewer: Reviews a change for bugs. (Tools: Read, Grep)");
+    expect(bodies[0]).not.toContain("REVIEWER-7");
+    const handBack = messages.find((message) => message.type === "user" && message.parent_tool_use_id === null);
+    expect(JSON.stringify(handBack)).toContain("hello.txt is fine");
+  });
+
   it("a tool defined in the SDK process via an SDK MCP server", async () => {
     workspace = await createWorkspace("text");
     await workspace.useScenario({

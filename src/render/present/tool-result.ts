@@ -91,6 +91,9 @@ function summarize(toolName: string | undefined, text: string, bash: BashDetails
   // A background command's call returns before any output: say where it went.
   if (bash?.backgroundTaskId !== undefined) return `running in the background as ${bash.backgroundTaskId}`;
   if (toolName === "TaskStop" && isObject(details) && typeof details.task_id === "string") return `stopped ${details.task_id}`;
+  // A background agent's call returns at launch: its report comes later, as a task notification.
+  if (isObject(details) && details.status === "async_launched" && typeof details.agentId === "string")
+    return `agent running in the background as ${details.agentId}`;
   if (bash) {
     const output = [bash.stdout, bash.stderr].filter((part) => part !== "").join("\n");
     const exit = bash.exitCode !== undefined && bash.exitCode !== 0 ? `exit ${bash.exitCode}, ` : "";

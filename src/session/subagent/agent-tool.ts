@@ -1,7 +1,8 @@
 import * as z from "zod";
 import { AGENT_TOOL_TRAITS } from "../../tools/builtin-tool-traits.js";
+import type { AgentDefinition } from "../../agents/agent-definition.js";
+import { renderAgentListing } from "../../agents/agent-listing.js";
 import { defineTool, toolError, type ToolDefinition } from "../../tools/define-tool.js";
-import type { SubagentSpec } from "./subagent-spec.js";
 
 export const AGENT_TOOL_NAME = "Agent";
 /** The name Claude Code lists the Agent tool under in `system/init.tools`. */
@@ -23,7 +24,7 @@ export const AgentInputSchema = z.strictObject({
   run_in_background: z
     .boolean()
     .optional()
-    .describe("Whether to go on without waiting for the agent (agentwire runs every agent in the foreground for now)"),
+    .describe("Start the agent in the background and go on at once; you are told when it finishes (default: wait for its report)"),
   isolation: z
     .enum(["worktree", "remote"])
     .optional()
@@ -33,30 +34,26 @@ export const AgentInputSchema = z.strictObject({
 export type AgentInput = z.infer<typeof AgentInputSchema>;
 
 /**
- * The Agent tool as the model sees it. Its calls are run by the session (src/session/subagent/),
- * which owns what a nested conversation needs; `execute` only answers where no session is there
- * to run one (a caller that lists the tool outside a session).
+ * The Agent tool as the model sees it, its description listing `definitions` (the session's agent
+ * types). Its calls are run by the session (src/session/subagent/), which owns what a nested
+ * conversation needs; `execute` only answers where no session is there to run one (a caller that
+ * lists the tool outside a session).
  */
-export function createAgentTool(specs: readonly SubagentSpec[]): ToolDefinition<typeof AgentInputSchema> {
+export function createAgentTool(definitions: readonly AgentDefinition[]): ToolDefinition<typeof AgentInputSchema> {
   return defineTool({
     name: AGENT_TOOL_NAME,
     ...AGENT_TOOL_TRAITS,
-    description: describeAgentTool(specs),
+    description: [
+      "Start a subagent: a fresh agent with its own conversation that works on one task with its own tool calls, then hands back a final report as this tool's result.",
+      "",
+      "The subagent knows only the prompt you give it: state the goal, what is already known or ruled out, and which files matter. Its report is not shown to the user; pass on what matters.",
+      "Delegate work that would take many tool calls or fill your context with file contents, or independent pieces of work that can run side by side. Do small lookups yourself.",
+      "With run_in_background the call returns at once and you are told when the agent has finished; its report is then in its output file.",
+      "",
+      renderAgentListing(definitions),
+    ].join("\n"),
     inputSchema: AgentInputSchema,
     execute: async () =>
       toolError("internal_error", "<tool_use_error>The Agent tool runs only inside an agentwire session.</tool_use_error>"),
   });
-}
-
-function describeAgentTool(specs: readonly SubagentSpec[]): string {
-  const types = specs.map((spec) => `- ${spec.name}: ${spec.description}${spec.tools ? ` (tools: ${spec.tools.join(", ")})` : ""}`);
-  return [
-    "Start a subagent: a fresh agent with its own conversation that works on one task with its own tool calls, then hands back a final report as this tool's result.",
-    "",
-    "The subagent knows only the prompt you give it: state the goal, what is already known or ruled out, and which files matter. Its report is not shown to the user; pass on what matters.",
-    "Delegate work that would take many tool calls or fill your context with file contents, or independent pieces of work that can run side by side: several Agent calls in one response run at the same time. Do small lookups yourself.",
-    "",
-    "Agent types (subagent_type):",
-    ...types,
-  ].join("\n");
 }

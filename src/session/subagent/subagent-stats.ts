@@ -22,6 +22,10 @@ export class SubagentCounters {
     else requested.foreground++;
   }
 
+  startedInBackground(): void {
+    this.stats.started_in_background++;
+  }
+
   spawned(type: string, depth: number): void {
     this.stats.spawned++;
     this.stats.max_depth = Math.max(this.stats.max_depth, depth);

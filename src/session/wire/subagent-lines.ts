@@ -158,6 +158,6 @@ export function nestedLines(event: AgentEvent, task: TaskRef, context: Translati
   }
 }
 
-function wireTaskUsage(usage: TaskUsage): TaskProgressEvent["usage"] {
+export function wireTaskUsage(usage: TaskUsage): TaskProgressEvent["usage"] {
   return { total_tokens: usage.totalTokens, tool_uses: usage.toolUses, duration_ms: Math.round(usage.durationMs) };
 }

@@ -14,6 +14,8 @@ export interface TaskEndNotice {
   summary: string;
   /** A Monitor's last lines, delivered with its end. */
   event?: string | undefined;
+  /** A subagent's final report, handed to the model with its end. */
+  result?: string | undefined;
 }
 
 export function taskEndNotification(notice: TaskEndNotice): string {
@@ -25,6 +27,7 @@ export function taskEndNotification(notice: TaskEndNotice): string {
     `<status>${notice.status}</status>`,
     `<summary>${notice.summary}</summary>`,
     ...(notice.event === undefined ? [] : [`<event>${notice.event}</event>`]),
+    ...(notice.result === undefined ? [] : [`<result>${notice.result}</result>`]),
     "</task-notification>",
   ].join("\n");
 }

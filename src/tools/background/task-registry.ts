@@ -18,6 +18,8 @@ export interface TaskRegistration {
   stop: () => void;
   /** The id, when the kind of task has its own form (subagents); else `b` and 8 base-36 characters. */
   id?: string;
+  /** The run's id, when the task's own lines already named it (a subagent's progress lines). */
+  runId?: string;
   /** Subagents' fields of `system/task_started`. */
   started?: Pick<TaskStartedEvent, "subagent_type" | "spawn_depth" | "prompt">;
 }
@@ -36,6 +38,8 @@ export interface TaskEnd {
   summary: string;
   /** Text for the model beside the summary (a Monitor's last lines). */
   event?: string;
+  /** What the task hands back to the model (a subagent's final report). */
+  result?: string;
   /** What a subagent used, for hosts. */
   usage?: TaskNotificationEvent["usage"];
 }
@@ -74,7 +78,7 @@ export class BackgroundTasks {
     const id = registration.id ?? BackgroundTasks.newId();
     const task: Task = {
       id,
-      runId: randomUUID(),
+      runId: registration.runId ?? randomUUID(),
       taskType: registration.taskType,
       description: registration.description,
       command: registration.command,
@@ -137,6 +141,7 @@ export class BackgroundTasks {
           status: end.status,
           summary: end.summary,
           event: end.event,
+          result: end.result,
         }),
       );
     this.wake();
