@@ -269,6 +269,35 @@ describe("WebFetch through the binary", () => {
     expect(result!.text).toContain("404 Not Found");
     expect(result!.details.code).toBe(404);
   });
+
+  it("a page whose conversion would take minutes does not stall agentwire: SIGINT still ends the run at once", async () => {
+    // ~150 KB of table rows: turndown's GFM table rule took minutes on it, in the main thread,
+    // where no signal, interrupt or control request could be read until it finished.
+    const slowTable = `<html><body><table>${"<tr><td>a</td><td>b</td></tr>".repeat(5000)}</table></body></html>`;
+    site = await startSite("127.0.0.1", { "/slow.html": html(slowTable) });
+    workspace = await createWorkspace("text");
+    // WebFetch is deferred: the model loads it first.
+    await workspace.useScenario({
+      turns: [
+        { tool_calls: [{ name: "ToolSearch", input: { query: "select:WebFetch" } }] },
+        { tool_calls: [{ name: "WebFetch", input: { url: `${site.url}/slow.html` } }] },
+        { text: "Done." },
+      ],
+    });
+    const child = spawnAgentwire([...PRINT_ARGS, "--allowedTools", "WebFetch(domain:127.0.0.1)"], { workspace });
+    child.stdin.end();
+    const exited = waitForExit(child, 60_000);
+    for (const startedAt = Date.now(); (site.hits.get("/slow.html") ?? 0) === 0 && Date.now() - startedAt < 20_000; )
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    // The page is in and being converted.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const interruptedAt = Date.now();
+    child.kill("SIGINT");
+    const run = await exited;
+    expect(Date.now() - interruptedAt).toBeLessThan(10_000);
+    expect(run.code).toBe(130);
+    expect(results(run.events)).toHaveLength(1);
+  }, 90_000);
 });
 
 /** A self-signed certificate for 127.0.0.1 in `directory` (its own CA), or undefined without openssl. */

@@ -49,7 +49,7 @@ export async function fetchPage(start: URL, options: FetchPageOptions): Promise<
     }
     if (response.status < 200 || response.status > 299)
       return { kind: "failed", ...status, message: `the server answered ${response.status} ${response.statusText}`.trim() };
-    const text = await pageText(response.body, response.contentType);
+    const text = await pageText(response.body, response.contentType, options.signal);
     if (text === undefined)
       return { kind: "failed", ...status, message: `the page is ${response.contentType || "binary data"}, not text WebFetch can read` };
     return { kind: "page", ...status, bytes: response.body.length, markdown: text, truncated: response.truncated };
@@ -57,7 +57,7 @@ export async function fetchPage(start: URL, options: FetchPageOptions): Promise<
 }
 
 /** The body as text: HTML turned into markdown (the converter loads now), other text decoded; undefined for binary content. */
-async function pageText(body: Buffer, contentType: string): Promise<string | undefined> {
+async function pageText(body: Buffer, contentType: string, signal: AbortSignal): Promise<string | undefined> {
   const [mediaType = "", ...parameters] = contentType
     .toLowerCase()
     .split(";")
@@ -75,7 +75,7 @@ async function pageText(body: Buffer, contentType: string): Promise<string | und
   const text = decode(body, charset);
   if (!isHtml) return text;
   const { htmlToMarkdown } = await import("./html-markdown.js");
-  return htmlToMarkdown(text);
+  return htmlToMarkdown(text, signal);
 }
 
 function looksLikeHtml(body: Buffer): boolean {
