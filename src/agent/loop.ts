@@ -5,9 +5,10 @@ import type { AssistantContentBlock, Message, ToolUseBlock, UserContentBlock, Us
 import { callModel, type ModelCallDependencies } from "./model-call.js";
 import { messagesForProvider } from "./messages-for-provider.js";
 import { withToolOffer, type ToolOffer } from "./tool-offer.js";
-import { executeToolCalls, interruptedToolResult, TOOL_INTERRUPT_MARKER } from "./tool-calls.js";
+import { executeToolCalls, interruptedToolResult, TOOL_INTERRUPT_MARKER, type ToolCallDependencies } from "./tool-calls.js";
 
 export { TOOL_INTERRUPT_MARKER };
+export type { PermissionDecision, ToolApproval } from "./tool-calls.js";
 
 export const INTERRUPT_MARKER = "[Request interrupted by user]";
 /** Claude Code's wording for the automatic continuation after `stop_reason: max_tokens`. */
@@ -31,38 +32,7 @@ export interface TurnSettings {
   toolOffer: (history: readonly Message[]) => ToolOffer;
 }
 
-/**
- * Whether a call may run; an approval may replace the call's input (hooks, hosts).
- * `approvedExplicitly`: someone (the host, a person through it, or a hook) approved this call
- * itself, not just the mode or a rule. `judgedReadOnly`: only the read-only judgement of its
- * command approved it (see `ToolApproval`).
- */
-export type PermissionDecision =
-  | { allow: true; updatedInput?: Record<string, unknown>; approvedExplicitly?: true; judgedReadOnly?: true }
-  | { allow: false; message: string };
-
-/** What running an approved call needs to know of how it was approved. */
-export interface ToolApproval {
-  /** Nothing but the read-only judgement of its shell command approved it: it runs confined where it can. */
-  judgedReadOnly: boolean;
-  /** The call itself was approved (host, person, hook): it may change a file with several hard links. */
-  approvedExplicitly: boolean;
-}
-
-export interface LoopDependencies extends ModelCallDependencies {
-  /** Validates and executes one approved call. Contract: never throws; failures are error results. */
-  runTool: (call: ToolUseBlock, signal: AbortSignal, approval: ToolApproval) => Promise<ToolResult>;
-  /** The error result for an unknown tool or invalid input, checked before permission; undefined for a well-formed call. */
-  rejectMalformedCall: (call: ToolUseBlock) => ToolResult | undefined;
-  /** Whether a call may run. Contract: never throws; resolves promptly when `signal` aborts. */
-  authorizeToolCall: (call: ToolUseBlock, signal: AbortSignal) => Promise<PermissionDecision>;
-  /** Read-only calls may run concurrently with their read-only neighbours. */
-  isReadOnlyTool: (name: string) => boolean;
-  /**
-   * Subagent calls (Agent) run concurrently with their subagent neighbours, and their results are
-   * reported as each finishes, as Claude Code reports them. Absent: no tool starts subagents.
-   */
-  isSubagentTool?: (name: string) => boolean;
+export interface LoopDependencies extends ModelCallDependencies, ToolCallDependencies {
   /** `--max-budget-usd`: true once the session has spent its budget; absent = no budget. */
   budgetSpent?: () => boolean;
   /**
@@ -81,12 +51,6 @@ export interface LoopDependencies extends ModelCallDependencies {
    * Contract: never throws.
    */
   beforeStop?: (resultText: string, alreadyContinued: boolean) => Promise<string | undefined>;
-  /**
-   * True once a hook of this turn answered `continue: false`: calls not started yet are answered
-   * without running, and the turn ends after the current step (`hook_stopped`, or
-   * `stop_hook_prevented` when it was a Stop hook). Absent: no hooks.
-   */
-  hookStopped?: () => boolean;
   /**
    * `--json-schema`: the turn is answered by calling this tool (a successful call ends it, see
    * `ToolResult.endTurn`). Stopping without it, or calling it with input the schema rejects,

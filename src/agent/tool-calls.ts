@@ -1,9 +1,51 @@
 import type { ToolUseBlock } from "../conversation/messages.js";
 import type { ToolResult } from "../conversation/tool-result.js";
-import type { LoopDependencies } from "./loop.js";
+import type { ModelCallDependencies } from "./model-call.js";
 
 /** The tool_result content of a call the interrupt stopped or kept from starting (Claude Code's words). */
 export const TOOL_INTERRUPT_MARKER = "[Request interrupted by user for tool use]";
+
+/**
+ * Whether a call may run; an approval may replace the call's input (hooks, hosts).
+ * `approvedExplicitly`: someone (the host, a person through it, or a hook) approved this call
+ * itself, not just the mode or a rule. `judgedReadOnly`: only the read-only judgement of its
+ * command approved it (see `ToolApproval`).
+ */
+export type PermissionDecision =
+  | { allow: true; updatedInput?: Record<string, unknown>; approvedExplicitly?: true; judgedReadOnly?: true }
+  | { allow: false; message: string };
+
+/** What running an approved call needs to know of how it was approved. */
+export interface ToolApproval {
+  /** Nothing but the read-only judgement of its shell command approved it: it runs confined where it can. */
+  judgedReadOnly: boolean;
+  /** The call itself was approved (host, person, hook): it may change a file with several hard links. */
+  approvedExplicitly: boolean;
+}
+
+/** What running a response's tool calls needs of the session (a part of the loop's dependencies). */
+export interface ToolCallDependencies {
+  emit: ModelCallDependencies["emit"];
+  /** Validates and executes one approved call. Contract: never throws; failures are error results. */
+  runTool: (call: ToolUseBlock, signal: AbortSignal, approval: ToolApproval) => Promise<ToolResult>;
+  /** The error result for an unknown tool or invalid input, checked before permission; undefined for a well-formed call. */
+  rejectMalformedCall: (call: ToolUseBlock) => ToolResult | undefined;
+  /** Whether a call may run. Contract: never throws; resolves promptly when `signal` aborts. */
+  authorizeToolCall: (call: ToolUseBlock, signal: AbortSignal) => Promise<PermissionDecision>;
+  /** Read-only calls may run concurrently with their read-only neighbours. */
+  isReadOnlyTool: (name: string) => boolean;
+  /**
+   * Subagent calls (Agent) run concurrently with their subagent neighbours, and their results are
+   * reported as each finishes, as Claude Code reports them. Absent: no tool starts subagents.
+   */
+  isSubagentTool?: (name: string) => boolean;
+  /**
+   * True once a hook of this turn answered `continue: false`: calls not started yet are answered
+   * without running, and the turn ends after the current step (`hook_stopped`, or
+   * `stop_hook_prevented` when it was a Stop hook). Absent: no hooks.
+   */
+  hookStopped?: () => boolean;
+}
 
 /**
  * Runs the calls of one response and returns their results in the order the model asked.
@@ -13,7 +55,7 @@ export const TOOL_INTERRUPT_MARKER = "[Request interrupted by user for tool use]
  */
 export async function executeToolCalls(
   calls: ToolUseBlock[],
-  dependencies: LoopDependencies,
+  dependencies: ToolCallDependencies,
   signal: AbortSignal,
 ): Promise<Array<{ call: ToolUseBlock; result: ToolResult }>> {
   const results: Array<{ call: ToolUseBlock; result: ToolResult }> = [];
@@ -48,12 +90,12 @@ export async function executeToolCalls(
 }
 
 /** Which neighbours a call may run beside: read-only calls, subagent calls, or none. */
-function concurrencyGroup(name: string, dependencies: LoopDependencies): "read" | "subagent" | undefined {
+function concurrencyGroup(name: string, dependencies: ToolCallDependencies): "read" | "subagent" | undefined {
   if (dependencies.isSubagentTool?.(name)) return "subagent";
   return dependencies.isReadOnlyTool(name) ? "read" : undefined;
 }
 
-async function executeOne(call: ToolUseBlock, dependencies: LoopDependencies, signal: AbortSignal): Promise<ToolResult> {
+async function executeOne(call: ToolUseBlock, dependencies: ToolCallDependencies, signal: AbortSignal): Promise<ToolResult> {
   if (signal.aborted) return interruptedToolResult();
   if (dependencies.hookStopped?.()) return hookStoppedToolResult();
   // What is wrong with the call goes back to the model before anyone is asked to approve it.

@@ -242,8 +242,10 @@ function readDetails(details: unknown): { type: string; numLines?: number; cells
   return { type: details.type, numLines: numLines as number | undefined, cells: Array.isArray(cells) ? cells.length : undefined };
 }
 
-/** A command started with run_in_background: its id, when its details give one (Bash's `backgroundTaskId`). */
+/** A command or agent started with run_in_background: its id, when its details give one (Bash's `backgroundTaskId`, an agent's `agentId`). */
 function backgroundSummary(details: unknown): string {
+  if (isObject(details) && details.status === "async_launched" && typeof details.agentId === "string")
+    return `agent running in the background as ${details.agentId}`;
   const id = isObject(details) && typeof details.backgroundTaskId === "string" ? details.backgroundTaskId : undefined;
   return id === undefined ? "running in the background" : `running in the background as ${id}`;
 }
