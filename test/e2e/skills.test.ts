@@ -39,7 +39,11 @@ type Body = {
   messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }>;
 };
 const requestBody = (workspace: Workspace, index: number) => workspace.server.requests[index]!.body as Body;
-const firstUserTexts = (body: Body) => body.messages[0]!.content.flatMap((block) => (block.type === "text" ? [block.text!] : []));
+/** The first user message's texts, without the deferred-tools listing every request adds (test/e2e/tool-search.test.ts covers it). */
+const firstUserTexts = (body: Body) =>
+  body.messages[0]!.content.flatMap((block) =>
+    block.type === "text" && !block.text!.startsWith("<system-reminder>\nThe tools below are deferred") ? [block.text!] : [],
+  );
 const initOf = (events: OutputEvent[]) =>
   events.find((event): event is SystemInitEvent => event.type === "system" && event.subtype === "init")!;
 const toolResults = (events: OutputEvent[]) =>
