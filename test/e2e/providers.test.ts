@@ -47,13 +47,19 @@ interface WireTurn {
   toolResultIds: string[];
 }
 
-/** The conversation a request carried, normalized across wire formats (system prompt left out). */
+/**
+ * The deferred-tools listing every request adds to its first user message, with the separator a
+ * wire format that joins texts puts before it (test/e2e/tool-search.test.ts checks where it goes).
+ */
+const DEFERRED_LISTING = /(\n\n)?<system-reminder>\nThe tools below are deferred[\s\S]*?<\/system-reminder>/;
+
+/** The conversation a request carried, normalized across wire formats (system prompt and deferred-tools listing left out). */
 function conversation(provider: ProviderUnderTest, body: unknown): WireTurn[] {
   const turns: WireTurn[] = [];
   const add = (role: WireTurn["role"], entry: Partial<Omit<WireTurn, "role">>) => {
     let last = turns.at(-1);
     if (last?.role !== role) turns.push((last = { role, texts: [], toolUseIds: [], toolResultIds: [] }));
-    last.texts.push(...(entry.texts ?? []));
+    last.texts.push(...(entry.texts ?? []).map((text) => text.replace(DEFERRED_LISTING, "")).filter((text) => text !== ""));
     last.toolUseIds.push(...(entry.toolUseIds ?? []));
     last.toolResultIds.push(...(entry.toolResultIds ?? []));
   };
