@@ -15,6 +15,7 @@ import {
   type ProviderUnderTest,
   type Workspace,
 } from "../helpers/agentwire.js";
+import { DEFERRED_LISTING_START } from "../helpers/deferred-listing.js";
 
 // The foundation scenarios, run once per wire format the replay server speaks. Every assertion
 // is the same for every provider: the stdout stream must not depend on which model API is
@@ -47,11 +48,8 @@ interface WireTurn {
   toolResultIds: string[];
 }
 
-/**
- * The deferred-tools listing every request adds to its first user message, with the separator a
- * wire format that joins texts puts before it (test/e2e/tool-search.test.ts checks where it goes).
- */
-const DEFERRED_LISTING = /(\n\n)?<system-reminder>\nThe tools below are deferred[\s\S]*?<\/system-reminder>/;
+/** The deferred-tools listing, with the separator a wire format that joins a message's texts puts before it. */
+const DEFERRED_LISTING = new RegExp(`(\n\n)?${DEFERRED_LISTING_START}[\\s\\S]*?</system-reminder>`);
 
 /** The conversation a request carried, normalized across wire formats (system prompt and deferred-tools listing left out). */
 function conversation(provider: ProviderUnderTest, body: unknown): WireTurn[] {
