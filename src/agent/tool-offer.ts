@@ -1,4 +1,5 @@
 import type { Message, UserContentBlock } from "../conversation/messages.js";
+import { systemReminder } from "../conversation/reminders.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import type { Provider, ProviderRequest, ToolSpec } from "../providers/types.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
@@ -93,35 +94,47 @@ export function withLoadHint(
   return { ...rejected, content };
 }
 
-/** The system prompt's addition naming the deferred tools (Claude Code sends it as a system message). */
+/** The text naming the deferred tools to the model. */
 export function deferredToolsListing(names: readonly string[]): string {
   return `The tools below are deferred: you are given their names, not their parameters. Load the ones you need with ${TOOL_SEARCH}, using the query "select:<name>[,<name>...]" (or keywords when unsure which one fits), and their schemas come with the next request. A call made without loading runs only when its input matches the tool's schema:\n${names.join("\n")}`;
 }
 
 /**
- * `request` with the offer applied for `provider`: the deferred tools named at the end of the
- * system prompt, and either the API's own deferred loading (`deferredToolLoading`, tool
- * references kept) or, for a provider without it, the references as text and the loaded tools
- * as plain tools. Pure.
+ * `request` with the offer applied for `provider`: the deferred tools named in a reminder at the
+ * end of the first user message, and either the API's own deferred loading
+ * (`deferredToolLoading`, tool references kept) or, for a provider without it, the references as
+ * text and the loaded tools as plain tools. The system prompt is left as it is: one the user set
+ * replaces agentwire's whole prompt. Pure.
  */
 export function withToolOffer(request: Omit<ProviderRequest, "tools">, offer: ToolOffer, provider: Provider): ProviderRequest {
   const native = offer.deferred.length > 0 && provider.capabilities?.toolReferences === true;
-  const system = offer.deferred.length > 0 ? joinText(request.system, deferredToolsListing(offer.deferred)) : request.system;
+  const messages = offer.deferred.length > 0 ? withListing(request.messages, deferredToolsListing(offer.deferred)) : request.messages;
   // The API refuses a reference to a tool the request lacks (one whose server has gone since).
   if (native) {
     const offered = new Set(offer.tools.map((tool) => tool.name));
-    return { ...request, system, messages: referencesAsText(request.messages, offered), tools: offer.tools, deferredToolLoading: true };
+    return { ...request, messages: referencesAsText(messages, offered), tools: offer.tools, deferredToolLoading: true };
   }
   return {
     ...request,
-    system,
-    messages: referencesAsText(request.messages, new Set()),
+    messages: referencesAsText(messages, new Set()),
     tools: offer.tools.map(({ deferLoading: _loaded, ...tool }) => tool),
   };
 }
 
-function joinText(first: string, second: string): string {
-  return first === "" ? second : `${first}\n\n${second}`;
+/**
+ * The messages with `listing` added as a reminder after the first user message's content, where
+ * Claude Code sends its list of deferred tools. The same place in every request keeps the
+ * conversation's start unchanged from one request to the next, so prompt caches still hold. Only
+ * the request gets it: the stored conversation and stdout never do.
+ */
+function withListing(messages: Message[], listing: string): Message[] {
+  const first = messages.findIndex((message) => message.role === "user");
+  if (first === -1) return messages;
+  return messages.map((message, index) =>
+    index === first && message.role === "user"
+      ? { ...message, content: [...message.content, { type: "text", text: systemReminder(listing) }] }
+      : message,
+  );
 }
 
 /**

@@ -6,6 +6,15 @@ import type { Message, UserContentBlock } from "./messages.js";
  */
 const UNMARKED_LISTING_START = "<system-reminder>\nThe following skills are available";
 
+/**
+ * `text` wrapped as agentwire's note to the model (the skills listing, task notifications, the
+ * deferred tools): user-role text in every provider, since none but OpenAI's takes a system
+ * message mid-conversation, and the wrapping tells the model it is not the user's words.
+ */
+export function systemReminder(text: string): string {
+  return `<system-reminder>\n${text}\n</system-reminder>`;
+}
+
 /** A block agentwire added for the model (the skills listing, task notifications), not the user's words. */
 export function isReminder(block: UserContentBlock | Message["content"][number]): boolean {
   return block.type === "text" && (block.reminder !== undefined || block.text.startsWith(UNMARKED_LISTING_START));

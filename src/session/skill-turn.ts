@@ -1,5 +1,5 @@
 import type { Message, UserContentBlock, UserMessage } from "../conversation/messages.js";
-import { lastSkillsListing } from "../conversation/reminders.js";
+import { lastSkillsListing, systemReminder } from "../conversation/reminders.js";
 import type { Skill, SkillCatalog } from "../skills/catalog.js";
 import { listingFits, skillListing } from "../skills/listing.js";
 import { loadSkill } from "../skills/skill-tool.js";
@@ -47,7 +47,7 @@ export async function skillPrompt(input: SkillTurnInput): Promise<UserMessage> {
         ...ranked.slice(RERANK_CANDIDATES),
       ];
     }
-    const reminder = `<system-reminder>\n${skillListing(invocable, ranked, input.budgetChars)}\n</system-reminder>`;
+    const reminder = systemReminder(skillListing(invocable, ranked, input.budgetChars));
     if (reminder !== lastSkillsListing(input.history)) content = [{ type: "text", text: reminder, reminder: "skills" }, ...content];
   }
   return { ...input.prompt, content };

@@ -98,13 +98,43 @@ describe("the tools a request offers", () => {
     const offer = toolOffer(TOOLS, LOADED);
     const native = withToolOffer(BASE, offer, provider(true));
     expect(native.deferredToolLoading).toBe(true);
-    expect(native.messages).toBe(LOADED);
-    expect(native.system).toMatch(/^Be brief\.\n\nThe tools below are deferred.*\nNotebookEdit\nWebFetch$/s);
+    expect(native.messages.slice(1)).toEqual(LOADED.slice(1));
+    expect(native.messages[2]).toBe(LOADED[2]);
     const plain = withToolOffer(BASE, offer, provider(false));
     expect(plain).not.toHaveProperty("deferredToolLoading");
-    expect(plain.system).toBe(native.system);
+    expect(plain.messages[0]).toEqual(native.messages[0]);
     expect(plain.tools.find((spec) => spec.name === "WebFetch")).not.toHaveProperty("deferLoading");
     expect(JSON.stringify(plain.messages)).not.toContain("tool_reference");
     expect(JSON.stringify(plain.messages)).toContain("Loaded WebFetch");
+  });
+
+  it("the listing is a reminder after the first user message's content, every request; the system prompt and the history stay as they were", () => {
+    const stored = structuredClone(LOADED);
+    const request = withToolOffer(BASE, toolOffer(TOOLS, LOADED), provider(false));
+    expect(request.system).toBe("Be brief.");
+    expect(request.messages[0]).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: "go" },
+        {
+          type: "text",
+          text: expect.stringMatching(/^<system-reminder>\nThe tools below are deferred.*\nNotebookEdit\nWebFetch\n<\/system-reminder>$/s),
+        },
+      ],
+    });
+    expect(JSON.stringify(request.messages.slice(1))).not.toContain("The tools below are deferred");
+    expect(LOADED).toEqual(stored);
+    // The first request has only the prompt: the listing goes to the same place, so the next request's start matches it.
+    expect(withToolOffer({ ...BASE, messages: LOADED.slice(0, 1) }, toolOffer(TOOLS, []), provider(false)).messages[0]).toEqual(
+      request.messages[0],
+    );
+  });
+
+  it("with nothing deferred the messages go as they are", () => {
+    const prompt = LOADED.slice(0, 1);
+    const request = withToolOffer({ ...BASE, messages: prompt }, toolOffer([tool("Bash")], prompt), provider(true));
+    expect(request.system).toBe("Be brief.");
+    expect(request.messages).toBe(prompt);
+    expect(request).not.toHaveProperty("deferredToolLoading");
   });
 });

@@ -289,7 +289,7 @@ describe("TaskStop and Monitor", () => {
     expect(told).toContain(`<task-id>${taskId}</task-id>\\n<summary>Monitor event: \\"build steps\\"</summary>\\n<event>step-1</event>`);
     expect(told).toContain('<summary>Monitor \\"build steps\\" stream ended</summary>\\n<event>step-3</event>');
     // stderr is not an event.
-    expect(told.slice(told.indexOf("<system-reminder>"))).not.toContain("step-2");
+    expect(told.slice(told.indexOf("<task-notification>"))).not.toContain("step-2");
   });
 });
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { agentwireEnv, BIN, createWorkspace, runAgentwire, type Workspace } from "../helpers/agentwire.js";
 import { HAS_SCRIPT, plainScreen, spawnInPty, type PtySession } from "../helpers/pty.js";
+import { isDeferredListing } from "../helpers/deferred-listing.js";
 
 let workspace: Workspace | undefined;
 let pty: PtySession | undefined;
@@ -24,7 +25,7 @@ const userTexts = (body: unknown): string[] =>
     .flatMap((message) =>
       typeof message.content === "string"
         ? [message.content]
-        : message.content.flatMap((block) => (block.type === "text" ? [block.text!] : [])),
+        : message.content.flatMap((block) => (block.type === "text" && !isDeferredListing(block.text!) ? [block.text!] : [])),
     );
 
 /** The screen text since `mark` characters of raw output. */

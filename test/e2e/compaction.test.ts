@@ -206,7 +206,16 @@ describe("/compact, /clear and resuming", () => {
     });
     expectWellFormedRun(run, 3);
     expect(results(run.events)[1]!.result).toMatch(/^Cleared the conversation \(2 messages\)/);
-    expect(bodyOf(workspace, 1).messages).toEqual([{ role: "user", content: [{ type: "text", text: "Second?" }] }]);
+    // Nothing of the first question is left; the deferred-tools listing is added to every request.
+    expect(bodyOf(workspace, 1).messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Second?" },
+          { type: "text", text: expect.stringMatching(/^<system-reminder>\nThe tools below are deferred/) },
+        ],
+      },
+    ]);
   });
 
   it("a version-1 session file (written by agentwire before compaction existed) resumes, and is upgraded by its first compaction", async () => {

@@ -51,14 +51,27 @@ describe("print mode (-p) against the replay server", () => {
     expect(result!.usage.input_tokens).toBeGreaterThan(0);
     expect(result!.total_cost_usd).toBeGreaterThan(0);
     // The request carries the prompt and tool definitions in the Anthropic wire format: the core
-    // built-ins whole, the deferred ones (named in the system prompt) behind ToolSearch.
+    // built-ins whole, the deferred ones behind ToolSearch, named in a reminder after the prompt.
     const body = workspace.server.requests[0]!.body as {
       messages: Array<{ role: string; content: unknown }>;
       tools: Array<{ name: string }>;
       stream: boolean;
     };
     expect(body.stream).toBe(true);
-    expect(body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Say hello." }] }]);
+    expect(body.messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Say hello." },
+          {
+            type: "text",
+            text: expect.stringMatching(
+              /^<system-reminder>\nThe tools below are deferred[\s\S]*\nWebFetch\nWebSearch\n<\/system-reminder>$/,
+            ),
+          },
+        ],
+      },
+    ]);
     expect(body.tools.map((tool) => tool.name)).toEqual([
       "Agent",
       "Bash",

@@ -15,6 +15,7 @@ import {
   type ProviderUnderTest,
   type Workspace,
 } from "../helpers/agentwire.js";
+import { DEFERRED_LISTING_START } from "../helpers/deferred-listing.js";
 
 // The foundation scenarios, run once per wire format the replay server speaks. Every assertion
 // is the same for every provider: the stdout stream must not depend on which model API is
@@ -47,13 +48,16 @@ interface WireTurn {
   toolResultIds: string[];
 }
 
-/** The conversation a request carried, normalized across wire formats (system prompt left out). */
+/** The deferred-tools listing, with the separator a wire format that joins a message's texts puts before it. */
+const DEFERRED_LISTING = new RegExp(`(\n\n)?${DEFERRED_LISTING_START}[\\s\\S]*?</system-reminder>`);
+
+/** The conversation a request carried, normalized across wire formats (system prompt and deferred-tools listing left out). */
 function conversation(provider: ProviderUnderTest, body: unknown): WireTurn[] {
   const turns: WireTurn[] = [];
   const add = (role: WireTurn["role"], entry: Partial<Omit<WireTurn, "role">>) => {
     let last = turns.at(-1);
     if (last?.role !== role) turns.push((last = { role, texts: [], toolUseIds: [], toolResultIds: [] }));
-    last.texts.push(...(entry.texts ?? []));
+    last.texts.push(...(entry.texts ?? []).map((text) => text.replace(DEFERRED_LISTING, "")).filter((text) => text !== ""));
     last.toolUseIds.push(...(entry.toolUseIds ?? []));
     last.toolResultIds.push(...(entry.toolResultIds ?? []));
   };

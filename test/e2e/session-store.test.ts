@@ -2,6 +2,7 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from "node:f
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWorkspace, expectWellFormedRun, results, runAgentwire, type Workspace } from "../helpers/agentwire.js";
+import { isDeferredListing } from "../helpers/deferred-listing.js";
 
 const STREAM = ["--output-format", "stream-json", "--verbose"];
 let workspace: Workspace | undefined;
@@ -15,7 +16,9 @@ type Body = { messages: Array<{ role: string; content: Array<{ type: string; tex
 const userTexts = (body: unknown): string[] =>
   (body as Body).messages
     .filter((message) => message.role === "user")
-    .flatMap((message) => message.content.flatMap((block) => (block.type === "text" ? [block.text!] : [])));
+    .flatMap((message) =>
+      message.content.flatMap((block) => (block.type === "text" && !isDeferredListing(block.text!) ? [block.text!] : [])),
+    );
 
 function sessionFileOf(workspace: Workspace): string {
   const projects = join(workspace.home, ".agentwire", "projects");

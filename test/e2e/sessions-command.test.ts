@@ -14,6 +14,7 @@ import {
   waitForExit,
   type Workspace,
 } from "../helpers/agentwire.js";
+import { isDeferredListing } from "../helpers/deferred-listing.js";
 
 const STREAM = ["--output-format", "stream-json", "--verbose"];
 let workspace: Workspace | undefined;
@@ -40,7 +41,9 @@ async function sessions(args: string[]): Promise<{ code: number | null; stdout: 
 
 type Body = { messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> };
 const textsOf = (body: unknown): string[] =>
-  (body as Body).messages.flatMap((message) => message.content.flatMap((block) => (block.type === "text" ? [block.text!] : [])));
+  (body as Body).messages.flatMap((message) =>
+    message.content.flatMap((block) => (block.type === "text" && !isDeferredListing(block.text!) ? [block.text!] : [])),
+  );
 
 async function startSession(prompt: string, answer: string): Promise<{ sessionId: string; file: string }> {
   await workspace!.useScenario({ turns: [{ text: answer }] });

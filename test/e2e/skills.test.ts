@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { OutputEvent, SystemInitEvent, UserEvent } from "../../protocol/events.js";
 import { createWorkspace, expectWellFormedRun, results, ROOT, runAgentwire, sequence, type Workspace } from "../helpers/agentwire.js";
+import { isDeferredListing } from "../helpers/deferred-listing.js";
 
 const STREAM = ["--output-format", "stream-json", "--verbose"];
 let workspace: Workspace | undefined;
@@ -39,7 +40,8 @@ type Body = {
   messages: Array<{ role: string; content: Array<{ type: string; text?: string; content?: unknown }> }>;
 };
 const requestBody = (workspace: Workspace, index: number) => workspace.server.requests[index]!.body as Body;
-const firstUserTexts = (body: Body) => body.messages[0]!.content.flatMap((block) => (block.type === "text" ? [block.text!] : []));
+const firstUserTexts = (body: Body) =>
+  body.messages[0]!.content.flatMap((block) => (block.type === "text" && !isDeferredListing(block.text!) ? [block.text!] : []));
 const initOf = (events: OutputEvent[]) =>
   events.find((event): event is SystemInitEvent => event.type === "system" && event.subtype === "init")!;
 const toolResults = (events: OutputEvent[]) =>

@@ -46,6 +46,31 @@ function toolNames(provider: ProviderUnderTest, body: unknown): string[] {
   return (tools as Array<{ name: string }>).map((tool) => tool.name);
 }
 
+/** The system prompt and the first user message a request carried, each as JSON text, whatever the wire format. */
+function promptParts(provider: ProviderUnderTest, body: unknown): { system: string; firstUser: string } {
+  const wire = body as {
+    system?: unknown;
+    instructions?: unknown;
+    systemInstruction?: unknown;
+    messages?: Array<{ role: string }>;
+    input?: Array<{ role?: string }>;
+    contents?: Array<{ role: string }>;
+  };
+  if (provider === "gemini")
+    return {
+      system: JSON.stringify(wire.systemInstruction),
+      firstUser: JSON.stringify(wire.contents!.find((item) => item.role === "user")),
+    };
+  if (provider === "openai-responses")
+    return { system: JSON.stringify(wire.instructions), firstUser: JSON.stringify(wire.input!.find((item) => item.role === "user")) };
+  if (provider === "openai-chat" || provider === "ollama")
+    return {
+      system: JSON.stringify(wire.messages!.filter((message) => message.role === "system")),
+      firstUser: JSON.stringify(wire.messages!.find((message) => message.role === "user")),
+    };
+  return { system: JSON.stringify(wire.system), firstUser: JSON.stringify(wire.messages!.find((message) => message.role === "user")) };
+}
+
 function toolResultLines(events: OutputEvent[]): UserEvent[] {
   return events.flatMap((event) => (event.type === "user" && event.message.content[0]?.type === "tool_result" ? [event] : []));
 }
@@ -76,9 +101,14 @@ describe("ToolSearch and deferred tools", () => {
       expect(firstTools).toContain("ToolSearch");
       expect(firstTools).toContain("Bash");
       expect(firstTools.filter((name) => name.startsWith("mcp__"))).toEqual([]);
-      const firstText = JSON.stringify(first);
-      expect(firstText).toContain(LISTING);
-      expect(firstText).toContain("mcp__big__bulk_30");
+      // The listing is a reminder in the first user message, never in the system prompt.
+      for (const body of [first, second, third]) {
+        const { system, firstUser } = promptParts(provider, body);
+        expect(system).not.toContain(LISTING);
+        expect(firstUser).toContain("go");
+        expect(firstUser).toContain(`<system-reminder>\\n${LISTING}`);
+        expect(firstUser).toContain("mcp__big__bulk_30");
+      }
 
       const secondTools = toolNames(provider, second);
       expect(secondTools).toContain(ECHO);
@@ -138,7 +168,7 @@ describe("ToolSearch and deferred tools", () => {
       }
       // After the call that ran, its schema goes with every request; the refused guess loaded nothing.
       expect(toolNames(provider, third).filter((name) => name.startsWith("mcp__") || DEFERRED_BUILTINS.includes(name))).toEqual([ECHO]);
-      expect(JSON.stringify(third)).toContain(LISTING);
+      expect(promptParts(provider, third).firstUser).toContain(LISTING);
       if (provider === "anthropic") {
         // No tool_reference shows its schema, so it goes as a plain tool, deferred loading still on for the rest.
         const tools = (third as { tools: Array<{ name: string; defer_loading?: boolean }> }).tools;
@@ -278,5 +308,10 @@ describe("ToolSearch and deferred tools", () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     const names = toolNames("anthropic", workspace.server.requests[2]!.body);
     expect(names.filter((name) => name.startsWith("mcp__"))).toEqual([ECHO]);
+    // The listing is added to each request, not stored: the resumed conversation carries it once, in its first message.
+    const resumedText = JSON.stringify(workspace.server.requests[2]!.body);
+    expect(resumedText.split(LISTING)).toHaveLength(2);
+    expect(promptParts("anthropic", workspace.server.requests[2]!.body).firstUser).toContain(LISTING);
+    expect(first.stdout + resumed.stdout).not.toContain(LISTING);
   });
 });

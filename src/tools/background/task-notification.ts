@@ -4,6 +4,8 @@
  * and a Monitor's events. Pure.
  */
 
+import { systemReminder } from "../../conversation/reminders.js";
+
 export type TaskEndStatus = "completed" | "failed" | "stopped";
 
 export interface TaskEndNotice {
@@ -43,11 +45,7 @@ export function monitorEventNotification(taskId: string, description: string, li
   ].join("\n");
 }
 
-/**
- * The notifications as one text for the model's next request. A user-role text in every
- * provider (none but OpenAI's has a system message mid-conversation), marked as agentwire's,
- * so the model does not take it for the user's words.
- */
+/** The notifications as one text for the model's next request (see `systemReminder`). */
 export function notificationsForModel(notifications: readonly string[]): string {
-  return `<system-reminder>\n${notifications.join("\n")}\n</system-reminder>`;
+  return systemReminder(notifications.join("\n"));
 }
