@@ -37,9 +37,9 @@ const layers = {
   // Claude Code's settings files: read, merged, and the project's trusted only as recorded.
   settings: ["paths", "trust"],
   // Agent definitions (subagent kinds): markdown files read with the frontmatter reader of text/,
-  // and data from hosts; nothing of the session or the tools, so the Agent tool and the listings
-  // both build on them.
-  agents: ["paths", "text"],
+  // and data from hosts (a project's files read as trust/ reads them: regular, bounded, never
+  // blocking); nothing of the session or the tools, so the Agent tool and the listings build on them.
+  agents: ["paths", "text", "trust"],
   // Shell-command hooks: each a supervised child process (process/), nothing else of agentwire's.
   hooks: ["process"],
   agent: ["conversation", "providers", "tools", "permissions", "skills", "paths", "text", "version"],

@@ -1,6 +1,7 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { projectDirectories } from "../paths/project-directories.js";
+import { readRegularFile } from "../trust/regular-file.js";
 import { AGENT_SOURCES, type AgentDefinition, type AgentSource } from "./agent-definition.js";
 import { parseAgentMarkdown } from "./agent-markdown.js";
 import { BUILT_IN_AGENTS } from "./built-in-agents.js";
@@ -143,24 +144,11 @@ async function readAgentFile(file: string, source: AgentSource): Promise<{ defin
 }
 
 /**
- * The file's text, when it is a regular file of a sensible size. Opened without blocking: a FIFO
- * named `x.md` in a cloned repository would otherwise hang the start.
+ * The file's text, when it is a regular file of a sensible size: read without blocking, so a FIFO
+ * named `x.md` in a cloned repository cannot hang the start.
  */
 function readRegularText(file: string): string | { problem: string } {
-  let descriptor: number;
-  try {
-    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    return { problem: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
-  }
-  try {
-    const stats = fstatSync(descriptor);
-    if (!stats.isFile()) return { problem: "it is not a regular file" };
-    if (stats.size > MAX_FILE_BYTES) return { problem: `it is ${stats.size} bytes, more than an agent definition's ${MAX_FILE_BYTES}` };
-    return readFileSync(descriptor, "utf8");
-  } catch (error) {
-    return { problem: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
-  } finally {
-    closeSync(descriptor);
-  }
+  const read = readRegularFile(file, MAX_FILE_BYTES);
+  if ("problem" in read) return { problem: read.problem.replace(/^it is larger than/, "it is more than an agent definition's limit of") };
+  return read.bytes.toString("utf8");
 }
