@@ -2,7 +2,7 @@
  * Version of agentwire's stdout/stdin protocol, reported in `system/init.protocol_version`.
  * Bump the major part on any breaking wire change; the minor part on additions.
  */
-export const PROTOCOL_VERSION = "1.1";
+export const PROTOCOL_VERSION = "1.2";
 
 /**
  * The Claude Code release whose stream-json agentwire follows (the recorded behaviour in

@@ -37,7 +37,7 @@ describe("print mode (-p) against the replay server", () => {
       cwd: workspace.cwd,
       model: "claude-opus-5-5",
       provider: "anthropic",
-      protocol_version: "1.1",
+      protocol_version: "1.2",
       claude_code_version: "2.1.330",
     });
     const [result] = results(run.events);
