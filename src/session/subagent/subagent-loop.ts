@@ -21,6 +21,7 @@ import { forkedConversation } from "./fork-conversation.js";
 import { endingOf, reportFile, type Ending } from "./subagent-ending.js";
 import { SUBAGENT_LIMITS } from "./subagent-limits.js";
 import { totalTokens, type SubagentRun } from "./subagent-report.js";
+import { countOnce } from "./subagent-stats.js";
 import type { Subagents } from "./subagents.js";
 
 /** Who starts the subagent: the turn it nests in, and how deep that turn already is. */
@@ -125,7 +126,7 @@ export async function runSubagentLoop(
     if (event.type === "model_stream" && event.event.type === "tool_call_end") {
       const { name, input: callInput } = event.event;
       run.toolUseCount++;
-      run.toolCounts[name] = (run.toolCounts[name] ?? 0) + 1;
+      countOnce(run.toolCounts, name);
       if (!run.toolsUsed.includes(name)) run.toolsUsed.push(name);
       const streaming = event.response.usage;
       const activity = describeCall(name, callInput, parts.cwd, 60).trim();
