@@ -56,12 +56,14 @@ export function ruleCoversTool(ruleName: string, tool: { name: string; traits: T
   if (ruleName === tool.name) return true;
   const family = ownEntry(RULE_FAMILIES, ruleName);
   if (family !== undefined && tool.traits.kind === family && tool.traits.pathField !== undefined) return true;
-  // `mcp__server` and `mcp__server__*` cover every tool of that server.
-  if (ruleName.startsWith("mcp__")) {
-    const prefix = ruleName.endsWith("__*") ? ruleName.slice(0, -1) : `${ruleName}__`;
-    return tool.name.startsWith(prefix);
-  }
-  return false;
+  return mcpServerNameCovers(ruleName, tool.name);
+}
+
+/** Whether `name` is `mcp__server` or `mcp__server__*`, covering every tool of that MCP server. */
+export function mcpServerNameCovers(name: string, toolName: string): boolean {
+  if (!name.startsWith("mcp__")) return false;
+  const prefix = name.endsWith("__*") ? name.slice(0, -1) : `${name}__`;
+  return toolName.startsWith(prefix);
 }
 
 /**

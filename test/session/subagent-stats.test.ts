@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Slots, SubagentCounters } from "../../src/session/subagent/subagent-stats.js";
+import { countOnce, Slots, SubagentCounters } from "../../src/session/subagent/subagent-stats.js";
 
 describe("subagent counters", () => {
   it("count requests, spawns, endings and refusals in Claude Code's fields, and start again each turn", () => {
@@ -51,5 +51,14 @@ describe("slots", () => {
     stop.abort();
     expect(await fourth).toBe(false);
     expect(await slots.take(stop.signal)).toBe(false);
+  });
+});
+
+describe("countOnce", () => {
+  it("counts names an object already holds (constructor, toString, __proto__) as its own numbers", () => {
+    const counts: Record<string, number> = {};
+    for (const name of ["constructor", "toString", "__proto__", "__proto__", "Read"]) countOnce(counts, name);
+    expect(JSON.stringify(counts)).toBe('{"constructor":1,"toString":1,"__proto__":2,"Read":1}');
+    expect(Object.getPrototypeOf(counts)).toBe(Object.prototype);
   });
 });

@@ -6,6 +6,7 @@ import { runTurn, type TurnOutcome } from "../../agent/loop.js";
 import { subagentSystemPrompt } from "../../agent/system-prompt.js";
 import type { AgentDefinition } from "../../agents/agent-definition.js";
 import type { ToolUseBlock } from "../../conversation/messages.js";
+import { mcpServerNameCovers } from "../../permissions/rule-syntax.js";
 import type { ToolResult } from "../../conversation/tool-result.js";
 import { resolveModelAlias } from "../../providers/models.js";
 import { describeCall } from "../../render/present/tool-call.js";
@@ -21,6 +22,7 @@ import { forkedConversation } from "./fork-conversation.js";
 import { endingOf, reportFile, type Ending } from "./subagent-ending.js";
 import { SUBAGENT_LIMITS } from "./subagent-limits.js";
 import { totalTokens, type SubagentRun } from "./subagent-report.js";
+import { countOnce } from "./subagent-stats.js";
 import type { Subagents } from "./subagents.js";
 
 /** Who starts the subagent: the turn it nests in, and how deep that turn already is. */
@@ -125,7 +127,7 @@ export async function runSubagentLoop(
     if (event.type === "model_stream" && event.event.type === "tool_call_end") {
       const { name, input: callInput } = event.event;
       run.toolUseCount++;
-      run.toolCounts[name] = (run.toolCounts[name] ?? 0) + 1;
+      countOnce(run.toolCounts, name);
       if (!run.toolsUsed.includes(name)) run.toolsUsed.push(name);
       const streaming = event.response.usage;
       const activity = describeCall(name, callInput, parts.cwd, 60).trim();
@@ -196,9 +198,19 @@ function modelFor(parts: SessionParts, definition: AgentDefinition, input: Agent
 
 /** The type's tools out of the session's (a type without a list gets them all), less those it disallows. */
 function pickTools(offered: ToolDefinition[], definition: AgentDefinition): ToolDefinition[] {
-  // Definitions written for Claude Code name the Agent tool by its older name.
-  const named = (names: readonly string[] | undefined) => names?.map((name) => (name === AGENT_TOOL_INIT_NAME ? AGENT_TOOL_NAME : name));
-  const allowed = named(definition.tools);
-  const denied = named(definition.disallowedTools) ?? [];
-  return offered.filter((tool) => (allowed === undefined || allowed.includes(tool.name)) && !denied.includes(tool.name));
+  const { tools: allowed, disallowedTools: denied = [] } = definition;
+  return offered.filter(
+    (tool) =>
+      (allowed === undefined || allowed.some((name) => namesTool(name, tool.name))) && !denied.some((name) => namesTool(name, tool.name)),
+  );
+}
+
+/**
+ * Whether a definition's entry names the tool: by its name (definitions written for Claude Code
+ * call the Agent tool `Task`) or as a whole MCP server (`mcp__github`, `mcp__github__*`), as
+ * Claude Code reads them. A server named in `disallowedTools` must take all its tools away.
+ */
+function namesTool(entry: string, toolName: string): boolean {
+  const name = entry === AGENT_TOOL_INIT_NAME ? AGENT_TOOL_NAME : entry;
+  return name === toolName || mcpServerNameCovers(name, toolName);
 }

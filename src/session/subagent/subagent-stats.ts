@@ -30,7 +30,7 @@ export class SubagentCounters {
     this.stats.spawned++;
     this.stats.max_depth = Math.max(this.stats.max_depth, depth);
     if (depth > 1) this.stats.spawned_by_subagents++;
-    this.stats.by_type[type] = (this.stats.by_type[type] ?? 0) + 1;
+    countOnce(this.stats.by_type, type);
   }
 
   ended(ending: SubagentEnding): void {
@@ -45,6 +45,17 @@ export class SubagentCounters {
   snapshot(): SubagentStats {
     return structuredClone(this.stats);
   }
+}
+
+/**
+ * Adds one to `counts[key]`. Keys come from outside (a definition's name, a tool name the model
+ * wrote), and a plain object already answers `constructor` or `hasOwnProperty` with Object's
+ * members (which `+ 1` turned into text) and assigning `__proto__` sets no key: only the object's
+ * own numbers are read, and the key is defined as its own.
+ */
+export function countOnce(counts: Record<string, number>, key: string): void {
+  const value = (Object.hasOwn(counts, key) ? counts[key]! : 0) + 1;
+  Object.defineProperty(counts, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** At most `size` holders at once; the others wait in order. */
