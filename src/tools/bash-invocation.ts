@@ -13,19 +13,33 @@ import { watchProtectedEntries } from "./sandbox/protected-entries-watch.js";
 import { confinementArguments } from "./sandbox/confinement-arguments.js";
 import { LOCAL_PATH_FACTS } from "./sandbox/confinement.js";
 import { hardenedGitEnvironment } from "./sandbox/git-hardening.js";
-import type { ChildEnvironmentRequest } from "../process/supervised-process.js";
+import { startSupervisedProcess, type SupervisedProcess } from "../process/supervised-process.js";
 
 /**
- * The environment a command starts from: agentwire's, with the settings files' `env` over it,
+ * Starts a planned command under supervision (its own process group, killed with agentwire),
+ * from the environment a command gets: agentwire's, with the settings files' `env` over it,
  * without credentials (what `--pass-env` hands over aside), git hardened for a command judged
- * read-only. A command (or the model that wrote it) may be hostile.
+ * read-only. A command (or the model that wrote it) may be hostile. Bash in the foreground and
+ * in the background start their commands here.
  */
-export function commandEnvironment(invocation: Pick<BashInvocation, "judged">, context: ToolContext): ChildEnvironmentRequest {
-  return {
-    inherited: context.settingsEnv ? { ...process.env, ...context.settingsEnv } : process.env,
-    pass: context.passEnv,
-    ...(invocation.judged ? { harden: hardenedGitEnvironment } : {}),
-  };
+export function startInvocation(
+  invocation: BashInvocation,
+  context: ToolContext,
+  limits: { timeoutMs: number; signal?: AbortSignal },
+): SupervisedProcess | { startError: Error } {
+  return startSupervisedProcess({
+    file: invocation.file,
+    args: invocation.args,
+    cwd: invocation.startDirectory,
+    environment: {
+      inherited: context.settingsEnv ? { ...process.env, ...context.settingsEnv } : process.env,
+      pass: context.passEnv,
+      ...(invocation.judged ? { harden: hardenedGitEnvironment } : {}),
+    },
+    stdin: "ignore",
+    infoPipe: invocation.underBwrap,
+    ...limits,
+  });
 }
 
 /** Shells that understand the POSIX syntax of the wrapper below; others (fish, nu) fall back to bash. */

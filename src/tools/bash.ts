@@ -1,14 +1,13 @@
 import { statSync } from "node:fs";
 import * as z from "zod";
 import { captureCommandOutput, createSpoolFile, HEAD_LINES, TAIL_LINES, type CommandOutput } from "../process/command-output.js";
-import { startSupervisedProcess } from "../process/supervised-process.js";
 import { defineTool, toolError } from "./define-tool.js";
 import type { ToolContext } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import {
-  commandEnvironment,
+  startInvocation,
   planBashInvocation,
   readFinalDirectory,
   removeFinalDirectoryFile,
@@ -103,16 +102,7 @@ export const createBashTool = () =>
  */
 async function runInvocation(invocation: BashInvocation, context: ToolContext, timeoutMs: number): Promise<BashRun | ToolResult> {
   const startedAt = Date.now();
-  const command = startSupervisedProcess({
-    file: invocation.file,
-    args: invocation.args,
-    cwd: invocation.startDirectory,
-    environment: commandEnvironment(invocation, context),
-    stdin: "ignore",
-    infoPipe: invocation.underBwrap,
-    timeoutMs,
-    signal: context.signal,
-  });
+  const command = startInvocation(invocation, context, { timeoutMs, signal: context.signal });
   if ("startError" in command) return couldNotStart(invocation, command.startError.message);
   let bwrapInfo = "";
   command.info?.on("data", (chunk: Buffer) => (bwrapInfo += chunk.toString()));

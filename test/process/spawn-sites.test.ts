@@ -81,7 +81,7 @@ describe("spawn sites", () => {
       .map(({ file }) => file)
       .filter((file) => !file.startsWith("src/process/"));
     expect(spawning.sort()).toEqual(Object.keys(SPAWNS_OUTSIDE_PROCESS).sort());
-    for (const file of ["src/tools/bash.ts", "src/hooks/hook-process.ts", "src/mcp/stdio-transport.ts"]) {
+    for (const file of ["src/tools/bash-invocation.ts", "src/hooks/hook-process.ts", "src/mcp/stdio-transport.ts"]) {
       expect(readFileSync(join(ROOT, file), "utf8"), file).toContain("startSupervisedProcess(");
     }
   });

@@ -2,8 +2,8 @@ import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { finished } from "node:stream";
-import { exitStatusOf, startSupervisedProcess, type StopReason } from "../../process/supervised-process.js";
-import { commandEnvironment, removeFinalDirectoryFile, type BashInvocation } from "../bash-invocation.js";
+import { exitStatusOf, type StopReason } from "../../process/supervised-process.js";
+import { removeFinalDirectoryFile, startInvocation, type BashInvocation } from "../bash-invocation.js";
 import type { ToolContext } from "../define-tool.js";
 
 /** How a background process ended. */
@@ -44,15 +44,7 @@ export function startBackgroundProcess(
   context: ToolContext,
   options: BackgroundProcessOptions,
 ): { stop: () => void } | { startError: string } {
-  const command = startSupervisedProcess({
-    file: invocation.file,
-    args: invocation.args,
-    cwd: invocation.startDirectory,
-    environment: commandEnvironment(invocation, context),
-    stdin: "ignore",
-    infoPipe: invocation.underBwrap,
-    timeoutMs: options.timeoutMs,
-  });
+  const command = startInvocation(invocation, context, { timeoutMs: options.timeoutMs });
   if ("startError" in command) {
     removeFinalDirectoryFile(invocation.finalDirectoryFile);
     return { startError: command.startError.message };
