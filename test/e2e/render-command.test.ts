@@ -276,7 +276,7 @@ describe("agentwire render", () => {
     expect(rendered.code).toBe(0);
     expect(rendered.stdout).toContain("⏺ Agent general-purpose: Task ALPHA\n⏺ Agent general-purpose: Task BETA\n");
     expect(rendered.stdout).toMatch(
-      /\n {2}⎿ general-purpose: Task ALPHA\n {4}⏺ Read hello\.txt\n {6}⎿ read 2 lines\n {4}✓ completed · 1 tool use · 40,500 tokens \(40,000 in, 500 out\) · \d+\.\d s\n {4}ALPHA says hi there\n/,
+      /\n {2}⎿ general-purpose: Task ALPHA\n {4}⏺ Read hello\.txt\n {6}⎿ read 2 lines\n {4}✓ completed · 1 tool use · 40,500 tokens \(40,000 in, 500 out\) · \$0\.1700 · \d+\.\d s\n {4}ALPHA says hi there\n/,
     );
     expect(rendered.stdout).toMatch(
       /\n {2}⎿ general-purpose: Task BETA\n {4}✗ failed · [^\n]*\n {4}API error \(HTTP 400\): bad request from the model\n/,

@@ -311,7 +311,7 @@ describe.skipIf(chromiumMissing !== undefined)("agentwire web: the page in a bro
     const card = page.locator("details.tool.subagent");
     expect(await card.count()).toBe(1);
     expect(await card.locator(":scope > summary").textContent()).toMatch(
-      /^Agentgeneral-purpose: Look aroundcompleted · 1 tool use · 40,500 tokens \(40,000 in, 500 out\) · \d+\.\d s$/,
+      /^Agentgeneral-purpose: Look aroundcompleted · 1 tool use · 40,500 tokens \(40,000 in, 500 out\) · \$0\.1700 · \d+\.\d s$/,
     );
     await card.locator(":scope > summary").click();
     expect(await card.locator(".subagent-steps > .tool .tool-name").allTextContents()).toEqual(["LS"]);

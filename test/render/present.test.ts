@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   describeCall,
   describeResult,
+  describeSubagent,
   diffRows,
   keyArgument,
   markdownBlocks,
@@ -426,5 +427,23 @@ describe("presenting web search results", () => {
       kind: "error",
       failed: true,
     });
+  });
+
+  it("a subagent's own line: tool uses, tokens, its price when the hand-back carries one (agentwire's does), time", () => {
+    const details = {
+      status: "completed",
+      content: [{ type: "text", text: "Found it." }],
+      totalToolUseCount: 1,
+      totalTokens: 40_500,
+      totalDurationMs: 1300,
+      usage: { input_tokens: 40_000, output_tokens: 500 },
+      total_cost_usd: 0.17,
+    };
+    const input = { description: "Look", subagent_type: "general-purpose" };
+    const summary = describeSubagent(input, undefined, { block: { content: [] }, details });
+    expect(summary.facts).toEqual(["1 tool use", "40,500 tokens (40,000 in, 500 out)", "$0.1700", "1.3 s"]);
+    // Claude Code's hand-back has no price: the line simply goes without it.
+    const { total_cost_usd: _price, ...claudeCodes } = details;
+    expect(describeSubagent(input, undefined, { block: { content: [] }, details: claudeCodes }).facts).not.toContain("$0.1700");
   });
 });

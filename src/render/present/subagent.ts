@@ -72,9 +72,12 @@ function usedFacts(details: Record<string, unknown>, fromNotification: NonNullab
     inputTokens !== undefined && outputTokens !== undefined
       ? ` (${formatCount(inputTokens + cachedTokens)} in, ${formatCount(outputTokens)} out)`
       : "";
+  // agentwire's hand-back prices the subagent's requests (Claude Code's has no price).
+  const cost = number(details.total_cost_usd);
   return [
     toolUses === undefined ? undefined : plural(toolUses, "tool use"),
     tokens === undefined ? undefined : `${formatCount(tokens)} tokens${split}`,
+    cost === undefined ? undefined : `$${cost.toFixed(4)}`,
     duration === undefined ? undefined : `${(duration / 1000).toFixed(1)} s`,
   ].filter((fact): fact is string => fact !== undefined);
 }

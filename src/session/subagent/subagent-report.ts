@@ -1,4 +1,5 @@
 import type { ToolResult } from "../../conversation/tool-result.js";
+import { costUsd } from "../../providers/models.js";
 import { toolError } from "../../tools/define-tool.js";
 
 /** What one subagent run did, gathered while it ran. */
@@ -57,6 +58,9 @@ export function completedResult(run: SubagentRun, report: string): ToolResult {
         cache_read_input_tokens: run.usage.cacheReadInputTokens,
         cache_creation_input_tokens: run.usage.cacheCreationInputTokens,
       },
+      // agentwire's addition: Claude Code's hand-back has tokens but no price, and views show each
+      // subagent's own cost line.
+      total_cost_usd: costUsd(run.resolvedModel, run.usage),
       toolStats: toolStats(run.toolCounts),
       canContinueAgent: false,
     },
