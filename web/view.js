@@ -82,14 +82,8 @@ export function createConversationView(container, { onAnswer }) {
         : item.elapsedSeconds
           ? `running ${Math.round(item.elapsedSeconds)} s`
           : "running";
-    const state = result ? (result.failed ? "failed" : "done") : "running";
-    const summary = h(
-      "summary",
-      {},
-      h("span", { class: "tool-name", text: item.name }),
-      h("span", { class: "tool-arg", text: item.summary ?? "" }),
-      h("span", { class: "tool-status", text: status }),
-    );
+    const state = cardState(result);
+    const summary = cardSummary(item, status);
     const body = [];
     if (result?.diff) body.push(diffTable(result.diff));
     else if (result?.links) body.push(linkList(result.links));
@@ -106,6 +100,22 @@ export function createConversationView(container, { onAnswer }) {
     );
   }
 
+  /** How a call card's result left it: done, failed, or still running. */
+  function cardState(result) {
+    return result ? (result.failed ? "failed" : "done") : "running";
+  }
+
+  /** A call card's one line: the tool, its key argument, its status. */
+  function cardSummary(item, status) {
+    return h(
+      "summary",
+      {},
+      h("span", { class: "tool-name", text: item.name }),
+      h("span", { class: "tool-arg", text: item.summary ?? "" }),
+      h("span", { class: "tool-status", text: status }),
+    );
+  }
+
   /**
    * An Agent call with its subagent's work folded inside: the summary line says what it is and,
    * once it is done, how it ended and what it used; opened, its calls, its cost line and its report.
@@ -114,14 +124,8 @@ export function createConversationView(container, { onAnswer }) {
     const fold = item.subagent;
     const result = item.result;
     const status = result ? result.summary : fold.inBackground ? "running in the background" : (fold.progress ?? "running");
-    const state = result ? (result.failed ? "failed" : "done") : "running";
-    const summary = h(
-      "summary",
-      {},
-      h("span", { class: "tool-name", text: item.name }),
-      h("span", { class: "tool-arg", text: item.summary ?? "" }),
-      h("span", { class: "tool-status", text: status }),
-    );
+    const state = cardState(result);
+    const summary = cardSummary(item, status);
     const done = fold.summary;
     const body = [
       h(
