@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { captureCappedOutput } from "../process/capped-output.js";
-import { exitStatusOf, startSupervisedProcess } from "../process/supervised-process.js";
+import { exitStatusOf } from "../process/process-end.js";
+import { startSupervisedProcess } from "../process/supervised-process.js";
 
 /** More of either stream than a hook has any reason to write; the rest is read and dropped. */
 const MAX_CAPTURED_BYTES = 1024 * 1024;

@@ -51,17 +51,15 @@ export class SupervisedStdioTransport implements Transport {
       this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL_CHARACTERS);
     });
     server.stdin?.on("error", (error) => this.onerror?.(error));
-    server.child.once("close", () => {
+    void server.ended.then(() => {
       server.release();
       this.server = undefined;
-      this.onclose?.();
+      // A server that never started has no close to report: start() rejects instead.
+      if (server.pid !== undefined) this.onclose?.();
     });
-    return new Promise((resolve, reject) => {
-      server.child.once("error", (error) => {
-        reject(error);
-        this.onerror?.(error);
-      });
-      server.child.once("spawn", () => resolve());
+    return server.spawned.catch((error: Error) => {
+      this.onerror?.(error);
+      throw error;
     });
   }
 
@@ -76,7 +74,7 @@ export class SupervisedStdioTransport implements Transport {
 
   async close(): Promise<void> {
     const server = this.server;
-    if (server?.child.pid === undefined) return;
+    if (server?.pid === undefined) return;
     server.stdin?.end();
     server.stop("aborted");
   }

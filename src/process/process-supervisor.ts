@@ -13,7 +13,9 @@ import { childEnvironment } from "./child-environment.js";
  * every group still registered — the command still running, and the background jobs finished
  * commands left behind (`server &`), which live until then as the user asked.
  *
- * The watcher is started on first use: a run that never calls Bash starts no process.
+ * The watcher is started on first use: a run that never calls Bash starts no process. Commands
+ * started through the process launcher (launcher.ts) are not registered here: the launcher stops
+ * their groups itself at the same moment, when its input ends.
  */
 
 /** `+PGID` registers a group, `-PGID` forgets one; at end of input every remaining group gets SIGTERM, then SIGKILL. */

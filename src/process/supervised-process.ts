@@ -1,7 +1,8 @@
 import type { ChildProcess } from "node:child_process";
-import { constants as osConstants } from "node:os";
 import type { Readable, Writable } from "node:stream";
 import { childEnvironment } from "./child-environment.js";
+import { launch, type LaunchedProcess } from "./launcher.js";
+import type { ProcessEnd } from "./process-end.js";
 import { prepareSupervision, releaseProcessGroupIfEmpty, stopProcessGroup, superviseProcessGroup } from "./process-supervisor.js";
 
 /**
@@ -9,8 +10,10 @@ import { prepareSupervision, releaseProcessGroupIfEmpty, stopProcessGroup, super
  * MCP stdio server): without agentwire's credentials, leading a process group of its own that the
  * supervisor stops when agentwire exits, however it exits, and stopped with everything it started
  * on a timeout or an abort. Callers keep only what is theirs: what to run and what its output means.
- * Node's spawn, not execa: capture and group stopping are done here, so execa would only add its
- * load and first-call cost.
+ * A child that reads nothing starts through the process launcher (launcher.ts), which is much
+ * cheaper on a busy machine; one that reads its stdin (a hook, an MCP server), or any child where
+ * the launcher is missing, through Node's spawn. Not execa: capture and group stopping are done
+ * here, so execa would only add its load and first-call cost.
  */
 
 /** What the child's environment is made of. */
@@ -42,16 +45,11 @@ export interface SupervisedProcessRequest {
 
 export type StopReason = "timeout" | "aborted";
 
-/** How a child ended: its exit code or signal, or why it could not start. */
-export interface ProcessEnd {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** Set when the child never started (no pid). */
-  error?: Error;
-}
-
 export interface SupervisedProcess {
-  readonly child: ChildProcess;
+  /** The child's pid, which is also its process group's id; undefined until it runs, and when it could not start. */
+  readonly pid: number | undefined;
+  /** Resolves once the program runs; rejects with the reason when it could not start. */
+  readonly spawned: Promise<void>;
   readonly stdin: Writable | null;
   readonly stdout: Readable;
   readonly stderr: Readable;
@@ -77,6 +75,17 @@ export interface SupervisedProcess {
  */
 export function startSupervisedProcess(request: SupervisedProcessRequest): SupervisedProcess | { startError: Error } {
   const environment = request.environment;
+  const launched =
+    request.stdin === "ignore"
+      ? launch({
+          file: request.file,
+          args: request.args,
+          cwd: request.cwd,
+          env: (environment.harden ?? same)({ ...childEnvironment(environment.inherited, environment.pass), ...environment.added }),
+          infoPipe: request.infoPipe === true,
+        })
+      : undefined;
+  if (launched) return superviseLaunched(launched, request);
   let child: ChildProcess;
   prepareSupervision();
   // Loaded at the first start, not with this module: a run that starts no child skips its ~0.7 ms of CPU.
@@ -104,18 +113,17 @@ function supervise(child: ChildProcess, request: SupervisedProcessRequest): Supe
       if (child.pid === undefined) resolve({ code: null, signal: null, error });
     });
   });
+  const spawned = new Promise<void>((resolve, reject) => {
+    child.once("spawn", resolve);
+    child.once("error", reject);
+  });
+  // Callers that never wait for the start learn of a failure from `ended`.
+  spawned.catch(() => undefined);
   if (processGroup !== undefined) superviseProcessGroup(processGroup);
-  let stopReason: StopReason | undefined;
-  const stop = (reason: StopReason): void => {
-    if (stopReason !== undefined || processGroup === undefined) return;
-    stopReason = reason;
-    stopProcessGroup(processGroup);
-  };
-  const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => stop("timeout"), request.timeoutMs);
-  const onAbort = (): void => stop("aborted");
-  request.signal?.addEventListener("abort", onAbort, { once: true });
+  const stopping = stopControls(request, () => processGroup);
   return {
-    child,
+    pid: processGroup,
+    spawned,
     stdin: child.stdin,
     // Both are pipes by construction above.
     stdout: child.stdout!,
@@ -123,22 +131,72 @@ function supervise(child: ChildProcess, request: SupervisedProcessRequest): Supe
     info: request.infoPipe ? ((child.stdio[3] as Readable | null) ?? undefined) : undefined,
     ended,
     get stopReason() {
-      return stopReason;
+      return stopping.reason();
     },
-    stop,
+    stop: stopping.stop,
     release() {
-      clearTimeout(timer);
-      request.signal?.removeEventListener("abort", onAbort);
+      stopping.release();
       if (processGroup !== undefined) releaseProcessGroupIfEmpty(processGroup);
     },
   };
 }
 
-const same = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => env;
-
-/** Shell convention: a process ended by signal N reports status 128 + N (1 when nothing is known). */
-export function exitStatusOf(end: Pick<ProcessEnd, "code" | "signal">): number {
-  if (end.code !== null) return end.code;
-  const signalNumber = end.signal === null ? undefined : osConstants.signals[end.signal];
-  return signalNumber === undefined ? 1 : 128 + signalNumber;
+/** A child the launcher started: the launcher supervises its group, so releasing it only ends the timer and the listener. */
+function superviseLaunched(launched: LaunchedProcess, request: SupervisedProcessRequest): SupervisedProcess {
+  const stopping = stopControls(request, () => launched.pid);
+  void launched.started.then(() => stopping.started());
+  const spawned = launched.started.then(async (pid) => {
+    if (pid === undefined) throw (await launched.ended).error;
+  });
+  spawned.catch(() => undefined);
+  return {
+    get pid() {
+      return launched.pid;
+    },
+    spawned,
+    stdin: null,
+    stdout: launched.stdout,
+    stderr: launched.stderr,
+    info: launched.info,
+    ended: launched.ended,
+    get stopReason() {
+      return stopping.reason();
+    },
+    stop: stopping.stop,
+    release: stopping.release,
+  };
 }
+
+/**
+ * The timeout, the abort listener and the stop they lead to, for a group known by `processGroup()`
+ * once it runs. A stop asked for before that reaches the group when `started` names it.
+ */
+function stopControls(request: SupervisedProcessRequest, processGroup: () => number | undefined) {
+  let stopReason: StopReason | undefined;
+  let signalled = false;
+  const signalGroup = (): void => {
+    const group = processGroup();
+    if (stopReason === undefined || signalled || group === undefined) return;
+    signalled = true;
+    stopProcessGroup(group);
+  };
+  const stop = (reason: StopReason): void => {
+    if (stopReason !== undefined) return;
+    stopReason = reason;
+    signalGroup();
+  };
+  const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => stop("timeout"), request.timeoutMs);
+  const onAbort = (): void => stop("aborted");
+  request.signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    stop,
+    reason: () => stopReason,
+    started: signalGroup,
+    release() {
+      clearTimeout(timer);
+      request.signal?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
+const same = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => env;

@@ -1,6 +1,7 @@
 import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import type { CommandOutput } from "../process/command-output.js";
-import { exitStatusOf, type ProcessEnd, type StopReason } from "../process/supervised-process.js";
+import { exitStatusOf, type ProcessEnd } from "../process/process-end.js";
+import type { StopReason } from "../process/supervised-process.js";
 import type { BashInvocation } from "./bash-invocation.js";
 import { toolError, type ToolContext } from "./define-tool.js";
 import { sandboxNote } from "./sandbox/sandbox-settings.js";

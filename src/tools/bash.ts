@@ -117,7 +117,7 @@ async function runInvocation(invocation: BashInvocation, context: ToolContext, t
     const undone = invocation.protectedWatch?.undoChanges() ?? [];
     await output.finish();
     const directoryNote = await rememberFinalDirectory(context, readFinalDirectory(invocation.finalDirectoryFile));
-    if (command.child.pid === undefined) return couldNotStart(invocation, end.error?.message ?? "unknown error");
+    if (command.pid === undefined) return couldNotStart(invocation, end.error?.message ?? "unknown error");
     return { end, stopReason: command.stopReason, output, directoryNote, undone };
   } finally {
     clearInterval(progressTimer);

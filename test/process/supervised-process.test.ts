@@ -1,7 +1,8 @@
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { captureCappedOutput } from "../../src/process/capped-output.js";
-import { exitStatusOf, startSupervisedProcess, type SupervisedProcessRequest } from "../../src/process/supervised-process.js";
+import { exitStatusOf } from "../../src/process/process-end.js";
+import { startSupervisedProcess, type SupervisedProcessRequest } from "../../src/process/supervised-process.js";
 
 function start(script: string, extra: Partial<SupervisedProcessRequest> = {}) {
   const child = startSupervisedProcess({
@@ -76,7 +77,7 @@ describe("startSupervisedProcess", () => {
     const child = start("", { file: "/nonexistent/agentwire-test-program" });
     const end = await child.ended;
     child.release();
-    expect(child.child.pid).toBeUndefined();
+    expect(child.pid).toBeUndefined();
     expect(end.error?.message).toMatch(/ENOENT/);
   });
 

@@ -2,7 +2,8 @@ import { createWriteStream } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { finished } from "node:stream";
-import { exitStatusOf, type StopReason } from "../../process/supervised-process.js";
+import { exitStatusOf } from "../../process/process-end.js";
+import type { StopReason } from "../../process/supervised-process.js";
 import { removeFinalDirectoryFile, startInvocation, type BashInvocation } from "../bash-invocation.js";
 import type { ToolContext } from "../define-tool.js";
 

@@ -1,0 +1,167 @@
+/**
+ * The process launcher's program (src/process/launcher.ts runs it with `perl -e`). Perl because it
+ * is on nearly every Unix (Debian's perl-base is essential) and starts in about a millisecond
+ * without modules; the script uses only built-ins, so no module path is ever searched.
+ *
+ * Requests on stdin, a header line each:
+ *   S id n           start a program; n bytes follow: file, cwd, descriptors, argc, arg…, env…
+ *                    joined by NUL, which no argument or variable can hold. The program (argv[0] =
+ *                    file) starts in `cwd`, leading a new process group, stdin /dev/null, with 2
+ *                    or 3 output pipes.
+ *   H id fd / G id fd                           stop / go on reading that pipe (flow control)
+ * Reports, one header line each on stdout:
+ *   P id pid       started (pid = process group)       F id errno   could not start
+ *   D id fd n      n bytes of output follow            C id fd      that pipe reached its end
+ *   X id code sig  ended, once all its pipes ended (code -1 when killed by signal sig)
+ * At the end of stdin (agentwire has exited, however it exited) every process group it started that
+ * still has members gets SIGTERM, then SIGKILL a second later, as the shell watcher does
+ * (process-supervisor.ts).
+ *
+ * It names itself for ps and top ($0); the script would otherwise fill their command column.
+ * $ARGV[0], when given, is setsid's system call number on this platform: the launcher then opens its
+ * session itself, after Node's spawn has returned (see launcher.ts), and exits if that failed.
+ *
+ * The child closes the launcher's own descriptors (all close-on-exec: Perl marks every descriptor
+ * above $^F = 2 so), puts back the signals the launcher ignores, and reports a failed chdir or exec
+ * through a close-on-exec pipe, as libuv does. Reports are written once per wake-up, together, and
+ * a start is told with the command's first other report or 5 ms later, whichever comes first: a
+ * quick command's start, output and end then reach agentwire in one write (on a busy machine each
+ * of agentwire's wake-ups waits for a turn). Writes to agentwire block while its pipe is full
+ * (libuv hands a child blocking descriptors), which holds every command's output until agentwire
+ * reads on.
+ */
+export const LAUNCHER_SCRIPT = String.raw`
+use strict;
+$0 = 'agentwire process launcher';
+$SIG{$_} = 'IGNORE' for qw(PIPE HUP INT TERM);
+if ($ARGV[0]) { syscall($ARGV[0] + 0); exit 1 unless getpgrp() == $$; }
+pipe(my $wake_r, my $wake_w) or exit 1;
+$SIG{CHLD} = sub { syswrite($wake_w, 'c') };
+my (%jobs, %by_pid, %readers, %held, %groups);
+my ($in, $out, $started) = ('', '', '');
+sub out { $out .= shift; }
+sub flush {
+  return unless length $out;
+  $out = $started . $out;
+  $started = '';
+  while (length $out) {
+    my $n = syswrite(STDOUT, $out);
+    if (!defined $n) { next if $!{EINTR}; $out = ''; return; }
+    substr($out, 0, $n, '');
+  }
+}
+sub start {
+  my ($id, $file, $cwd, $count, $argc, @rest) = @_;
+  my @args = splice(@rest, 0, $argc);
+  my (@r, @w);
+  for (1 .. $count) {
+    pipe(my $r, my $w) or return out("F $id " . ($! + 0) . "\n");
+    push @r, $r; push @w, $w;
+  }
+  pipe(my $er, my $ew) or return out("F $id " . ($! + 0) . "\n");
+  my $pid = fork;
+  return out("F $id " . ($! + 0) . "\n") unless defined $pid;
+  if ($pid == 0) {
+    $SIG{$_} = 'DEFAULT' for qw(PIPE HUP INT TERM CHLD);
+    close $wake_r; close $wake_w;
+    setpgrp(0, 0);
+    my $fail = sub { syswrite($ew, pack('N', $! + 0)); exit 127; };
+    open(STDIN, '<', '/dev/null') or $fail->();
+    open(STDOUT, '>&', $w[0]) or $fail->();
+    open(STDERR, '>&', $w[1]) or $fail->();
+    # Kept in scope up to the exec: a handle that goes out of scope closes its descriptor.
+    my $three;
+    if ($count > 2) {
+      $^F = 3;
+      open($three, '>&', $w[2]) or $fail->();
+      if (fileno($three) != 3) { $! = 9; $fail->(); }
+    }
+    chdir($cwd) or $fail->();
+    %ENV = map { split(/=/, $_, 2) } @rest;
+    { no warnings; exec { $file } $file, @args; }
+    $fail->();
+  }
+  close $_ for @w, $ew;
+  my $errno = '';
+  my $got = sysread($er, $errno, 4);
+  close $er;
+  if ($got) {
+    waitpid($pid, 0);
+    close $_ for @r;
+    return out("F $id " . unpack('N', $errno) . "\n");
+  }
+  $groups{$pid} = 1;
+  $by_pid{$pid} = $id;
+  $jobs{$id} = { open => $count };
+  $readers{fileno $r[$_]} = [$id, $_ + 1, $r[$_]] for 0 .. $#r;
+  $started .= "P $id $pid\n";
+}
+sub finish {
+  my $id = shift;
+  my $job = $jobs{$id};
+  return unless defined $job->{status} && $job->{open} == 0;
+  out("X $id $job->{status}\n");
+  delete $jobs{$id};
+}
+sub reap {
+  while ((my $pid = waitpid(-1, 1)) > 0) {
+    my $status = $?;
+    my $id = delete $by_pid{$pid};
+    delete $groups{$pid} unless kill(0, -$pid);
+    next unless defined $id;
+    $jobs{$id}{status} = ($status & 127) ? '-1 ' . ($status & 127) : ($status >> 8) . ' 0';
+    finish($id);
+  }
+}
+sub requests {
+  while ((my $end = index($in, "\n")) >= 0) {
+    my ($kind, $id, $arg) = split / /, substr($in, 0, $end);
+    if ($kind eq 'S') {
+      return if length($in) < $end + 1 + $arg;
+      my $fields = substr($in, $end + 1, $arg);
+      substr($in, 0, $end + 1 + $arg, '');
+      start($id, split(/\0/, $fields, -1));
+      next;
+    }
+    substr($in, 0, $end + 1, '');
+    my $reader = (grep { $_->[0] eq $id && $_->[1] == $arg } values %readers)[0] or next;
+    if ($kind eq 'H') { $held{fileno $reader->[2]} = 1; } else { delete $held{fileno $reader->[2]}; }
+  }
+}
+while (1) {
+  flush();
+  my $rin = '';
+  vec($rin, fileno($wake_r), 1) = 1;
+  vec($rin, 0, 1) = 1;
+  vec($rin, $_, 1) = 1 for grep { !$held{$_} } keys %readers;
+  my $ready = select(my $rout = $rin, undef, undef, length $started ? 0.005 : undef);
+  reap();
+  if ($ready == 0) { ($out, $started) = ($started, ''); next; }
+  next if $ready < 0;
+  if (vec($rout, fileno($wake_r), 1)) { my $drain; sysread($wake_r, $drain, 512); }
+  for my $fileno (keys %readers) {
+    next unless vec($rout, $fileno, 1);
+    my ($id, $fd, $handle) = @{$readers{$fileno}};
+    my $data;
+    my $got = sysread($handle, $data, 65536);
+    next if !defined $got && $!{EINTR};
+    if ($got) { out("D $id $fd $got\n$data"); next; }
+    close $handle;
+    delete $readers{$fileno}; delete $held{$fileno};
+    out("C $id $fd\n");
+    $jobs{$id}{open}--;
+    finish($id);
+  }
+  if (vec($rout, 0, 1)) {
+    my $got = sysread(STDIN, $in, 65536, length $in);
+    next if !defined $got && $!{EINTR};
+    last unless $got;
+    requests();
+  }
+}
+my @live = grep { kill(0, -$_) } keys %groups;
+exit 0 unless @live;
+kill('TERM', -$_) for @live;
+sleep 1;
+kill('KILL', -$_) for @live;
+`;
