@@ -7,43 +7,39 @@
  * that does not match is never handed to V8. The source's content needs no hash: the cache folder
  * is named by a hash of the whole build (code-cache.ts), so another source means another folder.
  *
- * Layout: six little-endian 32-bit words (magic, format, source length, data length, data hash, a
- * zero that keeps V8's data 8-byte aligned), then V8's data.
+ * Layout: six little-endian 32-bit words (magic, format, source length, data length, data hash,
+ * coverage), then V8's data (8-byte aligned). Coverage says which kinds of run the data has seen
+ * compile their code (code-cache.ts: a run of one kind compiles functions another never calls).
  */
 
 /** "AWV8" read as a little-endian word. */
 const MAGIC = 0x38565741;
 /** Raised when the layout changes: files of an older layout are then rewritten, never misread. */
-const FORMAT = 2;
+const FORMAT = 3;
 const HEADER_WORDS = 6;
 const HEADER_BYTES = HEADER_WORDS * 4;
 
 /** V8's `data` for a source of `sourceLength` characters, in its envelope: what a cache file holds. */
-export function sealCachedData(sourceLength: number, data: Uint8Array): Buffer {
+export function sealCachedData(sourceLength: number, data: Uint8Array, coverage: number): Buffer {
   const sealed = Buffer.allocUnsafe(HEADER_BYTES + data.byteLength);
-  const header = [MAGIC, FORMAT, sourceLength, data.byteLength, hashBytes(data), 0];
+  const header = [MAGIC, FORMAT, sourceLength, data.byteLength, hashBytes(data), coverage];
   for (const [index, word] of header.entries()) sealed.writeUInt32LE(word, index * 4);
   sealed.set(data, HEADER_BYTES);
   return sealed;
 }
 
 /**
- * The V8 data in a cache file's content, when it was made from a source of `sourceLength`
- * characters and the data is whole; undefined for anything else (damaged, truncated, another
- * layout).
+ * The V8 data in a cache file's content and its coverage, when it was made from a source of
+ * `sourceLength` characters and the data is whole; undefined for anything else (damaged,
+ * truncated, another layout).
  */
-export function openCachedData(file: Buffer, sourceLength: number): Buffer | undefined {
+export function openCachedData(file: Buffer, sourceLength: number): { data: Buffer; coverage: number } | undefined {
   if (file.byteLength < HEADER_BYTES) return undefined;
   const word = (index: number): number => file.readUInt32LE(index * 4);
   const data = file.subarray(HEADER_BYTES);
   const matches =
-    word(0) === MAGIC &&
-    word(1) === FORMAT &&
-    word(2) === sourceLength &&
-    word(3) === data.byteLength &&
-    word(5) === 0 &&
-    word(4) === hashBytes(data);
-  return matches ? data : undefined;
+    word(0) === MAGIC && word(1) === FORMAT && word(2) === sourceLength && word(3) === data.byteLength && word(4) === hashBytes(data);
+  return matches ? { data, coverage: word(5) } : undefined;
 }
 
 /**

@@ -1,4 +1,7 @@
-import {
+import type { Stats } from "node:fs";
+
+// Built-ins as code-cache.ts takes them, and for the same reason.
+const {
   closeSync,
   constants,
   fstatSync,
@@ -10,11 +13,10 @@ import {
   realpathSync,
   renameSync,
   rmSync,
-  type Stats,
   unlinkSync,
   writeFileSync,
-} from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+} = process.getBuiltinModule("node:fs");
+const { dirname, join, relative, sep } = process.getBuiltinModule("node:path");
 
 /**
  * The code cache's files are code agentwire runs, so nobody else may be able to put one there:

@@ -1,11 +1,16 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Script } from "node:vm";
 import { openCachedData, sealCachedData } from "./code-cache-envelope.js";
 import { makePrivateCacheFolder, privateCacheFolder, readPrivateFile, removeOtherBuilds, replaceFile } from "./code-cache-files.js";
+
+// Node's built-ins through process.getBuiltinModule rather than `import`: in the CommonJS loader a
+// `require` of a built-in also builds its ES module facade and reads every export (node:fs's
+// streams among them), and this file runs before anything else on every start (~3 ms of CPU on a
+// single answer, medians of 21).
+const { readFileSync } = process.getBuiltinModule("node:fs");
+const { createRequire } = process.getBuiltinModule("node:module");
+const { homedir } = process.getBuiltinModule("node:os");
+const { basename, dirname, isAbsolute, join, resolve } = process.getBuiltinModule("node:path");
+const { Script } = process.getBuiltinModule("node:vm");
+type Script = import("node:vm").Script;
 
 /**
  * Runs the CLI bundle (CommonJS, dist/cli.cjs and dist/cli-chunks/) with V8's code cache: the
@@ -33,6 +38,23 @@ declare const __AGENTWIRE_CLI_BUILD__: string;
  */
 export const BEFORE_V8_FLAGS = Symbol.for("agentwire.before-v8-flags");
 
+/**
+ * V8 keeps in a file's cache the functions compiled when the cache was made. A file's cache made
+ * by a single answer lacks the functions only a run with tools calls (running a tool, the next
+ * request), and V8 then compiles them again in every such run: ~7 ms of each ten-tool run in
+ * `npm run bench`. So each cache file records which kinds of run it covers, and a run of a kind
+ * a file's cache lacks writes it again at exit, once. main.ts reports the kind through this key.
+ */
+export const CODE_COVERAGE = Symbol.for("agentwire.code-coverage");
+
+/** Kinds of run, as coverage bits: one that made more than one model request. */
+export const MULTI_REQUEST_RUN = 1;
+
+/** Tells the loader that this run is of `kind` (a coverage bit); nothing when no loader runs. */
+export function noteRunCoverage(kind: number): void {
+  (globalThis as Record<symbol, ((kind: number) => void) | undefined>)[CODE_COVERAGE]?.(kind);
+}
+
 interface LoadedFile {
   script: Script;
   cacheFile: string;
@@ -41,6 +63,8 @@ interface LoadedFile {
   flags: string;
   /** Whether the cache lacked this file (or it was damaged, or V8 refused it): it is written before the process ends. */
   write: boolean;
+  /** The kinds of run its cache covers (0 for none). */
+  coverage: number;
 }
 
 /** A build's cache folder and the agentwire home it lies in (both absolute). */
@@ -85,9 +109,10 @@ export function runWithCodeCache(entryFile: string, location: CodeCacheLocation 
   const loaded = new Map<string, { exports: unknown }>();
   const files: LoadedFile[] = [];
   let flags = "";
+  let runCoverage = 0;
 
   const writeCaches = (): void => {
-    const pending = files.filter((file) => file.write && file.flags === flags);
+    const pending = files.filter((file) => (file.write || (runCoverage & ~file.coverage) !== 0) && file.flags === flags);
     if (pending.length === 0 || folder === undefined || location === undefined) return;
     try {
       if (!folder.exists) {
@@ -101,8 +126,9 @@ export function runWithCodeCache(entryFile: string, location: CodeCacheLocation 
     }
     for (const file of pending) {
       file.write = false;
+      file.coverage |= runCoverage;
       try {
-        replaceFile(join(folder.path, file.cacheFile), sealCachedData(file.sourceLength, file.script.createCachedData()));
+        replaceFile(join(folder.path, file.cacheFile), sealCachedData(file.sourceLength, file.script.createCachedData(), file.coverage));
       } catch {
         // This file stays uncached; the others may still be written.
       }
@@ -117,11 +143,11 @@ export function runWithCodeCache(entryFile: string, location: CodeCacheLocation 
     const source = wrap(readFileSync(file, "utf8"));
     const cacheFile = cacheFileName(file, flags);
     const sealed = folder?.exists === true ? readPrivateFile(join(folder.path, cacheFile)) : undefined;
-    const cachedData = sealed === undefined ? undefined : openCachedData(sealed, source.length);
-    const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
+    const cached = sealed === undefined ? undefined : openCachedData(sealed, source.length);
+    const script = new Script(source, { filename: file, ...(cached ? { cachedData: cached.data } : {}) });
     if (folder !== undefined) {
-      const write = cachedData === undefined || script.cachedDataRejected === true;
-      files.push({ script, cacheFile, sourceLength: source.length, flags, write });
+      const write = cached === undefined || script.cachedDataRejected === true;
+      files.push({ script, cacheFile, sourceLength: source.length, flags, write, coverage: write ? 0 : cached.coverage });
     }
     const nodeRequire = createRequire(file);
     // The bundle's own files are required by relative path; everything else is Node's.
@@ -135,6 +161,9 @@ export function runWithCodeCache(entryFile: string, location: CodeCacheLocation 
     return module.exports;
   };
 
+  (globalThis as Record<symbol, unknown>)[CODE_COVERAGE] = (kind: number): void => {
+    runCoverage |= kind;
+  };
   (globalThis as Record<symbol, unknown>)[BEFORE_V8_FLAGS] = (newFlags: string): void => {
     writeCaches();
     flags = `${flags} ${newFlags}`.trim();
@@ -148,8 +177,8 @@ function wrap(source: string): string {
   return `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
 }
 
-/** bin/agentwire's entry: the CLI bundle next to this file, cached per this build. */
-export function runCli(): void {
-  const entry = join(dirname(fileURLToPath(import.meta.url)), "cli.cjs");
+/** bin/agentwire's entry: the CLI bundle in `distDirectory` (dist/), cached per this build. */
+export function runCli(distDirectory: string): void {
+  const entry = join(distDirectory, "cli.cjs");
   runWithCodeCache(entry, codeCacheLocation(process.env, __AGENTWIRE_CLI_BUILD__, process.execArgv));
 }

@@ -13,6 +13,7 @@ import { routeConsoleToLog } from "./route-console-to-log.js";
 import { describeIgnoredFlags, installBundledSkills } from "./run-notices.js";
 import { createLoggedProgress, createTextProgress } from "./text-progress.js";
 import { tuneV8ForSessions, usesNodeFetch } from "./v8-settings.js";
+import { MULTI_REQUEST_RUN, noteRunCoverage } from "./code-cache.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { initEventBeforeSession, prepareSession } from "../session/prepare-session.js";
 import type { Session } from "../session/session.js";
@@ -178,7 +179,10 @@ async function eventOutput(config: RunConfig, log: Logger, logFormat: LogFormat)
       ? (await import("../session/wire/flat-dialect.js")).createFlatTranslator()
       : undefined;
   const output = (event: OutputEvent): void => {
-    if (event.type === "result") results.push(event);
+    if (event.type === "result") {
+      results.push(event);
+      if (event.num_turns > 1) noteRunCoverage(MULTI_REQUEST_RUN);
+    }
     if (progress) progress(event);
     else if (stdoutState.closed) return;
     else if (flat) for (const line of flat(event)) writeLine(line);

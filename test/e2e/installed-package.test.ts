@@ -72,7 +72,8 @@ describe("the installed package", () => {
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         "bin/agentwire",
-        "dist/code-cache.js",
+        "bin/package.json",
+        "dist/code-cache.cjs",
         "dist/cli.cjs",
         "dist/index.js",
         "dist/help.txt",
