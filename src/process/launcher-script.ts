@@ -19,7 +19,8 @@
  *
  * It names itself for ps and top ($0); the script would otherwise fill their command column.
  * $ARGV[0], when given, is setsid's system call number on this platform: the launcher then opens its
- * session itself, after Node's spawn has returned (see launcher.ts), and exits if that failed.
+ * session itself, after Node's spawn has returned (see launcher.ts), and exits if that failed. It
+ * does so in a BEGIN block, before Perl compiles the rest, so that compiling runs in the new session.
  *
  * The child closes the launcher's own descriptors (all close-on-exec: Perl marks every descriptor
  * above $^F = 2 so), puts back the signals the launcher ignores, and reports a failed chdir or exec
@@ -31,10 +32,10 @@
  * reads on.
  */
 export const LAUNCHER_SCRIPT = String.raw`
+BEGIN { if ($ARGV[0]) { syscall($ARGV[0] + 0); exit 1 unless getpgrp() == $$; } }
 use strict;
 $0 = 'agentwire process launcher';
 $SIG{$_} = 'IGNORE' for qw(PIPE HUP INT TERM);
-if ($ARGV[0]) { syscall($ARGV[0] + 0); exit 1 unless getpgrp() == $$; }
 pipe(my $wake_r, my $wake_w) or exit 1;
 $SIG{CHLD} = sub { syswrite($wake_w, 'c') };
 my (%jobs, %by_pid, %readers, %held, %groups);
