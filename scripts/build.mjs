@@ -140,7 +140,7 @@ async function builtinToolSchemas() {
       splitting: false,
       metafile: false,
       sourcemap: false,
-      entryPoints: { schemas: "src/tools/builtin-tool-schemas.ts" },
+      entryPoints: { schemas: "src/cli/builtin-tool-schemas.ts" },
       outdir: stage,
     });
     const { convertBuiltinToolSchemas } = await import(new URL(`${stage}/schemas.js`, root).href);

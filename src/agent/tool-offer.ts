@@ -5,7 +5,7 @@ import type { Provider, ProviderRequest, ToolSpec } from "../providers/types.js"
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { TOOL_SEARCH } from "../tools/builtin-tool-traits.js";
 import { deferredToolNames } from "../tools/deferral.js";
-import { toolInputJsonSchema } from "../tools/registry.js";
+import { toolInputJsonSchema } from "../tools/tool-json-schema.js";
 
 /** The tools one request carries, and the names of those it offers by name only (none: no deferral). */
 export interface ToolOffer {

@@ -1,10 +1,22 @@
 import * as z from "zod";
-import { builtinTools } from "./registry.js";
+import { AGENT_TOOL_NAME, AgentInputSchema } from "../session/subagent/agent-tool.js";
+import { SkillInputSchema } from "../skills/skill-tool.js";
+import { TOOL_SEARCH } from "../tools/builtin-tool-traits.js";
+import { builtinTools } from "../tools/registry.js";
+import { ToolSearchInputSchema } from "../tools/tool-search.js";
 
 /**
- * The input JSON Schema of each built-in tool, by name, converted as toolInputJsonSchema would.
- * Run by the build (scripts/build.mjs), which hands the result to the bundle.
+ * The input JSON Schema of each tool whose schema is fixed by its name, converted as
+ * toolInputJsonSchema would: the built-in tools, Skill, ToolSearch and Agent (a single answer
+ * offers the last three too). Run by the build (scripts/build.mjs), which hands the result to the
+ * bundle (src/tools/tool-json-schema.ts).
  */
 export function convertBuiltinToolSchemas(): Record<string, Record<string, unknown>> {
-  return Object.fromEntries(builtinTools().map((tool) => [tool.name, z.toJSONSchema(tool.inputSchema, { io: "input" })]));
+  const convert = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input" });
+  return {
+    ...Object.fromEntries(builtinTools().map((tool) => [tool.name, convert(tool.inputSchema)])),
+    Skill: convert(SkillInputSchema),
+    [TOOL_SEARCH]: convert(ToolSearchInputSchema),
+    [AGENT_TOOL_NAME]: convert(AgentInputSchema),
+  };
 }

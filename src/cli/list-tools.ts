@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "../tools/define-tool.js";
-import { toolInputJsonSchema } from "../tools/registry.js";
+import { toolInputJsonSchema } from "../tools/tool-json-schema.js";
 
 /**
  * `--list-tools` output. Text: one line per tool, its name and the first line of its description.

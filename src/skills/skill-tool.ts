@@ -7,6 +7,7 @@ import { skillInstructions } from "./instructions.js";
 import { withheldGrantsNote } from "./skill-grants.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 import { sessionSlot } from "../tools/session-state.js";
+import { withBuiltSchema } from "../tools/tool-json-schema.js";
 
 /** Claude Code's Skill tool (2.1.330: the same input, described in agentwire's words), with agentwire's `query` for finding a skill by need. */
 const description = `Loads a skill: instructions someone wrote for one kind of task, such as a release procedure, a review checklist or the way this repository does things.
@@ -19,7 +20,7 @@ The session's skills are listed before the user's message, each with a line on w
 
 Never invent a name: only listed ones, or one the user typed, exist. When this turn already holds a \`<command-name>\` block, that skill's instructions are loaded; follow them instead of calling again.`;
 
-const inputSchema = z
+export const SkillInputSchema = z
   .object({
     skill: z.string().optional().describe("A skill's name exactly as the listing gives it; never a guess"),
     args: z.string().optional().describe("Text handed on to the skill, if it takes any"),
@@ -44,21 +45,23 @@ const COMPACT_DESCRIPTION =
   "Load a skill's instructions by exact name (skill, optional args), or find skills for a task (query). Use a listed skill before doing its task yourself.";
 
 export const createSkillTool = (catalog: SkillCatalog, options: { compact?: boolean } = {}) =>
-  defineTool({
-    name: "Skill",
-    description: options.compact ? COMPACT_DESCRIPTION : description,
-    inputSchema,
-    // Loading instructions changes nothing outside the conversation: no permission needed.
-    ...SKILL_TOOL_TRAITS,
-    async execute(input, context): Promise<ToolResult> {
-      if (input.query !== undefined) return findSkills(catalog, input.query);
-      const name = input.skill!.replace(/^\//, "");
-      const { skills } = await catalog.load();
-      const skill = skills.find((candidate) => candidate.name === name);
-      if (!skill?.modelInvocable) return unknownSkill(name, skills);
-      return loadSkill(skill, input.args, context);
-    },
-  });
+  withBuiltSchema(
+    defineTool({
+      name: "Skill",
+      description: options.compact ? COMPACT_DESCRIPTION : description,
+      inputSchema: SkillInputSchema,
+      // Loading instructions changes nothing outside the conversation: no permission needed.
+      ...SKILL_TOOL_TRAITS,
+      async execute(input, context): Promise<ToolResult> {
+        if (input.query !== undefined) return findSkills(catalog, input.query);
+        const name = input.skill!.replace(/^\//, "");
+        const { skills } = await catalog.load();
+        const skill = skills.find((candidate) => candidate.name === name);
+        if (!skill?.modelInvocable) return unknownSkill(name, skills);
+        return loadSkill(skill, input.args, context);
+      },
+    }),
+  );
 
 /**
  * Loads a skill's instructions into the conversation, once per session; a repeat says it is

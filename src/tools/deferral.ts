@@ -1,5 +1,5 @@
 import type { ToolDefinition } from "./define-tool.js";
-import { toolInputJsonSchema } from "./registry.js";
+import { toolInputJsonSchema } from "./tool-json-schema.js";
 
 /**
  * An MCP server whose tools, described and with their schemas, take more than this many bytes

@@ -5,6 +5,7 @@ import { TOOL_SEARCH_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, type ToolDefinition } from "./define-tool.js";
 import { TOOL_SEARCH } from "./builtin-tool-traits.js";
 import { parseToolQuery, rankTools } from "./tool-search-ranking.js";
+import { withBuiltSchema } from "./tool-json-schema.js";
 
 /** Claude Code's ToolSearch (2.1.330: the same input), described in agentwire's words. */
 const description = `Loads deferred tools, so that they can be called.
@@ -17,7 +18,7 @@ Two ways to ask:
 
 Prefer select: when you already know which tool you need.`;
 
-const inputSchema = z
+export const ToolSearchInputSchema = z
   .object({
     query: z.string().describe('"select:<name>,<name>" to load tools by name, or keywords to search the deferred tools'),
     max_results: z.number().int().positive().default(5).describe("The most tools a keyword search loads (default: 5)"),
@@ -32,15 +33,17 @@ const LOADED = "Tool loaded.";
  * they are when a call runs (an MCP server may have joined since the session started).
  */
 export function createToolSearchTool(deferredTools: () => readonly ToolDefinition[]): ToolDefinition {
-  return defineTool({
-    name: TOOL_SEARCH,
-    description,
-    inputSchema,
-    ...TOOL_SEARCH_TRAITS,
-    async execute(input): Promise<ToolResult> {
-      return searchTools(deferredTools(), input.query, input.max_results);
-    },
-  }) as ToolDefinition;
+  return withBuiltSchema(
+    defineTool({
+      name: TOOL_SEARCH,
+      description,
+      inputSchema: ToolSearchInputSchema,
+      ...TOOL_SEARCH_TRAITS,
+      async execute(input): Promise<ToolResult> {
+        return searchTools(deferredTools(), input.query, input.max_results);
+      },
+    }) as ToolDefinition,
+  );
 }
 
 /** ToolSearch's answer for `query` over `tools` (the deferred ones). Pure. */

@@ -1,6 +1,11 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { AgentInputSchema } from "../../src/session/subagent/agent-tool.js";
+import { SkillInputSchema } from "../../src/skills/skill-tool.js";
 import { compactTool } from "../../src/tools/compact-profile.js";
+import { ToolSearchInputSchema } from "../../src/tools/tool-search.js";
 import { builtinTools } from "../../src/tools/registry.js";
 import { createWorkspace, expectWellFormedRun, runAgentwire, type Workspace } from "../helpers/agentwire.js";
 
@@ -14,8 +19,9 @@ afterEach(async () => {
 type RequestTool = { name: string; input_schema: Record<string, unknown> };
 
 /** The tools of the first model request of a single answer run with `args`. */
-async function requestTools(args: string[]): Promise<RequestTool[]> {
+async function requestTools(args: string[], prepareHome?: (home: string) => Promise<void>): Promise<RequestTool[]> {
   workspace = await createWorkspace("text");
+  await prepareHome?.(workspace.home);
   const run = await runAgentwire(["-p", "hi", "--output-format", "stream-json", "--verbose", ...args], { workspace });
   expectWellFormedRun(run, 1);
   return (workspace.server.requests[0]!.body as { tools: RequestTool[] }).tools;
@@ -35,6 +41,21 @@ describe("the built-in tools' input schemas in a request", () => {
       expect(sent.find((candidate) => candidate.name === tool.name)?.input_schema, tool.name).toEqual(
         z.toJSONSchema(tool.inputSchema, { io: "input" }),
       );
+    }
+  });
+
+  it("Skill, ToolSearch and Agent, which a single answer offers too, are sent as their zod schemas convert", async () => {
+    // With a skill installed the default run offers all three (ToolSearch for the deferred tools).
+    const sent = await requestTools([], async (home) => {
+      await mkdir(join(home, ".agentwire", "skills", "demo"), { recursive: true });
+      await writeFile(
+        join(home, ".agentwire", "skills", "demo", "SKILL.md"),
+        "---\nname: demo\ndescription: A demo skill.\n---\nSay hi.\n",
+      );
+    });
+    const expected = { Skill: SkillInputSchema, ToolSearch: ToolSearchInputSchema, Agent: AgentInputSchema };
+    for (const [name, schema] of Object.entries(expected)) {
+      expect(sent.find((tool) => tool.name === name)?.input_schema, name).toEqual(z.toJSONSchema(schema, { io: "input" }));
     }
   });
 

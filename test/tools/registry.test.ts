@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { builtinTools, toolInputJsonSchema } from "../../src/tools/registry.js";
+import { builtinTools } from "../../src/tools/registry.js";
+import { toolInputJsonSchema } from "../../src/tools/tool-json-schema.js";
 import { parseToolNames, selectTools } from "../../src/tools/select-tools.js";
 
 const names = (selection: ReturnType<typeof selectTools>) => ("tools" in selection ? selection.tools.map((tool) => tool.name) : selection);

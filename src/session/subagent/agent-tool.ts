@@ -3,6 +3,7 @@ import { AGENT_TOOL_TRAITS } from "../../tools/builtin-tool-traits.js";
 import type { AgentDefinition } from "../../agents/agent-definition.js";
 import { renderAgentListing } from "../../agents/agent-listing.js";
 import { defineTool, toolError, type ToolDefinition } from "../../tools/define-tool.js";
+import { withBuiltSchema } from "../../tools/tool-json-schema.js";
 
 export const AGENT_TOOL_NAME = "Agent";
 /** The name Claude Code lists the Agent tool under in `system/init.tools`. */
@@ -40,20 +41,22 @@ export type AgentInput = z.infer<typeof AgentInputSchema>;
  * lists the tool outside a session).
  */
 export function createAgentTool(definitions: readonly AgentDefinition[]): ToolDefinition<typeof AgentInputSchema> {
-  return defineTool({
-    name: AGENT_TOOL_NAME,
-    ...AGENT_TOOL_TRAITS,
-    description: [
-      "Start a subagent: a fresh agent with its own conversation that works on one task with its own tool calls, then hands back a final report as this tool's result.",
-      "",
-      "The subagent knows only the prompt you give it: state the goal, what is already known or ruled out, and which files matter. Its report is not shown to the user; pass on what matters.",
-      "Delegate work that would take many tool calls or fill your context with file contents, or independent pieces of work that can run side by side. Do small lookups yourself.",
-      "With run_in_background the call returns at once and you are told when the agent has finished; its report is then in its output file.",
-      "",
-      renderAgentListing(definitions),
-    ].join("\n"),
-    inputSchema: AgentInputSchema,
-    execute: async () =>
-      toolError("internal_error", "<tool_use_error>The Agent tool runs only inside an agentwire session.</tool_use_error>"),
-  });
+  return withBuiltSchema(
+    defineTool({
+      name: AGENT_TOOL_NAME,
+      ...AGENT_TOOL_TRAITS,
+      description: [
+        "Start a subagent: a fresh agent with its own conversation that works on one task with its own tool calls, then hands back a final report as this tool's result.",
+        "",
+        "The subagent knows only the prompt you give it: state the goal, what is already known or ruled out, and which files matter. Its report is not shown to the user; pass on what matters.",
+        "Delegate work that would take many tool calls or fill your context with file contents, or independent pieces of work that can run side by side. Do small lookups yourself.",
+        "With run_in_background the call returns at once and you are told when the agent has finished; its report is then in its output file.",
+        "",
+        renderAgentListing(definitions),
+      ].join("\n"),
+      inputSchema: AgentInputSchema,
+      execute: async () =>
+        toolError("internal_error", "<tool_use_error>The Agent tool runs only inside an agentwire session.</tool_use_error>"),
+    }),
+  );
 }

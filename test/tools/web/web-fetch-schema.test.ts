@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BUILTIN_TOOL_TRAITS } from "../../../src/tools/builtin-tool-traits.js";
 import { createWebFetchTool } from "../../../src/tools/web-fetch.js";
-import { toolInputJsonSchema } from "../../../src/tools/registry.js";
+import { toolInputJsonSchema } from "../../../src/tools/tool-json-schema.js";
 import { ROOT } from "../../helpers/agentwire.js";
 
 const REFERENCE = join(ROOT, "..", "shared", "reference", "claude-code", "api", "tools-deferred-2.1.330.json");
