@@ -18,9 +18,12 @@
  * (process-supervisor.ts).
  *
  * It names itself for ps and top ($0); the script would otherwise fill their command column.
- * $ARGV[0], when given, is setsid's system call number on this platform: the launcher then opens its
- * session itself, after Node's spawn has returned (see launcher.ts), and exits if that failed. It
- * does so in a BEGIN block, before Perl compiles the rest, so that compiling runs in the new session.
+ * @ARGV, when given, is setsid's and prctl's system call numbers on this platform and SIGCONT's
+ * number: the launcher then opens its session itself, after Node's spawn has returned (see
+ * launcher.ts), and exits if that failed; and it asks for SIGCONT when agentwire dies
+ * (PR_SET_PDEATHSIG): a command can stop its parent, the launcher (`kill -STOP $PPID`), and a
+ * stopped launcher would never read the end of its input, so agentwire's death wakes it. It does
+ * both in a BEGIN block, before Perl compiles the rest, so that compiling runs in the new session.
  *
  * The child closes the launcher's own descriptors (all close-on-exec: Perl marks every descriptor
  * above $^F = 2 so), puts back the signals the launcher ignores, and reports a failed chdir or exec
@@ -32,7 +35,7 @@
  * reads on.
  */
 export const LAUNCHER_SCRIPT = String.raw`
-BEGIN { if ($ARGV[0]) { syscall($ARGV[0] + 0); exit 1 unless getpgrp() == $$; } }
+BEGIN { if (@ARGV == 3) { syscall($ARGV[0] + 0); exit 1 unless getpgrp() == $$; syscall($ARGV[1] + 0, 1, $ARGV[2] + 0); } }
 use strict;
 $0 = 'agentwire process launcher';
 $SIG{$_} = 'IGNORE' for qw(PIPE HUP INT TERM);

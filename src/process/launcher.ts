@@ -26,12 +26,16 @@ import type { ProcessEnd } from "./process-end.js";
  */
 
 /**
- * setsid(2)'s number where it is known. Node's `detached` makes the new session in the child before
- * it runs Perl, and Node waits for that exec: on the busy machine the child, first in agentwire's
- * scheduling group and then alone in a new one, took ~6 ms to get there (~1.7 ms without the new
- * session). The launcher makes its session itself instead; elsewhere Node's `detached` does.
+ * setsid(2)'s and prctl(2)'s numbers where they are known. Node's `detached` makes the new session
+ * in the child before it runs Perl, and Node waits for that exec: on the busy machine the child,
+ * first in agentwire's scheduling group and then alone in a new one, took ~6 ms to get there
+ * (~1.7 ms without the new session). The launcher makes its session itself instead, and asks to
+ * be woken when agentwire dies (launcher-script.ts); elsewhere Node's `detached` makes the session.
  */
-const SETSID_SYSCALLS: Record<string, number> = { "linux-x64": 112, "linux-arm64": 157 };
+const SYSCALLS: Record<string, { setsid: number; prctl: number }> = {
+  "linux-x64": { setsid: 112, prctl: 157 },
+  "linux-arm64": { setsid: 157, prctl: 167 },
+};
 
 /** Where Perl is looked for: system folders only, never a PATH a repository's settings could point elsewhere. */
 const PERL_CANDIDATES = ["/usr/bin/perl", "/bin/perl", "/usr/local/bin/perl"];
@@ -55,6 +59,12 @@ export interface LaunchedProcess {
   readonly started: Promise<number | undefined>;
   /** Resolves once it has exited and every pipe was read to its end. Never rejects. */
   readonly ended: Promise<ProcessEnd>;
+  /**
+   * Wakes the launcher should something have stopped it (SIGSTOP from a command: it is the
+   * command's parent, so `kill -STOP $PPID` reaches it). Called when agentwire stops a command,
+   * whose end only the launcher can report.
+   */
+  resumeLauncher(): void;
 }
 
 interface Job {
@@ -112,15 +122,18 @@ class Launcher {
 
   constructor(perl: string) {
     const { spawn } = process.getBuiltinModule("node:child_process");
-    const setsid = SETSID_SYSCALLS[`${process.platform}-${process.arch}`];
+    const syscalls = SYSCALLS[`${process.platform}-${process.arch}`];
+    const sigcont = osConstants.signals.SIGCONT;
     // An empty environment: no PERL5OPT or PERL5LIB can add code to the launcher.
-    this.process = spawn(perl, ["-e", LAUNCHER_SCRIPT, ...(setsid === undefined ? [] : [String(setsid)])], {
-      detached: setsid === undefined,
+    this.process = spawn(perl, ["-e", LAUNCHER_SCRIPT, ...(syscalls ? [syscalls.setsid, syscalls.prctl, sigcont].map(String) : [])], {
+      detached: syscalls === undefined,
       stdio: ["pipe", "pipe", "ignore"],
       env: childEnvironment({}),
     });
     this.process.on("error", () => this.fail());
     this.process.on("exit", () => this.fail());
+    // A stopped launcher would never read the end of its input: woken, it stops what is left.
+    process.once("exit", () => this.resume());
     this.process.stdin?.on("error", () => this.fail());
     this.process.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
     // Neither the launcher nor its pipes keep agentwire alive; a running command does (see refresh).
@@ -159,7 +172,17 @@ class Launcher {
       info: job.pipes[2],
       started,
       ended,
+      resumeLauncher: () => this.resume(),
     };
+  }
+
+  private resume(): void {
+    if (this.broken || this.process.pid === undefined) return;
+    try {
+      process.kill(this.process.pid, "SIGCONT");
+    } catch {
+      // Gone already: the exit handler deals with that.
+    }
   }
 
   private send(request: string | Buffer): void {

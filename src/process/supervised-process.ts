@@ -143,7 +143,11 @@ function supervise(child: ChildProcess, request: SupervisedProcessRequest): Supe
 
 /** A child the launcher started: the launcher supervises its group, so releasing it only ends the timer and the listener. */
 function superviseLaunched(launched: LaunchedProcess, request: SupervisedProcessRequest): SupervisedProcess {
-  const stopping = stopControls(request, () => launched.pid);
+  const stopping = stopControls(
+    request,
+    () => launched.pid,
+    () => launched.resumeLauncher(),
+  );
   void launched.started.then(() => stopping.started());
   const spawned = launched.started.then(async (pid) => {
     if (pid === undefined) throw (await launched.ended).error;
@@ -169,9 +173,10 @@ function superviseLaunched(launched: LaunchedProcess, request: SupervisedProcess
 
 /**
  * The timeout, the abort listener and the stop they lead to, for a group known by `processGroup()`
- * once it runs. A stop asked for before that reaches the group when `started` names it.
+ * once it runs. A stop asked for before that reaches the group when `started` names it; `onStop`
+ * runs first (it wakes a launcher that would otherwise never name the group).
  */
-function stopControls(request: SupervisedProcessRequest, processGroup: () => number | undefined) {
+function stopControls(request: SupervisedProcessRequest, processGroup: () => number | undefined, onStop?: () => void) {
   let stopReason: StopReason | undefined;
   let signalled = false;
   const signalGroup = (): void => {
@@ -183,6 +188,7 @@ function stopControls(request: SupervisedProcessRequest, processGroup: () => num
   const stop = (reason: StopReason): void => {
     if (stopReason !== undefined) return;
     stopReason = reason;
+    onStop?.();
     signalGroup();
   };
   const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => stop("timeout"), request.timeoutMs);

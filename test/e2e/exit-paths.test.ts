@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { pidsRunning, until } from "../helpers/processes.js";
+import { isAlive, pidsRunning, until } from "../helpers/processes.js";
 import { createWorkspace, results, spawnAgentwire, waitForEvent, waitForExit, type Workspace } from "../helpers/agentwire.js";
 
 // How long a process may take to appear or die: on a 2-core machine running four test files at
@@ -23,6 +23,18 @@ afterEach(async () => {
   await workspace?.cleanup();
   workspace = undefined;
 });
+
+/** The fields of /proc/PID/stat after the command name (state, ppid, …); [] once it is gone. */
+function statFields(pid: number): string[] {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return [];
+  }
+}
+const parentOf = (pid: number): number => Number(statFields(pid)[1]);
+const stateOf = (pid: number): string | undefined => statFields(pid)[0];
 
 /** A `sleep` whose command line no other process has, so it can be found (and must be gone). */
 function uniqueSleep(): string {
@@ -86,6 +98,25 @@ describe("exit paths", () => {
     child.kill("SIGKILL");
     expect(await exited).toBe("SIGKILL");
     expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "the tool's group dies with agentwire").toBe(true);
+  });
+
+  it("SIGKILL while a command holds the process launcher stopped (kill -STOP $PPID): agentwire's death wakes it, and the command dies", async () => {
+    const marker = uniqueSleep();
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: `kill -STOP $PPID; ${marker}` } }] }, { text: "done" }],
+    });
+    const child = spawnAgentwire(["-p", "wait", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
+    child.stdin.end();
+    expect(await until(() => pidsRunning(marker).length > 0, 5_000), "the tool's sleep started").toBe(true);
+    const launcher = pidsRunning("agentwire process launcher").find((pid) => parentOf(pid) === child.pid);
+    expect(launcher, "agentwire's launcher").toBeDefined();
+    expect(await until(() => stateOf(launcher!) === "T", 5_000), "the command stopped the launcher").toBe(true);
+    const exited = new Promise<string | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)));
+    child.kill("SIGKILL");
+    expect(await exited).toBe("SIGKILL");
+    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "the tool's group dies with agentwire").toBe(true);
+    expect(await until(() => !isAlive(launcher!), DEATH_WAIT_MS), "the launcher ends too").toBe(true);
   });
 
   it("a job a command leaves in the background lives until agentwire exits, then dies with it", async () => {

@@ -109,6 +109,19 @@ describe.skipIf(!hasPerl)("the process launcher", () => {
     if (background > 0) expect(await until(() => !isAlive(background), 5_000)).toBe(true);
   });
 
+  it("a command that stops the launcher (SIGSTOP) cannot hang agentwire: stopping the command wakes it", async () => {
+    const child = start("kill -STOP $PPID; sleep 30", { timeoutMs: 500 });
+    const end = await child.ended;
+    child.release();
+    expect(child.stopReason).toBe("timeout");
+    expect(end).toEqual({ code: null, signal: "SIGTERM" });
+    // The launcher runs again: the next command starts and reports as usual.
+    const next = start("echo on");
+    const output = captureCappedOutput(next, 4096);
+    expect(await next.ended).toEqual({ code: 0, signal: null });
+    expect(output.stdout.text()).toBe("on\n");
+  });
+
   it("a launcher killed from outside: its command is stopped and reported, and the next command gets a new launcher", async () => {
     const child = start("sleep 30");
     await child.spawned;
