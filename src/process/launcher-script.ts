@@ -14,8 +14,8 @@
  *   D id fd n      n bytes of output follow            C id fd      that pipe reached its end
  *   X id code sig  ended, once all its pipes ended (code -1 when killed by signal sig)
  * At the end of stdin (agentwire has exited, however it exited) every process group it started that
- * still has members gets SIGTERM, then SIGKILL a second later, as the shell watcher does
- * (process-supervisor.ts).
+ * still has members, and every other process in its session, gets SIGTERM, then SIGKILL a second
+ * later, as the shell watcher does for its groups (process-supervisor.ts).
  *
  * It names itself for ps and top ($0); the script would otherwise fill their command column.
  * @ARGV, when given, is setsid's and prctl's system call numbers on this platform and SIGCONT's
@@ -87,7 +87,8 @@ sub start {
   }
   close $_ for @w, $ew;
   my $errno = '';
-  my $got = sysread($er, $errno, 4);
+  my $got;
+  do { $got = sysread($er, $errno, 4); } while (!defined $got && $!{EINTR});
   close $er;
   if ($got) {
     waitpid($pid, 0);
@@ -138,7 +139,10 @@ while (1) {
   vec($rin, fileno($wake_r), 1) = 1;
   vec($rin, 0, 1) = 1;
   vec($rin, $_, 1) = 1 for grep { !$held{$_} } keys %readers;
-  my $ready = select(my $rout = $rin, undef, undef, length $started ? 0.005 : undef);
+  # A SIGCHLD that lands just before select sleeps is seen at the next wake-up only: while a
+  # command has closed its pipes but not been reaped, look again every 50 ms.
+  my $reaping = grep { $_->{open} == 0 && !defined $_->{status} } values %jobs;
+  my $ready = select(my $rout = $rin, undef, undef, length $started ? 0.005 : $reaping ? 0.05 : undef);
   reap();
   if ($ready == 0) { ($out, $started) = ($started, ''); next; }
   next if $ready < 0;
@@ -163,9 +167,27 @@ while (1) {
     requests();
   }
 }
+# The end: the groups the commands led, and every other process still in this session (a command
+# may have moved some to groups of their own, as GNU timeout and set -m do; only one that made a
+# session of its own escapes). CHLD back to default first: its handler would cut the sleep short.
+$SIG{CHLD} = 'DEFAULT';
+sub members {
+  opendir(my $proc, '/proc') or return ();
+  my @pids;
+  for my $pid (grep { /^\d+$/ && $_ != $$ } readdir $proc) {
+    open(my $stat, '<', "/proc/$pid/stat") or next;
+    my $line = <$stat> // next;
+    my @fields = split / /, substr($line, rindex($line, ')') + 2);
+    push @pids, $pid if $fields[3] == $$;
+  }
+  return @pids;
+}
 my @live = grep { kill(0, -$_) } keys %groups;
-exit 0 unless @live;
+my @members = members();
+exit 0 unless @live || @members;
 kill('TERM', -$_) for @live;
+kill('TERM', $_) for @members;
 sleep 1;
 kill('KILL', -$_) for @live;
+kill('KILL', $_) for members();
 `;

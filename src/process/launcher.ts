@@ -115,6 +115,8 @@ function findPerl(): string | undefined {
 
 class Launcher {
   broken = false;
+  /** Whether it has reported anything: a start, or a failure to start. */
+  private reported = false;
   private readonly process: ChildProcess;
   private readonly jobs = new Map<string, Job>();
   private nextId = 1;
@@ -228,6 +230,7 @@ class Launcher {
   private report(kind: string | undefined, id: string, first: string, second: string): void {
     const job = this.jobs.get(id);
     if (job === undefined) return;
+    if (kind === "P" || kind === "F") this.reported = true;
     if (kind === "P") {
       job.pid = Number(first);
       job.onStarted(job.pid);
@@ -262,26 +265,61 @@ class Launcher {
   }
 
   /**
-   * The launcher died (killed from outside): its commands lost their pipes and their supervisor,
-   * so they are stopped, and the next command starts a new launcher.
+   * The launcher died (killed from outside: a command can signal its parent): its commands lost
+   * their pipes and their supervisor, so everything in its session is stopped, also what finished
+   * commands left running and commands it had not reported yet; the next command starts a new
+   * launcher. One that died before reporting anything cannot start (setsid refused, say): the rest
+   * of the run uses Node's spawn.
    */
   private fail(): void {
     if (this.broken) return;
     this.broken = true;
+    if (!this.reported) unavailable = true;
+    const session = this.process.pid;
+    if (session !== undefined) {
+      signalQuietly(session, "SIGKILL");
+      killSession(session);
+    }
     for (const [id, job] of this.jobs) {
       this.jobs.delete(id);
-      if (job.pid !== undefined) {
-        try {
-          process.kill(-job.pid, "SIGKILL");
-        } catch {
-          // Already gone.
-        }
-      }
+      if (job.pid !== undefined) signalQuietly(-job.pid, "SIGKILL");
       for (const pipe of job.pipes) pipe.push(null);
       job.onStarted(job.pid);
-      job.onEnded({ code: null, signal: null, error: new Error("the process launcher ended") });
+      const when = job.pid === undefined ? "before it reported the command's start" : "while the command ran";
+      job.onEnded({ code: null, signal: null, error: new Error(`the process launcher ended ${when}`) });
     }
     this.refresh();
+  }
+}
+
+function signalQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * SIGKILLs every process of the session `session` (the launcher's, which it led): the session's
+ * number cannot be reused while one of them lives. Linux's /proc; elsewhere only the known groups go.
+ */
+function killSession(session: number): void {
+  const { readdirSync, readFileSync } = process.getBuiltinModule("node:fs");
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]) === session) signalQuietly(Number(entry), "SIGKILL");
+    } catch {
+      // Gone meanwhile.
+    }
   }
 }
 

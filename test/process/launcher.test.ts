@@ -129,7 +129,7 @@ describe.skipIf(!hasPerl)("the process launcher", () => {
     process.kill(launcher, "SIGKILL");
     const end = await child.ended;
     child.release();
-    expect(end.error?.message).toBe("the process launcher ended");
+    expect(end.error?.message).toBe("the process launcher ended while the command ran");
     expect(await until(() => !isAlive(child.pid!), 5_000)).toBe(true);
 
     const next = start("echo $PPID");
@@ -138,6 +138,30 @@ describe.skipIf(!hasPerl)("the process launcher", () => {
     const nextLauncher = Number(output.stdout.text().trim());
     expect(nextLauncher).not.toBe(launcher);
     expect(commandLineOf(nextLauncher)).toBe("agentwire process launcher");
+  });
+
+  it("a launcher killed from outside takes along what finished commands left running in its session", async () => {
+    const leftover = start("sleep 30 >/dev/null 2>&1 & echo $!");
+    const output = captureCappedOutput(leftover, 4096);
+    await leftover.ended;
+    leftover.release();
+    const sleeper = Number(output.stdout.text().trim());
+    expect(isAlive(sleeper)).toBe(true);
+    const next = start("kill -KILL $PPID; sleep 30");
+    await next.ended;
+    next.release();
+    expect(await until(() => !isAlive(sleeper), 5_000), "the leftover sleep dies").toBe(true);
+  });
+
+  it("tells a start that failed from one that ran, while other commands end around it", async () => {
+    // Each ending command sends the launcher a SIGCHLD; one arriving while it waits to learn whether
+    // a start worked must not turn "could not start" into "started and exited 127".
+    const busy = Array.from({ length: 20 }, () => start("sleep 0.0$(( RANDOM % 9 ))"));
+    const failures = await Promise.all(
+      Array.from({ length: 150 }, async () => (await start("echo never", { cwd: "/nonexistent/agentwire-folder" }).ended).error?.message),
+    );
+    await Promise.all(busy.map((child) => child.ended));
+    expect(new Set(failures)).toEqual(new Set(["spawn /bin/sh ENOENT"]));
   });
 
   it("an argument holding NUL goes to Node's spawn, which refuses it with its own error", () => {
