@@ -24,6 +24,9 @@ afterEach(async () => {
   workspace = undefined;
 });
 
+/** The process launcher, and the escapee below, need Perl (on every Debian system; skipped where missing). */
+const hasPerl = existsSync("/usr/bin/perl");
+
 /** The fields of /proc/PID/stat after the command name (state, ppid, …); [] once it is gone. */
 function statFields(pid: number): string[] {
   try {
@@ -100,43 +103,49 @@ describe("exit paths", () => {
     expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "the tool's group dies with agentwire").toBe(true);
   });
 
-  it("SIGKILL while a command holds the process launcher stopped (kill -STOP $PPID): agentwire's death wakes it, and the command dies", async () => {
-    const marker = uniqueSleep();
-    workspace = await createWorkspace("text");
-    await workspace.useScenario({
-      turns: [{ tool_calls: [{ name: "Bash", input: { command: `kill -STOP $PPID; ${marker}` } }] }, { text: "done" }],
-    });
-    const child = spawnAgentwire(["-p", "wait", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
-    child.stdin.end();
-    expect(await until(() => pidsRunning(marker).length > 0, 5_000), "the tool's sleep started").toBe(true);
-    const launcher = pidsRunning("agentwire process launcher").find((pid) => parentOf(pid) === child.pid);
-    expect(launcher, "agentwire's launcher").toBeDefined();
-    expect(await until(() => stateOf(launcher!) === "T", 5_000), "the command stopped the launcher").toBe(true);
-    const exited = new Promise<string | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)));
-    child.kill("SIGKILL");
-    expect(await exited).toBe("SIGKILL");
-    expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "the tool's group dies with agentwire").toBe(true);
-    expect(await until(() => !isAlive(launcher!), DEATH_WAIT_MS), "the launcher ends too").toBe(true);
-  });
+  it.skipIf(!hasPerl)(
+    "SIGKILL while a command holds the process launcher stopped (kill -STOP $PPID): agentwire's death wakes it, and the command dies",
+    async () => {
+      const marker = uniqueSleep();
+      workspace = await createWorkspace("text");
+      await workspace.useScenario({
+        turns: [{ tool_calls: [{ name: "Bash", input: { command: `kill -STOP $PPID; ${marker}` } }] }, { text: "done" }],
+      });
+      const child = spawnAgentwire(["-p", "wait", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
+      child.stdin.end();
+      expect(await until(() => pidsRunning(marker).length > 0, 5_000), "the tool's sleep started").toBe(true);
+      const launcher = pidsRunning("agentwire process launcher").find((pid) => parentOf(pid) === child.pid);
+      expect(launcher, "agentwire's launcher").toBeDefined();
+      expect(await until(() => stateOf(launcher!) === "T", 5_000), "the command stopped the launcher").toBe(true);
+      const exited = new Promise<string | null>((resolve) => child.on("close", (_code, signal) => resolve(signal)));
+      child.kill("SIGKILL");
+      expect(await exited).toBe("SIGKILL");
+      expect(await until(() => pidsRunning(marker).length === 0, DEATH_WAIT_MS), "the tool's group dies with agentwire").toBe(true);
+      expect(await until(() => !isAlive(launcher!), DEATH_WAIT_MS), "the launcher ends too").toBe(true);
+    },
+  );
 
-  it("SIGKILL: a process a command moved into a group of its own (as GNU timeout does) still gets SIGTERM, time to clean up, and dies", async () => {
-    const marker = uniqueSleep();
-    workspace = await createWorkspace("text");
-    const note = join(workspace.cwd, "cleaned-up.txt");
-    // perl: setpgid and a TERM handler without another shell in between.
-    const escapee = `perl -e '$0 = shift; setpgrp(0, 0); $SIG{TERM} = sub { open my $f, ">", shift @ARGV; print $f "yes"; exit 0 }; sleep 60' '${marker}' '${note}'`;
-    await workspace.useScenario({
-      turns: [{ tool_calls: [{ name: "Bash", input: { command: `${escapee} >/dev/null 2>&1 & sleep 30` } }] }, { text: "done" }],
-    });
-    const child = spawnAgentwire(["-p", "wait", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
-    child.stdin.end();
-    expect(await until(() => pidsRunning(marker).length > 0, 5_000), "the escapee started").toBe(true);
-    const [escaped] = pidsRunning(marker);
-    expect(statFields(escaped!)[2], "it leads a group of its own").toBe(String(escaped));
-    child.kill("SIGKILL");
-    expect(await until(() => !isAlive(escaped!), DEATH_WAIT_MS), "it dies with agentwire").toBe(true);
-    expect(existsSync(note) ? readFileSync(note, "utf8") : "", "its TERM handler ran").toBe("yes");
-  });
+  it.skipIf(!hasPerl)(
+    "SIGKILL: a process a command moved into a group of its own (as GNU timeout does) still gets SIGTERM, time to clean up, and dies",
+    async () => {
+      const marker = uniqueSleep();
+      workspace = await createWorkspace("text");
+      const note = join(workspace.cwd, "cleaned-up.txt");
+      // perl: setpgid and a TERM handler without another shell in between.
+      const escapee = `perl -e '$0 = shift; setpgrp(0, 0); $SIG{TERM} = sub { open my $f, ">", shift @ARGV; print $f "yes"; exit 0 }; sleep 60' '${marker}' '${note}'`;
+      await workspace.useScenario({
+        turns: [{ tool_calls: [{ name: "Bash", input: { command: `${escapee} >/dev/null 2>&1 & sleep 30` } }] }, { text: "done" }],
+      });
+      const child = spawnAgentwire(["-p", "wait", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
+      child.stdin.end();
+      expect(await until(() => pidsRunning(marker).length > 0, 5_000), "the escapee started").toBe(true);
+      const [escaped] = pidsRunning(marker);
+      expect(statFields(escaped!)[2], "it leads a group of its own").toBe(String(escaped));
+      child.kill("SIGKILL");
+      expect(await until(() => !isAlive(escaped!), DEATH_WAIT_MS), "it dies with agentwire").toBe(true);
+      expect(existsSync(note) ? readFileSync(note, "utf8") : "", "its TERM handler ran").toBe("yes");
+    },
+  );
 
   it("a job a command leaves in the background lives until agentwire exits, then dies with it", async () => {
     const marker = uniqueSleep();
