@@ -12,6 +12,7 @@ import {
   waitForEvent,
   waitForExit,
   type Workspace,
+  userLine,
 } from "../helpers/agentwire.js";
 import { pidsRunning, until } from "../helpers/processes.js";
 
@@ -21,7 +22,6 @@ import { pidsRunning, until } from "../helpers/processes.js";
  * stops it, and nothing it started outlives agentwire.
  */
 const STREAM_IO = ["--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"];
-const userLine = (content: string): string => `${JSON.stringify({ type: "user", message: { role: "user", content } })}\n`;
 const DEATH_WAIT_MS = 10_000;
 
 let workspace: Workspace | undefined;

@@ -17,6 +17,7 @@ import {
   waitForEvent,
   waitForExit,
   type Workspace,
+  userLine,
 } from "../helpers/agentwire.js";
 import { bwrapProblem, needsBwrap } from "../helpers/bwrap.js";
 import { pidsRunning, until } from "../helpers/processes.js";
@@ -28,7 +29,6 @@ import { needsUnprivilegedUser, unprivilegedUserForSuite } from "../helpers/unpr
  */
 const STREAM_IO = ["--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"];
 const PRINT = ["-p", "go", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions"];
-const userLine = (content: string): string => `${JSON.stringify({ type: "user", message: { role: "user", content } })}\n`;
 // How long a process may take to die once agentwire is gone (the watcher's SIGTERM, 1 s, SIGKILL).
 const DEATH_WAIT_MS = 10_000;
 const TASK_ID =

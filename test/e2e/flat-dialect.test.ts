@@ -4,7 +4,16 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { FlatEventSchema, type FlatEvent } from "../../protocol/flat-events.js";
-import { createWorkspace, ROOT, runAgentwire, spawnAgentwire, waitForExit, type RunResult, type Workspace } from "../helpers/agentwire.js";
+import {
+  createWorkspace,
+  ROOT,
+  runAgentwire,
+  spawnAgentwire,
+  waitForExit,
+  type RunResult,
+  type Workspace,
+  userLine,
+} from "../helpers/agentwire.js";
 
 const FLAT = ["--output-format", "stream-json", "--verbose", "--event-dialect", "flat"];
 const validateJsonSchema = (() => {
@@ -52,7 +61,6 @@ const streamedText = (events: FlatEvent[]): string =>
     .map((event) => (event.type === "assistant" ? event.message.content : "|"))
     .join("")
     .replace(/\|+/g, "|");
-const userLine = (text: string): string => `${JSON.stringify({ type: "user", message: { role: "user", content: text } })}\n`;
 
 describe("--event-dialect flat", () => {
   it("text: deltas, then a result with usage", async () => {

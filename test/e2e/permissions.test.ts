@@ -14,10 +14,10 @@ import {
   waitForEvent,
   waitForExit,
   type Workspace,
+  userLine,
 } from "../helpers/agentwire.js";
 
 const STREAM_IO = ["--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
-const userLine = (content: string): string => `${JSON.stringify({ type: "user", message: { role: "user", content } })}\n`;
 let workspace: Workspace;
 
 afterEach(async () => {

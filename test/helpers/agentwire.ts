@@ -14,6 +14,9 @@ export const BIN = join(ROOT, "bin", "agentwire");
 /** One prompt in print mode with the protocol on stdout: with no host, nobody can approve anything. */
 export const PRINT_ARGS = ["-p", "go", "--output-format", "stream-json", "--verbose"];
 
+/** One stream-json input line carrying a user message (a string or content blocks). */
+export const userLine = (content: unknown): string => `${JSON.stringify({ type: "user", message: { role: "user", content } })}\n`;
+
 export interface Workspace {
   /** The temp folder holding cwd and home (and anything a test puts "outside" the workspace). */
   root: string;

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutputEvent } from "../../protocol/events.js";
-import { createWorkspace, runAgentwire, type Workspace } from "../helpers/agentwire.js";
+import { createWorkspace, runAgentwire, type Workspace, userLine } from "../helpers/agentwire.js";
 
 /**
  * A host typed against the Claude Agent SDK reads fields the SDK declares required without a
@@ -90,7 +90,6 @@ function kindOf(event: OutputEvent): string {
 let workspace: Workspace;
 const events: OutputEvent[] = [];
 const STREAM = ["--output-format", "stream-json", "--verbose", "--include-partial-messages"];
-const userLine = (text: string): string => `${JSON.stringify({ type: "user", message: { role: "user", content: text } })}\n`;
 
 beforeAll(async () => {
   loadSdkShapes();
