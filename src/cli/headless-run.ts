@@ -13,7 +13,7 @@ import { routeConsoleToLog } from "./route-console-to-log.js";
 import { describeIgnoredFlags, installBundledSkills } from "./run-notices.js";
 import { createLoggedProgress, createTextProgress } from "./text-progress.js";
 import { tuneV8ForSessions, usesNodeFetch } from "./v8-settings.js";
-import { MULTI_REQUEST_RUN, noteRunCoverage } from "./code-cache.js";
+import { MULTI_REQUEST_RUN, noteRunCoverage } from "./code-cache-hooks.js";
 import { createLineWriter } from "../server/jsonl.js";
 import { initEventBeforeSession, prepareSession } from "../session/prepare-session.js";
 import type { Session } from "../session/session.js";

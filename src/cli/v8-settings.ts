@@ -1,4 +1,4 @@
-import { BEFORE_V8_FLAGS } from "./code-cache.js";
+import { BEFORE_V8_FLAGS } from "./code-cache-hooks.js";
 import { isStdioServer, type McpServers } from "../mcp/mcp-config.js";
 
 /**

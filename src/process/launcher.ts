@@ -93,13 +93,15 @@ export function launch(request: LaunchRequest): LaunchedProcess | undefined {
     }
     launcher = new Launcher(perl);
   }
-  const count = request.infoPipe ? 3 : 2;
   const env = Object.entries(request.env).flatMap(([name, value]) => (value === undefined ? [] : [`${name}=${value}`]));
-  const fields = [request.file, request.cwd, String(count), String(request.args.length), ...request.args, ...env];
+  const fields = [request.file, request.cwd, String(pipeCount(request)), String(request.args.length), ...request.args, ...env];
   // NUL ends a C string: Node's spawn refuses such an argument with its own error, so it gets the request.
   if (fields.some((field) => field.includes("\0"))) return undefined;
   return launcher.launch(request, fields);
 }
+
+/** stdout, stderr, and bwrap's info pipe when asked for. */
+const pipeCount = (request: LaunchRequest): number => (request.infoPipe ? 3 : 2);
 
 function findPerl(): string | undefined {
   for (const candidate of PERL_CANDIDATES) {
@@ -150,7 +152,7 @@ class Launcher {
     let onEnded!: (end: ProcessEnd) => void;
     const started = new Promise<number | undefined>((resolve) => (onStarted = resolve));
     const ended = new Promise<ProcessEnd>((resolve) => (onEnded = resolve));
-    const count = request.infoPipe ? 3 : 2;
+    const count = pipeCount(request);
     const job: Job = { request, pid: undefined, pipes: [], held: new Set(), pipesOpen: count, status: undefined, onStarted, onEnded };
     for (let fd = 1; fd <= count; fd++) {
       const pipe = new Readable({ read: () => this.release(id, job, fd) });
