@@ -14,16 +14,19 @@
  *   D id fd n      n bytes of output follow            C id fd      that pipe reached its end
  *   X id code sig  ended, once all its pipes ended (code -1 when killed by signal sig)
  * At the end of stdin (agentwire has exited, however it exited) every process group it started that
- * still has members, and every other process in its session, gets SIGTERM, then SIGKILL a second
- * later, as the shell watcher does for its groups (process-supervisor.ts).
+ * still has members, every other process in its session and every descendant gets SIGTERM, then
+ * SIGKILL a second later, as the shell watcher does for its groups (process-supervisor.ts).
  *
  * It names itself for ps and top ($0); the script would otherwise fill their command column.
  * @ARGV, when given, is setsid's and prctl's system call numbers on this platform and SIGCONT's
  * number: the launcher then opens its session itself, after Node's spawn has returned (see
  * launcher.ts), and exits if that failed; and it asks for SIGCONT when agentwire dies
  * (PR_SET_PDEATHSIG): a command can stop its parent, the launcher (`kill -STOP $PPID`), and a
- * stopped launcher would never read the end of its input, so agentwire's death wakes it. It does
- * both in a BEGIN block, before Perl compiles the rest, so that compiling runs in the new session.
+ * stopped launcher would never read the end of its input, so agentwire's death wakes it. It also
+ * becomes its commands' subreaper (PR_SET_CHILD_SUBREAPER, 36): what they leave behind when their
+ * parent ends (a daemon in a session of its own) becomes the launcher's child, not init's, and so
+ * stays a descendant it can find at the end. It does all this in a BEGIN block, before Perl
+ * compiles the rest, so that compiling runs in the new session.
  *
  * The child closes the launcher's own descriptors (all close-on-exec: Perl marks every descriptor
  * above $^F = 2 so), puts back the signals the launcher ignores, and reports a failed chdir or exec
@@ -35,7 +38,7 @@
  * reads on.
  */
 export const LAUNCHER_SCRIPT = String.raw`
-BEGIN { if (@ARGV == 3) { syscall($ARGV[0] + 0); exit 1 unless getpgrp() == $$; syscall($ARGV[1] + 0, 1, $ARGV[2] + 0); } }
+BEGIN { if (@ARGV == 3) { syscall($ARGV[0] + 0); exit 1 unless getpgrp() == $$; syscall($ARGV[1] + 0, 1, $ARGV[2] + 0); syscall($ARGV[1] + 0, 36, 1); } }
 use strict;
 $0 = 'agentwire process launcher';
 $SIG{$_} = 'IGNORE' for qw(PIPE HUP INT TERM);
@@ -167,20 +170,26 @@ while (1) {
     requests();
   }
 }
-# The end: the groups the commands led, and every other process still in this session (a command
-# may have moved some to groups of their own, as GNU timeout and set -m do; only one that made a
-# session of its own escapes). CHLD back to default first: its handler would cut the sleep short.
+# The end: the groups the commands led, every other process still in this session (a command may
+# have moved some to groups of their own, as GNU timeout and set -m do), and every descendant (one
+# may have made a session of its own: setsid, a daemon, bwrap's namespace). CHLD back to default
+# first: its handler would cut the sleep short.
 $SIG{CHLD} = 'DEFAULT';
 sub members {
   opendir(my $proc, '/proc') or return ();
-  my @pids;
+  my (%children, %members);
   for my $pid (grep { /^\d+$/ && $_ != $$ } readdir $proc) {
     open(my $stat, '<', "/proc/$pid/stat") or next;
     my $line = <$stat> // next;
     my @fields = split / /, substr($line, rindex($line, ')') + 2);
-    push @pids, $pid if $fields[3] == $$;
+    push @{$children{$fields[1]}}, $pid;
+    $members{$pid} = 1 if $fields[3] == $$;
   }
-  return @pids;
+  my @parents = ($$);
+  while (defined(my $parent = shift @parents)) {
+    for my $child (@{$children{$parent} || []}) { $members{$child} = 1; push @parents, $child; }
+  }
+  return keys %members;
 }
 my @live = grep { kill(0, -$_) } keys %groups;
 my @members = members();

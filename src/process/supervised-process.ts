@@ -41,6 +41,8 @@ export interface SupervisedProcessRequest {
   timeoutMs?: number;
   /** Stops the group when aborted. */
   signal?: AbortSignal;
+  /** Runs when agentwire stops the child (timeout, abort, `stop`), for what the group signal cannot reach. */
+  onStop?: () => void;
 }
 
 export type StopReason = "timeout" | "aborted";
@@ -190,6 +192,7 @@ function stopControls(request: SupervisedProcessRequest, processGroup: () => num
     stopReason = reason;
     onStop?.();
     signalGroup();
+    request.onStop?.();
   };
   const timer = request.timeoutMs === undefined ? undefined : setTimeout(() => stop("timeout"), request.timeoutMs);
   const onAbort = (): void => stop("aborted");

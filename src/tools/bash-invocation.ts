@@ -8,26 +8,34 @@ import { toolError } from "./define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { isInsideRoots } from "./paths.js";
 import { bwrapArguments, protectedCandidates, socketDirectories } from "./sandbox/bwrap-arguments.js";
-import { BWRAP_INFO_ARGUMENTS } from "./sandbox/bwrap-exit.js";
+import { BWRAP_INFO_ARGUMENTS, watchBwrapNamespace, type BwrapNamespace } from "./sandbox/bwrap-exit.js";
 import { watchProtectedEntries } from "./sandbox/protected-entries-watch.js";
 import { confinementArguments } from "./sandbox/confinement-arguments.js";
 import { LOCAL_PATH_FACTS } from "./sandbox/confinement.js";
 import { hardenedGitEnvironment } from "./sandbox/git-hardening.js";
 import { startSupervisedProcess, type SupervisedProcess } from "../process/supervised-process.js";
 
+/** A started command, and under bwrap the PID namespace it runs in. */
+export interface InvocationProcess {
+  command: SupervisedProcess;
+  namespace: BwrapNamespace | undefined;
+}
+
 /**
  * Starts a planned command under supervision (its own process group, killed with agentwire),
  * from the environment a command gets: agentwire's, with the settings files' `env` over it,
  * without credentials (what `--pass-env` hands over aside), git hardened for a command judged
  * read-only. A command (or the model that wrote it) may be hostile. Bash in the foreground and
- * in the background start their commands here.
+ * in the background start their commands here. Stopping the command also stops its bwrap
+ * namespace, which the group signal can miss (bwrap-exit.ts).
  */
 export function startInvocation(
   invocation: BashInvocation,
   context: ToolContext,
   limits: { timeoutMs: number; signal?: AbortSignal },
-): SupervisedProcess | { startError: Error } {
-  return startSupervisedProcess({
+): InvocationProcess | { startError: Error } {
+  let namespace: BwrapNamespace | undefined;
+  const command = startSupervisedProcess({
     file: invocation.file,
     args: invocation.args,
     cwd: invocation.startDirectory,
@@ -39,7 +47,12 @@ export function startInvocation(
     stdin: "ignore",
     infoPipe: invocation.underBwrap,
     ...limits,
+    // Called later than this function returns: on a timer, an abort, or a caller's stop.
+    onStop: () => namespace?.stop(),
   });
+  if ("startError" in command) return command;
+  namespace = command.info === undefined ? undefined : watchBwrapNamespace(command.info);
+  return { command, namespace };
 }
 
 /** Shells that understand the POSIX syntax of the wrapper below; others (fish, nu) fall back to bash. */

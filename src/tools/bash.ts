@@ -14,7 +14,6 @@ import {
   type BashInvocation,
 } from "./bash-invocation.js";
 import { bashResult, type BashRun } from "./bash-result.js";
-import { namespaceInitPid, waitForNamespaceEnd } from "./sandbox/bwrap-exit.js";
 import { sessionSlot, type SessionState } from "./session-state.js";
 
 const description = `Runs a shell command and returns what it printed (stdout, then stderr).
@@ -102,18 +101,16 @@ export const createBashTool = () =>
  */
 async function runInvocation(invocation: BashInvocation, context: ToolContext, timeoutMs: number): Promise<BashRun | ToolResult> {
   const startedAt = Date.now();
-  const command = startInvocation(invocation, context, { timeoutMs, signal: context.signal });
-  if ("startError" in command) return couldNotStart(invocation, command.startError.message);
-  let bwrapInfo = "";
-  command.info?.on("data", (chunk: Buffer) => (bwrapInfo += chunk.toString()));
+  const started = startInvocation(invocation, context, { timeoutMs, signal: context.signal });
+  if ("startError" in started) return couldNotStart(invocation, started.startError.message);
+  const { command, namespace } = started;
   const output = captureCommandOutput(command, () => createSpoolFile(context.outputDirectory, OUTPUT_FILE_PREFIX));
   const progressTimer =
     context.onProgress === undefined ? undefined : setInterval(() => reportProgress(context, output, startedAt), PROGRESS_INTERVAL_MS);
   try {
     const end = await command.ended;
     // bwrap is gone; what the command left in its namespace may take a moment more.
-    const namespaceInit = invocation.underBwrap ? namespaceInitPid(bwrapInfo) : undefined;
-    if (namespaceInit !== undefined) await waitForNamespaceEnd(namespaceInit);
+    await namespace?.ended();
     const undone = invocation.protectedWatch?.undoChanges() ?? [];
     await output.finish();
     const directoryNote = await rememberFinalDirectory(context, readFinalDirectory(invocation.finalDirectoryFile));

@@ -147,6 +147,33 @@ describe("exit paths", () => {
     },
   );
 
+  it.skipIf(!hasPerl)(
+    "SIGKILL: a daemon a command started in a session of its own (setsid, its parent gone) still gets SIGTERM and dies",
+    async () => {
+      const marker = uniqueSleep();
+      workspace = await createWorkspace("text");
+      const note = join(workspace.cwd, "cleaned-up.txt");
+      // The daemon's parent shell exits at once, so it is nobody's descendant but the launcher's.
+      const daemon = `perl -e 'exit if fork; $0 = shift; $SIG{TERM} = sub { open my $f, ">", shift @ARGV; print $f "yes"; exit 0 }; sleep 60' '${marker}' '${note}'`;
+      await workspace.useScenario({
+        turns: [
+          { tool_calls: [{ name: "Bash", input: { command: `setsid ${daemon} >/dev/null 2>&1 < /dev/null; sleep 30` } }] },
+          { text: "done" },
+        ],
+      });
+      const child = spawnAgentwire(["-p", "wait", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
+      child.stdin.end();
+      expect(await until(() => pidsRunning(marker).length > 0, 5_000), "the daemon started").toBe(true);
+      const [daemonPid] = pidsRunning(marker);
+      const launcher = pidsRunning("agentwire process launcher").find((pid) => parentOf(pid) === child.pid);
+      expect(statFields(daemonPid!)[3], "it is in a session of its own").not.toBe(String(launcher));
+      expect(parentOf(daemonPid!), "orphaned, it became the launcher's child").toBe(launcher);
+      child.kill("SIGKILL");
+      expect(await until(() => !isAlive(daemonPid!), DEATH_WAIT_MS), "it dies with agentwire").toBe(true);
+      expect(existsSync(note) ? readFileSync(note, "utf8") : "", "its TERM handler ran").toBe("yes");
+    },
+  );
+
   it("a job a command leaves in the background lives until agentwire exits, then dies with it", async () => {
     const marker = uniqueSleep();
     workspace = await createWorkspace("text");

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBashTool } from "../../src/tools/bash.js";
 import type { SandboxSettings } from "../../src/tools/sandbox/sandbox-settings.js";
@@ -74,6 +75,25 @@ describe.skipIf(bwrapProblem !== undefined)(`Bash in the sandbox${needsBwrap}`, 
         /No such file or directory\n\(This command ran without a question because it was judged read-only, and so confined/,
       ),
     });
+  });
+
+  it("a stop at any moment of bwrap's start stops the namespace too, sandboxed or confined", async () => {
+    const marker = `sleep 35${Math.floor(Math.random() * 1e6)}.5`;
+    markers.push(marker);
+    const bash = createBashTool();
+    const confinement = { problem: async () => undefined, hidden: [] };
+    // Killing bwrap in its first milliseconds used to leave the namespace running in a session of
+    // its own, holding the output pipes: the call then waited for the sleep to end.
+    for (let round = 0; round < 24; round++) {
+      const controller = new AbortController();
+      const context = makeToolContext(directory, { ...(round % 2 === 0 ? { sandbox } : { confinement }), signal: controller.signal });
+      setTimeout(() => controller.abort(), round >> 1);
+      // An abort before the start rejects (the tool runner reports it); after it, the call returns.
+      const call = bash.execute({ command: marker }, context).catch(() => "stopped before the start");
+      const result = await Promise.race([call, delay(3_000, "still running")]);
+      expect(result, `round ${round}`).not.toBe("still running");
+      expect(await until(() => pidsRunning(marker).length === 0, 1_000), `round ${round}`).toBe(true);
+    }
   });
 
   it("returns only once nothing of the command runs any more, sandboxed or confined (bwrap itself reports earlier)", async () => {

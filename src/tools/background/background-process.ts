@@ -45,16 +45,15 @@ export function startBackgroundProcess(
   context: ToolContext,
   options: BackgroundProcessOptions,
 ): { stop: () => void } | { startError: string } {
-  const command = startInvocation(invocation, context, { timeoutMs: options.timeoutMs });
-  if ("startError" in command) {
+  const started = startInvocation(invocation, context, { timeoutMs: options.timeoutMs });
+  if ("startError" in started) {
     removeFinalDirectoryFile(invocation.finalDirectoryFile);
-    return { startError: command.startError.message };
+    return { startError: started.startError.message };
   }
+  const { command } = started;
   const output = createWriteStream(options.outputFile, { flags: "w", mode: 0o600 });
   // A full disk must not crash agentwire; the command runs on, its output lost.
   output.on("error", () => undefined);
-  // bwrap's report of its namespace is not needed here, but an unread pipe would hold `ended`.
-  command.info?.resume();
   command.stdout.on("data", (chunk: Buffer) => {
     output.write(chunk);
     options.onStdout?.(chunk);
