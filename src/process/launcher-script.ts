@@ -14,8 +14,9 @@
  *   D id fd n      n bytes of output follow            C id fd      that pipe reached its end
  *   X id code sig  ended, once all its pipes ended (code -1 when killed by signal sig)
  * At the end of stdin (agentwire has exited, however it exited) every process group it started that
- * still has members, every other process in its session and every descendant gets SIGTERM, then
- * SIGKILL a second later, as the shell watcher does for its groups (process-supervisor.ts).
+ * still has members, every other process in its session and every descendant in another PID
+ * namespace gets SIGTERM, then SIGKILL a second later, as the shell watcher does for its groups
+ * (process-supervisor.ts).
  *
  * It names itself for ps and top ($0); the script would otherwise fill their command column.
  * @ARGV, when given, is setsid's and prctl's system call numbers on this platform and SIGCONT's
@@ -24,9 +25,9 @@
  * (PR_SET_PDEATHSIG): a command can stop its parent, the launcher (`kill -STOP $PPID`), and a
  * stopped launcher would never read the end of its input, so agentwire's death wakes it. It also
  * becomes its commands' subreaper (PR_SET_CHILD_SUBREAPER, 36): what they leave behind when their
- * parent ends (a daemon in a session of its own) becomes the launcher's child, not init's, and so
- * stays a descendant it can find at the end. It does all this in a BEGIN block, before Perl
- * compiles the rest, so that compiling runs in the new session.
+ * parent ends (bwrap's namespace, should bwrap be killed while it starts) becomes the launcher's
+ * child, not init's, and so stays a descendant it can find at the end. It does all this in a BEGIN
+ * block, before Perl compiles the rest, so that compiling runs in the new session.
  *
  * The child closes the launcher's own descriptors (all close-on-exec: Perl marks every descriptor
  * above $^F = 2 so), puts back the signals the launcher ignores, and reports a failed chdir or exec
@@ -112,14 +113,18 @@ sub finish {
   delete $jobs{$id};
 }
 sub reap {
+  my $reaped = 0;
   while ((my $pid = waitpid(-1, 1)) > 0) {
+    $reaped = 1;
     my $status = $?;
     my $id = delete $by_pid{$pid};
-    delete $groups{$pid} unless kill(0, -$pid);
     next unless defined $id;
     $jobs{$id}{status} = ($status & 127) ? '-1 ' . ($status & 127) : ($status >> 8) . ' 0';
     finish($id);
   }
+  # A group is forgotten once empty, so its number, free for reuse, is never signalled. Its last
+  # member is most often the launcher's child (orphans come here): its end is a wake-up here.
+  delete @groups{grep { !kill(0, -$_) } keys %groups} if $reaped;
 }
 sub requests {
   while ((my $end = index($in, "\n")) >= 0) {
@@ -171,32 +176,52 @@ while (1) {
   }
 }
 # The end: the groups the commands led, every other process still in this session (a command may
-# have moved some to groups of their own, as GNU timeout and set -m do), and every descendant (one
-# may have made a session of its own: setsid, a daemon, bwrap's namespace). CHLD back to default
-# first: its handler would cut the sleep short.
+# have moved some to groups of their own, as GNU timeout and set -m do), and whatever runs in a PID
+# namespace below the launcher (bwrap's, when bwrap was stopped in its first milliseconds, before
+# its namespace asked to die with it: it then has a session of its own). Their groups are signalled
+# too, so a process that forks and exits in a loop to change its pid is caught. A daemon a command
+# started in a session of its own in this namespace (tmux's server, ssh's ControlPersist master) is
+# left alone: others may be using it. CHLD back to default first: its handler would cut the sleep
+# short; zombies are reaped by hand from here on.
 $SIG{CHLD} = 'DEFAULT';
+my $namespace = readlink('/proc/self/ns/pid') // '';
+# pid => its process group, for every live process to stop.
 sub members {
+  1 while waitpid(-1, 1) > 0;
   opendir(my $proc, '/proc') or return ();
   my (%children, %members);
   for my $pid (grep { /^\d+$/ && $_ != $$ } readdir $proc) {
     open(my $stat, '<', "/proc/$pid/stat") or next;
     my $line = <$stat> // next;
-    my @fields = split / /, substr($line, rindex($line, ')') + 2);
-    push @{$children{$fields[1]}}, $pid;
-    $members{$pid} = 1 if $fields[3] == $$;
+    my ($state, $parent, $group, $session) = split / /, substr($line, rindex($line, ')') + 2);
+    next if $state eq 'Z';
+    push @{$children{$parent}}, [$pid, $group];
+    $members{$pid} = $group if $session == $$;
   }
   my @parents = ($$);
   while (defined(my $parent = shift @parents)) {
-    for my $child (@{$children{$parent} || []}) { $members{$child} = 1; push @parents, $child; }
+    for (@{$children{$parent} || []}) {
+      my ($pid, $group) = @$_;
+      push @parents, $pid;
+      my $its = readlink("/proc/$pid/ns/pid") // next;
+      $members{$pid} = $group if $its ne $namespace;
+    }
   }
-  return keys %members;
+  return %members;
 }
-my @live = grep { kill(0, -$_) } keys %groups;
-my @members = members();
-exit 0 unless @live || @members;
-kill('TERM', -$_) for @live;
-kill('TERM', $_) for @members;
+sub stop_all {
+  my ($signal, %members) = @_;
+  my %targets = map { $_ => 1 } grep { kill(0, -$_) } keys %groups;
+  $targets{$_} = 1 for grep { $_ != $$ } values %members;
+  kill($signal, -$_) for keys %targets;
+  kill($signal, keys %members);
+  return keys(%targets) + keys(%members);
+}
+exit 0 unless stop_all('TERM', members());
 sleep 1;
-kill('KILL', -$_) for @live;
-kill('KILL', $_) for members();
+# Again until nothing is left: what the TERM phase could not see (a fork that came after it).
+for (1 .. 20) {
+  last unless stop_all('KILL', members());
+  select(undef, undef, undef, 0.01);
+}
 `;

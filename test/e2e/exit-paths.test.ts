@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +27,8 @@ afterEach(async () => {
 
 /** The process launcher, and the escapee below, need Perl (on every Debian system; skipped where missing). */
 const hasPerl = existsSync("/usr/bin/perl");
+/** Making a PID namespace needs root or user namespaces. */
+const canUnsharePid = spawnSync("unshare", ["--pid", "--fork", "true"]).status === 0;
 
 /** The fields of /proc/PID/stat after the command name (state, ppid, …); [] once it is gone. */
 function statFields(pid: number): string[] {
@@ -147,32 +150,49 @@ describe("exit paths", () => {
     },
   );
 
-  it.skipIf(!hasPerl)(
-    "SIGKILL: a daemon a command started in a session of its own (setsid, its parent gone) still gets SIGTERM and dies",
+  it.skipIf(!hasPerl || !canUnsharePid)(
+    "SIGKILL: a PID namespace a command left in a session of its own (as bwrap's does, killed while it starts) dies too",
     async () => {
       const marker = uniqueSleep();
       workspace = await createWorkspace("text");
-      const note = join(workspace.cwd, "cleaned-up.txt");
-      // The daemon's parent shell exits at once, so it is nobody's descendant but the launcher's.
-      const daemon = `perl -e 'exit if fork; $0 = shift; $SIG{TERM} = sub { open my $f, ">", shift @ARGV; print $f "yes"; exit 0 }; sleep 60' '${marker}' '${note}'`;
+      // unshare, in a session of its own, runs the sleep as the first process of a new PID namespace;
+      // once bash is gone, unshare is the launcher's child (it is the subreaper).
       await workspace.useScenario({
         turns: [
-          { tool_calls: [{ name: "Bash", input: { command: `setsid ${daemon} >/dev/null 2>&1 < /dev/null; sleep 30` } }] },
+          {
+            tool_calls: [
+              { name: "Bash", input: { command: `setsid unshare --pid --fork ${marker} >/dev/null 2>&1 < /dev/null & sleep 30` } },
+            ],
+          },
           { text: "done" },
         ],
       });
       const child = spawnAgentwire(["-p", "wait", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
       child.stdin.end();
-      expect(await until(() => pidsRunning(marker).length > 0, 5_000), "the daemon started").toBe(true);
-      const [daemonPid] = pidsRunning(marker);
+      expect(await until(() => pidsRunning(marker).length > 0, 5_000), "the namespace's sleep started").toBe(true);
+      const [inside] = pidsRunning(marker);
       const launcher = pidsRunning("agentwire process launcher").find((pid) => parentOf(pid) === child.pid);
-      expect(statFields(daemonPid!)[3], "it is in a session of its own").not.toBe(String(launcher));
-      expect(parentOf(daemonPid!), "orphaned, it became the launcher's child").toBe(launcher);
+      expect(statFields(inside!)[3], "it is in a session of its own").not.toBe(String(launcher));
       child.kill("SIGKILL");
-      expect(await until(() => !isAlive(daemonPid!), DEATH_WAIT_MS), "it dies with agentwire").toBe(true);
-      expect(existsSync(note) ? readFileSync(note, "utf8") : "", "its TERM handler ran").toBe("yes");
+      expect(await until(() => !isAlive(inside!), DEATH_WAIT_MS), "it dies with agentwire").toBe(true);
     },
   );
+
+  it.skipIf(!hasPerl)("a daemon a command started in a session of its own (a tmux server, say) is left to its users", async () => {
+    const marker = uniqueSleep();
+    workspace = await createWorkspace("text");
+    await workspace.useScenario({
+      turns: [{ tool_calls: [{ name: "Bash", input: { command: `setsid ${marker} >/dev/null 2>&1 < /dev/null &` } }] }, { text: "done" }],
+    });
+    const run = spawnAgentwire(["-p", "go", "--output-format", "stream-json", "--dangerously-skip-permissions"], { workspace });
+    run.stdin.end();
+    expect((await waitForExit(run)).code).toBe(0);
+    expect(await until(() => pidsRunning(marker).length > 0, 5_000), "the daemon started").toBe(true);
+    const [daemon] = pidsRunning(marker);
+    // The launcher's end (TERM, a second, KILL) is over by then.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(isAlive(daemon!), "it still runs").toBe(true);
+  });
 
   it("a job a command leaves in the background lives until agentwire exits, then dies with it", async () => {
     const marker = uniqueSleep();

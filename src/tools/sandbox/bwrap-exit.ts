@@ -38,42 +38,51 @@ export function watchBwrapNamespace(info: Readable): BwrapNamespace {
   let stopping = false;
   let named: NamedNamespace | undefined;
   info.on("data", (chunk: Buffer) => {
-    if (named !== undefined) return;
+    if (named?.inode !== undefined) return;
     text += chunk.toString();
     named = namedNamespace(text);
-    if (named !== undefined && stopping) killNamespace(named);
+    if (stopping) killNamespace(named);
   });
   return {
     stop() {
       stopping = true;
-      if (named !== undefined) killNamespace(named);
+      killNamespace(named);
     },
-    ended: () => (named === undefined ? Promise.resolve(true) : waitForEnd(named.firstPid)),
+    ended: () => (named === undefined ? Promise.resolve(true) : waitForEnd(named)),
   };
 }
 
 interface NamedNamespace {
   /** The host pid of the namespace's first process. */
   firstPid: number;
-  /** The namespace's inode: `/proc/<pid>/ns/pid` of every process in it links to `pid:[inode]`. */
-  inode: string;
+  /** The namespace's inode: `/proc/<pid>/ns/pid` of every process in it links to `pid:[inode]`. Named since bwrap 0.4. */
+  inode: string | undefined;
 }
 
-/** The namespace named in bwrap's JSON information, once both fields have arrived. */
+/** The namespace named in bwrap's JSON information, so far as it has arrived. */
 function namedNamespace(info: string): NamedNamespace | undefined {
   const firstPid = /"child-pid"\s*:\s*(\d+)/.exec(info)?.[1];
-  const inode = /"pid-namespace"\s*:\s*(\d+)/.exec(info)?.[1];
-  return firstPid === undefined || inode === undefined ? undefined : { firstPid: Number(firstPid), inode };
+  return firstPid === undefined ? undefined : { firstPid: Number(firstPid), inode: /"pid-namespace"\s*:\s*(\d+)/.exec(info)?.[1] };
+}
+
+/** Whether `pid` is a process of the namespace `inode`: once the namespace has ended, the number may belong to an unrelated process. */
+function inNamespace(pid: number, inode: string): boolean {
+  try {
+    return readlinkSync(`/proc/${pid}/ns/pid`) === `pid:[${inode}]`;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * SIGKILLs the namespace's first process (a signal from outside the namespace reaches it only as
- * SIGKILL or SIGSTOP), if that pid still belongs to the namespace: once the namespace has ended,
- * the number may belong to an unrelated process.
+ * SIGKILL or SIGSTOP) if it is still the namespace's: only with the namespace's inode (an older
+ * bwrap leaves the stop to bwrap's group signal).
  */
-function killNamespace(named: NamedNamespace): void {
+function killNamespace(named: NamedNamespace | undefined): void {
+  if (named?.inode === undefined || !inNamespace(named.firstPid, named.inode)) return;
   try {
-    if (readlinkSync(`/proc/${named.firstPid}/ns/pid`) === `pid:[${named.inode}]`) process.kill(named.firstPid, "SIGKILL");
+    process.kill(named.firstPid, "SIGKILL");
   } catch {
     // Gone already.
   }
@@ -83,11 +92,11 @@ function killNamespace(named: NamedNamespace): void {
 const MAX_WAIT_MS = 5_000;
 const POLL_MS = 2;
 
-/** Resolves once the process `pid` has ended (gone, or a zombie: its namespace is empty by then), or after MAX_WAIT_MS with false. */
-async function waitForEnd(pid: number): Promise<boolean> {
+/** Resolves once the namespace's first process has ended (gone, a zombie, or its pid reused), or after MAX_WAIT_MS with false. */
+async function waitForEnd(named: NamedNamespace): Promise<boolean> {
   const deadline = Date.now() + MAX_WAIT_MS;
   for (;;) {
-    if (await hasEnded(pid)) return true;
+    if ((await hasEnded(named.firstPid)) || (named.inode !== undefined && !inNamespace(named.firstPid, named.inode))) return true;
     if (Date.now() > deadline) return false;
     await sleep(POLL_MS);
   }
