@@ -84,6 +84,24 @@ let unavailable = false;
 
 /** Launches `request` through the launcher; undefined when there is none (no Perl, or it stopped working). */
 export function launch(request: LaunchRequest): LaunchedProcess | undefined {
+  const launcher = runningLauncher();
+  if (launcher === undefined) return undefined;
+  const env = Object.entries(request.env).flatMap(([name, value]) => (value === undefined ? [] : [`${name}=${value}`]));
+  const fields = [request.file, request.cwd, String(pipeCount(request)), String(request.args.length), ...request.args, ...env];
+  // NUL ends a C string: Node's spawn refuses such an argument with its own error, so it gets the request.
+  if (fields.some((field) => field.includes("\0"))) return undefined;
+  return launcher.launch(request, fields);
+}
+
+/**
+ * Starts the launcher ahead of a command that is on its way (the model has begun writing a Bash
+ * call), so that its start overlaps with the rest of the response and the permission checks.
+ */
+export function prepareLauncher(): void {
+  runningLauncher();
+}
+
+function runningLauncher(): Launcher | undefined {
   if (unavailable || process.env.AGENTWIRE_PROCESS_LAUNCHER === "0") return undefined;
   if (launcher === undefined || launcher.broken) {
     const perl = findPerl();
@@ -93,11 +111,7 @@ export function launch(request: LaunchRequest): LaunchedProcess | undefined {
     }
     launcher = new Launcher(perl);
   }
-  const env = Object.entries(request.env).flatMap(([name, value]) => (value === undefined ? [] : [`${name}=${value}`]));
-  const fields = [request.file, request.cwd, String(pipeCount(request)), String(request.args.length), ...request.args, ...env];
-  // NUL ends a C string: Node's spawn refuses such an argument with its own error, so it gets the request.
-  if (fields.some((field) => field.includes("\0"))) return undefined;
-  return launcher.launch(request, fields);
+  return launcher;
 }
 
 /** stdout, stderr, and bwrap's info pipe when asked for. */

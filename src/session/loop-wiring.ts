@@ -125,7 +125,11 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
           },
         }
       : {}),
-    emit: turn.emit,
+    emit: (event) => {
+      // The model has begun a call: the tool may get ready while the rest of the response arrives.
+      if (event.type === "model_stream" && event.event.type === "tool_call_start") findTool(tools(), event.event.name)?.prepare?.();
+      turn.emit(event);
+    },
     // An interrupt ends the wait early; the loop then sees the aborted signal.
     sleep: (ms, signal) => sleep(ms, undefined, { signal }).catch(() => undefined),
     now: Date.now,

@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { prepareLauncher } from "../process/launcher.js";
 import * as z from "zod";
 import { captureCommandOutput, createSpoolFile, HEAD_LINES, TAIL_LINES, type CommandOutput } from "../process/command-output.js";
 import { defineTool, toolError } from "./define-tool.js";
@@ -76,6 +77,7 @@ export const createBashTool = () =>
     description,
     inputSchema,
     ...BUILTIN_TOOL_TRAITS.Bash,
+    prepare: prepareLauncher,
     async execute(input, context): Promise<ToolResult> {
       const background = input.run_in_background === true;
       if (!background && input.timeout !== undefined && input.timeout > MAX_TIMEOUT_MS)

@@ -144,6 +144,12 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> extends To
    */
   inputJsonSchema?: Record<string, unknown>;
   execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
+  /**
+   * Called when the model begins to write a call of this tool, before its input is complete or
+   * approved: work every call needs, and that harms nothing when the call never runs, can start
+   * (Bash starts its process launcher). Contract: never throws, returns at once.
+   */
+  prepare?(): void;
 }
 
 /** Identity function that exists for type inference of `execute`'s input. */

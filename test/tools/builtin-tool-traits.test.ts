@@ -8,7 +8,7 @@ import type { ToolDefinition } from "../../src/tools/define-tool.js";
 import { builtinTools } from "../../src/tools/registry.js";
 
 /** What a definition holds besides its traits. */
-const NOT_TRAITS = new Set(["name", "description", "inputSchema", "inputJsonSchema", "execute"]);
+const NOT_TRAITS = new Set(["name", "description", "inputSchema", "inputJsonSchema", "execute", "prepare"]);
 const traitsOf = (tool: ToolDefinition) => Object.fromEntries(Object.entries(tool).filter(([key]) => !NOT_TRAITS.has(key)));
 const inputFields = (tool: ToolDefinition) => Object.keys((tool.inputSchema as z.ZodObject).shape);
 
