@@ -98,7 +98,11 @@ export function launch(request: LaunchRequest): LaunchedProcess | undefined {
  * call), so that its start overlaps with the rest of the response and the permission checks.
  */
 export function prepareLauncher(): void {
-  runningLauncher();
+  try {
+    runningLauncher();
+  } catch {
+    // Spawn threw (an error it does not report as an event): the call itself tries again, and says why.
+  }
 }
 
 function runningLauncher(): Launcher | undefined {
