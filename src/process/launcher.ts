@@ -147,7 +147,8 @@ class Launcher {
     const syscalls = SYSCALLS[`${process.platform}-${process.arch}`];
     const sigcont = osConstants.signals.SIGCONT;
     // An empty environment: no PERL5OPT or PERL5LIB can add code to the launcher.
-    this.process = spawn(perl, ["-e", LAUNCHER_SCRIPT, ...(syscalls ? [syscalls.setsid, syscalls.prctl, sigcont].map(String) : [])], {
+    const numbers = [osConstants.errno.EINTR, ...(syscalls ? [syscalls.setsid, syscalls.prctl, sigcont] : [])];
+    this.process = spawn(perl, ["-e", LAUNCHER_SCRIPT, ...numbers.map(String)], {
       detached: syscalls === undefined,
       stdio: ["pipe", "pipe", "ignore"],
       env: childEnvironment({}),

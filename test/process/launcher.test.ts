@@ -1,8 +1,10 @@
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { captureCappedOutput } from "../../src/process/capped-output.js";
+import { LAUNCHER_SCRIPT } from "../../src/process/launcher-script.js";
 import { startSupervisedProcess, type SupervisedProcessRequest } from "../../src/process/supervised-process.js";
 import { isAlive, until } from "../helpers/processes.js";
 
@@ -45,6 +47,22 @@ function commandLineOf(pid: number): string {
 }
 
 describe.skipIf(!hasPerl)("the process launcher", () => {
+  it("compiles under strict, and loads no module at all (each costs start-up time)", () => {
+    const strict = spawnSync("/usr/bin/perl", ["-Mstrict", "-c", "-e", LAUNCHER_SCRIPT], { encoding: "utf8", env: {} });
+    expect(strict.stderr.trim()).toBe("-e syntax OK");
+    // Run to the end of its (empty) input; an END block added after it reports what Perl loaded.
+    const run = spawnSync(
+      "/usr/bin/perl",
+      ["-e", LAUNCHER_SCRIPT, "-e", 'END { print STDERR "loaded: ", join(",", sort keys %INC) }', "4"],
+      {
+        encoding: "utf8",
+        env: {},
+        input: "",
+      },
+    );
+    expect(run.stderr).toBe("loaded: ");
+  });
+
   it("starts a command leading its own process group, in the launcher's session, with no terminal to open", async () => {
     const child = start('echo "$$ $KEPT"; cat /dev/tty >/dev/null 2>&1; echo "tty $?"; sleep 0.3');
     const output = captureCappedOutput(child, 4096);
