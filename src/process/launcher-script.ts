@@ -24,13 +24,14 @@
  * when it named EINTR `$!{EINTR}` (which loads Errno, Exporter and warnings) and used strict.
  * @ARGV starts with EINTR's number; then, when given, setsid's and prctl's system call numbers on
  * this platform and SIGCONT's number: the launcher then opens its session itself, after Node's
- * spawn has returned (see launcher.ts), and exits if that failed; and it asks for SIGCONT when agentwire dies
- * (PR_SET_PDEATHSIG): a command can stop its parent, the launcher (`kill -STOP $PPID`), and a
- * stopped launcher would never read the end of its input, so agentwire's death wakes it. It also
- * becomes its commands' subreaper (PR_SET_CHILD_SUBREAPER, 36): what they leave behind when their
- * parent ends (bwrap's namespace, should bwrap be killed while it starts) becomes the launcher's
- * child, not init's, and so stays a descendant it can find at the end. It does all this in a BEGIN
- * block, before Perl compiles the rest, so that compiling runs in the new session.
+ * spawn has returned (see launcher.ts), and exits if that failed; and it asks for SIGCONT when
+ * agentwire dies (PR_SET_PDEATHSIG): a command can stop its parent, the launcher (`kill -STOP
+ * $PPID`), and a stopped launcher would never read the end of its input, so agentwire's death
+ * wakes it. It also becomes its commands' subreaper (PR_SET_CHILD_SUBREAPER, 36): what they leave
+ * behind when their parent ends (bwrap's namespace, should bwrap be killed while it starts)
+ * becomes the launcher's child, not init's, and so stays a descendant it can find at the end. It
+ * does all this in a BEGIN block, before Perl compiles the rest, so that compiling runs in the new
+ * session.
  *
  * The child closes the launcher's own descriptors (all close-on-exec: Perl marks every descriptor
  * above $^F = 2 so), puts back the signals the launcher ignores, and reports a failed chdir or exec
