@@ -98,11 +98,7 @@ export function launch(request: LaunchRequest): LaunchedProcess | undefined {
  * call), so that its start overlaps with the rest of the response and the permission checks.
  */
 export function prepareLauncher(): void {
-  try {
-    runningLauncher();
-  } catch {
-    // Spawn threw (an error it does not report as an event): the call itself tries again, and says why.
-  }
+  runningLauncher();
 }
 
 function runningLauncher(): Launcher | undefined {
@@ -153,11 +149,13 @@ class Launcher {
       stdio: ["pipe", "pipe", "ignore"],
       env: childEnvironment({}),
     });
-    this.process.on("error", () => this.fail());
-    this.process.on("exit", () => this.fail());
+    this.process.on("error", () => this.fail(true));
+    // Exit code 1 before any report: the script refused to run (setsid failed, no pipe).
+    this.process.on("exit", (code) => this.fail(code === 1 && !this.reported));
     // A stopped launcher would never read the end of its input: woken, it stops what is left.
     process.once("exit", () => this.resume());
-    this.process.stdin?.on("error", () => this.fail());
+    // A write after the launcher ended (EPIPE): its exit event says what follows.
+    this.process.stdin?.on("error", () => undefined);
     this.process.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
     // Neither the launcher nor its pipes keep agentwire alive; a running command does (see refresh).
     this.process.unref();
@@ -289,13 +287,14 @@ class Launcher {
    * The launcher died (killed from outside: a command can signal its parent): its commands lost
    * their pipes and their supervisor, so everything in its session is stopped, also what finished
    * commands left running and commands it had not reported yet; the next command starts a new
-   * launcher. One that died before reporting anything cannot start (setsid refused, say): the rest
-   * of the run uses Node's spawn.
+   * launcher. One that cannot start (`cannotStart`: Perl did not run, or the script refused) sends
+   * the rest of the run to Node's spawn; one merely killed, even before its first report (it may
+   * have waited idle since the model began a Bash call), is replaced at the next command.
    */
-  private fail(): void {
+  private fail(cannotStart: boolean): void {
     if (this.broken) return;
     this.broken = true;
-    if (!this.reported) unavailable = true;
+    if (cannotStart) unavailable = true;
     const session = this.process.pid;
     if (session !== undefined) {
       signalQuietly(session, "SIGKILL");

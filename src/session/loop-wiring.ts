@@ -127,7 +127,7 @@ export function loopDependencies(parts: SessionParts, turn: TurnScope): LoopDepe
       : {}),
     emit: (event) => {
       // The model has begun a call: the tool may get ready while the rest of the response arrives.
-      if (event.type === "model_stream" && event.event.type === "tool_call_start") findTool(tools(), event.event.name)?.prepare?.();
+      if (event.type === "model_stream" && event.event.type === "tool_call_start") prepareTool(findTool(tools(), event.event.name));
       turn.emit(event);
     },
     // An interrupt ends the wait early; the loop then sees the aborted signal.
@@ -234,4 +234,13 @@ function toolContext(parts: SessionParts, turn: TurnScope, call: ToolUseBlock, s
       accounting: parts.accounting,
     }),
   };
+}
+
+/** Lets a tool get ready for a call the model has begun; a failure there is the call's to report, not the stream's. */
+function prepareTool(tool: ToolDefinition | undefined): void {
+  try {
+    tool?.prepare?.();
+  } catch {
+    // The call itself runs the same work again and says what went wrong.
+  }
 }

@@ -147,7 +147,8 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> extends To
   /**
    * Called when the model begins to write a call of this tool, before its input is complete or
    * approved: work every call needs, and that harms nothing when the call never runs, can start
-   * (Bash starts its process launcher). Contract: never throws, returns at once.
+   * (Bash starts its process launcher). Returns at once; what it throws is ignored (the call does
+   * the same work again and reports the failure).
    */
   prepare?(): void;
 }

@@ -4,9 +4,10 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { captureCappedOutput } from "../../src/process/capped-output.js";
+import { prepareLauncher } from "../../src/process/launcher.js";
 import { LAUNCHER_SCRIPT } from "../../src/process/launcher-script.js";
 import { startSupervisedProcess, type SupervisedProcessRequest } from "../../src/process/supervised-process.js";
-import { isAlive, until } from "../helpers/processes.js";
+import { isAlive, pidsRunning, until } from "../helpers/processes.js";
 
 /**
  * Commands that read nothing start through the process launcher (src/process/launcher.ts): these
@@ -156,6 +157,32 @@ describe.skipIf(!hasPerl)("the process launcher", () => {
     const nextLauncher = Number(output.stdout.text().trim());
     expect(nextLauncher).not.toBe(launcher);
     expect(commandLineOf(nextLauncher)).toBe("agentwire process launcher");
+  });
+
+  it("a launcher started ahead (the model began a Bash call) and killed before any command is replaced, not given up", async () => {
+    const ownLauncher = (): number | undefined =>
+      pidsRunning("agentwire process launcher").find((pid) => Number(statOf(pid)[1]) === process.pid);
+    const killAndForget = async (pid: number): Promise<void> => {
+      process.kill(pid, "SIGKILL");
+      // Gone, and its end seen by this process (its exit event), so the next start makes another.
+      await until(() => ownLauncher() !== pid, 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    };
+    // The launcher earlier commands used goes first: preparing must start one of its own.
+    const running = ownLauncher();
+    if (running !== undefined) await killAndForget(running);
+    prepareLauncher();
+    expect(await until(() => ownLauncher() !== undefined, 5_000), "prepared").toBe(true);
+    const idle = ownLauncher()!;
+    await killAndForget(idle);
+
+    const next = start("echo $PPID");
+    const output = captureCappedOutput(next, 4096);
+    expect(await next.ended).toEqual({ code: 0, signal: null });
+    const parent = Number(output.stdout.text().trim());
+    expect(parent, "not Node's spawn from this process").not.toBe(process.pid);
+    expect(parent).not.toBe(idle);
+    expect(commandLineOf(parent)).toBe("agentwire process launcher");
   });
 
   it("a launcher killed from outside takes along what finished commands left running in its session", async () => {
