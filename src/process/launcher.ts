@@ -84,13 +84,13 @@ let unavailable = false;
 
 /** Launches `request` through the launcher; undefined when there is none (no Perl, or it stopped working). */
 export function launch(request: LaunchRequest): LaunchedProcess | undefined {
-  const launcher = runningLauncher();
-  if (launcher === undefined) return undefined;
+  const running = runningLauncher();
+  if (running === undefined) return undefined;
   const env = Object.entries(request.env).flatMap(([name, value]) => (value === undefined ? [] : [`${name}=${value}`]));
   const fields = [request.file, request.cwd, String(pipeCount(request)), String(request.args.length), ...request.args, ...env];
   // NUL ends a C string: Node's spawn refuses such an argument with its own error, so it gets the request.
   if (fields.some((field) => field.includes("\0"))) return undefined;
-  return launcher.launch(request, fields);
+  return running.launch(request, fields);
 }
 
 /**
