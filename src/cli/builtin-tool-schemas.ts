@@ -1,9 +1,9 @@
 import * as z from "zod";
-import { AGENT_TOOL_NAME, AgentInputSchema } from "../session/subagent/agent-tool.js";
-import { SkillInputSchema } from "../skills/skill-tool.js";
+import { AGENT_TOOL_NAME, agentInputSchema } from "../session/subagent/agent-tool.js";
+import { skillInputSchema } from "../skills/skill-tool.js";
 import { TOOL_SEARCH } from "../tools/builtin-tool-traits.js";
 import { builtinTools } from "../tools/registry.js";
-import { ToolSearchInputSchema } from "../tools/tool-search.js";
+import { toolSearchInputSchema } from "../tools/tool-search.js";
 
 /**
  * The input JSON Schema of each tool whose schema is fixed by its name, converted as
@@ -15,8 +15,8 @@ export function convertBuiltinToolSchemas(): Record<string, Record<string, unkno
   const convert = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input" });
   return {
     ...Object.fromEntries(builtinTools().map((tool) => [tool.name, convert(tool.inputSchema)])),
-    Skill: convert(SkillInputSchema),
-    [TOOL_SEARCH]: convert(ToolSearchInputSchema),
-    [AGENT_TOOL_NAME]: convert(AgentInputSchema),
+    Skill: convert(skillInputSchema()),
+    [TOOL_SEARCH]: convert(toolSearchInputSchema()),
+    [AGENT_TOOL_NAME]: convert(agentInputSchema()),
   };
 }

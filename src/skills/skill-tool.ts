@@ -8,6 +8,7 @@ import { withheldGrantsNote } from "./skill-grants.js";
 import { SKILL_TOOL_TRAITS } from "../tools/builtin-tool-traits.js";
 import { sessionSlot } from "../tools/session-state.js";
 import { withBuiltSchema } from "../tools/tool-json-schema.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 
 /** Claude Code's Skill tool (2.1.330: the same input, described in agentwire's words), with agentwire's `query` for finding a skill by need. */
 const description = `Loads a skill: instructions someone wrote for one kind of task, such as a release procedure, a review checklist or the way this repository does things.
@@ -20,14 +21,16 @@ The session's skills are listed before the user's message, each with a line on w
 
 Never invent a name: only listed ones, or one the user typed, exist. When this turn already holds a \`<command-name>\` block, that skill's instructions are loaded; follow them instead of calling again.`;
 
-export const SkillInputSchema = z
-  .object({
-    skill: z.string().optional().describe("A skill's name exactly as the listing gives it; never a guess"),
-    args: z.string().optional().describe("Text handed on to the skill, if it takes any"),
-    query: z.string().optional().describe("Instead of skill: words describing the task, to find matching skills"),
-  })
-  .strict()
-  .refine((input) => (input.skill === undefined) !== (input.query === undefined), { message: "give exactly one of skill and query" });
+export const skillInputSchema = lazySchema(() =>
+  z
+    .object({
+      skill: z.string().optional().describe("A skill's name exactly as the listing gives it; never a guess"),
+      args: z.string().optional().describe("Text handed on to the skill, if it takes any"),
+      query: z.string().optional().describe("Instead of skill: words describing the task, to find matching skills"),
+    })
+    .strict()
+    .refine((input) => (input.skill === undefined) !== (input.query === undefined), { message: "give exactly one of skill and query" }),
+);
 
 /** Names of the skills whose instructions this session has loaded. */
 export const LOADED_SKILLS = sessionSlot<ReadonlySet<string>>("skills.loaded", () => new Set());
@@ -49,7 +52,9 @@ export const createSkillTool = (catalog: SkillCatalog, options: { compact?: bool
     defineTool({
       name: "Skill",
       description: options.compact ? COMPACT_DESCRIPTION : description,
-      inputSchema: SkillInputSchema,
+      get inputSchema() {
+        return skillInputSchema();
+      },
       // Loading instructions changes nothing outside the conversation: no permission needed.
       ...SKILL_TOOL_TRAITS,
       async execute(input, context): Promise<ToolResult> {

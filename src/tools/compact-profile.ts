@@ -7,22 +7,24 @@ import type { ToolDefinition } from "./define-tool.js";
  * the default tool definitions. Bash, Read and Write with one-line descriptions and thin
  * schemas (plus the Skill tool, which the skills module shortens itself); everything else is
  * learnt from skills. Validation stays strict: a call with a field the thin schema lacks is an
- * input error the model can act on, never guessed at.
+ * input error the model can act on, never guessed at. The schemas are built only for a session
+ * that asks for the profile.
  */
-const COMPACT: Record<CompactToolName, { description: string; inputSchema: z.ZodObject }> = {
+const COMPACT: Record<CompactToolName, { description: string; inputSchema: () => z.ZodObject }> = {
   Bash: {
     description: "Run a shell command in the working directory and get its stdout and stderr. timeout in ms (default 120000).",
-    inputSchema: z.object({ command: z.string(), timeout: z.number().positive().max(600_000).optional() }).strict(),
+    inputSchema: () => z.object({ command: z.string(), timeout: z.number().positive().max(600_000).optional() }).strict(),
   },
   Read: {
     description: "Read a file: numbered lines (offset and limit page through long files), or an image.",
-    inputSchema: z
-      .object({ file_path: z.string(), offset: z.number().int().nonnegative().optional(), limit: z.number().int().positive().optional() })
-      .strict(),
+    inputSchema: () =>
+      z
+        .object({ file_path: z.string(), offset: z.number().int().nonnegative().optional(), limit: z.number().int().positive().optional() })
+        .strict(),
   },
   Write: {
     description: "Create or overwrite a file with content.",
-    inputSchema: z.object({ file_path: z.string(), content: z.string() }).strict(),
+    inputSchema: () => z.object({ file_path: z.string(), content: z.string() }).strict(),
   },
 };
 
@@ -33,7 +35,7 @@ export function compactTool(tool: ToolDefinition): ToolDefinition {
   return {
     ...tool,
     description: compact.description,
-    inputSchema: compact.inputSchema,
+    inputSchema: compact.inputSchema(),
     // The thin input is a valid full input; the full schema adds its defaults.
     execute: (input, context) => tool.execute(tool.inputSchema.parse(input), context),
   };

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { defineTool } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { editFile, editSuccessText } from "./edit/edit-file.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
@@ -14,20 +15,24 @@ const description = `Replaces text in an existing file: old_string with new_stri
 - To create a file or replace all of it, use Write.
 - \`file_path\` should be an absolute path; a relative path is resolved against the session's working directory.`;
 
-const inputSchema = z
-  .object({
-    file_path: z.string().describe("Absolute path of the file to change"),
-    old_string: z.string().describe("Text now in the file, copied exactly, that is to change"),
-    new_string: z.string().describe("What to put in its place; not the same as old_string"),
-    replace_all: z.boolean().default(false).describe("true: change every occurrence of old_string, not only one (default false)"),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      file_path: z.string().describe("Absolute path of the file to change"),
+      old_string: z.string().describe("Text now in the file, copied exactly, that is to change"),
+      new_string: z.string().describe("What to put in its place; not the same as old_string"),
+      replace_all: z.boolean().default(false).describe("true: change every occurrence of old_string, not only one (default false)"),
+    })
+    .strict(),
+);
 
 export const createEditTool = () =>
   defineTool({
     name: "Edit",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.Edit,
     async execute(input, context): Promise<ToolResult> {
       const outcome = await editFile(context, input.file_path, [

@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { displayPath, resolveWorkspacePath } from "./paths.js";
 import { splitAbsolutePattern, walkFiles, type WalkedFile } from "./search/walk-files.js";
@@ -19,23 +20,27 @@ const description = `Finds files by name pattern, fast on large trees. Returns m
 /** Claude Code's cap; more paths rarely help and they cost context. */
 const MAX_RESULTS = 100;
 
-const inputSchema = z
-  .object({
-    pattern: z.string().min(1).describe('Pattern the file paths must match, e.g. "**/*.ts"'),
-    path: z
-      .string()
-      .optional()
-      .describe(
-        'Folder to search; leave the field out for the working directory (never send "undefined" or "null" as text). When given, it must be an existing folder.',
-      ),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      pattern: z.string().min(1).describe('Pattern the file paths must match, e.g. "**/*.ts"'),
+      path: z
+        .string()
+        .optional()
+        .describe(
+          'Folder to search; leave the field out for the working directory (never send "undefined" or "null" as text). When given, it must be an existing folder.',
+        ),
+    })
+    .strict(),
+);
 
 export const createGlobTool = () =>
   defineTool({
     name: "Glob",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.Glob,
     async execute(input, context): Promise<ToolResult> {
       const startedAt = Date.now();

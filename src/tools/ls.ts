@@ -3,6 +3,7 @@ import type { Dirent } from "node:fs";
 import path from "node:path";
 import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { GitignoreFilter, ignorePatterns } from "./search/gitignore-filter.js";
 import { resolveWorkspacePath } from "./paths.js";
@@ -18,15 +19,17 @@ const description = `Lists a directory as an indented tree: folders (marked with
 
 const MAX_ENTRIES = 1000;
 
-const inputSchema = z
-  .object({
-    path: z
-      .string()
-      .optional()
-      .describe("The directory to list (absolute, or relative to the working directory). Defaults to the working directory."),
-    ignore: z.array(z.string()).optional().describe('Patterns to leave out, in .gitignore syntax (e.g. "node_modules", "*.log")'),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      path: z
+        .string()
+        .optional()
+        .describe("The directory to list (absolute, or relative to the working directory). Defaults to the working directory."),
+      ignore: z.array(z.string()).optional().describe('Patterns to leave out, in .gitignore syntax (e.g. "node_modules", "*.log")'),
+    })
+    .strict(),
+);
 
 interface ListedEntry {
   /** Relative to the listed folder, posix separators. */
@@ -39,7 +42,9 @@ export const createLsTool = () =>
   defineTool({
     name: "LS",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.LS,
     async execute(input, context): Promise<ToolResult> {
       const resolved = await resolveWorkspacePath(context, input.path ?? context.cwd);

@@ -8,6 +8,7 @@ import { planBashInvocation } from "./bash-invocation.js";
 import { shellStartDirectory } from "./bash.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, toolError } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 
 const DEFAULT_TIMEOUT_MS = 300_000;
 /** Longer deadlines are cut to this, as Claude Code does. */
@@ -27,31 +28,35 @@ const description = `Watches a long-running shell command in the background: eac
 - Lines printed within ${BATCH_MS} ms arrive as one notification; a monitor that floods you is stopped. stderr is not an event: it goes to the output file with stdout (Read it), so merge it (\`2>&1\`) if it matters.
 - It runs in the same shell and working directory as Bash, under the same permissions. After its deadline (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}) it is stopped and you are told; start it again if you still need it.`;
 
-const inputSchema = z
-  .object({
-    description: z.string().describe("A few words saying what is watched; every notification carries it"),
-    timeout_ms: z
-      .number()
-      .min(1000)
-      .max(3_600_000)
-      .default(DEFAULT_TIMEOUT_MS)
-      .describe(
-        `Stop watching after this many milliseconds (default ${DEFAULT_TIMEOUT_MS}; more than ${MAX_TIMEOUT_MS} counts as ${MAX_TIMEOUT_MS})`,
-      ),
-    command: z.string().optional().describe("Shell command whose stdout lines are the events; its exit ends the watch"),
-    ws: z
-      .object({ url: z.string(), protocols: z.array(z.string()).optional() })
-      .strict()
-      .optional()
-      .describe("A WebSocket to watch instead of a command (not supported by agentwire: use command)"),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      description: z.string().describe("A few words saying what is watched; every notification carries it"),
+      timeout_ms: z
+        .number()
+        .min(1000)
+        .max(3_600_000)
+        .default(DEFAULT_TIMEOUT_MS)
+        .describe(
+          `Stop watching after this many milliseconds (default ${DEFAULT_TIMEOUT_MS}; more than ${MAX_TIMEOUT_MS} counts as ${MAX_TIMEOUT_MS})`,
+        ),
+      command: z.string().optional().describe("Shell command whose stdout lines are the events; its exit ends the watch"),
+      ws: z
+        .object({ url: z.string(), protocols: z.array(z.string()).optional() })
+        .strict()
+        .optional()
+        .describe("A WebSocket to watch instead of a command (not supported by agentwire: use command)"),
+    })
+    .strict(),
+);
 
 export const createMonitorTool = () =>
   defineTool({
     name: "Monitor",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.Monitor,
     async execute(input, context): Promise<ToolResult> {
       const tasks = context.backgroundTasks;

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { defineTool } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { editFile, editSuccessText } from "./edit/edit-file.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
@@ -12,26 +13,32 @@ const description = `Makes several replacements in one file in a single call: al
 - Prefer it over several Edit calls on the same file. To create a file, use Write.
 - \`file_path\` should be an absolute path; a relative path is resolved against the session's working directory.`;
 
-const editSchema = z
-  .object({
-    old_string: z.string().describe("Text the file holds at this point, copied exactly, that is to change"),
-    new_string: z.string().describe("What to put in its place"),
-    replace_all: z.boolean().default(false).describe("true: change every occurrence of old_string, not only one (default false)"),
-  })
-  .strict();
+const editSchema = lazySchema(() =>
+  z
+    .object({
+      old_string: z.string().describe("Text the file holds at this point, copied exactly, that is to change"),
+      new_string: z.string().describe("What to put in its place"),
+      replace_all: z.boolean().default(false).describe("true: change every occurrence of old_string, not only one (default false)"),
+    })
+    .strict(),
+);
 
-const inputSchema = z
-  .object({
-    file_path: z.string().describe("Absolute path of the file to change"),
-    edits: z.array(editSchema).min(1).describe("Edits to apply in order; all succeed or none is applied"),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      file_path: z.string().describe("Absolute path of the file to change"),
+      edits: z.array(editSchema()).min(1).describe("Edits to apply in order; all succeed or none is applied"),
+    })
+    .strict(),
+);
 
 export const createMultiEditTool = () =>
   defineTool({
     name: "MultiEdit",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.MultiEdit,
     async execute(input, context): Promise<ToolResult> {
       const outcome = await editFile(

@@ -3,6 +3,7 @@ import * as z from "zod";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, toolError } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import { openFileToChange, type FileToChange, WriteRefused } from "./edit/file-for-writing.js";
 import { isNotebookPath } from "./notebook/notebook-path.js";
 import { resolveWorkspacePath } from "./paths.js";
@@ -17,27 +18,31 @@ const description = `Changes one cell of a Jupyter notebook (.ipynb): replaces i
 - Everything else in the file stays as it was: other cells, their outputs, metadata and formatting.
 - Give \`notebook_path\` as an absolute path; a relative one is taken from the session's working directory.`;
 
-const inputSchema = z
-  .object({
-    notebook_path: z.string().describe("Absolute path of the notebook (.ipynb) to change"),
-    cell_id: z
-      .string()
-      .optional()
-      .describe("Id of the cell to replace or delete; for an insert, the cell after which the new one goes (none: at the top)"),
-    new_source: z.string().describe("The cell's new source"),
-    cell_type: z
-      .enum(["code", "markdown"])
-      .optional()
-      .describe("code or markdown; required for an insert, and for a replace only to change the cell's type"),
-    edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("replace (default), insert or delete"),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      notebook_path: z.string().describe("Absolute path of the notebook (.ipynb) to change"),
+      cell_id: z
+        .string()
+        .optional()
+        .describe("Id of the cell to replace or delete; for an insert, the cell after which the new one goes (none: at the top)"),
+      new_source: z.string().describe("The cell's new source"),
+      cell_type: z
+        .enum(["code", "markdown"])
+        .optional()
+        .describe("code or markdown; required for an insert, and for a replace only to change the cell's type"),
+      edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("replace (default), insert or delete"),
+    })
+    .strict(),
+);
 
 export const createNotebookEditTool = () =>
   defineTool({
     name: "NotebookEdit",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.NotebookEdit,
     async execute(input, context): Promise<ToolResult> {
       const resolved = await resolveWorkspacePath(context, input.notebook_path);

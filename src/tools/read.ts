@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { resolveWorkspacePath } from "./paths.js";
 import { imageProblem } from "./image-check.js";
@@ -56,14 +57,16 @@ const BINARY_SIGNATURES: ReadonlyArray<{ bytes: readonly number[]; kind: string;
   { bytes: [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65, 0x20, 0x66], kind: "SQLite database" },
 ];
 
-const inputSchema = z
-  .object({
-    file_path: z.string().describe("Absolute path of the file to show"),
-    // Claude Code treats offset 0 like 1, so 0 is accepted rather than rejected.
-    offset: z.number().int().min(0).optional().describe("Line to begin at, counting from 1; for a part of a long file"),
-    limit: z.number().int().positive().optional().describe("How many lines to show from there; for a part of a long file"),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      file_path: z.string().describe("Absolute path of the file to show"),
+      // Claude Code treats offset 0 like 1, so 0 is accepted rather than rejected.
+      offset: z.number().int().min(0).optional().describe("Line to begin at, counting from 1; for a part of a long file"),
+      limit: z.number().int().positive().optional().describe("How many lines to show from there; for a part of a long file"),
+    })
+    .strict(),
+);
 
 interface ReturnedLine {
   /** The line without its line ending, cut to MAX_LINE_CHARACTERS. */
@@ -82,7 +85,9 @@ export const createReadTool = () =>
   defineTool({
     name: "Read",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.Read,
     async execute(input, context): Promise<ToolResult> {
       const resolved = await resolveWorkspacePath(context, input.file_path);

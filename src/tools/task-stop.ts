@@ -2,21 +2,26 @@ import * as z from "zod";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, toolError } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 
 const description = `Stops a background task of this session by its id: a command started with Bash's run_in_background, or a Monitor. The task and every process it started are stopped. Answers whether it worked.`;
 
-const inputSchema = z
-  .object({
-    task_id: z.string().optional().describe("Which task: the id its start reported (b and 8 characters)"),
-    shell_id: z.string().optional().describe("Older name of task_id; use task_id"),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      task_id: z.string().optional().describe("Which task: the id its start reported (b and 8 characters)"),
+      shell_id: z.string().optional().describe("Older name of task_id; use task_id"),
+    })
+    .strict(),
+);
 
 export const createTaskStopTool = () =>
   defineTool({
     name: "TaskStop",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.TaskStop,
     async execute(input, context): Promise<ToolResult> {
       const id = input.task_id ?? input.shell_id;

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { defineTool } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { sessionSlot } from "./session-state.js";
@@ -13,21 +14,25 @@ When to use it: work with three or more distinct steps, several things the user 
 - Mark it completed as soon as it is done, not in batches later; only when it is fully done (tests pass, nothing left unfinished). If you are blocked, keep it in progress and add an item for what blocks you.
 - Remove items that no longer apply.`;
 
-const todoSchema = z
-  .object({
-    content: z.string().min(1).describe("What needs to be done, in the imperative"),
-    status: z.enum(["pending", "in_progress", "completed"]),
-    activeForm: z.string().min(1).describe("The same task in the present continuous, shown while it is in progress"),
-  })
-  .strict();
+const todoSchema = lazySchema(() =>
+  z
+    .object({
+      content: z.string().min(1).describe("What needs to be done, in the imperative"),
+      status: z.enum(["pending", "in_progress", "completed"]),
+      activeForm: z.string().min(1).describe("The same task in the present continuous, shown while it is in progress"),
+    })
+    .strict(),
+);
 
-const inputSchema = z
-  .object({
-    todos: z.array(todoSchema).describe("The updated todo list"),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      todos: z.array(todoSchema()).describe("The updated todo list"),
+    })
+    .strict(),
+);
 
-type Todo = z.infer<typeof todoSchema>;
+type Todo = z.infer<ReturnType<typeof todoSchema>>;
 
 /** The current list, so the next call can report the change. */
 const TODOS = sessionSlot<readonly Todo[]>("todos", () => []);
@@ -36,7 +41,9 @@ export const createTodoWriteTool = () =>
   defineTool({
     name: "TodoWrite",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.TodoWrite,
     async execute(input, context): Promise<ToolResult> {
       const oldTodos = context.sessionState.get(TODOS);

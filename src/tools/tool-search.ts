@@ -3,6 +3,7 @@ import type { ToolResult } from "../conversation/tool-result.js";
 import { didYouMean } from "../text/closest-name.js";
 import { TOOL_SEARCH_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, type ToolDefinition } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import { TOOL_SEARCH } from "./builtin-tool-traits.js";
 import { parseToolQuery, rankTools } from "./tool-search-ranking.js";
 import { withBuiltSchema } from "./tool-json-schema.js";
@@ -18,12 +19,14 @@ Two ways to ask:
 
 Prefer select: when you already know which tool you need.`;
 
-export const ToolSearchInputSchema = z
-  .object({
-    query: z.string().describe('"select:<name>,<name>" to load tools by name, or keywords to search the deferred tools'),
-    max_results: z.number().int().positive().default(5).describe("The most tools a keyword search loads (default: 5)"),
-  })
-  .strict();
+export const toolSearchInputSchema = lazySchema(() =>
+  z
+    .object({
+      query: z.string().describe('"select:<name>,<name>" to load tools by name, or keywords to search the deferred tools'),
+      max_results: z.number().int().positive().default(5).describe("The most tools a keyword search loads (default: 5)"),
+    })
+    .strict(),
+);
 
 /** The text Claude Code puts beside the tool references, for the model to read. */
 const LOADED = "Tool loaded.";
@@ -37,7 +40,9 @@ export function createToolSearchTool(deferredTools: () => readonly ToolDefinitio
     defineTool({
       name: TOOL_SEARCH,
       description,
-      inputSchema: ToolSearchInputSchema,
+      get inputSchema() {
+        return toolSearchInputSchema();
+      },
       ...TOOL_SEARCH_TRAITS,
       async execute(input): Promise<ToolResult> {
         return searchTools(deferredTools(), input.query, input.max_results);

@@ -2,6 +2,7 @@ import * as z from "zod";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, toolError, type ToolContext } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import { sessionSlot } from "./session-state.js";
 import type { FetchedPage } from "./web/fetch-page.js";
 import { fetchTarget } from "./web/fetch-target.js";
@@ -15,20 +16,22 @@ const description = `Fetches a web page, turns it into markdown, and answers \`p
 - A page is read 100,000 characters at a time; the result says which \`offset\` reads on.
 - Answers are kept for 15 minutes per URL, so asking again about the same page is cheap.`;
 
-const inputSchema = z
-  .object({
-    url: z.url().describe("The address of the page to fetch"),
-    prompt: z.string().optional().describe("What to find out from the page; leave it out to get the page's text itself"),
-    offset: z
-      .int()
-      .min(0)
-      .max(Number.MAX_SAFE_INTEGER)
-      .optional()
-      .describe(
-        "Where in the page's text to start reading, in characters: the value a previous result gave, to read on through a long page.",
-      ),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      url: z.url().describe("The address of the page to fetch"),
+      prompt: z.string().optional().describe("What to find out from the page; leave it out to get the page's text itself"),
+      offset: z
+        .int()
+        .min(0)
+        .max(Number.MAX_SAFE_INTEGER)
+        .optional()
+        .describe(
+          "Where in the page's text to start reading, in characters: the value a previous result gave, to read on through a long page.",
+        ),
+    })
+    .strict(),
+);
 
 /** How long a fetched page is reused (Claude Code's 15 minutes), and how much is kept: pages or text, whichever bound comes first. */
 const CACHE_MS = 15 * 60 * 1000;
@@ -43,7 +46,9 @@ export const createWebFetchTool = () =>
   defineTool({
     name: "WebFetch",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.WebFetch,
     async execute(input, context): Promise<ToolResult> {
       const startedAt = Date.now();

@@ -2,6 +2,7 @@ import * as z from "zod";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, toolError, WebSearchUnavailable, type WebSearchAnswer } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 
 const description = `Searches the web and answers with the links found (titles and URLs) and a short summary of the results.
 
@@ -9,19 +10,23 @@ const description = `Searches the web and answers with the links found (titles a
 - \`allowed_domains\` keeps only results from those sites, \`blocked_domains\` drops results from those sites (one or the other, not both).
 - When you answer from the results, finish with a "Sources:" list of the pages you used, as markdown links.`;
 
-const inputSchema = z
-  .object({
-    query: z.string().min(2).describe("What to search for"),
-    allowed_domains: z.array(z.string()).optional().describe("Keep only results from these domains"),
-    blocked_domains: z.array(z.string()).optional().describe("Drop results from these domains"),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      query: z.string().min(2).describe("What to search for"),
+      allowed_domains: z.array(z.string()).optional().describe("Keep only results from these domains"),
+      blocked_domains: z.array(z.string()).optional().describe("Drop results from these domains"),
+    })
+    .strict(),
+);
 
 export const createWebSearchTool = () =>
   defineTool({
     name: "WebSearch",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.WebSearch,
     async execute(input, context): Promise<ToolResult> {
       if (input.allowed_domains?.length && input.blocked_domains?.length)

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { defineTool, toolError } from "./define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { FILE_STATE_NOTE } from "./edit/edit-file.js";
 import { createFile, openFileToChange, WriteRefused, type FileToChange } from "./edit/file-for-writing.js";
@@ -16,18 +17,22 @@ const description = `Creates a file, or replaces everything in an existing one, 
 - A file that used Windows (CRLF) line endings keeps them: the new content is written with CRLF as well.
 - Give \`file_path\` as an absolute path; a relative one is taken from the session's working directory.`;
 
-const inputSchema = z
-  .object({
-    file_path: z.string().describe("Absolute path of the file to create or replace"),
-    content: z.string().describe("Everything the file should contain"),
-  })
-  .strict();
+const inputSchema = lazySchema(() =>
+  z
+    .object({
+      file_path: z.string().describe("Absolute path of the file to create or replace"),
+      content: z.string().describe("Everything the file should contain"),
+    })
+    .strict(),
+);
 
 export const createWriteTool = () =>
   defineTool({
     name: "Write",
     description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     ...BUILTIN_TOOL_TRAITS.Write,
     async execute(input, context): Promise<ToolResult> {
       const resolved = await resolveWorkspacePath(context, input.file_path);

@@ -2,10 +2,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { AgentInputSchema } from "../../src/session/subagent/agent-tool.js";
-import { SkillInputSchema } from "../../src/skills/skill-tool.js";
+import { agentInputSchema } from "../../src/session/subagent/agent-tool.js";
+import { skillInputSchema } from "../../src/skills/skill-tool.js";
 import { compactTool } from "../../src/tools/compact-profile.js";
-import { ToolSearchInputSchema } from "../../src/tools/tool-search.js";
+import { toolSearchInputSchema } from "../../src/tools/tool-search.js";
 import { builtinTools } from "../../src/tools/registry.js";
 import { createWorkspace, expectWellFormedRun, runAgentwire, type Workspace } from "../helpers/agentwire.js";
 
@@ -53,7 +53,7 @@ describe("the built-in tools' input schemas in a request", () => {
         "---\nname: demo\ndescription: A demo skill.\n---\nSay hi.\n",
       );
     });
-    const expected = { Skill: SkillInputSchema, ToolSearch: ToolSearchInputSchema, Agent: AgentInputSchema };
+    const expected = { Skill: skillInputSchema(), ToolSearch: toolSearchInputSchema(), Agent: agentInputSchema() };
     for (const [name, schema] of Object.entries(expected)) {
       expect(sent.find((tool) => tool.name === name)?.input_schema, name).toEqual(z.toJSONSchema(schema, { io: "input" }));
     }

@@ -4,35 +4,38 @@ import type { AgentDefinition } from "../../agents/agent-definition.js";
 import { renderAgentListing } from "../../agents/agent-listing.js";
 import { defineTool, toolError, type ToolDefinition } from "../../tools/define-tool.js";
 import { withBuiltSchema } from "../../tools/tool-json-schema.js";
+import { lazySchema } from "../../validation/lazy-schema.js";
 
 export const AGENT_TOOL_NAME = "Agent";
 /** The name Claude Code lists the Agent tool under in `system/init.tools`. */
 export const AGENT_TOOL_INIT_NAME = "Task";
 
 /** Claude Code's Agent input (api/tools-default-2.1.330.json), field for field. */
-export const AgentInputSchema = z.strictObject({
-  description: z.string().describe("What the agent is for, in three to five words"),
-  prompt: z.string().describe("The task, with everything the agent needs to know: it sees nothing else of this conversation"),
-  subagent_type: z.string().optional().describe("Which agent type to start (default: general-purpose)"),
-  model: z
-    .enum(["sonnet", "opus", "haiku", "fable"])
-    .optional()
-    .describe("A model alias for this agent, in place of its definition's model or the current one"),
-  effort: z
-    .enum(["low", "medium", "high", "xhigh", "max"])
-    .optional()
-    .describe("Reasoning effort for this agent; set it only when the user or instructions ask for one"),
-  run_in_background: z
-    .boolean()
-    .optional()
-    .describe("Start the agent in the background and go on at once; you are told when it finishes (default: wait for its report)"),
-  isolation: z
-    .enum(["worktree", "remote"])
-    .optional()
-    .describe("Run the agent on an isolated copy of the repository (not supported by agentwire yet)"),
-});
+export const agentInputSchema = lazySchema(() =>
+  z.strictObject({
+    description: z.string().describe("What the agent is for, in three to five words"),
+    prompt: z.string().describe("The task, with everything the agent needs to know: it sees nothing else of this conversation"),
+    subagent_type: z.string().optional().describe("Which agent type to start (default: general-purpose)"),
+    model: z
+      .enum(["sonnet", "opus", "haiku", "fable"])
+      .optional()
+      .describe("A model alias for this agent, in place of its definition's model or the current one"),
+    effort: z
+      .enum(["low", "medium", "high", "xhigh", "max"])
+      .optional()
+      .describe("Reasoning effort for this agent; set it only when the user or instructions ask for one"),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe("Start the agent in the background and go on at once; you are told when it finishes (default: wait for its report)"),
+    isolation: z
+      .enum(["worktree", "remote"])
+      .optional()
+      .describe("Run the agent on an isolated copy of the repository (not supported by agentwire yet)"),
+  }),
+);
 
-export type AgentInput = z.infer<typeof AgentInputSchema>;
+export type AgentInput = z.infer<ReturnType<typeof agentInputSchema>>;
 
 /**
  * The Agent tool as the model sees it, its description listing `definitions` (the session's agent
@@ -40,7 +43,7 @@ export type AgentInput = z.infer<typeof AgentInputSchema>;
  * conversation needs; `execute` only answers where no session is there to run one (a caller that
  * lists the tool outside a session).
  */
-export function createAgentTool(definitions: readonly AgentDefinition[]): ToolDefinition<typeof AgentInputSchema> {
+export function createAgentTool(definitions: readonly AgentDefinition[]): ToolDefinition<ReturnType<typeof agentInputSchema>> {
   return withBuiltSchema(
     defineTool({
       name: AGENT_TOOL_NAME,
@@ -54,7 +57,9 @@ export function createAgentTool(definitions: readonly AgentDefinition[]): ToolDe
         "",
         renderAgentListing(definitions),
       ].join("\n"),
-      inputSchema: AgentInputSchema,
+      get inputSchema() {
+        return agentInputSchema();
+      },
       execute: async () =>
         toolError("internal_error", "<tool_use_error>The Agent tool runs only inside an agentwire session.</tool_use_error>"),
     }),

@@ -2,7 +2,7 @@ import type { AgentDefinition } from "../../agents/agent-definition.js";
 import type { ToolUseBlock } from "../../conversation/messages.js";
 import type { ToolResult } from "../../conversation/tool-result.js";
 import { taskNotificationLine, taskPromptLine, taskStartedLine, taskUpdatedLine } from "../wire/subagent-lines.js";
-import { AgentInputSchema, type AgentInput } from "./agent-tool.js";
+import { agentInputSchema, type AgentInput } from "./agent-tool.js";
 import { writeReport } from "./subagent-ending.js";
 import { GENERAL_PURPOSE } from "./subagent-limits.js";
 import { prepareSubagent, runSubagentLoop, usageSoFar, type AgentCallOrigin, type Subagent } from "./subagent-loop.js";
@@ -18,7 +18,7 @@ export type { AgentCallOrigin } from "./subagent-loop.js";
  */
 export async function runAgentCall(origin: AgentCallOrigin, call: ToolUseBlock, signal: AbortSignal): Promise<ToolResult> {
   const { parts, subagents } = origin;
-  const parsed = AgentInputSchema.safeParse(call.input);
+  const parsed = agentInputSchema().safeParse(call.input);
   if (!parsed.success) return refusedResult(`Agent input is not valid: ${parsed.error.issues[0]?.message ?? ""}`);
   const input = parsed.data;
   subagents.counters.requested(input.run_in_background);
