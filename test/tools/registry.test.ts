@@ -25,6 +25,16 @@ describe("tool registry", () => {
     ]);
   });
 
+  it("every built-in tool builds its input schema at its first use, not when the tool is made (a start makes them all)", () => {
+    for (const tool of builtinTools()) {
+      const property = Object.getOwnPropertyDescriptor(tool, "inputSchema");
+      expect(property?.get, tool.name).toBeTypeOf("function");
+      // Built once, then the same schema for every call.
+      expect(tool.inputSchema, tool.name).toBe(tool.inputSchema);
+      expect(tool.inputSchema.safeParse({ no_such_field: 1 }).success, tool.name).toBe(false);
+    }
+  });
+
   it("--tools selects exactly the named tools; default and empty", () => {
     expect(names(selectTools(builtinTools(), { tools: parseToolNames(["Read, Grep"]), disallowedToolNames: [] }))).toEqual([
       "Grep",
