@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
 import { PERMISSION_MODES } from "../../protocol/permission-mode.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 
 /**
  * An agent definition: a kind of subagent the Agent tool can start (its `subagent_type`), with the
@@ -30,32 +31,35 @@ export const AGENT_EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
 
 /**
  * The fields a host or a file gives. Unknown fields are dropped (the SDK adds experimental ones
- * between releases); a known field of the wrong type is an error.
+ * between releases); a known field of the wrong type is an error. Built at the first definition
+ * read: most runs have none.
  */
-export const AgentFieldsSchema = z.object({
-  /** When to use this agent: what the model reads when it picks one. */
-  description: text(),
-  /** The subagent's system prompt. */
-  prompt: text(),
-  /** The tools it may use; absent: all of the parent's. */
-  tools: z.optional(names()),
-  /** Tools taken away from what it would otherwise have. */
-  disallowedTools: z.optional(names()),
-  /** `inherit` (the parent's model), an alias or a model id; absent: the parent's. */
-  model: z.optional(text()),
-  effort: z.optional(z.union([z.enum(AGENT_EFFORTS), z.int().check(z.positive())])),
-  maxTurns: z.optional(z.int().check(z.positive())),
-  permissionMode: z.optional(z.enum(PERMISSION_MODES)),
-  /** Start it in the background whatever the call says. */
-  background: z.optional(z.boolean()),
-  /** Skills whose instructions it starts with. */
-  skills: z.optional(names()),
-  initialPrompt: z.optional(z.string()),
-  memory: z.optional(z.enum(["user", "project", "local"])),
-  /** MCP servers by name, or `{name: config}` inline. */
-  mcpServers: z.optional(z.array(z.union([text(), z.record(z.string(), z.unknown())]))),
-});
-export type AgentFields = z.output<typeof AgentFieldsSchema>;
+export const agentFieldsSchema = lazySchema(() =>
+  z.object({
+    /** When to use this agent: what the model reads when it picks one. */
+    description: text(),
+    /** The subagent's system prompt. */
+    prompt: text(),
+    /** The tools it may use; absent: all of the parent's. */
+    tools: z.optional(names()),
+    /** Tools taken away from what it would otherwise have. */
+    disallowedTools: z.optional(names()),
+    /** `inherit` (the parent's model), an alias or a model id; absent: the parent's. */
+    model: z.optional(text()),
+    effort: z.optional(z.union([z.enum(AGENT_EFFORTS), z.int().check(z.positive())])),
+    maxTurns: z.optional(z.int().check(z.positive())),
+    permissionMode: z.optional(z.enum(PERMISSION_MODES)),
+    /** Start it in the background whatever the call says. */
+    background: z.optional(z.boolean()),
+    /** Skills whose instructions it starts with. */
+    skills: z.optional(names()),
+    initialPrompt: z.optional(z.string()),
+    memory: z.optional(z.enum(["user", "project", "local"])),
+    /** MCP servers by name, or `{name: config}` inline. */
+    mcpServers: z.optional(z.array(z.union([text(), z.record(z.string(), z.unknown())]))),
+  }),
+);
+export type AgentFields = z.output<ReturnType<typeof agentFieldsSchema>>;
 
 export type AgentDefinition = AgentFields & {
   name: string;
@@ -84,7 +88,7 @@ export function parseAgentRecord(record: unknown, source: "cli" | "sdk", origin:
     );
   return Object.entries(record).map(([name, fields]) => {
     if (!AGENT_NAME.test(name)) throw new AgentDefinitionError(`${origin}: the agent name ${JSON.stringify(name)} ${NAME_RULE}`);
-    const parsed = AgentFieldsSchema.safeParse(fields);
+    const parsed = agentFieldsSchema().safeParse(fields);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       throw new AgentDefinitionError(`${origin}: agent "${name}", ${issue.path.join(".") || "definition"}: ${issue.message}`);

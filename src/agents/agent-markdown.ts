@@ -1,5 +1,5 @@
 import { readFrontmatter, splitFrontmatter } from "../text/frontmatter.js";
-import { AGENT_NAME, type AgentFields, AgentFieldsSchema, withoutAbsent } from "./agent-definition.js";
+import { AGENT_NAME, type AgentFields, agentFieldsSchema, withoutAbsent } from "./agent-definition.js";
 
 /**
  * An agent definition file: markdown whose frontmatter holds `name`, `description` and optionally
@@ -34,7 +34,7 @@ export async function parseAgentMarkdown(text: string): Promise<ParsedAgentFile>
       ok: false,
       reason: `its name ${JSON.stringify(name)} is not an agent name (1-64 letters, digits, '-', '_' or '.', starting and ending with a letter or digit)`,
     };
-  const parsed = AgentFieldsSchema.safeParse({ ...raw, prompt: text.slice(bodyStart) });
+  const parsed = agentFieldsSchema().safeParse({ ...raw, prompt: text.slice(bodyStart) });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = issue.path.join(".");

@@ -3,7 +3,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolDefinition } from "../tools/define-tool.js";
 import { AGENTWIRE_VERSION } from "../version.js";
 import { isStdioServer, type McpServerConfig, type McpServers } from "./mcp-config.js";
-import { mcpToolDefinition, McpToolsListResultSchema, type McpToolListing } from "./mcp-tools.js";
+import { mcpToolDefinition, mcpToolsListResultSchema, type McpToolListing } from "./mcp-tools.js";
 import type { SupervisedStdioTransport } from "./stdio-transport.js";
 
 /** Claude Code's defaults and variables: MCP_TIMEOUT (start-up wait), MCP_TOOL_TIMEOUT (per call). */
@@ -190,7 +190,7 @@ async function listTools(client: Client): Promise<McpToolListing[]> {
   const tools: McpToolListing[] = [];
   let cursor: string | undefined;
   do {
-    const page = McpToolsListResultSchema.parse(await client.listTools(cursor === undefined ? undefined : { cursor }));
+    const page = mcpToolsListResultSchema().parse(await client.listTools(cursor === undefined ? undefined : { cursor }));
     tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor !== undefined);

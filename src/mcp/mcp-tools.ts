@@ -2,35 +2,42 @@ import * as z from "zod";
 import type { ImageBlock, TextBlock } from "../conversation/messages.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { defineTool, toolError, type ToolDefinition } from "../tools/define-tool.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 
 /** One tool of a `tools/list` answer, as far as agentwire uses it. */
-const McpToolListingSchema = z.looseObject({
-  name: z.string().min(1),
-  description: z.string().optional(),
-  inputSchema: z.record(z.string(), z.unknown()).optional(),
-  annotations: z.looseObject({ readOnlyHint: z.boolean().optional() }).optional(),
-});
+const mcpToolListingSchema = () =>
+  z.looseObject({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    inputSchema: z.record(z.string(), z.unknown()).optional(),
+    annotations: z.looseObject({ readOnlyHint: z.boolean().optional() }).optional(),
+  });
 
-export const McpToolsListResultSchema = z.looseObject({ tools: z.array(McpToolListingSchema), nextCursor: z.string().optional() });
+/** A `tools/list` answer; built at the first one (most runs have no MCP server). */
+export const mcpToolsListResultSchema = lazySchema(() =>
+  z.looseObject({ tools: z.array(mcpToolListingSchema()), nextCursor: z.string().optional() }),
+);
 
-export type McpToolListing = z.infer<typeof McpToolListingSchema>;
+export type McpToolListing = z.infer<ReturnType<typeof mcpToolListingSchema>>;
 
-const CallToolResultSchema = z.looseObject({
-  content: z
-    .array(
-      z.looseObject({
-        type: z.string(),
-        text: z.string().optional(),
-        data: z.string().optional(),
-        mimeType: z.string().optional(),
-        uri: z.string().optional(),
-        name: z.string().optional(),
-      }),
-    )
-    .default([]),
-  isError: z.boolean().optional(),
-  structuredContent: z.unknown().optional(),
-});
+const callToolResultSchema = lazySchema(() =>
+  z.looseObject({
+    content: z
+      .array(
+        z.looseObject({
+          type: z.string(),
+          text: z.string().optional(),
+          data: z.string().optional(),
+          mimeType: z.string().optional(),
+          uri: z.string().optional(),
+          name: z.string().optional(),
+        }),
+      )
+      .default([]),
+    isError: z.boolean().optional(),
+    structuredContent: z.unknown().optional(),
+  }),
+);
 
 /** Runs `tools/call` on the tool's server and resolves with the raw JSON-RPC result. */
 export type McpToolCaller = (toolName: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
@@ -57,7 +64,7 @@ export function mcpToolDefinition(server: string, tool: McpToolListing, call: Mc
           `The ${server} MCP server could not run ${tool.name}: ${(error as Error).message}`,
         );
       }
-      const result = CallToolResultSchema.safeParse(raw);
+      const result = callToolResultSchema().safeParse(raw);
       if (!result.success)
         return toolError(
           "internal_error",
@@ -72,7 +79,7 @@ export function mcpToolDefinition(server: string, tool: McpToolListing, call: Mc
  * MCP content → tool result: text as text, images as images, anything else (resource links,
  * embedded resources, audio) as its JSON so the model still sees what came back.
  */
-function toToolResult(result: z.infer<typeof CallToolResultSchema>): ToolResult {
+function toToolResult(result: z.infer<ReturnType<typeof callToolResultSchema>>): ToolResult {
   const parts: Array<TextBlock | ImageBlock> = result.content.flatMap((part): Array<TextBlock | ImageBlock> => {
     if (part.type === "text" && part.text !== undefined) return [{ type: "text", text: part.text }];
     if (part.type === "image" && part.data && part.mimeType) return [{ type: "image", mediaType: part.mimeType, data: part.data }];

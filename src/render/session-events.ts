@@ -1,6 +1,6 @@
 import type { Message, ToolResultBlock } from "../conversation/messages.js";
 import { visibleMessage } from "../conversation/reminders.js";
-import { EntrySchema, HeaderSchema } from "../sessions/session-file.js";
+import { entrySchema, headerSchema } from "../sessions/session-file.js";
 import type { RenderItem } from "./transcript-renderer.js";
 
 /**
@@ -10,7 +10,7 @@ import type { RenderItem } from "./transcript-renderer.js";
  * with them; files from before it was stored show an edit from its own old and new text.
  */
 export function sessionLineToItems(value: unknown): RenderItem[] {
-  const header = HeaderSchema.safeParse(value);
+  const header = headerSchema().safeParse(value);
   if (header.success) {
     const { session_id, cwd, created_at, forked_from } = header.data;
     return [
@@ -18,7 +18,7 @@ export function sessionLineToItems(value: unknown): RenderItem[] {
       { kind: "note", text: `created ${created_at}${forked_from ? ` · forked from ${forked_from}` : ""}` },
     ];
   }
-  const entry = EntrySchema.safeParse(value);
+  const entry = entrySchema().safeParse(value);
   if (!entry.success) return [{ kind: "event", event: value }];
   switch (entry.data.type) {
     case "message": {

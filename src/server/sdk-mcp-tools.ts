@@ -1,22 +1,25 @@
 import * as z from "zod";
 import { McpMessageResponseSchema } from "../../protocol/control.js";
-import { mcpToolDefinition, McpToolsListResultSchema } from "../mcp/mcp-tools.js";
+import { mcpToolDefinition, mcpToolsListResultSchema } from "../mcp/mcp-tools.js";
 import type { HostMcpServer } from "../session/session.js";
 import { AGENTWIRE_VERSION } from "../version.js";
+import { lazySchema } from "../validation/lazy-schema.js";
 import type { HostChannel } from "./host-channel.js";
 
 /** The MCP revision agentwire asks for; a server answers with the one it speaks, and either will do. */
 const MCP_PROTOCOL_VERSION = "2025-11-25";
 
-const ServerInfoSchema = z.looseObject({ name: z.string(), version: z.string() });
+const serverInfoSchema = () => z.looseObject({ name: z.string(), version: z.string() });
 
 /** `initialize.sdkMcpServerManifests[name]`: the MCP handshake the TypeScript Agent SDK ran for us. */
-const ManifestSchema = z.looseObject({
-  initializeResult: z.looseObject({ serverInfo: ServerInfoSchema.optional() }).optional(),
-  toolsListResult: McpToolsListResultSchema.optional(),
-});
+const manifestSchema = lazySchema(() =>
+  z.looseObject({
+    initializeResult: z.looseObject({ serverInfo: serverInfoSchema().optional() }).optional(),
+    toolsListResult: mcpToolsListResultSchema().optional(),
+  }),
+);
 
-const InitializeResultSchema = z.looseObject({ serverInfo: ServerInfoSchema.optional() });
+const initializeResultSchema = lazySchema(() => z.looseObject({ serverInfo: serverInfoSchema().optional() }));
 
 export interface SdkMcpLoadOptions {
   /** How long one server's handshake may take (Claude Code's MCP_TIMEOUT); its server fails after. */
@@ -41,7 +44,7 @@ export async function loadSdkMcpServers(
   manifests: unknown,
   options: SdkMcpLoadOptions,
 ): Promise<HostMcpServer[]> {
-  const byName = z.record(z.string(), ManifestSchema).safeParse(manifests ?? {});
+  const byName = z.record(z.string(), manifestSchema()).safeParse(manifests ?? {});
   let nextId = 0;
   const send = async (server: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> => {
     const answer = McpMessageResponseSchema.parse(
@@ -61,12 +64,12 @@ export async function loadSdkMcpServers(
     try {
       if (!manifest?.initializeResult) {
         const clientInfo = { name: "agentwire", version: AGENTWIRE_VERSION };
-        serverInfo = InitializeResultSchema.parse(
+        serverInfo = initializeResultSchema().parse(
           await send(server, "initialize", { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: {}, clientInfo }, deadline),
         ).serverInfo;
         await notify(server, "notifications/initialized", deadline);
       }
-      listed ??= McpToolsListResultSchema.parse(await send(server, "tools/list", {}, deadline));
+      listed ??= mcpToolsListResultSchema().parse(await send(server, "tools/list", {}, deadline));
     } catch (error) {
       const reason = deadline.aborted ? `no answer within ${options.handshakeTimeoutMs / 1000} s` : describeFailure(error);
       return { name: server, error: `the host did not serve this in-process server: ${reason}` };

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { Message } from "../conversation/messages.js";
 import { readLinesBackward } from "./lines-backward.js";
-import { EntrySchema, HeaderSchema, SESSION_FILE_VERSION, sessionFile, type SessionEntry, type SessionModelUsage } from "./session-file.js";
+import { entrySchema, headerSchema, SESSION_FILE_VERSION, sessionFile, type SessionEntry, type SessionModelUsage } from "./session-file.js";
 
 export interface LoadedSession {
   sessionId: string;
@@ -88,7 +88,7 @@ function parseEntry(line: Buffer, offset: number, isLast: boolean, problems: str
     problems.push(isLast ? `ignored a truncated last line (${line.length} bytes)` : `skipped an unreadable line at byte ${offset}`);
     return undefined;
   }
-  const entry = EntrySchema.safeParse(value);
+  const entry = entrySchema().safeParse(value);
   if (!entry.success) {
     problems.push(`skipped an invalid entry at byte ${offset}`);
     return undefined;
@@ -118,7 +118,7 @@ function readHeader(file: string, sessionId: string): string | undefined {
     } catch {
       return "its first line is not a session header (not JSON)";
     }
-    const header = HeaderSchema.safeParse(value);
+    const header = headerSchema().safeParse(value);
     if (!header.success) return "its first line is not a session header";
     if (header.data.version > SESSION_FILE_VERSION)
       return `its format (version ${header.data.version}) is newer than this agentwire reads (${SESSION_FILE_VERSION})`;

@@ -1,9 +1,9 @@
 import { closeSync, openSync, readdirSync, readSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { UserMessageSchema } from "../conversation/messages.js";
+import { userMessageSchema } from "../conversation/messages.js";
 import { userWords } from "../conversation/reminders.js";
 import { readLinesBackward } from "./lines-backward.js";
-import { HeaderSchema, projectKey, TurnEndEntrySchema } from "./session-file.js";
+import { headerSchema, projectKey, turnEndEntrySchema } from "./session-file.js";
 import { sessionLockHolder } from "./session-lock.js";
 
 /** One stored session, as `agentwire sessions list` shows it. */
@@ -70,7 +70,7 @@ export function summarizeSession(file: string): SessionSummary | undefined {
     const stats = statSync(file);
     if (!stats.isFile()) return undefined;
     const lines = readHead(file).split("\n");
-    const header = HeaderSchema.safeParse(safeJson(lines[0] ?? ""));
+    const header = headerSchema().safeParse(safeJson(lines[0] ?? ""));
     if (!header.success) return undefined;
     const { turns, totalCostUsd } = countTurns(file);
     return {
@@ -96,7 +96,7 @@ function firstPrompt(lines: string[]): string {
     if (!line.startsWith('{"type":"message"')) continue;
     // A first message longer than the head that was read does not parse: no title from it.
     const entry = safeJson(line) as { message?: unknown } | undefined;
-    const message = UserMessageSchema.safeParse(entry?.message);
+    const message = userMessageSchema().safeParse(entry?.message);
     if (!message.success) continue;
     const oneLine = userWords(message.data.content).replace(/\s+/g, " ").trim();
     if (oneLine === "") continue;
@@ -115,7 +115,7 @@ function countTurns(file: string): { turns: number; totalCostUsd: number } {
     if (!line.subarray(0, TURN_END_PREFIX.length).equals(TURN_END_PREFIX)) return true;
     turns++;
     if (totalCostUsd === undefined) {
-      const entry = TurnEndEntrySchema.safeParse(safeJson(line.toString("utf8")));
+      const entry = turnEndEntrySchema().safeParse(safeJson(line.toString("utf8")));
       if (entry.success) totalCostUsd = entry.data.total_cost_usd;
     }
     return true;

@@ -3,7 +3,8 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import "../validation/english-issues.js";
-import { MessageSchema } from "../conversation/messages.js";
+import { lazySchema } from "../validation/lazy-schema.js";
+import { messageSchema } from "../conversation/messages.js";
 import { modelUsageFields } from "../../protocol/model-usage.js";
 
 /**
@@ -18,56 +19,68 @@ import { modelUsageFields } from "../../protocol/model-usage.js";
  */
 export const SESSION_FILE_VERSION = 2;
 
-export const HeaderSchema = z.object({
-  type: z.literal("session"),
-  version: z.int(),
-  session_id: z.string(),
-  cwd: z.string(),
-  created_at: z.string(),
-  agentwire_version: z.string(),
-  /** `--fork-session`: the session this one was copied from. */
-  forked_from: z.optional(z.string()),
-});
-const MessageEntrySchema = z.object({
-  type: z.literal("message"),
-  message: MessageSchema,
-  timestamp: z.string(),
-  /**
-   * The structured results of the message's tool calls by tool_use id (stream-json's
-   * `tool_use_result`: a diff, a command's exit code), so a transcript read back shows what was
-   * shown live. Never sent to the model; absent in files written before it existed.
-   */
-  tool_use_results: z.optional(z.record(z.string(), z.unknown())),
-});
+export const headerSchema = lazySchema(() =>
+  z.object({
+    type: z.literal("session"),
+    version: z.int(),
+    session_id: z.string(),
+    cwd: z.string(),
+    created_at: z.string(),
+    agentwire_version: z.string(),
+    /** `--fork-session`: the session this one was copied from. */
+    forked_from: z.optional(z.string()),
+  }),
+);
+const messageEntrySchema = lazySchema(() =>
+  z.object({
+    type: z.literal("message"),
+    message: messageSchema(),
+    timestamp: z.string(),
+    /**
+     * The structured results of the message's tool calls by tool_use id (stream-json's
+     * `tool_use_result`: a diff, a command's exit code), so a transcript read back shows what was
+     * shown live. Never sent to the model; absent in files written before it existed.
+     */
+    tool_use_results: z.optional(z.record(z.string(), z.unknown())),
+  }),
+);
 /** One model's usage, as the result event has it (protocol/model-usage.ts). */
-const ModelUsageEntrySchema = z.strictObject(
-  modelUsageFields(
-    () => z.int().check(z.nonnegative()),
-    () => z.number().check(z.nonnegative()),
+const modelUsageEntrySchema = lazySchema(() =>
+  z.strictObject(
+    modelUsageFields(
+      () => z.int().check(z.nonnegative()),
+      () => z.number().check(z.nonnegative()),
+    ),
   ),
 );
 
-export const TurnEndEntrySchema = z.object({
-  type: z.literal("turn_end"),
-  total_cost_usd: z.number(),
-  model_usage: z.record(z.string(), ModelUsageEntrySchema),
-  timestamp: z.string(),
-});
-const CompactionEntrySchema = z.object({
-  type: z.literal("compaction"),
-  trigger: z.enum(["auto", "manual", "clear"]),
-  pre_tokens: z.number(),
-  post_tokens: z.number(),
-  /** The whole conversation from here on (a summary and what was kept; empty after /clear). */
-  messages: z.array(MessageSchema),
-  timestamp: z.string(),
-});
-export const EntrySchema = z.discriminatedUnion("type", [MessageEntrySchema, TurnEndEntrySchema, CompactionEntrySchema]);
+export const turnEndEntrySchema = lazySchema(() =>
+  z.object({
+    type: z.literal("turn_end"),
+    total_cost_usd: z.number(),
+    model_usage: z.record(z.string(), modelUsageEntrySchema()),
+    timestamp: z.string(),
+  }),
+);
+const compactionEntrySchema = lazySchema(() =>
+  z.object({
+    type: z.literal("compaction"),
+    trigger: z.enum(["auto", "manual", "clear"]),
+    pre_tokens: z.number(),
+    post_tokens: z.number(),
+    /** The whole conversation from here on (a summary and what was kept; empty after /clear). */
+    messages: z.array(messageSchema()),
+    timestamp: z.string(),
+  }),
+);
+export const entrySchema = lazySchema(() =>
+  z.discriminatedUnion("type", [messageEntrySchema(), turnEndEntrySchema(), compactionEntrySchema()]),
+);
 
 /** The one JSON document `agentwire sessions export --format json` writes: the header, then every entry (each checked on import). */
-export const ExportedSessionSchema = z.object({ session: HeaderSchema, entries: z.array(z.unknown()) });
+export const exportedSessionSchema = lazySchema(() => z.object({ session: headerSchema(), entries: z.array(z.unknown()) }));
 
-export type SessionModelUsage = z.infer<typeof TurnEndEntrySchema>["model_usage"];
+export type SessionModelUsage = z.infer<ReturnType<typeof turnEndEntrySchema>>["model_usage"];
 
 /** `~/.agentwire` unless AGENTWIRE_HOME says otherwise. */
 export function agentwireHome(env: NodeJS.ProcessEnv): string {
@@ -79,8 +92,8 @@ export function projectKey(cwd: string): string {
   return cwd.replace(/[^a-zA-Z0-9]/g, "-");
 }
 
-export type SessionHeader = z.infer<typeof HeaderSchema>;
-export type SessionEntry = z.infer<typeof EntrySchema>;
+export type SessionHeader = z.infer<ReturnType<typeof headerSchema>>;
+export type SessionEntry = z.infer<ReturnType<typeof entrySchema>>;
 
 export function sessionFile(home: string, cwd: string, sessionId: string): string {
   return join(home, "projects", projectKey(cwd), `${sessionId}.jsonl`);

@@ -3,7 +3,7 @@ import { createReadStream, mkdirSync, readFileSync, writeFileSync } from "node:f
 import { dirname } from "node:path";
 import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
-import { EntrySchema, ExportedSessionSchema, HeaderSchema, SESSION_FILE_VERSION, sessionFile, type SessionHeader } from "./session-file.js";
+import { entrySchema, exportedSessionSchema, headerSchema, SESSION_FILE_VERSION, sessionFile, type SessionHeader } from "./session-file.js";
 
 /**
  * A session file as one JSON document: `{"session": header, "entries": [...]}`, every entry
@@ -68,7 +68,7 @@ function parseExport(text: string): { header: SessionHeader; entries: unknown[] 
   let rawEntries: Array<{ where: string; value: unknown }> = [];
   const document = text.trimStart().startsWith('{"session"') ? safeJson(text) : undefined;
   if (document !== undefined) {
-    const parsed = ExportedSessionSchema.safeParse(document);
+    const parsed = exportedSessionSchema().safeParse(document);
     if (!parsed.success)
       throw new SessionImportError(
         `Not a session export: ${parsed.error.issues[0]?.path.join(".") ?? ""} ${parsed.error.issues[0]?.message ?? ""}`.trim(),
@@ -82,14 +82,14 @@ function parseExport(text: string): { header: SessionHeader; entries: unknown[] 
       const value = safeJson(line);
       if (value === undefined) problems.push(`line ${index + 1}: not JSON`);
       else if (header === undefined && index === 0) {
-        const parsed = HeaderSchema.safeParse(value);
+        const parsed = headerSchema().safeParse(value);
         if (parsed.success) header = parsed.data;
         else problems.push(`line 1: not a session header (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`);
       } else rawEntries.push({ where: `line ${index + 1}`, value });
     });
   }
   const entries = rawEntries.flatMap(({ where, value }) => {
-    const parsed = EntrySchema.safeParse(value);
+    const parsed = entrySchema().safeParse(value);
     if (parsed.success) return [parsed.data];
     const issue = parsed.error.issues[0];
     problems.push(`${where}: ${issue?.path.join(".") || "entry"}: ${issue?.message ?? "invalid"}`);
