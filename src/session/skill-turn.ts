@@ -34,8 +34,10 @@ export async function skillPrompt(input: SkillTurnInput): Promise<UserMessage> {
 
   const invocable = skills.filter((skill) => skill.modelInvocable);
   if (invocable.length > 0) {
-    let ranked = await input.catalog.rank(text);
-    if (input.rerank && !listingFits(invocable, input.budgetChars)) {
+    // A listing that fits whole keeps discovery order: ranking it would only build the index (~1 ms at a start).
+    const fits = listingFits(invocable, input.budgetChars);
+    let ranked = fits ? [] : await input.catalog.rank(text);
+    if (input.rerank && !fits) {
       const top = ranked.slice(0, RERANK_CANDIDATES);
       const reordered = await input.rerank(
         text,
