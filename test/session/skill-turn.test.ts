@@ -14,7 +14,7 @@ beforeEach(() => {
   for (const [name, description] of [
     ["release-notes", "Writes release notes from the commits since the last tag"],
     ["pdf-forms", "Fills in PDF forms from a JSON file of field values"],
-  ]) {
+  ] as const) {
     mkdirSync(join(directory, name));
     writeFileSync(join(directory, name, "SKILL.md"), `---\nname: ${name}\ndescription: ${description}\n---\n\nInstructions.\n`);
   }
