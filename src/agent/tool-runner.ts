@@ -4,6 +4,7 @@ import type { ToolContext, ToolDefinition } from "../tools/define-tool.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { redactToolResult } from "../tools/redact-secrets.js";
 import { findTool } from "../tools/registry.js";
+import { PARSE_ONCE } from "../validation/parse-once.js";
 
 /** One `tool_use` block as the model sent it. */
 export interface ToolCall {
@@ -52,7 +53,7 @@ function checkToolCall(call: ToolCall, tools: readonly ToolDefinition[]): { tool
       ),
     };
   }
-  const parsed = tool.inputSchema.safeParse(call.input);
+  const parsed = tool.inputSchema.safeParse(call.input, PARSE_ONCE);
   if (!parsed.success) return { error: toolError("invalid_input", describeInputIssues(tool, call.input, parsed.error.issues)) };
   return { tool, input: parsed.data };
 }
