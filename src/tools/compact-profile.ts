@@ -32,11 +32,16 @@ const COMPACT: Record<CompactToolName, { description: string; inputSchema: () =>
 export function compactTool(tool: ToolDefinition): ToolDefinition {
   const compact = (COMPACT as Partial<Record<string, (typeof COMPACT)[CompactToolName]>>)[tool.name];
   if (!compact) throw new Error(`${tool.name} has no compact form`);
-  return {
-    ...tool,
+  // The tool's other fields are copied as they are: a spread would read its full input schema,
+  // and so build it at the session's start rather than at the first call.
+  const { inputSchema: _full, description: _long, execute: _execute, ...fields } = Object.getOwnPropertyDescriptors(tool);
+  const compactForm: ToolDefinition = {
+    name: tool.name,
+    kind: tool.kind,
     description: compact.description,
     inputSchema: compact.inputSchema(),
     // The thin input is a valid full input; the full schema adds its defaults.
     execute: (input, context) => tool.execute(tool.inputSchema.parse(input), context),
   };
+  return Object.defineProperties(compactForm, fields);
 }

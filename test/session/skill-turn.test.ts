@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { skillPrompt } from "../../src/session/skill-turn.js";
-import { SkillCatalog } from "../../src/skills/catalog.js";
+import { skillPrompt, type SkillTurnInput } from "../../src/session/skill-turn.js";
+import { type Skill, SkillCatalog } from "../../src/skills/catalog.js";
 import { GRANT_ALL } from "../../src/skills/skill-grants.js";
 import { SessionState } from "../../src/tools/session-state.js";
 
@@ -24,8 +24,15 @@ afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
 const prompt = (text: string) => ({ role: "user" as const, content: [{ type: "text" as const, text }] });
 
-async function listingFor(catalog: SkillCatalog, text: string, budgetChars: number): Promise<string> {
-  const message = await skillPrompt({ catalog, prompt: prompt(text), history: [], sessionState: new SessionState(), budgetChars });
+async function listingFor(catalog: SkillCatalog, text: string, budgetChars: number, rerank?: SkillTurnInput["rerank"]): Promise<string> {
+  const message = await skillPrompt({
+    catalog,
+    prompt: prompt(text),
+    history: [],
+    sessionState: new SessionState(),
+    budgetChars,
+    ...(rerank ? { rerank } : {}),
+  });
   const first = message.content[0];
   return first?.type === "text" ? first.text : "";
 }
@@ -48,5 +55,17 @@ describe("the skill listing before a prompt", () => {
     expect(listing).toContain("- release-notes: Writes release notes");
     expect(listing).not.toContain("Fills in PDF forms");
     expect(listing).toMatch(/More skills.*pdf-forms/);
+  });
+
+  it("asks the model to re-order (--skill-ranking llm) only a listing that does not fit", async () => {
+    const catalog = SkillCatalog.discover([{ directory, source: "skills-dir" }], GRANT_ALL);
+    const rerank = vi.fn(async (_text: string, candidates: Skill[]) => [...candidates].reverse());
+    await listingFor(catalog, "write the release notes", 10_000, rerank);
+    expect(rerank).not.toHaveBeenCalled();
+    const listing = await listingFor(catalog, "write the release notes", 80, rerank);
+    expect(rerank).toHaveBeenCalledOnce();
+    expect(rerank.mock.calls[0]![1].map((skill) => skill.name)).toEqual(["release-notes", "pdf-forms"]);
+    // The model's order wins: the first it names is described.
+    expect(listing).toContain("- pdf-forms: Fills in PDF forms");
   });
 });

@@ -1,4 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { createAgentTool } from "../../src/session/subagent/agent-tool.js";
+import { SkillCatalog } from "../../src/skills/catalog.js";
+import { createSkillTool } from "../../src/skills/skill-tool.js";
+import { COMPACT_TOOL_NAMES } from "../../src/tools/builtin-tool-traits.js";
+import { compactTool } from "../../src/tools/compact-profile.js";
+import type { ToolContext } from "../../src/tools/define-tool.js";
+import { createToolSearchTool } from "../../src/tools/tool-search.js";
 import { builtinTools } from "../../src/tools/registry.js";
 import { toolInputJsonSchema } from "../../src/tools/tool-json-schema.js";
 import { parseToolNames, selectTools } from "../../src/tools/select-tools.js";
@@ -25,13 +32,26 @@ describe("tool registry", () => {
     ]);
   });
 
-  it("every built-in tool builds its input schema at its first use, not when the tool is made (a start makes them all)", () => {
-    for (const tool of builtinTools()) {
+  it("every tool a start makes builds its input schema at its first use, not when the tool is made", () => {
+    const made = [...builtinTools(), createSkillTool(SkillCatalog.empty()), createToolSearchTool(() => []), createAgentTool([])];
+    for (const tool of made) {
       const property = Object.getOwnPropertyDescriptor(tool, "inputSchema");
       expect(property?.get, tool.name).toBeTypeOf("function");
       // Built once, then the same schema for every call.
       expect(tool.inputSchema, tool.name).toBe(tool.inputSchema);
-      expect(tool.inputSchema.safeParse({ no_such_field: 1 }).success, tool.name).toBe(false);
+    }
+  });
+
+  it("the compact profile does not build the full schema of the tool it shortens until a call runs", () => {
+    for (const tool of builtinTools().filter((candidate) => COMPACT_TOOL_NAMES.includes(candidate.name as never))) {
+      const full = vi.spyOn(tool, "inputSchema", "get");
+      const compact = compactTool(tool);
+      expect(full, tool.name).not.toHaveBeenCalled();
+      expect(compact.inputSchema, tool.name).not.toBe(tool.inputSchema);
+      full.mockClear();
+      // Input the full schema refuses: the call goes no further than the check.
+      expect(() => compact.execute({ no_such_field: 1 }, {} as ToolContext)).toThrow();
+      expect(full, tool.name).toHaveBeenCalled();
     }
   });
 
