@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import { childEnvironment } from "./child-environment.js";
 import { LAUNCHER_SCRIPT } from "./launcher-script.js";
 import type { ProcessEnd } from "./process-end.js";
+import { signalQuietly, statFields } from "./process-table.js";
 
 /**
  * Starts commands through one small long-lived process (launcher-script.ts) instead of forking
@@ -134,6 +135,8 @@ class Launcher {
   /** Whether it has reported anything: a start, or a failure to start. */
   private reported = false;
   private readonly process: ChildProcess;
+  /** At agentwire's exit; removed when the launcher ends, so a replaced one leaves no listener behind. */
+  private readonly resumeAtExit = (): void => this.resume();
   private readonly jobs = new Map<string, Job>();
   private nextId = 1;
   private pending: Buffer | undefined;
@@ -153,7 +156,7 @@ class Launcher {
     // Exit code 1 before any report: the script refused to run (setsid failed, no pipe).
     this.process.on("exit", (code) => this.fail(code === 1 && !this.reported));
     // A stopped launcher would never read the end of its input: woken, it stops what is left.
-    process.once("exit", () => this.resume());
+    process.once("exit", this.resumeAtExit);
     // A write after the launcher ended (EPIPE): its exit event says what follows.
     this.process.stdin?.on("error", () => undefined);
     this.process.stdout?.on("data", (chunk: Buffer) => this.receive(chunk));
@@ -198,12 +201,8 @@ class Launcher {
   }
 
   private resume(): void {
-    if (this.broken || this.process.pid === undefined) return;
-    try {
-      process.kill(this.process.pid, "SIGCONT");
-    } catch {
-      // Gone already: the exit handler deals with that.
-    }
+    // Gone already: the exit handler deals with that.
+    if (!this.broken && this.process.pid !== undefined) signalQuietly(this.process.pid, "SIGCONT");
   }
 
   private send(request: string | Buffer): void {
@@ -294,6 +293,7 @@ class Launcher {
   private fail(cannotStart: boolean): void {
     if (this.broken) return;
     this.broken = true;
+    process.off("exit", this.resumeAtExit);
     if (cannotStart) unavailable = true;
     const session = this.process.pid;
     if (session !== undefined) {
@@ -309,14 +309,6 @@ class Launcher {
       job.onEnded({ code: null, signal: null, error: new Error(`the process launcher ended ${when}`) });
     }
     this.refresh();
-  }
-}
-
-function signalQuietly(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // Already gone.
   }
 }
 
@@ -336,7 +328,7 @@ function killSession(session: number): void {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]) === session) signalQuietly(Number(entry), "SIGKILL");
+      if (Number(statFields(stat)[3]) === session) signalQuietly(Number(entry), "SIGKILL");
     } catch {
       // Gone meanwhile.
     }

@@ -2,6 +2,7 @@ import { readlinkSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { signalQuietly, statFields } from "../../process/process-table.js";
 
 /**
  * What ends a bwrap command's PID namespace. The namespace's first process is the one whose end
@@ -80,12 +81,7 @@ function inNamespace(pid: number, inode: string): boolean {
  * bwrap leaves the stop to bwrap's group signal).
  */
 function killNamespace(named: NamedNamespace | undefined): void {
-  if (named?.inode === undefined || !inNamespace(named.firstPid, named.inode)) return;
-  try {
-    process.kill(named.firstPid, "SIGKILL");
-  } catch {
-    // Gone already.
-  }
+  if (named?.inode !== undefined && inNamespace(named.firstPid, named.inode)) signalQuietly(named.firstPid, "SIGKILL");
 }
 
 /** How long to wait at most; the kernel takes microseconds, so this only bounds a surprise. */
@@ -104,9 +100,7 @@ async function waitForEnd(named: NamedNamespace): Promise<boolean> {
 
 async function hasEnded(pid: number): Promise<boolean> {
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    // The state follows the command name, which is in parentheses and may hold any character.
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    const state = statFields(await readFile(`/proc/${pid}/stat`, "utf8"))[0];
     return state === "Z" || state === "X";
   } catch {
     return true;
