@@ -1,5 +1,5 @@
 import type { ToolResult } from "../conversation/tool-result.js";
-import { SECRET_FORMATS } from "../text/secret-formats.js";
+import { mayHoldSecret, SECRET_FORMATS } from "../text/secret-formats.js";
 
 /** The text that replaces a secret. Write and Edit refuse new text that contains it. */
 export const REDACTION_MARKER_PREFIX = "[REDACTED:";
@@ -13,6 +13,7 @@ export interface Redaction {
 
 /** Replaces every well-known secret in `text` with `[REDACTED:<kind>]`. Pure. */
 export function redactSecrets(text: string): { text: string; secrets: string[] } & Redaction {
+  if (!mayHoldSecret(text)) return { text, secrets: [], count: 0, kinds: [] };
   let redacted = text;
   const secrets = new Set<string>();
   const kinds = new Set<string>();
