@@ -53,7 +53,8 @@ function checkToolCall(call: ToolCall, tools: readonly ToolDefinition[]): { tool
       ),
     };
   }
-  const parsed = tool.inputSchema.safeParse(call.input, PARSE_ONCE);
+  // zod's top-level parse, not the schema's method: a tool's schema may be of either flavour.
+  const parsed = z.safeParse(tool.inputSchema, call.input, PARSE_ONCE);
   if (!parsed.success) return { error: toolError("invalid_input", describeInputIssues(tool, call.input, parsed.error.issues)) };
   return { tool, input: parsed.data };
 }
@@ -102,7 +103,10 @@ function describeIssue(tool: ToolDefinition, input: Record<string, unknown>, iss
 }
 
 function topLevelParameterNames(tool: ToolDefinition): string[] {
-  return tool.inputSchema instanceof z.ZodObject ? Object.keys(tool.inputSchema.shape) : [];
+  // Read from the core definition, which both zod flavours share: a built-in tool's schema is a
+  // zod/mini object, not an instance of classic's ZodObject.
+  const { def } = tool.inputSchema._zod;
+  return def.type === "object" ? Object.keys((def as z.core.$ZodObjectDef).shape) : [];
 }
 
 function valueAtPath(input: unknown, path: readonly PropertyKey[]): unknown {

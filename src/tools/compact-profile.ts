@@ -41,7 +41,7 @@ export function compactTool(tool: ToolDefinition): ToolDefinition {
     description: compact.description,
     inputSchema: compact.inputSchema(),
     // The thin input is a valid full input; the full schema adds its defaults.
-    execute: (input, context) => tool.execute(tool.inputSchema.parse(input), context),
+    execute: (input, context) => tool.execute(z.parse(tool.inputSchema, input), context),
   };
   return Object.defineProperties(compactForm, fields);
 }

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type * as z from "zod/v4/core";
 import type { ToolErrorCode, ToolResult } from "../conversation/tool-result.js";
 import type { ToolTraits } from "../conversation/tool-traits.js";
 import type { ReadOnlyConfinement } from "./sandbox/confinement.js";
@@ -127,14 +127,16 @@ export interface ToolLog {
 
 /**
  * One tool = a name, a description (prompt text for the model), a zod input schema, and an
- * execute function.
+ * execute function. The schema may be of either zod flavour (the built-in tools build theirs with
+ * `zod/mini`, MCP tools and tests with classic zod), so it is typed by zod's core and used only
+ * through what both flavours share.
  *
  * Contract: `execute` receives input already validated against `inputSchema` (the tool runner
  * validates; tools never re-parse). Expected failures are returned as `{isError: true, code}`
  * results with a message that tells the model what to do next. Only broken infrastructure
  * throws, and the runner turns a throw into an `internal_error` result as well.
  */
-export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> extends ToolTraits {
+export interface ToolDefinition<Schema extends z.$ZodType = z.$ZodType> extends ToolTraits {
   name: string;
   description: string;
   inputSchema: Schema;
@@ -143,7 +145,7 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> extends To
    * `inputSchema`) rather than from `inputSchema`.
    */
   inputJsonSchema?: Record<string, unknown>;
-  execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolResult>;
+  execute(input: z.output<Schema>, context: ToolContext): Promise<ToolResult>;
   /**
    * Called when the model begins to write a call of this tool, before its input is complete or
    * approved: work every call needs, and that harms nothing when the call never runs, can start
@@ -154,7 +156,7 @@ export interface ToolDefinition<Schema extends z.ZodType = z.ZodType> extends To
 }
 
 /** Identity function that exists for type inference of `execute`'s input. */
-export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): ToolDefinition<Schema> {
+export function defineTool<Schema extends z.$ZodType>(definition: ToolDefinition<Schema>): ToolDefinition<Schema> {
   return definition;
 }
 
