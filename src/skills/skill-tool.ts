@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { editDistance } from "../text/edit-distance.js";
 import { defineTool, toolError, type ToolContext } from "../tools/define-tool.js";
@@ -23,13 +24,14 @@ Never invent a name: only listed ones, or one the user typed, exist. When this t
 
 export const skillInputSchema = lazySchema(() =>
   z
-    .object({
-      skill: z.string().optional().describe("A skill's name exactly as the listing gives it; never a guess"),
-      args: z.string().optional().describe("Text handed on to the skill, if it takes any"),
-      query: z.string().optional().describe("Instead of skill: words describing the task, to find matching skills"),
+    .strictObject({
+      skill: z.optional(z.string()).check(z.describe("A skill's name exactly as the listing gives it; never a guess")),
+      args: z.optional(z.string()).check(z.describe("Text handed on to the skill, if it takes any")),
+      query: z.optional(z.string()).check(z.describe("Instead of skill: words describing the task, to find matching skills")),
     })
-    .strict()
-    .refine((input) => (input.skill === undefined) !== (input.query === undefined), { message: "give exactly one of skill and query" }),
+    .check(
+      z.refine((input) => (input.skill === undefined) !== (input.query === undefined), { message: "give exactly one of skill and query" }),
+    ),
 );
 
 /** Names of the skills whose instructions this session has loaded. */

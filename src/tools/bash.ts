@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { prepareLauncher } from "../process/launcher.js";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { captureCommandOutput, createSpoolFile, HEAD_LINES, TAIL_LINES, type CommandOutput } from "../process/command-output.js";
 import { defineTool, toolError } from "./define-tool.js";
 import { lazySchema } from "../validation/lazy-schema.js";
@@ -39,20 +40,14 @@ export const SHELL_DIRECTORY = sessionSlot<string | undefined>("bash.cwd", () =>
 /** Name prefix of the full-output files in the session's output directory. */
 const OUTPUT_FILE_PREFIX = "bash";
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      command: z.string().describe("Shell command line to run"),
-      timeout: z
-        .number()
-        .positive()
-        .max(MAX_BACKGROUND_TIMEOUT_MS)
-        .optional()
-        .describe("Milliseconds the command may run before it is stopped (default 120000, at most 600000 in the foreground)"),
-      description: z
-        .string()
-        .optional()
-        .describe(
-          `A few words saying what the command does, for a person who may see only this line and not the command. Name the effect in plain language ("Run the unit tests", "Show recent commits"), not the command's text, flags or paths, and without judging it: no "complex", "dangerous" or "risky".
+  z.strictObject({
+    command: z.string().check(z.describe("Shell command line to run")),
+    timeout: z
+      .optional(z.number().check(z.positive(), z.maximum(MAX_BACKGROUND_TIMEOUT_MS)))
+      .check(z.describe("Milliseconds the command may run before it is stopped (default 120000, at most 600000 in the foreground)")),
+    description: z.optional(z.string()).check(
+      z.describe(
+        `A few words saying what the command does, for a person who may see only this line and not the command. Name the effect in plain language ("Run the unit tests", "Show recent commits"), not the command's text, flags or paths, and without judging it: no "complex", "dangerous" or "risky".
 
 Five to ten words suit a simple command:
 - ls -la → "Show all files with details"
@@ -63,15 +58,16 @@ A command whose purpose is hard to see at a glance (a pipeline, unusual flags) d
 - du -sh * | sort -h | tail -3 → "Find the three largest entries in this folder"
 - git clean -fdx → "Delete every untracked and ignored file"
 - grep -rl TODO src | wc -l → "Count the source files that mention TODO"`,
-        ),
-      run_in_background: z
-        .boolean()
-        .optional()
-        .describe(
+      ),
+    ),
+    run_in_background: z
+      .optional(z.boolean())
+      .check(
+        z.describe(
           `Start the command and return at once with a task id and the file its output goes to; you are told when it ends. With it, \`timeout\` is how long it may run before it is stopped (default ${DEFAULT_BACKGROUND_TIMEOUT_MS}, at most ${MAX_BACKGROUND_TIMEOUT_MS}).`,
         ),
-    })
-    .strict(),
+      ),
+  }),
 );
 
 export const createBashTool = () =>

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import type { CompactToolName } from "./builtin-tool-traits.js";
 import type { ToolDefinition } from "./define-tool.js";
 
@@ -10,21 +11,23 @@ import type { ToolDefinition } from "./define-tool.js";
  * input error the model can act on, never guessed at. The schemas are built only for a session
  * that asks for the profile.
  */
-const COMPACT: Record<CompactToolName, { description: string; inputSchema: () => z.ZodObject }> = {
+const COMPACT: Record<CompactToolName, { description: string; inputSchema: () => z.ZodMiniObject }> = {
   Bash: {
     description: "Run a shell command in the working directory and get its stdout and stderr. timeout in ms (default 120000).",
-    inputSchema: () => z.object({ command: z.string(), timeout: z.number().positive().max(600_000).optional() }).strict(),
+    inputSchema: () => z.strictObject({ command: z.string(), timeout: z.optional(z.number().check(z.positive(), z.maximum(600_000))) }),
   },
   Read: {
     description: "Read a file: numbered lines (offset and limit page through long files), or an image.",
     inputSchema: () =>
-      z
-        .object({ file_path: z.string(), offset: z.number().int().nonnegative().optional(), limit: z.number().int().positive().optional() })
-        .strict(),
+      z.strictObject({
+        file_path: z.string(),
+        offset: z.optional(z.int().check(z.nonnegative())),
+        limit: z.optional(z.int().check(z.positive())),
+      }),
   },
   Write: {
     description: "Create or overwrite a file with content.",
-    inputSchema: () => z.object({ file_path: z.string(), content: z.string() }).strict(),
+    inputSchema: () => z.strictObject({ file_path: z.string(), content: z.string() }),
   },
 };
 

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { defineTool } from "./define-tool.js";
 import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
@@ -16,14 +17,14 @@ const description = `Replaces text in an existing file: old_string with new_stri
 - \`file_path\` should be an absolute path; a relative path is resolved against the session's working directory.`;
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      file_path: z.string().describe("Absolute path of the file to change"),
-      old_string: z.string().describe("Text now in the file, copied exactly, that is to change"),
-      new_string: z.string().describe("What to put in its place; not the same as old_string"),
-      replace_all: z.boolean().default(false).describe("true: change every occurrence of old_string, not only one (default false)"),
-    })
-    .strict(),
+  z.strictObject({
+    file_path: z.string().check(z.describe("Absolute path of the file to change")),
+    old_string: z.string().check(z.describe("Text now in the file, copied exactly, that is to change")),
+    new_string: z.string().check(z.describe("What to put in its place; not the same as old_string")),
+    replace_all: z
+      ._default(z.boolean(), false)
+      .check(z.describe("true: change every occurrence of old_string, not only one (default false)")),
+  }),
 );
 
 export const createEditTool = () =>

@@ -1,7 +1,8 @@
 import { lstatSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { defineTool, toolError } from "./define-tool.js";
 import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
@@ -21,17 +22,16 @@ const description = `Finds files by name pattern, fast on large trees. Returns m
 const MAX_RESULTS = 100;
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      pattern: z.string().min(1).describe('Pattern the file paths must match, e.g. "**/*.ts"'),
-      path: z
-        .string()
-        .optional()
-        .describe(
+  z.strictObject({
+    pattern: z.string().check(z.minLength(1), z.describe('Pattern the file paths must match, e.g. "**/*.ts"')),
+    path: z
+      .optional(z.string())
+      .check(
+        z.describe(
           'Folder to search; leave the field out for the working directory (never send "undefined" or "null" as text). When given, it must be an existing folder.',
         ),
-    })
-    .strict(),
+      ),
+  }),
 );
 
 export const createGlobTool = () =>

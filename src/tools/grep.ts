@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { defineTool, toolError } from "./define-tool.js";
 import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolDefinition } from "./define-tool.js";
@@ -23,62 +24,57 @@ const MAX_LINE_CHARACTERS = 500;
 /** A hard cap on one result even with head_limit 0. */
 const MAX_OUTPUT_CHARACTERS = 100_000;
 
+/** A whole number of lines or entries, 0 or more: a schema of its own for each field that takes one. */
+const count = () => z.int().check(z.minimum(0));
+
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      pattern: z.string().min(1).describe("Regular expression to look for in the files' text"),
-      path: z.string().optional().describe("File or folder to search; the working directory when left out"),
-      glob: z.string().optional().describe('Only files whose path matches this glob, e.g. "*.py" or "src/**/*.{ts,tsx}" (rg --glob)'),
-      output_mode: z
-        .enum(["content", "files_with_matches", "count"])
-        .optional()
-        .describe(
+  z.strictObject({
+    pattern: z.string().check(z.minLength(1), z.describe("Regular expression to look for in the files' text")),
+    path: z.optional(z.string()).check(z.describe("File or folder to search; the working directory when left out")),
+    glob: z
+      .optional(z.string())
+      .check(z.describe('Only files whose path matches this glob, e.g. "*.py" or "src/**/*.{ts,tsx}" (rg --glob)')),
+    output_mode: z
+      .optional(z.enum(["content", "files_with_matches", "count"]))
+      .check(
+        z.describe(
           'What comes back: "files_with_matches" (the default) the paths of matching files; "content" the matching lines themselves, where -A, -B, -C and -n apply; "count" how many lines match in each file. head_limit applies to all three.',
         ),
-      "-B": z.number().int().min(0).optional().describe('Lines of context shown above each match (rg -B); only with output_mode "content"'),
-      "-A": z.number().int().min(0).optional().describe('Lines of context shown below each match (rg -A); only with output_mode "content"'),
-      "-C": z.number().int().min(0).optional().describe("Same as context"),
-      context: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe('Lines of context shown on both sides of each match (rg -C); only with output_mode "content"'),
-      "-n": z
-        .boolean()
-        .optional()
-        .describe('Put each line\'s number before it (rg -n; on unless set to false); only with output_mode "content"'),
-      "-i": z.boolean().optional().describe("Match regardless of upper or lower case (rg -i)"),
-      "-o": z
-        .boolean()
-        .optional()
-        .describe(
+      ),
+    "-B": z.optional(count()).check(z.describe('Lines of context shown above each match (rg -B); only with output_mode "content"')),
+    "-A": z.optional(count()).check(z.describe('Lines of context shown below each match (rg -A); only with output_mode "content"')),
+    "-C": z.optional(count()).check(z.describe("Same as context")),
+    context: z
+      .optional(count())
+      .check(z.describe('Lines of context shown on both sides of each match (rg -C); only with output_mode "content"')),
+    "-n": z
+      .optional(z.boolean())
+      .check(z.describe('Put each line\'s number before it (rg -n; on unless set to false); only with output_mode "content"')),
+    "-i": z.optional(z.boolean()).check(z.describe("Match regardless of upper or lower case (rg -i)")),
+    "-o": z
+      .optional(z.boolean())
+      .check(
+        z.describe(
           'Show just the text each match covers, one match per line, instead of whole lines (off unless true); only with output_mode "content"',
         ),
-      type: z
-        .string()
-        .optional()
-        .describe('Only files of this ripgrep type, e.g. "ts", "py", "go" (rg --type); quicker than a glob for the usual languages'),
-      head_limit: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe(
+      ),
+    type: z
+      .optional(z.string())
+      .check(z.describe('Only files of this ripgrep type, e.g. "ts", "py", "go" (rg --type); quicker than a glob for the usual languages')),
+    head_limit: z
+      .optional(count())
+      .check(
+        z.describe(
           "Show at most this many entries (lines, paths or counts): 250 when left out, 0 for all of them, which can be a great deal",
         ),
-      offset: z
-        .number()
-        .int()
-        .min(0)
-        .optional()
-        .describe("Entries to pass over before the ones shown, for the next page of a long result (default 0)"),
-      multiline: z
-        .boolean()
-        .optional()
-        .describe("Let a match run over several lines, with . matching newlines too (rg -U --multiline-dotall; off unless true)"),
-    })
-    .strict(),
+      ),
+    offset: z
+      .optional(count())
+      .check(z.describe("Entries to pass over before the ones shown, for the next page of a long result (default 0)")),
+    multiline: z
+      .optional(z.boolean())
+      .check(z.describe("Let a match run over several lines, with . matching newlines too (rg -U --multiline-dotall; off unless true)")),
+  }),
 );
 
 type GrepInput = z.infer<ReturnType<typeof inputSchema>>;

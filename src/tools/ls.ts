@@ -1,7 +1,8 @@
 import { readdir, stat } from "node:fs/promises";
 import type { Dirent } from "node:fs";
 import path from "node:path";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { defineTool, toolError } from "./define-tool.js";
 import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
@@ -20,15 +21,12 @@ const description = `Lists a directory as an indented tree: folders (marked with
 const MAX_ENTRIES = 1000;
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      path: z
-        .string()
-        .optional()
-        .describe("The directory to list (absolute, or relative to the working directory). Defaults to the working directory."),
-      ignore: z.array(z.string()).optional().describe('Patterns to leave out, in .gitignore syntax (e.g. "node_modules", "*.log")'),
-    })
-    .strict(),
+  z.strictObject({
+    path: z
+      .optional(z.string())
+      .check(z.describe("The directory to list (absolute, or relative to the working directory). Defaults to the working directory.")),
+    ignore: z.optional(z.array(z.string())).check(z.describe('Patterns to leave out, in .gitignore syntax (e.g. "node_modules", "*.log")')),
+  }),
 );
 
 interface ListedEntry {

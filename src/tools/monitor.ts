@@ -1,5 +1,6 @@
 import { StringDecoder } from "node:string_decoder";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BackgroundTasks, labelOf, type TaskEnd } from "./background/task-registry.js";
 import { startBackgroundProcess, taskOutputFile, type BackgroundEnd } from "./background/background-process.js";
@@ -29,25 +30,20 @@ const description = `Watches a long-running shell command in the background: eac
 - It runs in the same shell and working directory as Bash, under the same permissions. After its deadline (default ${DEFAULT_TIMEOUT_MS} ms, at most ${MAX_TIMEOUT_MS}) it is stopped and you are told; start it again if you still need it.`;
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      description: z.string().describe("A few words saying what is watched; every notification carries it"),
-      timeout_ms: z
-        .number()
-        .min(1000)
-        .max(3_600_000)
-        .default(DEFAULT_TIMEOUT_MS)
-        .describe(
+  z.strictObject({
+    description: z.string().check(z.describe("A few words saying what is watched; every notification carries it")),
+    timeout_ms: z
+      ._default(z.number().check(z.minimum(1000), z.maximum(3_600_000)), DEFAULT_TIMEOUT_MS)
+      .check(
+        z.describe(
           `Stop watching after this many milliseconds (default ${DEFAULT_TIMEOUT_MS}; more than ${MAX_TIMEOUT_MS} counts as ${MAX_TIMEOUT_MS})`,
         ),
-      command: z.string().optional().describe("Shell command whose stdout lines are the events; its exit ends the watch"),
-      ws: z
-        .object({ url: z.string(), protocols: z.array(z.string()).optional() })
-        .strict()
-        .optional()
-        .describe("A WebSocket to watch instead of a command (not supported by agentwire: use command)"),
-    })
-    .strict(),
+      ),
+    command: z.optional(z.string()).check(z.describe("Shell command whose stdout lines are the events; its exit ends the watch")),
+    ws: z
+      .optional(z.strictObject({ url: z.string(), protocols: z.optional(z.array(z.string())) }))
+      .check(z.describe("A WebSocket to watch instead of a command (not supported by agentwire: use command)")),
+  }),
 );
 
 export const createMonitorTool = () =>

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { defineTool } from "./define-tool.js";
 import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
@@ -14,22 +15,20 @@ const description = `Makes several replacements in one file in a single call: al
 - \`file_path\` should be an absolute path; a relative path is resolved against the session's working directory.`;
 
 const editSchema = lazySchema(() =>
-  z
-    .object({
-      old_string: z.string().describe("Text the file holds at this point, copied exactly, that is to change"),
-      new_string: z.string().describe("What to put in its place"),
-      replace_all: z.boolean().default(false).describe("true: change every occurrence of old_string, not only one (default false)"),
-    })
-    .strict(),
+  z.strictObject({
+    old_string: z.string().check(z.describe("Text the file holds at this point, copied exactly, that is to change")),
+    new_string: z.string().check(z.describe("What to put in its place")),
+    replace_all: z
+      ._default(z.boolean(), false)
+      .check(z.describe("true: change every occurrence of old_string, not only one (default false)")),
+  }),
 );
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      file_path: z.string().describe("Absolute path of the file to change"),
-      edits: z.array(editSchema()).min(1).describe("Edits to apply in order; all succeed or none is applied"),
-    })
-    .strict(),
+  z.strictObject({
+    file_path: z.string().check(z.describe("Absolute path of the file to change")),
+    edits: z.array(editSchema()).check(z.minLength(1), z.describe("Edits to apply in order; all succeed or none is applied")),
+  }),
 );
 
 export const createMultiEditTool = () =>

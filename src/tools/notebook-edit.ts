@@ -1,5 +1,6 @@
 import { randomBytes } from "../text/random-uuid.js";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, toolError } from "./define-tool.js";
@@ -19,21 +20,17 @@ const description = `Changes one cell of a Jupyter notebook (.ipynb): replaces i
 - Give \`notebook_path\` as an absolute path; a relative one is taken from the session's working directory.`;
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      notebook_path: z.string().describe("Absolute path of the notebook (.ipynb) to change"),
-      cell_id: z
-        .string()
-        .optional()
-        .describe("Id of the cell to replace or delete; for an insert, the cell after which the new one goes (none: at the top)"),
-      new_source: z.string().describe("The cell's new source"),
-      cell_type: z
-        .enum(["code", "markdown"])
-        .optional()
-        .describe("code or markdown; required for an insert, and for a replace only to change the cell's type"),
-      edit_mode: z.enum(["replace", "insert", "delete"]).optional().describe("replace (default), insert or delete"),
-    })
-    .strict(),
+  z.strictObject({
+    notebook_path: z.string().check(z.describe("Absolute path of the notebook (.ipynb) to change")),
+    cell_id: z
+      .optional(z.string())
+      .check(z.describe("Id of the cell to replace or delete; for an insert, the cell after which the new one goes (none: at the top)")),
+    new_source: z.string().check(z.describe("The cell's new source")),
+    cell_type: z
+      .optional(z.enum(["code", "markdown"]))
+      .check(z.describe("code or markdown; required for an insert, and for a replace only to change the cell's type")),
+    edit_mode: z.optional(z.enum(["replace", "insert", "delete"])).check(z.describe("replace (default), insert or delete")),
+  }),
 );
 
 export const createNotebookEditTool = () =>

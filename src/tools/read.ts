@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { defineTool, toolError } from "./define-tool.js";
 import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
@@ -58,14 +59,12 @@ const BINARY_SIGNATURES: ReadonlyArray<{ bytes: readonly number[]; kind: string;
 ];
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      file_path: z.string().describe("Absolute path of the file to show"),
-      // Claude Code treats offset 0 like 1, so 0 is accepted rather than rejected.
-      offset: z.number().int().min(0).optional().describe("Line to begin at, counting from 1; for a part of a long file"),
-      limit: z.number().int().positive().optional().describe("How many lines to show from there; for a part of a long file"),
-    })
-    .strict(),
+  z.strictObject({
+    file_path: z.string().check(z.describe("Absolute path of the file to show")),
+    // Claude Code treats offset 0 like 1, so 0 is accepted rather than rejected.
+    offset: z.optional(z.int().check(z.minimum(0))).check(z.describe("Line to begin at, counting from 1; for a part of a long file")),
+    limit: z.optional(z.int().check(z.positive())).check(z.describe("How many lines to show from there; for a part of a long file")),
+  }),
 );
 
 interface ReturnedLine {

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { defineTool, type ToolDefinition } from "./define-tool.js";
 import { STRUCTURED_OUTPUT_TOOL } from "./structured-output-limits.js";
@@ -28,10 +29,12 @@ export async function createStructuredOutputTool(schema: JsonSchema): Promise<To
     description:
       "Give your final answer in the structured format the user asked for. Call this exactly once, when the work is done, with the answer as its input; " +
       "the conversation ends when the input matches the schema. If it does not, you get the errors back: fix them and call it again.",
-    inputSchema: z.record(z.string(), z.unknown()).superRefine((input, context) => {
-      for (const issue of validate(unwrap(input)))
-        context.addIssue({ code: "custom", path: wrapped ? ["output", ...issue.path] : issue.path, message: issue.message });
-    }),
+    inputSchema: z.record(z.string(), z.unknown()).check(
+      z.superRefine((input, context) => {
+        for (const issue of validate(unwrap(input)))
+          context.addIssue({ code: "custom", path: wrapped ? ["output", ...issue.path] : issue.path, message: issue.message });
+      }),
+    ),
     inputJsonSchema,
     kind: "other",
     // Answering changes nothing outside the session: no permission question.

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, toolError } from "./define-tool.js";
@@ -7,12 +8,10 @@ import { lazySchema } from "../validation/lazy-schema.js";
 const description = `Stops a background task of this session by its id: a command started with Bash's run_in_background, or a Monitor. The task and every process it started are stopped. Answers whether it worked.`;
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      task_id: z.string().optional().describe("Which task: the id its start reported (b and 8 characters)"),
-      shell_id: z.string().optional().describe("Older name of task_id; use task_id"),
-    })
-    .strict(),
+  z.strictObject({
+    task_id: z.optional(z.string()).check(z.describe("Which task: the id its start reported (b and 8 characters)")),
+    shell_id: z.optional(z.string()).check(z.describe("Older name of task_id; use task_id")),
+  }),
 );
 
 export const createTaskStopTool = () =>

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { defineTool } from "./define-tool.js";
 import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
@@ -15,21 +16,17 @@ When to use it: work with three or more distinct steps, several things the user 
 - Remove items that no longer apply.`;
 
 const todoSchema = lazySchema(() =>
-  z
-    .object({
-      content: z.string().min(1).describe("What needs to be done, in the imperative"),
-      status: z.enum(["pending", "in_progress", "completed"]),
-      activeForm: z.string().min(1).describe("The same task in the present continuous, shown while it is in progress"),
-    })
-    .strict(),
+  z.strictObject({
+    content: z.string().check(z.minLength(1), z.describe("What needs to be done, in the imperative")),
+    status: z.enum(["pending", "in_progress", "completed"]),
+    activeForm: z.string().check(z.minLength(1), z.describe("The same task in the present continuous, shown while it is in progress")),
+  }),
 );
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      todos: z.array(todoSchema()).describe("The updated todo list"),
-    })
-    .strict(),
+  z.strictObject({
+    todos: z.array(todoSchema()).check(z.describe("The updated todo list")),
+  }),
 );
 
 type Todo = z.infer<ReturnType<typeof todoSchema>>;

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { didYouMean } from "../text/closest-name.js";
 import { TOOL_SEARCH_TRAITS } from "./builtin-tool-traits.js";
@@ -20,12 +21,10 @@ Two ways to ask:
 Prefer select: when you already know which tool you need.`;
 
 export const toolSearchInputSchema = lazySchema(() =>
-  z
-    .object({
-      query: z.string().describe('"select:<name>,<name>" to load tools by name, or keywords to search the deferred tools'),
-      max_results: z.number().int().positive().default(5).describe("The most tools a keyword search loads (default: 5)"),
-    })
-    .strict(),
+  z.strictObject({
+    query: z.string().check(z.describe('"select:<name>,<name>" to load tools by name, or keywords to search the deferred tools')),
+    max_results: z._default(z.int().check(z.positive()), 5).check(z.describe("The most tools a keyword search loads (default: 5)")),
+  }),
 );
 
 /** The text Claude Code puts beside the tool references, for the model to read. */

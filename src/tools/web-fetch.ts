@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, toolError, type ToolContext } from "./define-tool.js";
@@ -17,20 +18,17 @@ const description = `Fetches a web page, turns it into markdown, and answers \`p
 - Answers are kept for 15 minutes per URL, so asking again about the same page is cheap.`;
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      url: z.url().describe("The address of the page to fetch"),
-      prompt: z.string().optional().describe("What to find out from the page; leave it out to get the page's text itself"),
-      offset: z
-        .int()
-        .min(0)
-        .max(Number.MAX_SAFE_INTEGER)
-        .optional()
-        .describe(
+  z.strictObject({
+    url: z.url().check(z.describe("The address of the page to fetch")),
+    prompt: z.optional(z.string()).check(z.describe("What to find out from the page; leave it out to get the page's text itself")),
+    offset: z
+      .optional(z.int().check(z.minimum(0), z.maximum(Number.MAX_SAFE_INTEGER)))
+      .check(
+        z.describe(
           "Where in the page's text to start reading, in characters: the value a previous result gave, to read on through a long page.",
         ),
-    })
-    .strict(),
+      ),
+  }),
 );
 
 /** How long a fetched page is reused (Claude Code's 15 minutes), and how much is kept: pages or text, whichever bound comes first. */

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import type { ToolResult } from "../conversation/tool-result.js";
 import { BUILTIN_TOOL_TRAITS } from "./builtin-tool-traits.js";
 import { defineTool, toolError, WebSearchUnavailable, type WebSearchAnswer } from "./define-tool.js";
@@ -11,13 +12,11 @@ const description = `Searches the web and answers with the links found (titles a
 - When you answer from the results, finish with a "Sources:" list of the pages you used, as markdown links.`;
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      query: z.string().min(2).describe("What to search for"),
-      allowed_domains: z.array(z.string()).optional().describe("Keep only results from these domains"),
-      blocked_domains: z.array(z.string()).optional().describe("Drop results from these domains"),
-    })
-    .strict(),
+  z.strictObject({
+    query: z.string().check(z.minLength(2), z.describe("What to search for")),
+    allowed_domains: z.optional(z.array(z.string())).check(z.describe("Keep only results from these domains")),
+    blocked_domains: z.optional(z.array(z.string())).check(z.describe("Drop results from these domains")),
+  }),
 );
 
 export const createWebSearchTool = () =>

@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../validation/english-issues.js";
 import { defineTool, toolError } from "./define-tool.js";
 import { lazySchema } from "../validation/lazy-schema.js";
 import type { ToolResult } from "../conversation/tool-result.js";
@@ -18,12 +19,10 @@ const description = `Creates a file, or replaces everything in an existing one, 
 - Give \`file_path\` as an absolute path; a relative one is taken from the session's working directory.`;
 
 const inputSchema = lazySchema(() =>
-  z
-    .object({
-      file_path: z.string().describe("Absolute path of the file to create or replace"),
-      content: z.string().describe("Everything the file should contain"),
-    })
-    .strict(),
+  z.strictObject({
+    file_path: z.string().check(z.describe("Absolute path of the file to create or replace")),
+    content: z.string().check(z.describe("Everything the file should contain")),
+  }),
 );
 
 export const createWriteTool = () =>

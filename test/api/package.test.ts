@@ -1,6 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWorkspace, ROOT, type Workspace } from "../helpers/agentwire.js";
@@ -115,8 +115,10 @@ describe("the agentwire package", () => {
     const miniUsers = [];
     for (const file of [...files, "protocol/model-usage.ts", "protocol/permission-mode.ts"]) {
       const text = await readFile(join(ROOT, file), "utf8");
-      if (/^import \* as z from "zod\/mini";$/m.test(text))
-        miniUsers.push({ file, english: text.includes('import "../validation/english-issues.js";') });
+      // The import from the file's own folder: src/tools/x.ts has "../validation/english-issues.js".
+      const path = relative(dirname(file), "src/validation/english-issues.js");
+      const english = `import "${path.startsWith(".") ? path : `./${path}`}";`;
+      if (/^import \* as z from "zod\/mini";$/m.test(text)) miniUsers.push({ file, english: text.includes(english) });
     }
     expect(miniUsers.length).toBeGreaterThan(5);
     // protocol/ may not import src/; its entry builds classic schemas, which install the English messages.

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/agentwire.js";
 
 // The rule (src/validation/english-issues.ts): `zod/mini` in the modules the CLI loads before its
-// first line, classic zod everywhere else, and no schema of one flavour built into the other.
+// first line and in the built-in tools' modules, classic zod everywhere else, and no schema of one
+// flavour built into the other.
 
 /** Static value imports (`import … from`, `export … from`), not `import type` and not `import()`. */
 const STATIC_IMPORT = /^(?:import|export)\s+(?!type\b)(?:([^"';]*?)\s+from\s+)?["']([^"']+)["']/gm;
@@ -50,15 +51,39 @@ function startUpModules(): Set<string> {
   return seen;
 }
 
+/**
+ * A tool module whose input schema is classic: MCP's, whose other schemas parse the servers' answers
+ * and are imported by classic modules; its tools' input is whatever a server declares.
+ */
+const CLASSIC_TOOL_MODULES = new Set(["src/mcp/mcp-tools.ts"]);
+/** Input schemas of built-in tools built outside a `defineTool(` module: the compact profile's thin Bash, Read and Write. */
+const OTHER_TOOL_SCHEMA_MODULES = ["src/tools/compact-profile.ts"];
+
+/**
+ * The built-in tools' modules, which build their input schemas with `zod/mini`: a tool's schema is
+ * built at its first call, on the turn's critical path, and mini builds it at about half classic's
+ * cost (classic binds dozens of methods onto every schema it makes).
+ */
+function toolModules(files: readonly string[]): Set<string> {
+  const defining = files.filter((file) => /\bdefineTool\(/.test(readFileSync(join(ROOT, file), "utf8")) && !CLASSIC_TOOL_MODULES.has(file));
+  return new Set([...defining, ...OTHER_TOOL_SCHEMA_MODULES]);
+}
+
 describe("one zod flavour per load phase", () => {
   const files = sourceFiles();
   const startUp = startUpModules();
+  const tools = toolModules(files);
 
-  it("start-up modules build with zod/mini, all others with classic zod", () => {
+  it("start-up and built-in tool modules build with zod/mini, all others with classic zod", () => {
     expect(startUp.size).toBeGreaterThan(30);
+    // Every built-in tool is found (Bash … Write, Skill, Agent, ToolSearch, StructuredOutput), and MCP's module is the one exception.
+    expect(tools.size).toBeGreaterThan(15);
+    expect(tools).toContain("src/tools/read.ts");
+    expect(tools).toContain("src/session/subagent/agent-tool.ts");
+    for (const file of [...CLASSIC_TOOL_MODULES, ...OTHER_TOOL_SCHEMA_MODULES]) expect(files).toContain(file);
     const wrong = files.filter((file) => {
       const flavour = flavourOf(file);
-      return flavour !== undefined && flavour !== (startUp.has(file) ? "mini" : "classic");
+      return flavour !== undefined && flavour !== (startUp.has(file) || tools.has(file) ? "mini" : "classic");
     });
     expect(wrong).toEqual([]);
     // Both phases hold schemas: the check sees both sides.

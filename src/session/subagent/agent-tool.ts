@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../../validation/english-issues.js";
 import { AGENT_TOOL_TRAITS } from "../../tools/builtin-tool-traits.js";
 import type { AgentDefinition } from "../../agents/agent-definition.js";
 import { renderAgentListing } from "../../agents/agent-listing.js";
@@ -13,25 +14,23 @@ export const AGENT_TOOL_INIT_NAME = "Task";
 /** Claude Code's Agent input (api/tools-default-2.1.330.json), field for field. */
 export const agentInputSchema = lazySchema(() =>
   z.strictObject({
-    description: z.string().describe("What the agent is for, in three to five words"),
-    prompt: z.string().describe("The task, with everything the agent needs to know: it sees nothing else of this conversation"),
-    subagent_type: z.string().optional().describe("Which agent type to start (default: general-purpose)"),
+    description: z.string().check(z.describe("What the agent is for, in three to five words")),
+    prompt: z.string().check(z.describe("The task, with everything the agent needs to know: it sees nothing else of this conversation")),
+    subagent_type: z.optional(z.string()).check(z.describe("Which agent type to start (default: general-purpose)")),
     model: z
-      .enum(["sonnet", "opus", "haiku", "fable"])
-      .optional()
-      .describe("A model alias for this agent, in place of its definition's model or the current one"),
+      .optional(z.enum(["sonnet", "opus", "haiku", "fable"]))
+      .check(z.describe("A model alias for this agent, in place of its definition's model or the current one")),
     effort: z
-      .enum(["low", "medium", "high", "xhigh", "max"])
-      .optional()
-      .describe("Reasoning effort for this agent; set it only when the user or instructions ask for one"),
+      .optional(z.enum(["low", "medium", "high", "xhigh", "max"]))
+      .check(z.describe("Reasoning effort for this agent; set it only when the user or instructions ask for one")),
     run_in_background: z
-      .boolean()
-      .optional()
-      .describe("Start the agent in the background and go on at once; you are told when it finishes (default: wait for its report)"),
+      .optional(z.boolean())
+      .check(
+        z.describe("Start the agent in the background and go on at once; you are told when it finishes (default: wait for its report)"),
+      ),
     isolation: z
-      .enum(["worktree", "remote"])
-      .optional()
-      .describe("Run the agent on an isolated copy of the repository (not supported by agentwire yet)"),
+      .optional(z.enum(["worktree", "remote"]))
+      .check(z.describe("Run the agent on an isolated copy of the repository (not supported by agentwire yet)")),
   }),
 );
 
