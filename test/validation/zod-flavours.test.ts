@@ -61,8 +61,8 @@ const OTHER_TOOL_SCHEMA_MODULES = ["src/tools/compact-profile.ts"];
 
 /**
  * The built-in tools' modules, which build their input schemas with `zod/mini`: a tool's schema is
- * built at its first call, on the turn's critical path, and mini builds it at about half classic's
- * cost (classic binds dozens of methods onto every schema it makes).
+ * built at its first call, on the turn's critical path, and mini builds it for less (classic binds
+ * dozens of methods onto every schema it makes).
  */
 function toolModules(files: readonly string[]): Set<string> {
   const defining = files.filter((file) => /\bdefineTool\(/.test(readFileSync(join(ROOT, file), "utf8")) && !CLASSIC_TOOL_MODULES.has(file));
