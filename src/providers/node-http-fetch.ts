@@ -1,13 +1,15 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import type { ClientRequest, RequestOptions } from "node:http";
 import type { Readable } from "node:stream";
 import { FetchHeaders, type HeadersSource } from "./fetch-headers.js";
+import { exchange } from "./http1-exchange.js";
 
 /**
- * The `fetch` agentwire hands to the provider SDKs: the model request over `node:http` (and
- * `node:https`, loaded only for an https URL). Node's own fetch is undici: its first call
- * compiles undici and the modules it needs (http2, tls, zlib, worker_threads, perf_hooks, web
- * streams) and a WebAssembly HTTP parser, ~70 ms of CPU before the first byte goes out; a
- * single answer spent more time there than in agentwire itself.
+ * The `fetch` agentwire hands to the provider SDKs. An http: request (a local model server) goes
+ * over agentwire's own HTTP/1.1 exchange on a kept connection (http1-exchange.ts), an https: one
+ * over `node:https`, loaded only then. Node's own fetch is undici: its first call compiles undici
+ * and the modules it needs (http2, tls, zlib, worker_threads, perf_hooks, web streams) and a
+ * WebAssembly HTTP parser, ~70 ms of CPU before the first byte goes out; a single answer spent
+ * more time there than in agentwire itself.
  *
  * What the SDKs use of fetch is kept: streamed bodies (SSE), abort through the signal (the
  * reason is what the promise or the body read rejects with), redirects, gzip/deflate/br bodies,
@@ -50,12 +52,12 @@ async function fetchOverNodeHttp(input: string | URL | { url: string }, init: Fe
   if (typeof init.body === "string" && !headers.has("content-type")) headers.set("content-type", "text/plain;charset=UTF-8");
   let request: OutgoingRequest = { url, method: (init.method ?? "GET").toUpperCase(), headers, body: body.bytes };
   for (let redirects = 0; ; redirects++) {
-    const message = await send(request, init.signal ?? undefined);
-    const location = message.headers.location;
-    if (!REDIRECTS.has(message.statusCode ?? 0) || location === undefined || init.redirect === "manual") {
-      return new NodeHttpResponse(message, request.url, redirects > 0, init.signal ?? undefined);
+    const response = await send(request, init.signal ?? undefined);
+    const location = headerValue(response.rawHeaders, "location");
+    if (!REDIRECTS.has(response.status) || location === undefined || init.redirect === "manual") {
+      return new NodeHttpResponse(response, request.url, redirects > 0, init.signal ?? undefined);
     }
-    message.destroy();
+    response.body.destroy();
     if (init.redirect === "error" || redirects === MAX_REDIRECTS) {
       const reason = init.redirect === "error" ? "unexpected redirect" : "redirect count exceeded";
       throw new TypeError("fetch failed", { cause: new Error(reason) });
@@ -63,8 +65,23 @@ async function fetchOverNodeHttp(input: string | URL | { url: string }, init: Fe
     const next = new URL(location, request.url);
     const refusal = redirectRefusal(request.url, next);
     if (refusal) throw new TypeError("fetch failed", { cause: new Error(refusal) });
-    request = redirected(request, message.statusCode!, next);
+    request = redirected(request, response.status, next);
   }
+}
+
+/** A response's head and its body stream (without transfer framing), from either transport. */
+interface ResponseHead {
+  status: number;
+  statusText: string;
+  /** Name, value, name, value…, as received. */
+  rawHeaders: string[];
+  body: Readable;
+}
+
+/** The first value of header `name` (lower case) in `rawHeaders`. */
+function headerValue(rawHeaders: readonly string[], name: string): string | undefined {
+  for (let index = 0; index < rawHeaders.length; index += 2) if (rawHeaders[index]!.toLowerCase() === name) return rawHeaders[index + 1];
+  return undefined;
 }
 
 interface OutgoingRequest {
@@ -107,12 +124,33 @@ function redirected(previous: OutgoingRequest, status: number, url: URL): Outgoi
 }
 
 /** One HTTP exchange, up to the response head. */
-async function send(outgoing: OutgoingRequest, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+async function send(outgoing: OutgoingRequest, signal: AbortSignal | undefined): Promise<ResponseHead> {
   if (signal?.aborted) throw signal.reason;
   const { url } = outgoing;
-  const requestFunction = url.protocol === "https:" ? (await import("node:https")).request : httpRequest;
+  const headers: Array<[string, string]> = [...outgoing.headers];
+  // Credentials in the URL sign the request only where the caller set no Authorization of its own.
+  if (url.username && !outgoing.headers.has("authorization")) {
+    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    headers.push(["authorization", `Basic ${Buffer.from(credentials).toString("base64")}`]);
+  }
+  if (url.protocol === "https:") return sendOverHttps(outgoing, headers, signal);
+  try {
+    return await exchange({ url, method: outgoing.method, headers, body: outgoing.body, idleTimeoutMs: IDLE_TIMEOUT_MS }, signal);
+  } catch (error) {
+    // An invalid header name or value is refused before anything is sent: fetch rejects those as a TypeError too.
+    throw signal?.aborted ? signal.reason : new TypeError("fetch failed", { cause: error });
+  }
+}
+
+async function sendOverHttps(
+  outgoing: OutgoingRequest,
+  pairs: Array<[string, string]>,
+  signal: AbortSignal | undefined,
+): Promise<ResponseHead> {
+  const { url } = outgoing;
+  const { request: httpsRequest } = await import("node:https");
   const headers: Record<string, string> = {};
-  for (const [name, value] of outgoing.headers) headers[name] = value;
+  for (const [name, value] of pairs) headers[name] = value;
   if (outgoing.body) headers["content-length"] = String(outgoing.body.byteLength);
   const options: RequestOptions = {
     method: outgoing.method,
@@ -121,7 +159,6 @@ async function send(outgoing: OutgoingRequest, signal: AbortSignal | undefined):
     port: url.port,
     path: `${url.pathname}${url.search}`,
     headers,
-    ...(url.username ? { auth: `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}` } : {}),
   };
   return new Promise((resolve, reject) => {
     let request: ClientRequest;
@@ -130,7 +167,7 @@ async function send(outgoing: OutgoingRequest, signal: AbortSignal | undefined):
       reject(signal!.reason);
     };
     try {
-      request = requestFunction(options);
+      request = httpsRequest(options);
     } catch (error) {
       // An invalid header name or value: fetch rejects those as a TypeError too.
       reject(new TypeError("fetch failed", { cause: error }));
@@ -147,7 +184,7 @@ async function send(outgoing: OutgoingRequest, signal: AbortSignal | undefined):
     });
     request.once("response", (message) => {
       signal?.removeEventListener("abort", onAbort);
-      resolve(message);
+      resolve({ status: message.statusCode ?? 0, statusText: message.statusMessage ?? "", rawHeaders: message.rawHeaders, body: message });
     });
     request.end(outgoing.body ?? undefined);
   });
@@ -164,20 +201,20 @@ class NodeHttpResponse {
   readonly type = "basic";
   readonly body: ResponseBody | null;
 
-  constructor(message: IncomingMessage, url: URL, redirected: boolean, signal: AbortSignal | undefined) {
-    this.status = message.statusCode ?? 0;
-    this.statusText = message.statusMessage ?? "";
+  constructor(head: ResponseHead, url: URL, redirected: boolean, signal: AbortSignal | undefined) {
+    this.status = head.status;
+    this.statusText = head.statusText;
     this.ok = this.status >= 200 && this.status < 300;
     this.headers = new FetchHeaders();
-    const raw = message.rawHeaders;
+    const raw = head.rawHeaders;
     for (let index = 0; index < raw.length; index += 2) this.headers.append(raw[index]!, raw[index + 1]!);
     this.url = url.href;
     this.redirected = redirected;
     if (NULL_BODY.has(this.status)) {
-      message.resume();
+      head.body.resume();
       this.body = null;
     } else {
-      this.body = new ResponseBody(message, this.headers.get("content-encoding"), signal);
+      this.body = new ResponseBody(head.body, this.headers.get("content-encoding"), signal);
     }
   }
 
@@ -220,11 +257,11 @@ class NodeHttpResponse {
  */
 class ResponseBody {
   used = false;
-  readonly #message: IncomingMessage;
+  readonly #message: Readable;
   readonly #encoding: string | null;
   readonly #signal: AbortSignal | undefined;
 
-  constructor(message: IncomingMessage, encoding: string | null, signal: AbortSignal | undefined) {
+  constructor(message: Readable, encoding: string | null, signal: AbortSignal | undefined) {
     this.#message = message;
     this.#encoding = encoding;
     this.#signal = signal;
@@ -258,7 +295,7 @@ class ResponseBody {
 }
 
 /** The body bytes as sent before the server compressed them; zlib loads only for a compressed body. */
-async function decoded(message: IncomingMessage, encoding: string | null): Promise<Readable> {
+async function decoded(message: Readable, encoding: string | null): Promise<Readable> {
   const coding = encoding?.trim().toLowerCase();
   if (!coding || coding === "identity") return message;
   const zlib = await import("node:zlib");
