@@ -14,7 +14,7 @@ const HEAP_CHECK_INTERVAL_MS = 250;
 
 /**
  * Whether a run calls Node's fetch: Gemini's SDK does, and so do MCP servers over HTTP. The
- * Anthropic and OpenAI SDKs' requests go over node:http (src/providers/node-http-fetch.ts).
+ * Anthropic and OpenAI SDKs' requests go over agentwire's own fetch (src/providers/node-http-fetch.ts).
  */
 export function usesNodeFetch(provider: string, mcpServers: McpServers): boolean {
   return provider === "gemini" || Object.values(mcpServers).some((server) => !isStdioServer(server));
@@ -22,7 +22,7 @@ export function usesNodeFetch(provider: string, mcpServers: McpServers): boolean
 
 /**
  * V8 settings for a process that runs a session; set before its first model request. A single
- * answer over node:http sets none: a flag set at run time makes V8 refuse the code cached before
+ * answer without Node's fetch sets none: a flag set at run time makes V8 refuse the code cached before
  * it, and the start-up chunks then kept only what was compiled until that moment (16 ms more CPU
  * per answer than with no flag set).
  */
