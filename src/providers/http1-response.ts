@@ -298,10 +298,9 @@ export class ResponseReader {
   private ended(): void {
     if (this.state === "done") return;
     if (this.state === "body" && this.framing.kind === "close") {
-      this.state = "done";
-      this.settle();
-      this.socket.destroy();
-      this.body?.push(null);
+      // The connection's end was the body's end: the response is over, and the connection with it.
+      this.reusable = false;
+      this.finish();
       return;
     }
     this.fail(new Error(this.body ? "the connection ended before the response did" : "the server closed the connection before answering"));
